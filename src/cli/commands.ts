@@ -1,0 +1,79 @@
+/**
+ * The CLI's commands as functions that return an exit code, so tests can run them in-process.
+ * Exit codes: 0 fine, 1 problems in the input (or stale output for `check`), 2 usage or internal error.
+ */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/compile.js';
+import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
+import { compareWithDisk, writeIfChanged } from '../compiler/write/files.js';
+import { printDiagnostics, summary, type Output } from './output.js';
+
+export interface CommandOptions {
+  readonly root: string;
+  readonly configDir?: string;
+  readonly outDir?: string;
+}
+
+export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+
+function compilerFor(options: CommandOptions): { compiler: Compiler; settings: CompilerOptions } {
+  const settings = defaultOptions(options.root, {
+    ...(options.configDir ? { configDir: options.configDir } : {}),
+    ...(options.outDir ? { outDir: options.outDir } : {}),
+  });
+  return { compiler: new Compiler(settings), settings };
+}
+
+const shown = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/');
+
+/** `toolgen [names…]`: compile and write. */
+export async function buildCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
+  const started = performance.now();
+  const { compiler, settings } = compilerFor(options);
+  const result = await compiler.build(names);
+  printDiagnostics(output, result.diagnostics, result.sources);
+  let written = 0;
+  for (const file of result.files) if (await writeIfChanged(file)) written += 1;
+  // Prune only after a clean full build: with errors, a tool's old files must stay in place.
+  let removed = 0;
+  if (names.length === 0 && !hasErrors(result.diagnostics)) {
+    const { orphans } = await compareWithDisk(result.files, result.keep, settings.outDir);
+    for (const orphan of orphans) await rm(orphan);
+    removed = orphans.length;
+  }
+  const ms = Math.round(performance.now() - started);
+  const parts = [`${result.built.length} tool${result.built.length === 1 ? '' : 's'} built`, `${written} file${written === 1 ? '' : 's'} written`];
+  if (removed > 0) parts.push(`${removed} removed`);
+  output.out(`toolgen: ${parts.join(', ')} in ${shown(options.root, settings.outDir) || '.'} (${ms} ms); ${summary(result.diagnostics)}`);
+  return hasErrors(result.diagnostics) ? EXIT.problems : EXIT.ok;
+}
+
+/** `toolgen validate [names…]`: every check, nothing written. */
+export async function validateCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
+  const { compiler } = compilerFor(options);
+  const result = await compiler.build(names);
+  printDiagnostics(output, result.diagnostics, result.sources);
+  output.out(`toolgen: validated ${result.sources.size} file${result.sources.size === 1 ? '' : 's'}; ${summary(result.diagnostics)}`);
+  return hasErrors(result.diagnostics) ? EXIT.problems : EXIT.ok;
+}
+
+/** `toolgen check`: fail when generated/ is not what the YAML produces. */
+export async function checkCommand(options: CommandOptions, output: Output): Promise<number> {
+  const { compiler, settings } = compilerFor(options);
+  const result = await compiler.build();
+  printDiagnostics(output, result.diagnostics, result.sources);
+  if (hasErrors(result.diagnostics)) {
+    output.out(`toolgen check: the YAML has problems; ${summary(result.diagnostics)}`);
+    return EXIT.problems;
+  }
+  const { stale, orphans } = await compareWithDisk(result.files, result.keep, settings.outDir);
+  if (stale.length === 0 && orphans.length === 0) {
+    output.out(`toolgen check: ${shown(options.root, settings.outDir)} is up to date (${result.files.length} files)`);
+    return EXIT.ok;
+  }
+  for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
+  for (const file of orphans) output.out(`  orphaned: ${shown(options.root, file)}`);
+  output.out(`toolgen check: ${stale.length + orphans.length} generated file${stale.length + orphans.length === 1 ? ' is' : 's are'} out of date; run \`npx toolgen\``);
+  return EXIT.problems;
+}

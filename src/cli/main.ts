@@ -1,0 +1,55 @@
+/**
+ * The `toolgen` command. Parses arguments with commander and hands over to the commands; an
+ * unexpected exception is a bug in toolgen, reported in one line (the stack with TOOLGEN_DEBUG=1).
+ */
+import { Command, CommanderError } from 'commander';
+import { buildCommand, checkCommand, EXIT, validateCommand, type CommandOptions } from './commands.js';
+import { processOutput } from './output.js';
+import { VERSION } from './version.js';
+
+export async function main(argv: readonly string[], cwd: string = process.cwd()): Promise<number> {
+  const output = processOutput();
+  let code: number = EXIT.ok;
+  const program = new Command('toolgen')
+    .description('Compile tool YAML into typed TypeScript tools and vitest tests.')
+    .version(VERSION)
+    .option('--config-dir <dir>', 'where the tool YAML files are', 'config/tools')
+    .option('--out-dir <dir>', 'where generated code goes', 'generated')
+    .argument('[names...]', 'tools to build (by name); all when none are given')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
+    .showSuggestionAfterError()
+    .action(async (names: string[]) => {
+      code = await buildCommand(names, settings(program), output);
+    });
+  program
+    .command('validate')
+    .description('check the YAML without writing anything')
+    .argument('[names...]', 'tools to validate; all when none are given')
+    .action(async (names: string[]) => {
+      code = await validateCommand(names, settings(program), output);
+    });
+  program
+    .command('check')
+    .description('exit 1 and list the files when generated code is not what the YAML produces')
+    .action(async () => {
+      code = await checkCommand(settings(program), output);
+    });
+
+  function settings(command: Command): CommandOptions {
+    const options = command.opts<{ configDir: string; outDir: string }>();
+    return { root: cwd, configDir: options.configDir, outDir: options.outDir };
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const message = error instanceof Error ? error.message : String(error);
+    output.err(`toolgen: internal error: ${message}`);
+    if (process.env['TOOLGEN_DEBUG'] && error instanceof Error) output.err(error.stack ?? '');
+    else output.err('Run with TOOLGEN_DEBUG=1 for the stack trace, and please report it.');
+    return EXIT.usage;
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * Stage 4: static analysis of one composite tool. Collects every problem; never stops at the first.
+ */
+import { BUILTINS, closestName, formatPath, parsePath, type JsonSchema, type JsonValue } from '../../runtime/index.js';
+import { schemaErrors } from '../../runtime/validation.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { YamlPath } from '../load/source.js';
+import type { StepDoc } from '../model.js';
+import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
+import { mustPass, shapeSchema } from '../resolve/parameters.js';
+import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
+import { schemaAt, typesCompatible, typesOf } from './schema-path.js';
+import { buildSteps, stepsPath, type StepNode } from './steps.js';
+import { isLiteral, scanTemplates, type FoundReference } from './templates.js';
+
+/** A state variable of a composite: a parameter, or an output mapped into state. */
+export interface StateVariable {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  /** Defined whenever the chain ends normally. */
+  readonly alwaysAtEnd: boolean;
+}
+
+export interface CompositeAnalysis {
+  readonly nodes: readonly StepNode[];
+  readonly state: readonly StateVariable[];
+}
+
+const RESERVED = new Set<string>([...BUILTINS, 'state', 'steps']);
+
+/** What the checks need to know about other tools. */
+export interface CheckEnvironment {
+  readonly catalogue: Catalogue;
+  /** The output schema of a tool: declared `returns`, or a composite's state. */
+  returnsOf(name: string): JsonSchema | null;
+}
+
+export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { analysis: CompositeAnalysis; diagnostics: Diagnostic[] } {
+  const { source, document } = entry;
+  if (document.implementation.type !== 'composite') throw new Error('checkComposite called on a function tool');
+  const steps = document.implementation.composite.steps;
+  const diagnostics: Diagnostic[] = [];
+  const report = (d: Diagnostic) => diagnostics.push(d);
+
+  entry.parameters.forEach((parameter, index) => {
+    if (RESERVED.has(parameter.name)) report(diagnostic('RESERVED_NAME', `'${parameter.name}' is reserved and cannot name a parameter`, source.locate(['parameters', index, 'name']), `reserved: ${[...RESERVED].join(', ')}`));
+  });
+  if (steps.length === 0) {
+    report(diagnostic('EMPTY_COMPOSITE', 'a composite tool needs at least one step', source.locate(stepsPath())));
+    return { analysis: { nodes: [], state: [] }, diagnostics };
+  }
+
+  const { nodes, diagnostics: stepProblems } = buildSteps(steps, source);
+  diagnostics.push(...stepProblems);
+  const edges = edgesOf(nodes);
+  const live = reachable(nodes, edges);
+  for (const node of nodes) {
+    if (!live.has(node.index)) {
+      report(diagnostic('UNREACHABLE_STEP', `step '${node.id}' can never run: no step leads to it`, source.locate([...node.path, node.explicitId ? 'id' : 'tool']), 'point a next at it, or remove it'));
+    }
+  }
+  reportEndlessLoops(nodes, edges, live, entry, report);
+
+  // Data flow: parameters the caller must pass (or that have defaults) are always there.
+  const parameterNames = entry.parameters.map((p) => p.name);
+  const always = entry.parameters.filter((p) => mustPass(p) || p.default !== undefined || p.required === true).map((p) => p.name);
+  const initial: Definitions = { must: new Set(always), may: new Set(parameterNames) };
+  const definedBy = (node: StepNode) => [...Object.values(node.doc.on_success?.map_outputs ?? {}), `steps.${node.id}`];
+  const flow = definitions(nodes, edges, initial, definedBy);
+  const allNames = [...new Set([...parameterNames, ...nodes.flatMap((node) => Object.values(node.doc.on_success?.map_outputs ?? {}))])];
+  const stepIds = new Map(nodes.map((node) => [node.id, node]));
+  const variables = stateVariables(entry, nodes, env, flow.atEnd);
+  const variableSchema = new Map(variables.map((v) => [v.name, v.schema]));
+
+  for (const node of nodes) {
+    const callee = checkCallee(node, env, entry, report);
+    const here = flow.atStep.get(node.index);
+    const inputs = node.doc.inputs ?? {};
+    const scan = scanTemplates(inputs, [...node.path, 'inputs']);
+    for (const problem of scan.problems) {
+      report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+    }
+    for (const seed of scan.seedTemplates) {
+      report(diagnostic('SEED_TEMPLATE', `'${seed.text}' is passed to the tool as literal text`, source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } }), `toolgen templates are written ${seed.replacement}`));
+    }
+    for (const found of scan.references) {
+      if (here) checkReference(found, here, { allNames, stepIds, variableSchema, env, entry, report });
+    }
+    if (callee) checkInputs(node, inputs, callee, { variableSchema, entry, report, scanned: scan.references });
+    checkOutputs(node, callee ? env.returnsOf(callee.name) : null, callee, entry, report);
+  }
+  return { analysis: { nodes, state: variables }, diagnostics };
+}
+
+function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof edgesOf>, live: Set<number>, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  const ending = canEnd(nodes, edges);
+  const stuck = new Set([...live].filter((index) => !ending.has(index)));
+  const reported = new Set<number>();
+  for (const index of [...stuck].sort((a, b) => a - b)) {
+    if (reported.has(index)) continue;
+    // The steps that `index` can reach and that can reach `index` back form its loop.
+    const loop = new Set([...stuck].filter((other) => reaches(index, other, edges) && reaches(other, index, edges)));
+    if (loop.size === 0) continue;
+    for (const member of loop) reported.add(member);
+    const cycle = findCycle(loop, edges);
+    if (!cycle) continue;
+    const closing = nodes[cycle[cycle.length - 2]!]!;
+    const viaSuccess = edges.some((edge) => edge.from === closing.index && edge.to === cycle[0] && edge.kind === 'success');
+    const names = cycle.map((i) => nodes[i]!.id).join(' → ');
+    report(
+      diagnostic(
+        'ENDLESS_LOOP',
+        `the steps ${names} loop with no way out: no path from them reaches the end`,
+        entry.source.locate([...closing.path, viaSuccess ? 'on_success' : 'on_failure', 'next']),
+        'send one of these steps to a step outside the loop, or to end',
+      ),
+    );
+  }
+}
+
+function reaches(from: number, to: number, edges: ReturnType<typeof edgesOf>): boolean {
+  const seen = new Set<number>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    for (const edge of edges) {
+      if (edge.from !== at || edge.to === null || seen.has(edge.to)) continue;
+      if (edge.to === to) return true;
+      seen.add(edge.to);
+      stack.push(edge.to);
+    }
+  }
+  return false;
+}
+
+function checkCallee(node: StepNode, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
+  const callee = env.catalogue.get(node.doc.tool);
+  if (callee || env.catalogue.isBroken(node.doc.tool)) return callee ?? null;
+  const suggestion = closestName(node.doc.tool, env.catalogue.names());
+  report(
+    diagnostic(
+      'UNKNOWN_TOOL',
+      `no tool named '${node.doc.tool}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      entry.source.locate([...node.path, 'tool']),
+      'tools are the YAML files under the config dir, by their name field',
+    ),
+  );
+  return null;
+}
+
+interface ReferenceScope {
+  readonly allNames: readonly string[];
+  readonly stepIds: ReadonlyMap<string, StepNode>;
+  readonly variableSchema: ReadonlyMap<string, JsonSchema>;
+  readonly env: CheckEnvironment;
+  readonly entry: CatalogueEntry;
+  readonly report: (d: Diagnostic) => void;
+}
+
+function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScope): void {
+  const { reference } = found;
+  const at = scope.entry.source.locate(found.path, { span: { offset: found.offset, length: found.length } });
+  if (reference.root === 'builtin') return;
+  if (reference.root === 'state') {
+    const name = reference.name;
+    if (!here.may.has(name)) {
+      const known = scope.allNames.includes(name);
+      const suggestion = known ? null : closestName(name, scope.allNames);
+      const message = known
+        ? `state.${name} is not defined on any path that reaches this step`
+        : `state.${name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
+      scope.report(diagnostic('UNDEFINED_VARIABLE', message, at, known ? 'it is set by map_outputs of a step that has not succeeded before this one' : 'state holds the parameters and what map_outputs sets'));
+      return;
+    }
+    if (!here.must.has(name)) {
+      const optional = scope.entry.parameters.some((p) => p.name === name);
+      scope.report(
+        diagnostic(
+          'MAYBE_UNDEFINED_VARIABLE',
+          optional ? `state.${name} is an optional parameter with no default: it is missing when the caller leaves it out` : `state.${name} is defined on some paths that reach this step, not all`,
+          at,
+          optional ? 'give the parameter a default, or make it required' : 'this step fails with an unresolved reference on the other paths',
+        ),
+      );
+    }
+    checkFieldPath(reference.path, scope.variableSchema.get(name) ?? null, `state.${name}`, at, scope.report);
+    return;
+  }
+  const step = scope.stepIds.get(reference.step);
+  if (!step) {
+    const suggestion = closestName(reference.step, [...scope.stepIds.keys()]);
+    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.step}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, at));
+    return;
+  }
+  const key = `steps.${reference.step}`;
+  if (!here.may.has(key)) {
+    scope.report(diagnostic('UNDEFINED_VARIABLE', `step '${reference.step}' has not succeeded on any path that reaches this step`, at));
+    return;
+  }
+  if (!here.must.has(key)) scope.report(diagnostic('MAYBE_UNDEFINED_VARIABLE', `step '${reference.step}' has succeeded on some paths that reach this step, not all`, at));
+  checkFieldPath(reference.path, scope.env.returnsOf(step.doc.tool), `the output of '${step.doc.tool}'`, at, scope.report);
+}
+
+function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, what: string, at: ReturnType<CatalogueEntry['source']['locate']>, report: (d: Diagnostic) => void): void {
+  const lookup = schemaAt(schema, path);
+  if (lookup.kind !== 'missing') return;
+  const field = String(path[lookup.at]);
+  const suggestion = closestName(field, lookup.known);
+  const parent = formatPath(path.slice(0, lookup.at));
+  report(
+    diagnostic(
+      'UNKNOWN_OUTPUT_FIELD',
+      `${what}${parent ? `.${parent}` : ''} has no field '${field}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      at,
+      `declared fields: ${lookup.known.join(', ') || 'none'}`,
+    ),
+  );
+}
+
+interface InputScope {
+  readonly variableSchema: ReadonlyMap<string, JsonSchema>;
+  readonly entry: CatalogueEntry;
+  readonly report: (d: Diagnostic) => void;
+  readonly scanned: readonly FoundReference[];
+}
+
+function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValue }, callee: CatalogueEntry, scope: InputScope): void {
+  const { source } = scope.entry;
+  const parameters = new Map(callee.parameters.map((p) => [p.name, p]));
+  for (const [name, value] of Object.entries(inputs)) {
+    const at: YamlPath = [...node.path, 'inputs', name];
+    const parameter = parameters.get(name);
+    if (!parameter) {
+      const suggestion = closestName(name, [...parameters.keys()]);
+      scope.report(
+        diagnostic(
+          'UNKNOWN_INPUT',
+          `'${callee.name}' has no parameter '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+          source.locate(at, { key: true }),
+          parameters.size > 0 ? `its parameters: ${[...parameters.keys()].join(', ')}` : `'${callee.name}' takes no parameters`,
+        ),
+      );
+      continue;
+    }
+    const wanted = shapeSchema(parameter);
+    if (isLiteral(value)) {
+      const problems = schemaErrors(wanted, value);
+      if (problems.length > 0) {
+        scope.report(diagnostic('INPUT_TYPE', `${JSON.stringify(value)} is not a valid '${name}' for '${callee.name}': ${problems.map((p) => p.replace(/^input: /, '')).join('; ')}`, source.locate(at)));
+      }
+      continue;
+    }
+    const wantedTypes = typesOf(wanted);
+    if (!wantedTypes || typeof value !== 'string') continue;
+    const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
+    if (!whole) {
+      if (!wantedTypes.has('string')) {
+        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, and text with templates inside is always a string`, source.locate(at), 'to pass a value with its type, make the value exactly one template: << state.x >>'));
+      }
+      continue;
+    }
+    const reference = whole.reference;
+    if (reference.root !== 'state') continue;
+    const given = schemaAt(scope.variableSchema.get(reference.name) ?? null, reference.path);
+    const givenTypes = given.kind === 'found' ? typesOf(given.schema) : null;
+    if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
+      scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, but << ${reference.text} >> is ${[...givenTypes].join(' or ')}`, source.locate(at)));
+    }
+  }
+  const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
+  if (missing.length > 0) {
+    const at: YamlPath = node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
+    scope.report(diagnostic('MISSING_INPUT', `'${callee.name}' requires ${missing.map((p) => `'${p.name}'`).join(', ')}, and this step does not pass ${missing.length > 1 ? 'them' : 'it'}`, source.locate(at, { key: true })));
+  }
+}
+
+function checkOutputs(node: StepNode, returns: JsonSchema | null, callee: CatalogueEntry | null, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
+    const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
+    if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
+    const parsed = parsePath(from);
+    if ('error' in parsed) {
+      report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));
+      continue;
+    }
+    if (!callee) continue;
+    const lookup = schemaAt(returns, parsed.segments);
+    if (lookup.kind === 'missing') {
+      const field = String(parsed.segments[lookup.at]);
+      const suggestion = closestName(field, lookup.known);
+      report(
+        diagnostic(
+          'UNKNOWN_OUTPUT',
+          `'${callee.name}' returns no '${formatPath(parsed.segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+          entry.source.locate(at, { key: true }),
+          `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
+        ),
+      );
+    }
+  }
+}
+
+/** A composite's state: its parameters and every mapped output, typed where the tools say. */
+export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], env: CheckEnvironment, atEnd: Definitions): StateVariable[] {
+  const variables = new Map<string, StateVariable>();
+  for (const parameter of entry.parameters) {
+    variables.set(parameter.name, { name: parameter.name, schema: shapeSchema(parameter), alwaysAtEnd: atEnd.must.has(parameter.name) });
+  }
+  for (const node of nodes) {
+    const returns = env.returnsOf(node.doc.tool);
+    for (const [from, to] of Object.entries((node.doc as StepDoc).on_success?.map_outputs ?? {})) {
+      const parsed = parsePath(from);
+      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(returns, parsed.segments);
+      const schema = lookup.kind === 'found' ? lookup.schema : {};
+      const previous = variables.get(to);
+      // The same name set from outputs of different shapes: all that is known is that it is some value.
+      const merged = previous && JSON.stringify(previous.schema) !== JSON.stringify(schema) ? {} : schema;
+      variables.set(to, { name: to, schema: merged, alwaysAtEnd: atEnd.must.has(to) });
+    }
+  }
+  return [...variables.values()];
+}
+
+/** The object schema of a composite's final state, used as its `returns`. */
+export function stateSchema(variables: readonly StateVariable[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const variable of variables) properties[variable.name] = variable.schema;
+  return { type: 'object', properties, required: variables.filter((v) => v.alwaysAtEnd).map((v) => v.name) };
+}

@@ -1,0 +1,34 @@
+/**
+ * Checks the `examples` and `error_scenarios` that the generated tests are made from: example input
+ * must be valid input, and stubs must name tools that exist.
+ */
+import { closestName } from '../../runtime/index.js';
+import { schemaErrors } from '../../runtime/validation.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
+
+export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue): Diagnostic[] {
+  const { document, source } = entry;
+  const diagnostics: Diagnostic[] = [];
+  const examples = document.examples ?? [];
+  const scenarios = document.error_scenarios ?? [];
+  if (entry.kind === 'function' && examples.length === 0 && scenarios.length === 0) {
+    diagnostics.push(diagnostic('NO_EXAMPLES', `'${entry.name}' has no examples or error_scenarios, so no test is generated for it`, source.locate(['name']), 'add an example: description, input and expected_output'));
+  }
+  examples.forEach((example, index) => {
+    const problems = schemaErrors(entry.inputSchema, example.input);
+    if (problems.length > 0) {
+      diagnostics.push(diagnostic('EXAMPLE_INPUT', `this example's input is not valid input for '${entry.name}': ${problems.join('; ')}`, source.locate(['examples', index, 'input']), 'invalid input belongs in error_scenarios'));
+    }
+  });
+  const checkStubs = (list: 'examples' | 'error_scenarios', index: number, stubs: Readonly<Record<string, unknown>> | undefined) => {
+    for (const name of Object.keys(stubs ?? {})) {
+      if (catalogue.get(name) || catalogue.isBroken(name)) continue;
+      const suggestion = closestName(name, catalogue.names());
+      diagnostics.push(diagnostic('UNKNOWN_STUB', `cannot stub '${name}': no tool has that name${suggestion ? `; did you mean '${suggestion}'?` : ''}`, source.locate([list, index, 'stubs', name], { key: true })));
+    }
+  };
+  examples.forEach((example, index) => checkStubs('examples', index, example.stubs));
+  scenarios.forEach((scenario, index) => checkStubs('error_scenarios', index, scenario.stubs));
+  return diagnostics;
+}

@@ -1,0 +1,55 @@
+/** Composite tools that call themselves, directly or through other composites. */
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Catalogue } from '../resolve/catalogue.js';
+import { stepsPath } from './steps.js';
+
+/** One diagnostic per composite that is part of a call cycle, keyed by that composite's name. */
+export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic: Diagnostic }[] {
+  const calls = new Map<string, string[]>();
+  for (const entry of catalogue.entries()) {
+    if (entry.document.implementation.type !== 'composite') continue;
+    const callees = entry.document.implementation.composite.steps.map((step) => step.tool);
+    calls.set(entry.name, callees.filter((name) => catalogue.get(name)?.kind === 'composite'));
+  }
+  const found: { tool: string; diagnostic: Diagnostic }[] = [];
+  for (const start of [...calls.keys()].sort()) {
+    const cycle = shortestCycle(start, calls);
+    if (!cycle) continue;
+    const entry = catalogue.get(start)!;
+    const steps = entry.document.implementation.type === 'composite' ? entry.document.implementation.composite.steps : [];
+    const index = steps.findIndex((step) => step.tool === cycle[1]);
+    found.push({
+      tool: start,
+      diagnostic: diagnostic(
+        'RECURSIVE_COMPOSITE',
+        cycle.length === 2 ? `'${start}' calls itself` : `'${start}' calls itself through ${cycle.join(' → ')}`,
+        entry.source.locate([...stepsPath(index), 'tool']),
+        'a composite cannot call itself: a run would never end',
+      ),
+    });
+  }
+  return found;
+}
+
+/** The shortest call path from `start` back to itself, both ends included. */
+function shortestCycle(start: string, calls: ReadonlyMap<string, readonly string[]>): string[] | null {
+  const parent = new Map<string, string>();
+  const queue = [start];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    for (const next of calls.get(at) ?? []) {
+      if (next === start) {
+        const path = [at];
+        while (path[0] !== start) path.unshift(parent.get(path[0]!)!);
+        return [...path, start];
+      }
+      if (!seen.has(next)) {
+        seen.add(next);
+        parent.set(next, at);
+        queue.push(next);
+      }
+    }
+  }
+  return null;
+}

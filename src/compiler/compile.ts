@@ -1,0 +1,185 @@
+/**
+ * The pipeline, start to end: load → validate → resolve → check → lower → emit. `Compiler` keeps what
+ * is expensive to make (the schema validator, the templates, parsed handler modules) between builds.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ChainPlan } from '../runtime/index.js';
+import { checkCatalogue } from './check/index.js';
+import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { emitIndex, emitTool, outputPaths, type EmitContext, type OutputFile } from './emit/emit.js';
+import { TemplateSet } from './emit/templates.js';
+import { findToolFiles, loadFile, type LoadedFile } from './load/load.js';
+import { lowerComposite } from './lower/plan.js';
+import type { ToolSource } from './model.js';
+import { deriveNames } from './names.js';
+import { resolveCatalogue, type CatalogueEntry } from './resolve/catalogue.js';
+import type { HandlerExports } from './resolve/handlers.js';
+import { closestName } from '../runtime/index.js';
+import { SchemaValidator } from './validate/schema.js';
+
+export interface CompilerOptions {
+  /** The project root; paths in messages and banners are relative to it. */
+  readonly root: string;
+  readonly configDir: string;
+  readonly outDir: string;
+  readonly templatesDir: string;
+  readonly schemaPath: string;
+}
+
+export interface BuildResult {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Source text by display path, for code frames. */
+  readonly sources: ReadonlyMap<string, string>;
+  /** What should be on disk for the selected tools that compiled, and the index. */
+  readonly files: readonly OutputFile[];
+  /** Generated files to leave alone: those of tools that have errors now. */
+  readonly keep: ReadonlySet<string>;
+  /** Names of the tools built (selected and without errors). */
+  readonly built: readonly string[];
+  /** Every lowered plan by tool name, for tools that compiled. */
+  readonly plans: ReadonlyMap<string, ChainPlan>;
+}
+
+/** The directory toolgen itself is installed in: its templates and schema are the defaults. */
+export const PACKAGE_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+export function defaultOptions(root: string, overrides: Partial<CompilerOptions> = {}): CompilerOptions {
+  const local = (dir: string) => (existsSync(path.join(root, dir)) ? path.join(root, dir) : path.join(PACKAGE_ROOT, dir));
+  return {
+    root,
+    configDir: path.resolve(root, overrides.configDir ?? 'config/tools'),
+    outDir: path.resolve(root, overrides.outDir ?? 'generated'),
+    templatesDir: overrides.templatesDir ?? local('templates'),
+    schemaPath: overrides.schemaPath ?? path.join(local('config'), 'tool.schema.json'),
+  };
+}
+
+export class Compiler {
+  readonly #validator: SchemaValidator;
+  readonly #templates: TemplateSet;
+  readonly #handlerExports: HandlerExports = new Map();
+
+  constructor(readonly options: CompilerOptions) {
+    this.#validator = new SchemaValidator(options.schemaPath);
+    this.#templates = new TemplateSet(options.templatesDir);
+  }
+
+  /** Compiles the tools under the config dir. `names` limits what is emitted and reported. */
+  async build(names: readonly string[] = []): Promise<BuildResult> {
+    const { root, configDir, outDir } = this.options;
+    const files = await findToolFiles(configDir);
+    const loaded = await Promise.all(files.map((file) => loadFile(file, displayPath(root, file))));
+    return this.buildLoaded(loaded, names);
+  }
+
+  /** The pipeline after loading; separate so callers with files already in memory can skip the disk. */
+  async buildLoaded(loaded: readonly LoadedFile[], names: readonly string[] = []): Promise<BuildResult> {
+    const { root, configDir, outDir } = this.options;
+    const sources = new Map(loaded.map((file) => [file.source.displayPath, file.source.text]));
+    const perFile = new Map<string, Diagnostic[]>(loaded.map((file) => [file.source.displayPath, [...file.diagnostics]]));
+    const valid: ToolSource[] = [];
+    const brokenNames: string[] = [];
+    for (const file of loaded) {
+      const name = nameOf(file.value);
+      if (file.value === null) {
+        if (name) brokenNames.push(name);
+        continue;
+      }
+      const { document, diagnostics } = this.#validator.validate(file.value, file.source);
+      perFile.get(file.source.displayPath)!.push(...diagnostics);
+      if (document) valid.push({ document, source: file.source });
+      else if (name) brokenNames.push(name);
+    }
+
+    const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports: this.#handlerExports });
+    for (const found of resolved.diagnostics) perFile.get(found.location!.file)!.push(...[found]);
+    const { catalogue } = resolved;
+    const checked = checkCatalogue(catalogue);
+    for (const [name, found] of checked.diagnostics) perFile.get(catalogue.get(name)!.source.displayPath)!.push(...found);
+
+    const selected = selectTools(loaded, names);
+    const diagnostics: Diagnostic[] = [...selected.diagnostics];
+    const failed = new Set<string>();
+    for (const file of loaded) {
+      const found = perFile.get(file.source.displayPath)!;
+      if (hasErrors(found)) failed.add(file.source.displayPath);
+      if (selected.files.has(file.source.displayPath)) diagnostics.push(...found);
+    }
+
+    const ctx: EmitContext = { templates: this.#templates, catalogue, root, outDir };
+    const plans = new Map<string, ChainPlan>();
+    const output: OutputFile[] = [];
+    const keep = new Set<string>();
+    const built: string[] = [];
+    const indexed: CatalogueEntry[] = [];
+    for (const entry of catalogue.entries()) {
+      const paths = outputPaths(outDir, entry);
+      if (failed.has(entry.source.displayPath)) {
+        keep.add(paths.module).add(paths.test);
+        if (existsSync(paths.module)) indexed.push(entry);
+        continue;
+      }
+      indexed.push(entry);
+      const analysis = checked.analyses.get(entry.name);
+      const plan = analysis ? lowerComposite(entry, analysis) : null;
+      if (plan) plans.set(entry.name, plan);
+      if (!selected.files.has(entry.source.displayPath)) continue;
+      output.push(...emitTool(entry, ctx, analysis && plan ? { analysis, plan } : null));
+      built.push(entry.name);
+    }
+    // A tool whose YAML no longer parses keeps its old files, and its place in the index.
+    for (const name of brokenNames) {
+      const slug = deriveNames(name).fileSlug;
+      const module = path.join(outDir, 'tools', `${slug}.ts`);
+      keep.add(module).add(path.join(outDir, 'tests', `${slug}.test.ts`));
+    }
+    const index = emitIndex(
+      sortByName(indexed),
+      ctx,
+      configDir,
+    );
+    output.push(index);
+    return { diagnostics: sortDiagnostics(diagnostics), sources, files: output, keep, built: built.sort(byCodePoint), plans };
+  }
+}
+
+function sortByName(entries: CatalogueEntry[]): CatalogueEntry[] {
+  return [...entries].sort((a, b) => byCodePoint(a.name, b.name));
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function displayPath(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+function nameOf(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const name = (value as { name?: unknown }).name;
+  return typeof name === 'string' && name.length > 0 ? name : null;
+}
+
+/** Which files `names` select; all of them when no names are given. */
+function selectTools(loaded: readonly LoadedFile[], names: readonly string[]): { files: Set<string>; diagnostics: Diagnostic[] } {
+  const byName = new Map<string, string>();
+  for (const file of loaded) {
+    const name = nameOf(file.value);
+    if (name && !byName.has(name)) byName.set(name, file.source.displayPath);
+  }
+  if (names.length === 0) return { files: new Set(loaded.map((file) => file.source.displayPath)), diagnostics: [] };
+  const files = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const name of names) {
+    const file = byName.get(name);
+    if (file) {
+      files.add(file);
+      continue;
+    }
+    const suggestion = closestName(name, [...byName.keys()]);
+    diagnostics.push(diagnostic('UNKNOWN_NAME', `no tool named '${name}' under the config dir${suggestion ? `; did you mean '${suggestion}'?` : ''}`, null));
+  }
+  return { files, diagnostics };
+}

@@ -1,0 +1,51 @@
+/**
+ * Presents diagnostics the way compilers do: `file:line:col severity CODE message`, then a code frame.
+ */
+import type { Diagnostic } from './diagnostic.js';
+
+export interface RenderOptions {
+  readonly color: boolean;
+  /** Source text by file, for code frames. */
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+const paint = (on: boolean, code: string) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+export function renderDiagnostic(d: Diagnostic, options: RenderOptions): string {
+  const red = paint(options.color, '31');
+  const yellow = paint(options.color, '33');
+  const dim = paint(options.color, '2');
+  const bold = paint(options.color, '1');
+  const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : 'toolgen';
+  const severity = d.severity === 'error' ? red('error') : yellow('warning');
+  const lines = [`${bold(where)} ${severity} ${dim(d.code)} ${d.message}`];
+  const source = d.location ? options.sources.get(d.location.file) : undefined;
+  if (d.location && source !== undefined) lines.push(...codeFrame(source, d.location.line, d.location.column, d.location.length, dim, d.severity === 'error' ? red : yellow));
+  if (d.hint) lines.push(`  ${dim('hint:')} ${d.hint}`);
+  return lines.join('\n');
+}
+
+function codeFrame(source: string, line: number, column: number, length: number, dim: (s: string) => string, mark: (s: string) => string): string[] {
+  const all = source.split(/\r?\n/);
+  const first = Math.max(1, line - 2);
+  const last = Math.min(all.length, line + 1);
+  const width = String(last).length;
+  const out: string[] = [];
+  for (let n = first; n <= last; n += 1) {
+    const text = all[n - 1] ?? '';
+    const gutter = `${n === line ? '>' : ' '} ${String(n).padStart(width)} |`;
+    out.push(`  ${n === line ? mark(gutter) : dim(gutter)}${text ? ` ${text}` : ''}`);
+    if (n === line) {
+      const span = Math.max(1, Math.min(length, text.length - column + 1));
+      out.push(`  ${dim(`  ${' '.repeat(width)} |`)} ${' '.repeat(Math.max(0, column - 1))}${mark('^'.repeat(span))}`);
+    }
+  }
+  return out;
+}
+
+/** `2 errors, 1 warning`: the summary line's counts. */
+export function countLabel(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,110 @@
+/**
+ * Prints values and types as TypeScript source, formatted the way a person would write them:
+ * single quotes, two-space indent, short things on one line, trailing commas on long ones.
+ */
+import type { JsonSchema } from '../../runtime/index.js';
+import { isPlainObject } from '../../runtime/json.js';
+
+const LINE = 100;
+
+/**
+ * A string literal that round-trips any string, newlines and `${` included. Single-quoted unless the
+ * text holds more single quotes than double ones, as a person would write it.
+ */
+export function quote(text: string): string {
+  const mark = [...text].filter((c) => c === "'").length > [...text].filter((c) => c === '"').length ? '"' : "'";
+  let out = mark;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (char === '\\') out += '\\\\';
+    else if (char === mark) out += `\\${mark}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += char;
+  }
+  return `${out}${mark}`;
+}
+
+export function propertyKey(name: string): string {
+  // Reserved words are fine as property names; only the identifier syntax matters here.
+  return /^[A-Za-z_$][\w$]*$/.test(name) || /^(?:0|[1-9]\d*)$/.test(name) ? name : quote(name);
+}
+
+/** Prints a JSON value as a TypeScript expression, starting at the given indent. */
+export function printValue(value: unknown, indent = ''): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return Object.is(value, -0) ? '0' : String(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const flat = `[${value.map((item) => printValue(item, '')).join(', ')}]`;
+    if (!flat.includes('\n') && indent.length + flat.length <= LINE) return flat;
+    return `[\n${value.map((item) => `${inner}${printValue(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return '{}';
+  const flat = `{ ${entries.map(([key, item]) => `${propertyKey(key)}: ${printValue(item, '')}`).join(', ')} }`;
+  if (!flat.includes('\n') && indent.length + flat.length <= LINE) return flat;
+  return `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${printValue(item, inner)},`).join('\n')}\n${indent}}`;
+}
+
+/** A doc comment, or nothing when there is no text. `*\/` inside the text cannot end it early. */
+export function docComment(text: string | undefined, indent = ''): string {
+  if (!text || !text.trim()) return '';
+  const lines = text.trim().replaceAll('*/', '*\\/').split(/\r?\n/);
+  if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
+  return `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n`;
+}
+
+/** The TypeScript type of values a JSON Schema accepts. */
+export function schemaType(schema: JsonSchema | boolean | undefined | null, indent = ''): string {
+  if (schema === undefined || schema === null || schema === true || !isPlainObject(schema)) return 'unknown';
+  if ('const' in schema) return printValue(schema['const']);
+  if (Array.isArray(schema['enum'])) return (schema['enum'] as unknown[]).map((v) => printValue(v)).join(' | ');
+  for (const union of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(schema[union])) return (schema[union] as JsonSchema[]).map((member) => schemaType(member, indent)).join(' | ');
+  }
+  const type = schema['type'];
+  if (Array.isArray(type)) return type.map((t) => schemaType({ ...schema, type: t }, indent)).join(' | ');
+  switch (type) {
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array': {
+      const item = schemaType(schema['items'] as JsonSchema | undefined, indent);
+      return /^[\w.]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
+    }
+    case 'object':
+      return objectType(schema, indent);
+    default:
+      return isPlainObject(schema['properties']) ? objectType(schema, indent) : 'unknown';
+  }
+}
+
+function objectType(schema: JsonSchema, indent: string): string {
+  const properties = schema['properties'];
+  if (!isPlainObject(properties) || Object.keys(properties).length === 0) return 'Record<string, unknown>';
+  return `{\n${objectMembers(schema, `${indent}  `)}${indent}}`;
+}
+
+/** The members of an object type, one per line with their doc comments. */
+export function objectMembers(schema: JsonSchema, indent: string, optionalAll = false): string {
+  const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
+  let out = '';
+  for (const [name, property] of Object.entries(properties)) {
+    const description = isPlainObject(property) && typeof property['description'] === 'string' ? property['description'] : undefined;
+    out += docComment(description, indent);
+    out += `${indent}${propertyKey(name)}${required.has(name) && !optionalAll ? '' : '?'}: ${schemaType(property, indent)};\n`;
+  }
+  return out;
+}

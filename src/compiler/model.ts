@@ -1,0 +1,94 @@
+/**
+ * The tool YAML as TypeScript types: what a document looks like once it passed the JSON Schema.
+ * Field names are the YAML's own.
+ */
+import type { FailureKind, JsonSchema, JsonValue } from '../runtime/index.js';
+import type { SourceFile } from './load/source.js';
+
+export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+
+export interface ShapeDoc {
+  readonly type?: ParameterType;
+  readonly description?: string;
+  readonly enum?: readonly JsonValue[];
+  readonly min_length?: number;
+  readonly max_length?: number;
+  readonly min_value?: number;
+  readonly max_value?: number;
+  readonly pattern?: string;
+  readonly items?: ShapeDoc;
+}
+
+export interface ParameterDoc extends ShapeDoc {
+  readonly name: string;
+  readonly required?: boolean;
+  readonly default?: JsonValue;
+}
+
+export interface StepDoc {
+  readonly id?: string;
+  readonly tool: string;
+  readonly description?: string;
+  readonly inputs?: { readonly [name: string]: JsonValue };
+  readonly on_success?: { readonly map_outputs?: Readonly<Record<string, string>>; readonly next?: string };
+  readonly on_failure?: {
+    readonly action?: 'stop' | 'retry' | 'continue';
+    readonly max_retries?: number;
+    readonly initial_delay_ms?: number;
+    readonly backoff_factor?: number;
+    readonly max_delay_ms?: number;
+    readonly jitter?: boolean;
+    readonly continue_on_max_retries?: boolean;
+    readonly next?: string;
+  };
+}
+
+export interface ContextDoc {
+  readonly user_id?: string;
+  readonly session_id?: string;
+  readonly casefile_id?: string | null;
+  readonly permissions?: readonly string[];
+}
+
+export type StubResponseDoc = { readonly output: JsonValue } | { readonly error: string };
+export type StubDoc = StubResponseDoc | { readonly sequence: readonly StubResponseDoc[] };
+
+export interface ExampleDoc {
+  readonly description: string;
+  readonly context?: ContextDoc;
+  readonly input: { readonly [name: string]: JsonValue };
+  readonly stubs?: Readonly<Record<string, StubDoc>>;
+  readonly expected_output?: JsonValue;
+}
+
+export interface ErrorScenarioDoc {
+  readonly description: string;
+  readonly context?: ContextDoc;
+  readonly input: { readonly [name: string]: JsonValue };
+  readonly stubs?: Readonly<Record<string, StubDoc>>;
+  readonly expected_error: { readonly kind?: FailureKind; readonly message_contains?: string; readonly step?: string };
+}
+
+export interface ToolDocument {
+  readonly name: string;
+  readonly display_name?: string;
+  readonly description: string;
+  readonly category?: string;
+  readonly version?: string;
+  readonly tags?: readonly string[];
+  readonly parameters?: readonly ParameterDoc[];
+  readonly returns?: JsonSchema | boolean;
+  readonly policies?: { readonly requires_casefile?: boolean; readonly required_permissions?: readonly string[]; readonly timeout_seconds?: number };
+  readonly audit?: { readonly success_event?: string; readonly failure_event?: string; readonly redact_fields?: readonly string[] };
+  readonly examples?: readonly ExampleDoc[];
+  readonly error_scenarios?: readonly ErrorScenarioDoc[];
+  readonly implementation:
+    | { readonly type: 'function'; readonly module: string; readonly export: string }
+    | { readonly type: 'composite'; readonly composite: { readonly steps: readonly StepDoc[]; readonly max_step_executions?: number } };
+}
+
+/** A valid document with the file it came from. */
+export interface ToolSource {
+  readonly document: ToolDocument;
+  readonly source: SourceFile;
+}

@@ -1,0 +1,108 @@
+/**
+ * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call.
+ */
+import path from 'node:path';
+import type { JsonSchema } from '../../runtime/index.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
+import type { ParameterDoc, ToolDocument, ToolSource } from '../model.js';
+import { deriveNames, type DerivedNames } from '../names.js';
+import { checkHandlers, type HandlerExports } from './handlers.js';
+import { parametersSchema } from './parameters.js';
+
+export interface HandlerRef {
+  /** Absolute path of the module that exports the handler. */
+  readonly modulePath: string;
+  readonly exportName: string;
+}
+
+export interface CatalogueEntry {
+  readonly name: string;
+  readonly kind: 'function' | 'composite';
+  readonly document: ToolDocument;
+  readonly source: SourceFile;
+  readonly parameters: readonly ParameterDoc[];
+  readonly inputSchema: JsonSchema;
+  /** The declared `returns`; null when the tool declares none. */
+  readonly returns: JsonSchema | null;
+  readonly names: DerivedNames;
+  readonly handler: HandlerRef | null;
+}
+
+export class Catalogue {
+  readonly #entries = new Map<string, CatalogueEntry>();
+  /** Names of tools whose YAML has errors: calls to them are not reported as unknown. */
+  readonly #broken = new Set<string>();
+
+  add(entry: CatalogueEntry): void {
+    this.#entries.set(entry.name, entry);
+  }
+
+  markBroken(name: string): void {
+    this.#broken.add(name);
+  }
+
+  get(name: string): CatalogueEntry | undefined {
+    return this.#entries.get(name);
+  }
+
+  isBroken(name: string): boolean {
+    return this.#broken.has(name) && !this.#entries.has(name);
+  }
+
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  entries(): CatalogueEntry[] {
+    return [...this.#entries.values()];
+  }
+}
+
+export interface ResolveInput {
+  readonly tools: readonly ToolSource[];
+  /** Names found in files that failed earlier stages. */
+  readonly brokenNames: readonly string[];
+  /** Cache of parsed handler modules, kept warm between builds. */
+  readonly handlerExports?: HandlerExports;
+}
+
+export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue: Catalogue; diagnostics: Diagnostic[] }> {
+  const catalogue = new Catalogue();
+  const diagnostics: Diagnostic[] = [];
+  const bySlug = new Map<string, CatalogueEntry>();
+  for (const name of input.brokenNames) catalogue.markBroken(name);
+  for (const { document, source } of input.tools) {
+    const previous = catalogue.get(document.name);
+    if (previous) {
+      const where = previous.source.locate(['name']);
+      diagnostics.push(diagnostic('DUPLICATE_TOOL', `tool name '${document.name}' is already used by ${where.file}:${where.line}`, source.locate(['name']), 'tool names must be unique across the config dir; rename one of them'));
+      continue;
+    }
+    const names = deriveNames(document.name);
+    const clash = bySlug.get(names.fileSlug.toLowerCase());
+    if (clash) {
+      diagnostics.push(diagnostic('IDENTIFIER_CLASH', `tools '${clash.name}' and '${document.name}' would both generate '${names.fileSlug}.ts'`, source.locate(['name']), 'rename one of them so their names differ in letters or digits'));
+      continue;
+    }
+    const implementation = document.implementation;
+    const entry: CatalogueEntry = {
+      name: document.name,
+      kind: implementation.type,
+      document,
+      source,
+      parameters: document.parameters ?? [],
+      inputSchema: parametersSchema(document.parameters ?? []),
+      returns: typeof document.returns === 'object' ? document.returns : null,
+      names,
+      handler:
+        implementation.type === 'function'
+          ? { modulePath: path.resolve(path.dirname(source.absolutePath), implementation.module), exportName: implementation.export }
+          : null,
+    };
+    catalogue.add(entry);
+    bySlug.set(names.fileSlug.toLowerCase(), entry);
+  }
+  diagnostics.push(...(await checkHandlers(catalogue.entries(), input.handlerExports)));
+  return { catalogue, diagnostics };
+}

@@ -1,0 +1,85 @@
+/**
+ * Checks that each function tool's `module` exists and exports its `export`. The module is parsed with
+ * ts-morph (syntax only, no type checker: fast, and enough to see what a module exports).
+ */
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { CatalogueEntry } from './catalogue.js';
+import { closestName } from '../../runtime/index.js';
+
+/** Exported names per module, keyed by path and modification time so edits are seen. */
+export type HandlerExports = Map<string, { readonly mtimeMs: number; readonly names: ReadonlySet<string> | 'unknown' }>;
+
+const EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs'];
+
+/** The file a module path means, as TypeScript resolves it: `./x.js` may be `./x.ts`. */
+export function resolveModuleFile(modulePath: string): string | null {
+  if (existsSync(modulePath) && path.extname(modulePath) !== '') return modulePath;
+  const stem = modulePath.replace(/\.(m?js)$/, '');
+  const swapped = modulePath.endsWith('.mjs') ? ['.mts'] : ['.ts', '.tsx'];
+  for (const ext of modulePath === stem ? EXTENSIONS : swapped) {
+    if (existsSync(stem + ext)) return stem + ext;
+  }
+  if (modulePath === stem && existsSync(path.join(modulePath, 'index.ts'))) return path.join(modulePath, 'index.ts');
+  return null;
+}
+
+export async function checkHandlers(entries: readonly CatalogueEntry[], cache: HandlerExports = new Map()): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
+  for (const entry of entries) {
+    if (!entry.handler) continue;
+    const file = resolveModuleFile(entry.handler.modulePath);
+    if (!file) {
+      const shown = path.relative(path.dirname(entry.source.absolutePath), entry.handler.modulePath);
+      diagnostics.push(diagnostic('HANDLER_MODULE_MISSING', `module '${shown}' does not exist`, entry.source.locate(['implementation', 'module']), 'the path is relative to this YAML file'));
+      continue;
+    }
+    const exported = await exportsOf(file, cache);
+    if (exported !== 'unknown' && !exported.has(entry.handler.exportName)) {
+      const suggestion = closestName(entry.handler.exportName, [...exported]);
+      diagnostics.push(
+        diagnostic(
+          'HANDLER_EXPORT_MISSING',
+          `'${path.basename(file)}' does not export '${entry.handler.exportName}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+          entry.source.locate(['implementation', 'export']),
+          exported.size > 0 ? `it exports: ${[...exported].sort().join(', ')}` : 'it exports nothing',
+        ),
+      );
+    }
+  }
+  return diagnostics;
+}
+
+type TsMorph = typeof import('ts-morph');
+let tsMorph: Promise<TsMorph> | null = null;
+let project: import('ts-morph').Project | null = null;
+
+async function exportsOf(file: string, cache: HandlerExports): Promise<ReadonlySet<string> | 'unknown'> {
+  const { mtimeMs } = await stat(file);
+  const cached = cache.get(file);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.names;
+  tsMorph ??= import('ts-morph');
+  const morph = await tsMorph;
+  project ??= new morph.Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
+  const existing = project.getSourceFile(file);
+  if (existing) project.removeSourceFile(existing);
+  const source = project.addSourceFileAtPath(file);
+  let names: Set<string> | 'unknown' = new Set<string>();
+  for (const fn of source.getFunctions()) if (fn.isExported() && fn.getName()) names.add(fn.getName()!);
+  for (const statement of source.getVariableStatements()) {
+    if (statement.isExported()) for (const declaration of statement.getDeclarations()) names.add(declaration.getName());
+  }
+  for (const declaration of source.getExportDeclarations()) {
+    // `export * from` re-exports names only a full program could list; do not guess.
+    if (!declaration.hasNamedExports()) {
+      names = 'unknown';
+      break;
+    }
+    for (const specifier of declaration.getNamedExports()) names.add(specifier.getAliasNode()?.getText() ?? specifier.getName());
+  }
+  project.removeSourceFile(source);
+  cache.set(file, { mtimeMs, names });
+  return names;
+}

@@ -1,0 +1,104 @@
+/**
+ * Stage 2: check each YAML value against the tool JSON Schema (`config/tool.schema.json`), and turn
+ * ajv's errors into located diagnostics: unknown keys point at the key, missing keys at their parent.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { closestName, formatPath } from '../../runtime/index.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../load/source.js';
+import type { ToolDocument } from '../model.js';
+
+export class SchemaValidator {
+  readonly #validate: ValidateFunction;
+
+  constructor(readonly schemaPath: string) {
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as object;
+    this.#validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  }
+
+  /** Returns the diagnostics, empty when `value` is a valid tool document. */
+  validate(value: unknown, source: SourceFile): { document: ToolDocument | null; diagnostics: Diagnostic[] } {
+    if (this.#validate(value)) return { document: value as ToolDocument, diagnostics: [] };
+    const errors = relevantErrors(this.#validate.errors ?? []);
+    const seen = new Set<string>();
+    const diagnostics: Diagnostic[] = [];
+    for (const error of errors) {
+      const found = toDiagnostic(error, source);
+      const key = `${found.location?.line}:${found.location?.column}:${found.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      diagnostics.push(found);
+    }
+    return { document: null, diagnostics };
+  }
+}
+
+/** ajv reports every branch of `oneOf` and the `if` of `if/then`; users want the conclusion. */
+function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  return errors.filter((error) => error.keyword !== 'if' && !/\/oneOf\/\d+\//.test(error.schemaPath));
+}
+
+function segments(instancePath: string): (string | number)[] {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+function describe(path: readonly (string | number)[]): string {
+  return path.length === 0 ? 'the tool' : `'${formatPath(path)}'`;
+}
+
+function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
+  const path = segments(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperty':
+    case 'additionalProperties': {
+      const field = String(params['additionalProperty']);
+      const allowed = Object.keys(((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {});
+      const suggestion = closestName(field, allowed);
+      return diagnostic(
+        'SCHEMA_UNKNOWN_FIELD',
+        `unknown field '${field}' in ${describe(path)}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        source.locate([...path, field], { key: true }),
+        allowed.length > 0 ? `allowed here: ${allowed.join(', ')}` : undefined,
+      );
+    }
+    case 'required': {
+      const field = String(params['missingProperty']);
+      return diagnostic('SCHEMA_MISSING_FIELD', `${describe(path)} is missing the required field '${field}'`, source.locate(path, { key: path.length > 0 }));
+    }
+    case 'type':
+      return diagnostic('SCHEMA_WRONG_TYPE', `${describe(path)} must be ${article(String(params['type']))}`, source.locate(path));
+    case 'enum': {
+      const allowed = (params['allowedValues'] as unknown[]).map(String);
+      const value = source.document.getIn(path);
+      const suggestion = typeof value === 'string' ? closestName(value, allowed) : null;
+      return diagnostic(
+        'SCHEMA_BAD_VALUE',
+        `${describe(path)} must be one of ${allowed.map((v) => `'${v}'`).join(', ')}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+        source.locate(path),
+      );
+    }
+    case 'oneOf':
+      return diagnostic('SCHEMA_VIOLATION', `${describe(path)} must have exactly one of 'output', 'error' or 'sequence'`, source.locate(path));
+    case 'pattern':
+      return diagnostic('SCHEMA_BAD_VALUE', `${describe(path)} must match ${String(params['pattern'])}`, source.locate(path), patternHint(String(params['pattern'])));
+    default:
+      return diagnostic('SCHEMA_VIOLATION', `${describe(path)} ${error.message ?? 'is invalid'}`, source.locate(path));
+  }
+}
+
+function article(type: string): string {
+  const names = type.split(',').map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`));
+  return names.join(' or ');
+}
+
+function patternHint(pattern: string): string | undefined {
+  if (pattern.includes('A-Za-z_][A-Za-z0-9_')) return 'use letters, digits and underscores, starting with a letter or underscore';
+  return undefined;
+}

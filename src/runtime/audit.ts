@@ -1,0 +1,37 @@
+import type { FailureKind } from './errors.js';
+
+/** One tool attempt, as the audit trail records it. */
+export interface AuditRecord {
+  readonly event: string;
+  readonly tool: string;
+  readonly status: 'success' | 'failure';
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly casefileId: string | null;
+  readonly chainId: string | null;
+  readonly stepId: string | null;
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  /** The input with redacted fields replaced by `[REDACTED]`. */
+  readonly input: unknown;
+  readonly output?: unknown;
+  readonly error?: { readonly kind: FailureKind; readonly message: string };
+}
+
+export const REDACTED = '[REDACTED]';
+
+/**
+ * A copy of `value` with every field named in `fields`, at any depth, replaced by `[REDACTED]`.
+ *
+ * @example redact({ user: { password: 'x' } }, ['password']) // { user: { password: '[REDACTED]' } }
+ */
+export function redact(value: unknown, fields: readonly string[]): unknown {
+  if (fields.length === 0 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => redact(item, fields));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = fields.includes(key) ? REDACTED : redact(item, fields);
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+/**
+ * A plan checked once and turned into lookups and resolvers, cached per plan object so that a
+ * composite called a thousand times is prepared once.
+ */
+import { RuntimeUsageError } from './errors.js';
+import { compileInputs, type InputResolver } from './inputs.js';
+import { parsePath, type PathSegment } from './path.js';
+import type { CallStep, ChainPlan } from './plan.js';
+
+export interface CompiledStep {
+  readonly plan: CallStep;
+  readonly resolveInputs: InputResolver;
+  readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
+}
+
+export interface CompiledPlan {
+  readonly steps: ReadonlyMap<string, CompiledStep>;
+}
+
+const cache = new WeakMap<ChainPlan, CompiledPlan>();
+
+/** Throws RuntimeUsageError for a plan the compiler would never have produced. */
+export function compilePlan(plan: ChainPlan): CompiledPlan {
+  const cached = cache.get(plan);
+  if (cached) return cached;
+  const steps = new Map<string, CompiledStep>();
+  for (const step of plan.steps) {
+    if (steps.has(step.id)) throw new RuntimeUsageError(`plan '${plan.name}': step id '${step.id}' is used twice`);
+    const outputs = step.onSuccess.mapOutputs.map(({ from, to }) => {
+      const parsed = parsePath(from);
+      if ('error' in parsed) throw new RuntimeUsageError(`plan '${plan.name}', step '${step.id}': ${parsed.error.message}`);
+      return { from, to, segments: parsed.segments };
+    });
+    steps.set(step.id, { plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`), outputs });
+  }
+  const targets = [plan.entry, ...plan.steps.flatMap((step) => [step.onSuccess.next, ...failureTargets(step)])];
+  for (const target of targets) {
+    if (target !== null && !steps.has(target)) throw new RuntimeUsageError(`plan '${plan.name}': no step '${target}'`);
+  }
+  if (!Number.isInteger(plan.maxStepExecutions) || plan.maxStepExecutions < 1) {
+    throw new RuntimeUsageError(`plan '${plan.name}': maxStepExecutions must be a positive integer`);
+  }
+  const compiled = { steps };
+  cache.set(plan, compiled);
+  return compiled;
+}
+
+function failureTargets(step: CallStep): (string | null)[] {
+  const policy = step.onFailure;
+  if (policy.action === 'continue') return [policy.next];
+  if (policy.action === 'retry' && policy.afterRetries.action === 'continue') return [policy.afterRetries.next];
+  return [];
+}

@@ -1,0 +1,38 @@
+/**
+ * Step inputs compiled once per plan into resolvers, so a run only walks values and reads state.
+ */
+import type { JsonValue } from './json.js';
+import { parseTemplate, renderTemplate, type ParsedTemplate, type TemplateScope } from './template.js';
+import { RuntimeUsageError } from './errors.js';
+
+export type InputResolver = (scope: TemplateScope) => unknown;
+
+/**
+ * @example compileInputs({ message: 'Hi << state.name >>' }, 'greet')({ state: { name: 'Ada' }, ... }) // { message: 'Hi Ada' }
+ */
+export function compileInputs(value: JsonValue, where: string): InputResolver {
+  if (typeof value === 'string') {
+    if (!value.includes('<<')) return () => value;
+    const parsed = parseTemplate(value);
+    if ('error' in parsed) throw new RuntimeUsageError(`${where}: ${parsed.error.message}`);
+    if (parsed.parts.length === 1 && 'text' in parsed.parts[0]!) {
+      const text = parsed.parts[0].text;
+      return () => text;
+    }
+    const template: ParsedTemplate = parsed;
+    return (scope) => renderTemplate(template, scope, where);
+  }
+  if (Array.isArray(value)) {
+    const items = value.map((item, index) => compileInputs(item, `${where}[${index}]`));
+    return (scope) => items.map((item) => item(scope));
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).map(([key, item]) => [key, compileInputs(item, `${where}.${key}`)] as const);
+    return (scope) => {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of entries) out[key] = item(scope);
+      return out;
+    };
+  }
+  return () => value;
+}

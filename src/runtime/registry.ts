@@ -1,0 +1,49 @@
+import { RuntimeUsageError } from './errors.js';
+import type { ToolDefinition, ToolHandler } from './tool.js';
+
+/**
+ * The tools a ChainExecutor may call, by name. Not a global: build one per app (or per test) and
+ * pass it to the executor.
+ *
+ * @example
+ * const registry = new ToolRegistry([echoTool]);
+ * const stubbed = registry.withHandlers({ echo_tool: () => ({ data: 'stub' }) });
+ */
+export class ToolRegistry {
+  readonly #tools = new Map<string, ToolDefinition>();
+
+  constructor(tools: Iterable<ToolDefinition> = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: ToolDefinition): this {
+    if (this.#tools.has(tool.name)) throw new RuntimeUsageError(`tool '${tool.name}' is registered twice`);
+    this.#tools.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.#tools.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()].sort();
+  }
+
+  /** A copy of this registry in which the named tools run the given handlers instead (test doubles). */
+  withHandlers(handlers: Readonly<Record<string, ToolHandler<any, unknown>>>): ToolRegistry {
+    const copy = new ToolRegistry();
+    for (const tool of this.#tools.values()) {
+      const handler = handlers[tool.name];
+      copy.register(handler ? { ...tool, implementation: { kind: 'function', handler } } : tool);
+    }
+    for (const name of Object.keys(handlers)) {
+      if (!this.#tools.has(name)) throw new RuntimeUsageError(`cannot replace '${name}': no such tool in the registry`);
+    }
+    return copy;
+  }
+}

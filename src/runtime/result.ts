@@ -1,0 +1,71 @@
+import type { FailureKind, ToolFailure } from './errors.js';
+
+/**
+ * What a chain run returns. Field names are snake_case because this object is data: it is returned to
+ * agents and LLMs as JSON, like the tool YAML it came from.
+ */
+export type ChainResult<S = Record<string, unknown>> = ChainSuccess<S> | ChainFailure<S>;
+
+interface ChainResultBase {
+  readonly chain_id: string;
+  readonly chain_name: string;
+  readonly steps_executed: number;
+  readonly steps_succeeded: number;
+  readonly steps_failed: number;
+  /** One entry per step execution, in order. */
+  readonly results: readonly StepResult[];
+  /** One entry per attempt, in order. */
+  readonly execution_history: readonly AttemptRecord[];
+  readonly started_at: string;
+  readonly completed_at: string;
+}
+
+export interface ChainSuccess<S> extends ChainResultBase {
+  readonly success: true;
+  /** `success` when no step failed; `partial` when the chain ended after tolerating failures. */
+  readonly status: 'success' | 'partial';
+  readonly final_state: S;
+  readonly failure?: undefined;
+}
+
+export interface ChainFailure<S> extends ChainResultBase {
+  readonly success: false;
+  readonly status: 'failed';
+  readonly final_state: Partial<S>;
+  readonly failure: ChainFailureReason;
+}
+
+export interface ChainFailureReason {
+  /** The step that stopped the chain; null when it stopped before any step (a policy violation). */
+  readonly step: string | null;
+  readonly tool: string | null;
+  readonly kind: FailureKind;
+  readonly message: string;
+  readonly details?: readonly string[];
+}
+
+export interface StepResult {
+  readonly step: string;
+  readonly tool: string;
+  readonly status: 'success' | 'failed';
+  readonly attempts: number;
+  readonly output?: unknown;
+  readonly error?: ToolFailure;
+  /** How the failure was handled: the chain stopped here, or continued. */
+  readonly handled?: 'stopped' | 'continued';
+}
+
+export interface AttemptRecord {
+  readonly step: string;
+  readonly tool: string;
+  readonly attempt: number;
+  readonly status: 'success' | 'failed';
+  readonly started_at: string;
+  readonly duration_ms: number;
+  /** The backoff waited before this attempt. */
+  readonly waited_ms: number;
+  readonly error?: ToolFailure;
+}
+
+/** The outcome of one tool call: its output, or why it failed. */
+export type CallOutcome<R = unknown> = { readonly ok: true; readonly output: R } | { readonly ok: false; readonly error: ToolFailure };

@@ -1,0 +1,142 @@
+/**
+ * `<< … >>` templates: parsing, and resolution against a scope.
+ *
+ * A string that is exactly one template keeps the referenced value's type; templates inside a longer
+ * string are interpolated (objects and arrays as JSON). `\<<` writes a literal `<<`.
+ */
+import { formatPath, parsePath, readPath, type PathSegment } from './path.js';
+
+export const BUILTINS = ['chain_id', 'chain_name', 'started_at'] as const;
+export type Builtin = (typeof BUILTINS)[number];
+
+/** Where a reference reads from. */
+export type Reference =
+  | { readonly root: 'state'; readonly name: string; readonly path: readonly PathSegment[]; readonly text: string }
+  | { readonly root: 'steps'; readonly step: string; readonly path: readonly PathSegment[]; readonly text: string }
+  | { readonly root: 'builtin'; readonly name: Builtin; readonly text: string };
+
+export type TemplatePart = { readonly text: string } | { readonly reference: Reference; readonly offset: number };
+
+export interface TemplateError {
+  readonly message: string;
+  readonly offset: number;
+}
+
+export interface ParsedTemplate {
+  readonly parts: readonly TemplatePart[];
+  /** True when the string is exactly one template: the value keeps its type. */
+  readonly whole: boolean;
+}
+
+/**
+ * Parses the templates in a string. A string without templates yields one text part.
+ *
+ * @example parseTemplate('Step 2: << state.step1_result >>').parts.length // 2
+ */
+export function parseTemplate(source: string): ParsedTemplate | { error: TemplateError } {
+  const parts: TemplatePart[] = [];
+  let text = '';
+  let index = 0;
+  while (index < source.length) {
+    if (source.startsWith('\\<<', index)) {
+      text += '<<';
+      index += 3;
+      continue;
+    }
+    if (!source.startsWith('<<', index)) {
+      text += source[index];
+      index += 1;
+      continue;
+    }
+    const close = source.indexOf('>>', index + 2);
+    if (close < 0) return { error: { message: "'<<' is never closed with '>>'", offset: index } };
+    const inner = source.slice(index + 2, close);
+    const leading = inner.length - inner.trimStart().length;
+    const reference = parseReference(inner.trim());
+    if ('error' in reference) {
+      return { error: { message: reference.error.message, offset: index + 2 + leading + reference.error.offset } };
+    }
+    if (text) parts.push({ text });
+    text = '';
+    parts.push({ reference, offset: index });
+    index = close + 2;
+  }
+  if (text || parts.length === 0) parts.push({ text });
+  return { parts, whole: parts.length === 1 && 'reference' in parts[0]! };
+}
+
+function parseReference(expression: string): Reference | { error: TemplateError } {
+  if (expression === '') return { error: { message: 'empty template: write << state.name >>', offset: 0 } };
+  const parsed = parsePath(expression);
+  if ('error' in parsed) return parsed;
+  const [head, ...rest] = parsed.segments;
+  if (head === 'state') {
+    const [name, ...path] = rest;
+    if (typeof name !== 'string') return { error: { message: `'${expression}' needs a variable name after 'state.'`, offset: 0 } };
+    return { root: 'state', name, path, text: expression };
+  }
+  if (head === 'steps') {
+    const [step, ...path] = rest;
+    if (typeof step !== 'string') return { error: { message: `'${expression}' needs a step id after 'steps.'`, offset: 0 } };
+    return { root: 'steps', step, path, text: expression };
+  }
+  if ((BUILTINS as readonly string[]).includes(head as string)) {
+    if (rest.length > 0) return { error: { message: `built-in '${String(head)}' has no fields`, offset: 0 } };
+    return { root: 'builtin', name: head as Builtin, text: expression };
+  }
+  return { root: 'state', name: head as string, path: rest, text: expression };
+}
+
+/** What templates read at run time. */
+export interface TemplateScope {
+  readonly state: Readonly<Record<string, unknown>>;
+  readonly steps: ReadonlyMap<string, unknown>;
+  readonly builtins: Readonly<Record<Builtin, string>>;
+}
+
+/** A reference that had nothing behind it at run time. */
+export class UnresolvedReference extends Error {
+  constructor(readonly reference: Reference, readonly where: string) {
+    super(`${where}: << ${reference.text} >> ${describeMissing(reference)}`);
+    this.name = 'UnresolvedReference';
+  }
+}
+
+function describeMissing(reference: Reference): string {
+  if (reference.root === 'steps') return `has no value: step '${reference.step}' has not succeeded yet or its output has no ${formatPath(reference.path) || 'value'}`;
+  if (reference.root === 'state') return `has no value: state has no ${formatPath([reference.name, ...reference.path])}`;
+  return 'has no value';
+}
+
+export function readReference(reference: Reference, scope: TemplateScope): { found: boolean; value: unknown } {
+  switch (reference.root) {
+    case 'builtin':
+      return { found: true, value: scope.builtins[reference.name] };
+    case 'state':
+      return readPath(scope.state, [reference.name, ...reference.path]);
+    case 'steps':
+      if (!scope.steps.has(reference.step)) return { found: false, value: undefined };
+      return readPath(scope.steps.get(reference.step), reference.path);
+  }
+}
+
+/** Renders a parsed template; throws UnresolvedReference for a reference with no value. */
+export function renderTemplate(template: ParsedTemplate, scope: TemplateScope, where: string): unknown {
+  if (template.whole) {
+    const { reference } = template.parts[0] as { reference: Reference };
+    const { found, value } = readReference(reference, scope);
+    if (!found) throw new UnresolvedReference(reference, where);
+    return value;
+  }
+  let out = '';
+  for (const part of template.parts) {
+    if ('text' in part) {
+      out += part.text;
+      continue;
+    }
+    const { found, value } = readReference(part.reference, scope);
+    if (!found) throw new UnresolvedReference(part.reference, where);
+    out += typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return out;
+}

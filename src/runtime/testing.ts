@@ -1,0 +1,59 @@
+/**
+ * Helpers for tests of generated tools: an executor whose clock never sleeps and whose tools can be
+ * replaced by stubs written the way the tool YAML writes them.
+ */
+import { createTestClock, type TestClock } from './clock.js';
+import { AuditContext } from './context.js';
+import { ChainExecutor } from './executor.js';
+import type { ToolRegistry } from './registry.js';
+import type { ToolHandler } from './tool.js';
+
+export type StubResponse = { readonly output: unknown } | { readonly error: string };
+/** A fixed response, or responses for successive calls (the last one repeats). */
+export type Stub = StubResponse | { readonly sequence: readonly StubResponse[] };
+
+export interface TestContext {
+  readonly user_id?: string;
+  readonly session_id?: string;
+  readonly casefile_id?: string | null;
+  readonly permissions?: readonly string[];
+}
+
+export interface TestExecutor {
+  readonly executor: ChainExecutor;
+  readonly clock: TestClock;
+  readonly context: AuditContext;
+  /** How many times each stubbed tool was called. */
+  readonly calls: ReadonlyMap<string, number>;
+}
+
+/**
+ * @example
+ * const { executor, clock } = createTestExecutor(createToolRegistry(), {
+ *   stubs: { drive_upload_file: { error: 'quota exceeded' } },
+ * });
+ */
+export function createTestExecutor(registry: ToolRegistry, options: { context?: TestContext; stubs?: Readonly<Record<string, Stub>> } = {}): TestExecutor {
+  const calls = new Map<string, number>();
+  const handlers: Record<string, ToolHandler<unknown, unknown>> = {};
+  for (const [name, stub] of Object.entries(options.stubs ?? {})) {
+    const responses = 'sequence' in stub ? stub.sequence : [stub];
+    handlers[name] = () => {
+      const count = calls.get(name) ?? 0;
+      calls.set(name, count + 1);
+      const response = responses[Math.min(count, responses.length - 1)]!;
+      if ('error' in response) throw new Error(response.error);
+      return structuredClone(response.output);
+    };
+  }
+  const spec = options.context ?? {};
+  const context = new AuditContext({
+    userId: spec.user_id ?? 'test_user',
+    sessionId: spec.session_id ?? 'test_session',
+    casefileId: spec.casefile_id ?? null,
+    permissions: spec.permissions ?? [],
+  });
+  const clock = createTestClock();
+  const executor = new ChainExecutor({ registry: registry.withHandlers(handlers), context, clock, random: () => 0.5 });
+  return { executor, clock, context, calls };
+}

@@ -1,0 +1,79 @@
+import type { AuditContext } from './context.js';
+import type { JsonSchema } from './json.js';
+import type { ChainPlan } from './plan.js';
+
+export interface ToolPolicies {
+  readonly requiresCasefile: boolean;
+  readonly requiredPermissions: readonly string[];
+  readonly timeoutSeconds: number | null;
+}
+
+export interface AuditPolicy {
+  readonly successEvent: string;
+  readonly failureEvent: string;
+  /** Field names hidden (at any depth) in the audit trail's inputs and outputs. */
+  readonly redactFields: readonly string[];
+}
+
+/** What a handler receives besides its input. */
+export interface ToolCallContext {
+  readonly audit: AuditContext;
+  readonly chainId: string | null;
+  readonly stepId: string | null;
+  readonly attempt: number;
+}
+
+export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;
+
+export type ToolImplementation<P, R> =
+  | { readonly kind: 'function'; readonly handler: ToolHandler<P, R> }
+  | { readonly kind: 'composite'; readonly plan: ChainPlan };
+
+/**
+ * A tool as the runtime knows it: its signature, policies and implementation. `P` and `R` are the
+ * parameter and result types, carried for the generated functions' benefit; `I` is what the handler
+ * receives, the parameters with their defaults filled in.
+ */
+export interface ToolDefinition<P = any, R = unknown, I = P> {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the input object. */
+  readonly parameters: JsonSchema;
+  /** JSON Schema of the output; for a composite, of its final state. */
+  readonly returns: JsonSchema | null;
+  readonly policies: ToolPolicies;
+  readonly audit: AuditPolicy;
+  readonly implementation: ToolImplementation<I, R>;
+  /** Type-only: the parameters a caller passes. */
+  readonly __params?: P;
+}
+
+export const DEFAULT_POLICIES: ToolPolicies = { requiresCasefile: false, requiredPermissions: [], timeoutSeconds: null };
+
+/**
+ * Declares a tool. Missing policies and audit settings take their defaults.
+ *
+ * @example
+ * const echo = defineTool<{ message: string }, { data: string }>({
+ *   name: 'echo', description: 'Echoes', parameters: { type: 'object' },
+ *   implementation: { kind: 'function', handler: ({ message }) => ({ data: message }) },
+ * });
+ */
+export function defineTool<P, R, I = P>(
+  spec: Omit<ToolDefinition<P, R, I>, 'policies' | 'audit' | 'returns' | '__params'> & {
+    readonly policies?: Partial<ToolPolicies>;
+    readonly audit?: Partial<AuditPolicy>;
+    readonly returns?: JsonSchema | null;
+  },
+): ToolDefinition<P, R, I> {
+  return {
+    ...spec,
+    returns: spec.returns ?? null,
+    policies: { ...DEFAULT_POLICIES, ...spec.policies },
+    audit: {
+      successEvent: spec.audit?.successEvent ?? `${spec.name}.succeeded`,
+      failureEvent: spec.audit?.failureEvent ?? `${spec.name}.failed`,
+      redactFields: spec.audit?.redactFields ?? [],
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Compiled JSON Schema validators for tool inputs and outputs. Compiling is the slow part, so each
+ * schema object is compiled once and the validator reused.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { JsonSchema } from './json.js';
+import { isPlainObject } from './json.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+export function validatorFor(schema: JsonSchema): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Returns the schema errors as `path: message` lines; empty when the value is valid. */
+export function schemaErrors(schema: JsonSchema, value: unknown): string[] {
+  const validate = validatorFor(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(formatError);
+}
+
+function formatError(error: ErrorObject): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : 'input';
+  if (error.keyword === 'additionalProperties') {
+    return `${where}: unknown field '${String(error.params['additionalProperty'])}'`;
+  }
+  if (error.keyword === 'enum') {
+    return `${where}: must be one of ${(error.params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return `${where}: ${error.message ?? error.keyword}`;
+}
+
+/** Fills in top-level `default`s the caller left out; never changes the caller's object. */
+export function withDefaults(schema: JsonSchema, input: unknown): unknown {
+  const properties = schema['properties'];
+  if (!isPlainObject(input) || !isPlainObject(properties)) return input;
+  let out: Record<string, unknown> | null = null;
+  for (const [name, property] of Object.entries(properties)) {
+    if (input[name] === undefined && isPlainObject(property) && 'default' in property) {
+      out ??= { ...input };
+      out[name] = structuredClone(property['default']);
+    }
+  }
+  return out ?? input;
+}
