@@ -3,27 +3,27 @@ import { defineTool, type ChainExecutor } from 'toolgen/runtime';
 import { driveUploadFile as driveUploadFileHandler } from '../../config/tools/google_workspace/workspace.js';
 
 /** Parameters of `drive_upload_file`. */
-export interface DriveUploadFileParams {
+export type DriveUploadFileParams = {
   file_name: string;
   /** What to store; any JSON value (text is stored as is, anything else as JSON). */
   content: unknown;
   mime_type?: string;
-}
+};
 
 /** What `drive_upload_file` returns. */
-export interface DriveUploadFileResult {
+export type DriveUploadFileResult = {
   file_id: string;
   web_view_link: string;
   size_bytes: number;
-}
+};
 
 /** What the handler of `drive_upload_file` receives: the parameters, defaults filled in. */
-export interface DriveUploadFileInput {
+export type DriveUploadFileInput = {
   file_name: string;
   /** What to store; any JSON value (text is stored as is, anything else as JSON). */
   content: unknown;
   mime_type: string;
-}
+};
 
 /** The definition of `drive_upload_file`, for a ToolRegistry. */
 export const driveUploadFileDefinition = defineTool<DriveUploadFileParams, DriveUploadFileResult, DriveUploadFileInput>({

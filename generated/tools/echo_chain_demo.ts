@@ -2,12 +2,12 @@
 import { defineTool, type ChainExecutor, type ChainPlan, type ChainResult } from 'toolgen/runtime';
 
 /** Parameters of `echo_chain_demo`. */
-export interface EchoChainDemoParams {
+export type EchoChainDemoParams = {
   initial_message: string;
-}
+};
 
 /** The state of a `echo_chain_demo` run: its parameters and the outputs its steps map. */
-export interface EchoChainDemoState {
+export type EchoChainDemoState = {
   initial_message: string;
   /** The echoed text. */
   step1_result: string;
@@ -15,7 +15,7 @@ export interface EchoChainDemoState {
   step2_result: string;
   /** The echoed text. */
   final_result: string;
-}
+};
 
 const plan: ChainPlan = {
   name: 'echo_chain_demo',

@@ -3,21 +3,21 @@ import { defineTool, type ChainExecutor } from 'toolgen/runtime';
 import { echo as echoToolHandler } from '../../config/tools/demo/echo_tool.js';
 
 /** Parameters of `echo_tool`. */
-export interface EchoToolParams {
+export type EchoToolParams = {
   /** The text to echo back. */
   message: string;
   /** An optional session label, echoed back. */
   session_id?: string;
-}
+};
 
 /** What `echo_tool` returns. */
-export interface EchoToolResult {
+export type EchoToolResult = {
   /** The message as received. */
   message: string;
   /** The echoed text. */
   data: string;
   session_id?: string | null;
-}
+};
 
 /** The definition of `echo_tool`, for a ToolRegistry. */
 export const echoToolDefinition = defineTool<EchoToolParams, EchoToolResult>({

@@ -3,14 +3,14 @@ import { defineTool, type ChainExecutor } from 'toolgen/runtime';
 import { fallbackData as fallbackDataToolHandler } from '../../config/tools/recovery/sources.js';
 
 /** Parameters of `fallback_data_tool`. */
-export interface FallbackDataToolParams {
+export type FallbackDataToolParams = {
   query: string;
-}
+};
 
 /** What `fallback_data_tool` returns. */
-export interface FallbackDataToolResult {
+export type FallbackDataToolResult = {
   results: string[];
-}
+};
 
 /** The definition of `fallback_data_tool`, for a ToolRegistry. */
 export const fallbackDataToolDefinition = defineTool<FallbackDataToolParams, FallbackDataToolResult>({

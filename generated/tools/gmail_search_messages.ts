@@ -3,14 +3,14 @@ import { defineTool, type ChainExecutor } from 'toolgen/runtime';
 import { gmailSearchMessages as gmailSearchMessagesHandler } from '../../config/tools/google_workspace/workspace.js';
 
 /** Parameters of `gmail_search_messages`. */
-export interface GmailSearchMessagesParams {
+export type GmailSearchMessagesParams = {
   /** Gmail search query, e.g. 'from:notifications@github.com is:unread'. */
   query: string;
   max_results?: number;
-}
+};
 
 /** What `gmail_search_messages` returns. */
-export interface GmailSearchMessagesResult {
+export type GmailSearchMessagesResult = {
   messages: Array<{
     id: string;
     from: string;
@@ -18,14 +18,14 @@ export interface GmailSearchMessagesResult {
     unread: boolean;
   }>;
   message_count: number;
-}
+};
 
 /** What the handler of `gmail_search_messages` receives: the parameters, defaults filled in. */
-export interface GmailSearchMessagesInput {
+export type GmailSearchMessagesInput = {
   /** Gmail search query, e.g. 'from:notifications@github.com is:unread'. */
   query: string;
   max_results: number;
-}
+};
 
 /** The definition of `gmail_search_messages`, for a ToolRegistry. */
 export const gmailSearchMessagesDefinition = defineTool<GmailSearchMessagesParams, GmailSearchMessagesResult, GmailSearchMessagesInput>({

@@ -2,15 +2,15 @@
 import { defineTool, type ChainExecutor, type ChainPlan, type ChainResult } from 'toolgen/runtime';
 
 /** Parameters of `gmail_to_drive_pipeline`. */
-export interface GmailToDrivePipelineParams {
+export type GmailToDrivePipelineParams = {
   /** Gmail search query */
   search_query: string;
   max_results?: number;
   drive_folder_name: string;
-}
+};
 
 /** The state of a `gmail_to_drive_pipeline` run: its parameters and the outputs its steps map. */
-export interface GmailToDrivePipelineState {
+export type GmailToDrivePipelineState = {
   /** Gmail search query */
   search_query: string;
   max_results: number;
@@ -24,7 +24,7 @@ export interface GmailToDrivePipelineState {
   total_found: number;
   drive_file_id: string;
   archive_link: string;
-}
+};
 
 const plan: ChainPlan = {
   name: 'gmail_to_drive_pipeline',

@@ -3,14 +3,14 @@ import { defineTool, type ChainExecutor } from 'toolgen/runtime';
 import { primaryData as primaryDataToolHandler } from '../../config/tools/recovery/sources.js';
 
 /** Parameters of `primary_data_tool`. */
-export interface PrimaryDataToolParams {
+export type PrimaryDataToolParams = {
   query: string;
-}
+};
 
 /** What `primary_data_tool` returns. */
-export interface PrimaryDataToolResult {
+export type PrimaryDataToolResult = {
   results: string[];
-}
+};
 
 /** The definition of `primary_data_tool`, for a ToolRegistry. */
 export const primaryDataToolDefinition = defineTool<PrimaryDataToolParams, PrimaryDataToolResult>({

@@ -3,15 +3,15 @@ import { defineTool, type ChainExecutor } from 'toolgen/runtime';
 import { processResults as processResultsHandler } from '../../config/tools/recovery/sources.js';
 
 /** Parameters of `process_results`. */
-export interface ProcessResultsParams {
+export type ProcessResultsParams = {
   data: string[];
-}
+};
 
 /** What `process_results` returns. */
-export interface ProcessResultsResult {
+export type ProcessResultsResult = {
   summary: string;
   count: number;
-}
+};
 
 /** The definition of `process_results`, for a ToolRegistry. */
 export const processResultsDefinition = defineTool<ProcessResultsParams, ProcessResultsResult>({

@@ -2,16 +2,16 @@
 import { defineTool, type ChainExecutor, type ChainPlan, type ChainResult } from 'toolgen/runtime';
 
 /** Parameters of `resilient_workflow`. */
-export interface ResilientWorkflowParams {
+export type ResilientWorkflowParams = {
   search_term: string;
-}
+};
 
 /** The state of a `resilient_workflow` run: its parameters and the outputs its steps map. */
-export interface ResilientWorkflowState {
+export type ResilientWorkflowState = {
   search_term: string;
   data: string[];
   summary: string;
-}
+};
 
 const plan: ChainPlan = {
   name: 'resilient_workflow',

@@ -44,14 +44,14 @@ export interface BuildResult {
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
+/** Options for a project at `root`; the templates and schema are toolgen's own unless overridden. */
 export function defaultOptions(root: string, overrides: Partial<CompilerOptions> = {}): CompilerOptions {
-  const local = (dir: string) => (existsSync(path.join(root, dir)) ? path.join(root, dir) : path.join(PACKAGE_ROOT, dir));
   return {
     root,
     configDir: path.resolve(root, overrides.configDir ?? 'config/tools'),
     outDir: path.resolve(root, overrides.outDir ?? 'generated'),
-    templatesDir: overrides.templatesDir ?? local('templates'),
-    schemaPath: overrides.schemaPath ?? path.join(local('config'), 'tool.schema.json'),
+    templatesDir: overrides.templatesDir ?? path.join(PACKAGE_ROOT, 'templates'),
+    schemaPath: overrides.schemaPath ?? path.join(PACKAGE_ROOT, 'config', 'tool.schema.json'),
   };
 }
 

@@ -9,7 +9,7 @@ import type { StepDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
-import { schemaAt, typesCompatible, typesOf } from './schema-path.js';
+import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { isLiteral, scanTemplates, type FoundReference } from './templates.js';
 
@@ -251,7 +251,15 @@ function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValu
       continue;
     }
     const wantedTypes = typesOf(wanted);
-    if (!wantedTypes || typeof value !== 'string') continue;
+    if (!wantedTypes) continue;
+    if (typeof value !== 'string') {
+      // A list or mapping with templates inside: its shape is known even if its contents are not.
+      const given = jsonType(value);
+      if (!typesCompatible(new Set([given]), wantedTypes)) {
+        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, not ${given === 'array' ? 'a list' : 'a mapping'}`, source.locate(at)));
+      }
+      continue;
+    }
     const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
     if (!whole) {
       if (!wantedTypes.has('string')) {

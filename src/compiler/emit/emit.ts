@@ -50,7 +50,7 @@ export function emitTool(entry: CatalogueEntry, ctx: EmitContext, composite: { a
     definitionName: `${names.functionName}Definition`,
     functionName: names.functionName,
     paramsName,
-    paramsType: `${docComment(`Parameters of \`${entry.name}\`.`)}export interface ${paramsName} ${interfaceBody(entry.inputSchema)}`,
+    paramsType: `${docComment(`Parameters of \`${entry.name}\`.`)}export type ${paramsName} = ${objectTypeLiteral(entry.inputSchema)};`,
     parameters: printValue(entry.inputSchema, '  '),
     policies: printValue(
       {
@@ -78,7 +78,7 @@ export function emitTool(entry: CatalogueEntry, ctx: EmitContext, composite: { a
     module = ctx.templates.render('composite-tool', {
       ...common,
       stateName,
-      stateType: `${docComment(`The state of a \`${entry.name}\` run: its parameters and the outputs its steps map.`)}export interface ${stateName} ${interfaceBody(state)}`,
+      stateType: `${docComment(`The state of a \`${entry.name}\` run: its parameters and the outputs its steps map.`)}export type ${stateName} = ${objectTypeLiteral(state)};`,
       plan: printValue(composite.plan),
       returns: printValue(state, '  '),
     });
@@ -95,7 +95,7 @@ export function emitTool(entry: CatalogueEntry, ctx: EmitContext, composite: { a
       ...common,
       resultName,
       resultType: resultDeclaration(resultName, entry),
-      inputType: defaulted.length > 0 ? `${docComment(`What the handler of \`${entry.name}\` receives: the parameters, defaults filled in.`)}export interface ${inputName} ${interfaceBody(inputSchema)}` : null,
+      inputType: defaulted.length > 0 ? `${docComment(`What the handler of \`${entry.name}\` receives: the parameters, defaults filled in.`)}export type ${inputName} = ${objectTypeLiteral(inputSchema)};` : null,
       typeArguments: defaulted.length > 0 ? `${paramsName}, ${resultName}, ${inputName}` : `${paramsName}, ${resultName}`,
       returns: printValue(entry.returns, '  '),
       handler: { exportName: handler.exportName, localName: `${names.functionName}Handler`, specifier: quote(specifier) },
@@ -116,7 +116,8 @@ export function emitIndex(entries: readonly CatalogueEntry[], ctx: EmitContext, 
   return { path: path.join(ctx.outDir, 'index.ts'), content: tidy(content) };
 }
 
-function interfaceBody(schema: JsonSchema): string {
+/** An object type literal. Type aliases, not interfaces: they are assignable to `Record<string, unknown>`. */
+function objectTypeLiteral(schema: JsonSchema): string {
   const members = objectMembers(schema, '  ');
   return members ? `{\n${members}}` : '{}';
 }
@@ -124,7 +125,7 @@ function interfaceBody(schema: JsonSchema): string {
 function resultDeclaration(name: string, entry: CatalogueEntry): string {
   const doc = docComment(`What \`${entry.name}\` returns.`);
   const returns = entry.returns;
-  if (returns && returns['type'] === 'object' && returns['properties']) return `${doc}export interface ${name} ${interfaceBody(returns)}`;
+  if (returns && returns['type'] === 'object' && returns['properties']) return `${doc}export type ${name} = ${objectTypeLiteral(returns)};`;
   return `${doc}export type ${name} = ${schemaType(returns)};`;
 }
 

@@ -14,7 +14,7 @@ export class SchemaValidator {
 
   constructor(readonly schemaPath: string) {
     const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as object;
-    this.#validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    this.#validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   }
 
   /** Returns the diagnostics, empty when `value` is a valid tool document. */

@@ -1,0 +1,198 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/compiler/diagnostics/catalogue.js';
+import { createProject, type TestProject } from '../helpers/project.js';
+
+let project: TestProject | null = null;
+afterEach(() => project?.dispose());
+
+/** Builds a project with one extra tool file and returns its diagnostics as `line:col CODE`. */
+async function diagnose(yaml: string, file = 'config/tools/flow.yaml'): Promise<string[]> {
+  project = createProject({ [file]: yaml });
+  const { short } = await project.diagnose();
+  return short.map((line) => line.replace(`${file}:`, ''));
+}
+
+const composite = (steps: string, extra = '') => `
+name: flow
+description: A composite under test
+parameters:
+  - { name: topic, type: string, required: true }
+  - { name: maybe, type: string }
+${extra}implementation:
+  type: composite
+  composite:
+    steps:
+${steps}`;
+
+describe('YAML and schema problems', () => {
+  it.each([
+    ['a syntax error', 'name: x\ndescription: "open\n', ['3:1 TG1001']],
+    ['a duplicate key', 'name: x\nname: y\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['2:1 TG1001']],
+    ['an unknown top-level field, at its key', 'name: x\ndescription: d\ncolour: red\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['3:1 TG1102']],
+    ['a missing required field, at the parent', 'name: x\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['1:1 TG1103']],
+    ['a wrong type', 'name: x\ndescription: d\ntags: fast\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['3:7 TG1104']],
+    ['a bad enum value', 'name: x\ndescription: d\nimplementation: { type: functon, module: ./handlers.ts, export: echo }\n', ['3:25 TG1105']],
+    [
+      'an unknown step field and a bad on_failure action',
+      composite('      - tool: echo\n        input: { message: hi }\n        on_failure: { action: retri }\n'),
+      ['11:9 TG1102', '12:31 TG1105'],
+    ],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('says what is allowed and suggests the likely field', async () => {
+    project = createProject({ 'config/tools/flow.yaml': composite('      - tool: echo\n        input: { message: hi }\n') });
+    const { all } = await project.diagnose();
+    expect(all[0]).toMatchObject({ code: 'TG1102', message: "unknown field 'input' in 'implementation.composite.steps[0]'; did you mean 'inputs'?" });
+    expect(all[0]?.hint).toContain('allowed here: id, tool, description, inputs, on_success, on_failure');
+  });
+});
+
+describe('catalogue problems', () => {
+  it.each([
+    ['an unknown tool, with a suggestion', composite('      - tool: ecko\n        inputs: { message: hi }\n'), ['10:15 TG2002']],
+    ['a missing handler module', 'name: x\ndescription: d\nimplementation: { type: function, module: ./nope.ts, export: echo }\n', ['1:7 TG5007', '3:43 TG2003']],
+    ['a missing handler export', 'name: x\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: ecko }\n', ['1:7 TG5007', '3:66 TG2004']],
+    ['a duplicate tool name', 'name: echo\ndescription: again\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['1:7 TG2001']],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml, 'config/tools/z_flow.yaml')).toEqual(expected);
+  });
+
+  it('a composite calling itself through another', async () => {
+    project = createProject({
+      'config/tools/a.yaml': 'name: a\ndescription: d\nimplementation:\n  type: composite\n  composite:\n    steps:\n      - tool: b\n',
+      'config/tools/b.yaml': 'name: b\ndescription: d\nimplementation:\n  type: composite\n  composite:\n    steps:\n      - tool: a\n',
+    });
+    const { short, all } = await project.diagnose();
+    expect(short).toEqual(['config/tools/a.yaml:7:15 TG2006', 'config/tools/b.yaml:7:15 TG2006']);
+    expect(all[0]?.message).toBe("'a' calls itself through a → b → a");
+  });
+
+  it('names the export it found when the one asked for is missing', async () => {
+    project = createProject({ 'config/tools/x.yaml': 'name: x\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: cont }\n' });
+    const { all } = await project.diagnose();
+    expect(all.find((d) => d.code === 'TG2004')).toMatchObject({ message: "'handlers.ts' does not export 'cont'; did you mean 'count'?", hint: 'it exports: count, echo' });
+  });
+});
+
+describe('step graph problems', () => {
+  it.each([
+    ['an unknown next', composite('      - tool: echo\n        inputs: { message: hi }\n        on_success: { next: ech }\n'), ['12:29 TG3002']],
+    [
+      'a next naming a tool whose step has another id',
+      composite('      - tool: echo\n        inputs: { message: hi }\n        on_success: { next: count }\n      - id: counting\n        tool: count\n        inputs: { n: 1 }\n'),
+      ['12:29 TG3002'],
+    ],
+    [
+      'an ambiguous next',
+      composite('      - tool: echo\n        inputs: { message: a }\n        on_success: { next: echo }\n      - tool: echo\n        inputs: { message: b }\n'),
+      ['12:29 TG3003', '12:29 TG3005', '13:15 TG3004'],
+    ],
+    ['duplicate step ids', composite('      - { id: s, tool: echo, inputs: { message: a } }\n      - { id: s, tool: echo, inputs: { message: b } }\n'), ['11:15 TG3001']],
+    [
+      'an unreachable step',
+      composite('      - tool: echo\n        inputs: { message: a }\n        on_success: { next: end }\n      - id: never\n        tool: echo\n        inputs: { message: b }\n'),
+      ['13:13 TG3004'],
+    ],
+    [
+      'a loop with no way out, reported with its path',
+      composite('      - { id: a, tool: echo, inputs: { message: a }, on_success: { next: b } }\n      - { id: b, tool: echo, inputs: { message: b }, on_success: { next: a } }\n'),
+      ['11:74 TG3005'],
+    ],
+    ['a next that is never followed', composite('      - tool: echo\n        inputs: { message: a }\n        on_failure: { action: stop, next: end }\n'), ['12:43 TG3007']],
+    ['an empty composite', composite('      []\n').replace('    steps:\n      []', '    steps: []'), ['9:12 TG3006']],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('a loop with an exit is fine', async () => {
+    const yaml = composite(
+      '      - { id: a, tool: echo, inputs: { message: a }, on_success: { next: b } }\n      - { id: b, tool: echo, inputs: { message: b }, on_success: { next: a }, on_failure: { action: continue, next: end } }\n',
+    );
+    expect(await diagnose(yaml)).toEqual([]);
+  });
+
+  it('explains the cycle', async () => {
+    project = createProject({ 'config/tools/flow.yaml': composite('      - { id: a, tool: echo, inputs: { message: a }, on_success: { next: b } }\n      - { id: b, tool: echo, inputs: { message: b }, on_success: { next: a } }\n') });
+    const { all } = await project.diagnose();
+    expect(all[0]?.message).toBe('the steps a → b → a loop with no way out: no path from them reaches the end');
+  });
+});
+
+describe('data flow and templates', () => {
+  it.each([
+    ['a variable never defined, with a suggestion', composite('      - tool: echo\n        inputs: { message: << state.topik >> }\n'), ['11:28 TG4001']],
+    [
+      'a variable defined only after its use',
+      composite('      - tool: echo\n        inputs: { message: << state.later >> }\n        on_success: { map_outputs: { data: later } }\n'),
+      ['11:28 TG4001'],
+    ],
+    [
+      'a variable defined on some paths only',
+      composite(
+        '      - tool: echo\n        inputs: { message: a }\n        on_success: { map_outputs: { data: got }, next: use }\n        on_failure: { action: continue, next: use }\n      - id: use\n        tool: echo\n        inputs: { message: "got << state.got >>" }\n',
+      ),
+      ['16:33 TG4002'],
+    ],
+    ['an optional parameter with no default', composite('      - tool: echo\n        inputs: { message: << state.maybe >> }\n'), ['11:28 TG4002']],
+    ['a seed-style template', composite('      - tool: echo\n        inputs: { message: "{{ state.topic }}" }\n'), ['11:29 TG4004']],
+    ['an unclosed template', composite('      - tool: echo\n        inputs: { message: "<< state.topic" }\n'), ['11:29 TG4003']],
+    ['a reference to a step that does not exist', composite('      - tool: echo\n        inputs: { message: << steps.search.data >> }\n'), ['11:28 TG4006']],
+    [
+      'a misspelled output field of a step',
+      composite('      - tool: count\n        inputs: { n: 1 }\n      - tool: echo\n        inputs: { message: "<< steps.count.items[0].idd >>" }\n'),
+      ['13:29 TG4007'],
+    ],
+    [
+      'a misspelled field of a mapped state variable',
+      composite('      - tool: count\n        inputs: { n: 1 }\n        on_success: { map_outputs: { items: list } }\n      - tool: echo\n        inputs: { message: "<< state.list[0].name >>" }\n'),
+      ['14:29 TG4007'],
+    ],
+    ['a reserved parameter name', composite('      - { tool: echo, inputs: { message: a } }\n').replace('name: maybe', 'name: chain_id'), ['5:13 TG4005']],
+    ['a reserved state variable', composite('      - { tool: echo, inputs: { message: a }, on_success: { map_outputs: { data: steps } } }\n'), ['10:82 TG4005']],
+    ['templates deep inside nested inputs', composite('      - tool: echo\n        inputs:\n          message:\n            - { deep: ["<< state.nope >>"] }\n'), ['13:13 TG5003', '13:25 TG4001']],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('uses of built-ins and of steps that ran are fine', async () => {
+    const yaml = composite('      - { tool: count, inputs: { n: 1 } }\n      - tool: echo\n        inputs: { message: "<< chain_id >> << chain_name >> << started_at >> << steps.count.n >> << topic >>" }\n');
+    expect(await diagnose(yaml)).toEqual([]);
+  });
+});
+
+describe('tool signature problems', () => {
+  it.each([
+    ['an input that is not a parameter', composite('      - tool: echo\n        inputs: { message: a, mesage: b }\n'), ['11:31 TG5001']],
+    ['a missing required input', composite('      - tool: echo\n        inputs: { tag: a }\n'), ['11:9 TG5002']],
+    ['a step with no inputs at all', composite('      - tool: echo\n'), ['10:9 TG5002']],
+    ['a literal of the wrong type', composite('      - tool: count\n        inputs: { n: "three" }\n'), ['11:22 TG5003']],
+    ['a whole-value template of the wrong type', composite('      - tool: count\n        inputs: { n: << state.topic >> }\n'), ['11:22 TG5003']],
+    ['text with templates where a number is wanted', composite('      - tool: count\n        inputs: { n: "1<< state.topic >>" }\n'), ['11:22 TG5003']],
+    ['a map_outputs source the tool does not return', composite('      - tool: echo\n        inputs: { message: a }\n        on_success: { map_outputs: { dta: x } }\n'), ['12:38 TG5004']],
+    ['example input that is not valid input', composite('      - { tool: echo, inputs: { message: a } }\n', 'examples:\n  - { description: bad, input: { topic: 1 } }\n'), ['7:32 TG5006']],
+    ['a stub of a tool that does not exist', composite('      - { tool: echo, inputs: { message: a } }\n', 'examples:\n  - { description: s, input: { topic: a }, stubs: { ecko: { output: 1 } } }\n'), ['7:53 TG5008']],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+});
+
+describe('every problem is reported in one run', () => {
+  it('collects problems across steps and files', async () => {
+    project = createProject({
+      'config/tools/one.yaml': composite('      - tool: echo\n        inputs: { mesage: a }\n      - tool: ecko\n').replace('name: flow', 'name: one'),
+      'config/tools/two.yaml': 'name: two\ndescription: d\nimplementation: { type: function, module: ./nope.ts, export: x }\n',
+    });
+    const { short } = await project.diagnose();
+    expect(short).toEqual(['config/tools/one.yaml:11:9 TG5002', 'config/tools/one.yaml:11:19 TG5001', 'config/tools/one.yaml:12:15 TG2002', 'config/tools/two.yaml:1:7 TG5007', 'config/tools/two.yaml:3:43 TG2003']);
+  });
+});
+
+describe('the catalogue of codes', () => {
+  it('gives every diagnostic a unique, stable code', () => {
+    const codes = Object.values(CATALOGUE).map((entry) => entry.code);
+    expect(new Set(codes).size).toBe(codes.length);
+    for (const code of codes) expect(code).toMatch(/^TG\d{4}$/);
+  });
+});
