@@ -2,6 +2,7 @@
  * The CLI's commands as functions that return an exit code, so tests can run them in-process.
  * Exit codes: 0 fine, 1 problems in the input (or stale output for `check`), 2 usage or internal error.
  */
+import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/compile.js';
@@ -17,11 +18,17 @@ export interface CommandOptions {
 
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 
+/** A user error the CLI reports in one line before any work starts (exit 2). */
+export class UsageError extends Error {}
+
 function compilerFor(options: CommandOptions): { compiler: Compiler; settings: CompilerOptions } {
   const settings = defaultOptions(options.root, {
     ...(options.configDir ? { configDir: options.configDir } : {}),
     ...(options.outDir ? { outDir: options.outDir } : {}),
   });
+  if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
+    throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);
+  }
   return { compiler: new Compiler(settings), settings };
 }
 

@@ -3,12 +3,18 @@
  * unexpected exception is a bug in toolgen, reported in one line (the stack with TOOLGEN_DEBUG=1).
  */
 import { Command, CommanderError } from 'commander';
-import { buildCommand, checkCommand, EXIT, validateCommand, type CommandOptions } from './commands.js';
-import { processOutput } from './output.js';
+import { buildCommand, checkCommand, EXIT, UsageError, validateCommand, type CommandOptions } from './commands.js';
+import { processOutput, type Output } from './output.js';
 import { VERSION } from './version.js';
 
-export async function main(argv: readonly string[], cwd: string = process.cwd()): Promise<number> {
-  const output = processOutput();
+/**
+ * Runs the CLI and returns its exit code.
+ *
+ * @example process.exitCode = await main(['check']);
+ */
+export async function main(argv: readonly string[], options: { cwd?: string; output?: Output } = {}): Promise<number> {
+  const output = options.output ?? processOutput();
+  const cwd = options.cwd ?? process.cwd();
   let code: number = EXIT.ok;
   const program = new Command('toolgen')
     .description('Compile tool YAML into typed TypeScript tools and vitest tests.')
@@ -17,7 +23,7 @@ export async function main(argv: readonly string[], cwd: string = process.cwd())
     .option('--out-dir <dir>', 'where generated code goes', 'generated')
     .argument('[names...]', 'tools to build (by name); all when none are given')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) })
+    .configureOutput({ writeErr: (text) => output.err(text.trimEnd()), writeOut: (text) => output.out(text.trimEnd()) })
     .showSuggestionAfterError()
     .action(async (names: string[]) => {
       code = await buildCommand(names, settings(program), output);
@@ -46,6 +52,10 @@ export async function main(argv: readonly string[], cwd: string = process.cwd())
     return code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (error instanceof UsageError) {
+      output.err(`toolgen: ${error.message}`);
+      return EXIT.usage;
+    }
     const message = error instanceof Error ? error.message : String(error);
     output.err(`toolgen: internal error: ${message}`);
     if (process.env['TOOLGEN_DEBUG'] && error instanceof Error) output.err(error.stack ?? '');

@@ -81,7 +81,7 @@ export class Compiler {
     const valid: ToolSource[] = [];
     const brokenNames: string[] = [];
     for (const file of loaded) {
-      const name = nameOf(file.value);
+      const name = file.name;
       if (file.value === null) {
         if (name) brokenNames.push(name);
         continue;
@@ -112,7 +112,7 @@ export class Compiler {
     const output: OutputFile[] = [];
     const keep = new Set<string>();
     const built: string[] = [];
-    const indexed: CatalogueEntry[] = [];
+    const indexed: IndexedTool[] = [];
     for (const entry of catalogue.entries()) {
       const paths = outputPaths(outDir, entry);
       if (failed.has(entry.source.displayPath)) {
@@ -130,21 +130,21 @@ export class Compiler {
     }
     // A tool whose YAML no longer parses keeps its old files, and its place in the index.
     for (const name of brokenNames) {
-      const slug = deriveNames(name).fileSlug;
-      const module = path.join(outDir, 'tools', `${slug}.ts`);
-      keep.add(module).add(path.join(outDir, 'tests', `${slug}.test.ts`));
+      if (catalogue.get(name)) continue;
+      const names = deriveNames(name);
+      const module = path.join(outDir, 'tools', `${names.fileSlug}.ts`);
+      keep.add(module).add(path.join(outDir, 'tests', `${names.fileSlug}.test.ts`));
+      if (existsSync(module)) indexed.push({ name, names });
     }
-    const index = emitIndex(
-      sortByName(indexed),
-      ctx,
-      configDir,
-    );
+    const index = emitIndex(sortByName(indexed), ctx, configDir);
     output.push(index);
     return { diagnostics: sortDiagnostics(diagnostics), sources, files: output, keep, built: built.sort(byCodePoint), plans };
   }
 }
 
-function sortByName(entries: CatalogueEntry[]): CatalogueEntry[] {
+type IndexedTool = Pick<CatalogueEntry, 'name' | 'names'>;
+
+function sortByName(entries: IndexedTool[]): IndexedTool[] {
   return [...entries].sort((a, b) => byCodePoint(a.name, b.name));
 }
 
@@ -156,17 +156,11 @@ function displayPath(root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
-function nameOf(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const name = (value as { name?: unknown }).name;
-  return typeof name === 'string' && name.length > 0 ? name : null;
-}
-
 /** Which files `names` select; all of them when no names are given. */
 function selectTools(loaded: readonly LoadedFile[], names: readonly string[]): { files: Set<string>; diagnostics: Diagnostic[] } {
   const byName = new Map<string, string>();
   for (const file of loaded) {
-    const name = nameOf(file.value);
+    const name = file.name;
     if (name && !byName.has(name)) byName.set(name, file.source.displayPath);
   }
   if (names.length === 0) return { files: new Set(loaded.map((file) => file.source.displayPath)), diagnostics: [] };

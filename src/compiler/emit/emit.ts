@@ -110,7 +110,7 @@ export function emitTool(entry: CatalogueEntry, ctx: EmitContext, composite: { a
   return files;
 }
 
-export function emitIndex(entries: readonly CatalogueEntry[], ctx: EmitContext, configDir: string): OutputFile {
+export function emitIndex(entries: readonly Pick<CatalogueEntry, 'name' | 'names'>[], ctx: EmitContext, configDir: string): OutputFile {
   const tools = entries.map((entry) => ({ definitionName: `${entry.names.functionName}Definition`, fileSlug: entry.names.fileSlug }));
   const content = ctx.templates.render('index', { configDir: posix(path.relative(ctx.root, configDir)) || '.', tools });
   return { path: path.join(ctx.outDir, 'index.ts'), content: tidy(content) };

@@ -12,6 +12,8 @@ export interface LoadedFile {
   readonly source: SourceFile;
   /** The plain value, or null when the YAML could not be parsed. */
   readonly value: unknown;
+  /** The tool's `name`, when it can be read, even from a file with syntax errors. */
+  readonly name: string | null;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -36,7 +38,7 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
     const lineCounter = new LineCounter();
     const source = new SourceFile(displayPath, absolutePath, '', parseDocument('', { lineCounter }), lineCounter);
     const reason = error instanceof Error ? error.message : String(error);
-    return { source, value: null, diagnostics: [diagnostic('FILE_UNREADABLE', `cannot read the file: ${reason}`, source.locate([]))] };
+    return { source, value: null, name: null, diagnostics: [diagnostic('FILE_UNREADABLE', `cannot read the file: ${reason}`, source.locate([]))] };
   }
   return parseSource(text, absolutePath, displayPath);
 }
@@ -50,12 +52,23 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
     ...document.errors.map((error) => yamlDiagnostic(source, error, 'YAML_SYNTAX')),
     ...document.warnings.map((warning) => yamlDiagnostic(source, warning, 'YAML_WARNING')),
   ];
-  if (document.errors.length > 0) return { source, value: null, diagnostics };
+  const name = readName(document);
+  if (document.errors.length > 0) return { source, value: null, name, diagnostics };
   try {
-    return { source, value: document.toJS({ maxAliasCount: 1000 }), diagnostics };
+    return { source, value: document.toJS({ maxAliasCount: 1000 }), name, diagnostics };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { source, value: null, diagnostics: [...diagnostics, diagnostic('YAML_SYNTAX', reason, source.locate([]))] };
+    return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_SYNTAX', reason, source.locate([]))] };
+  }
+}
+
+/** The top-level `name`, read from what parsed: a syntax error further down does not hide it. */
+function readName(document: ReturnType<typeof parseDocument>): string | null {
+  try {
+    const name: unknown = document.get('name');
+    return typeof name === 'string' && name.length > 0 ? name : null;
+  } catch {
+    return null;
   }
 }
 

@@ -67,5 +67,5 @@ export async function compareWithDisk(files: readonly OutputFile[], keep: Readon
   }
   const expected = new Set([...files.map((file) => file.path), ...keep]);
   const orphans = (await generatedFilesIn(outDir)).filter((file) => !expected.has(file));
-  return { stale, orphans };
+  return { stale: stale.sort(), orphans };
 }
