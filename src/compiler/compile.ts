@@ -5,15 +5,15 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainPlan } from '../runtime/index.js';
-import { checkCatalogue } from './check/index.js';
+import { checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { emitIndex, emitTool, outputPaths, type EmitContext, type OutputFile } from './emit/emit.js';
 import { TemplateSet } from './emit/templates.js';
-import { findToolFiles, loadFile, type LoadedFile } from './load/load.js';
+import { byCodePoint, findToolFiles, loadFile, type LoadedFile } from './load/load.js';
 import { lowerComposite } from './lower/plan.js';
 import type { ToolSource } from './model.js';
 import { deriveNames } from './names.js';
-import { resolveCatalogue, type CatalogueEntry } from './resolve/catalogue.js';
+import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
 import { closestName } from '../runtime/index.js';
 import { SchemaValidator } from './validate/schema.js';
@@ -67,7 +67,7 @@ export class Compiler {
 
   /** Compiles the tools under the config dir. `names` limits what is emitted and reported. */
   async build(names: readonly string[] = []): Promise<BuildResult> {
-    const { root, configDir, outDir } = this.options;
+    const { root, configDir } = this.options;
     const files = await findToolFiles(configDir);
     const loaded = await Promise.all(files.map((file) => loadFile(file, displayPath(root, file))));
     return this.buildLoaded(loaded, names);
@@ -75,41 +75,54 @@ export class Compiler {
 
   /** The pipeline after loading; separate so callers with files already in memory can skip the disk. */
   async buildLoaded(loaded: readonly LoadedFile[], names: readonly string[] = []): Promise<BuildResult> {
-    const { root, configDir, outDir } = this.options;
-    const sources = new Map(loaded.map((file) => [file.source.displayPath, file.source.text]));
-    const perFile = new Map<string, Diagnostic[]>(loaded.map((file) => [file.source.displayPath, [...file.diagnostics]]));
-    const valid: ToolSource[] = [];
-    const brokenNames: string[] = [];
-    for (const file of loaded) {
-      const name = file.name;
-      if (file.value === null) {
-        if (name) brokenNames.push(name);
-        continue;
-      }
-      const { document, diagnostics } = this.#validator.validate(file.value, file.source);
-      perFile.get(file.source.displayPath)!.push(...diagnostics);
-      if (document) valid.push({ document, source: file.source });
-      else if (name) brokenNames.push(name);
-    }
-
-    const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports: this.#handlerExports });
-    for (const found of resolved.diagnostics) perFile.get(found.location!.file)!.push(...[found]);
-    const { catalogue } = resolved;
-    const checked = checkCatalogue(catalogue);
-    for (const [name, found] of checked.diagnostics) perFile.get(catalogue.get(name)!.source.displayPath)!.push(...found);
-
+    const analysed = await this.#analyse(loaded);
     const selected = selectTools(loaded, names);
     const diagnostics: Diagnostic[] = [...selected.diagnostics];
     const failed = new Set<string>();
     for (const file of loaded) {
-      const found = perFile.get(file.source.displayPath)!;
+      const found = analysed.perFile.get(file.source.displayPath)!;
       if (hasErrors(found)) failed.add(file.source.displayPath);
       if (selected.files.has(file.source.displayPath)) diagnostics.push(...found);
     }
+    const emitted = this.#emit(analysed, failed, selected.files);
+    return {
+      diagnostics: sortDiagnostics(diagnostics),
+      sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
+      ...emitted,
+    };
+  }
 
+  /** Validate, resolve and check: every diagnostic, by file. */
+  async #analyse(loaded: readonly LoadedFile[]): Promise<Analysed> {
+    const perFile = new Map<string, Diagnostic[]>(loaded.map((file) => [file.source.displayPath, [...file.diagnostics]]));
+    const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
+    const valid: ToolSource[] = [];
+    const brokenNames: string[] = [];
+    for (const file of loaded) {
+      if (file.value !== null) {
+        const { document, diagnostics } = this.#validator.validate(file.value, file.source);
+        diagnostics.forEach(report);
+        if (document) {
+          valid.push({ document, source: file.source });
+          continue;
+        }
+      }
+      if (file.name) brokenNames.push(file.name);
+    }
+    const { catalogue, diagnostics } = await resolveCatalogue({ tools: valid, brokenNames, handlerExports: this.#handlerExports });
+    diagnostics.forEach(report);
+    const checked = checkCatalogue(catalogue);
+    for (const found of checked.diagnostics.values()) found.forEach(report);
+    return { catalogue, checked, brokenNames, perFile };
+  }
+
+  /** Lower and emit the selected tools that have no errors; keep the files of those that do. */
+  #emit(analysed: Analysed, failed: ReadonlySet<string>, selected: ReadonlySet<string>) {
+    const { root, configDir, outDir } = this.options;
+    const { catalogue, checked, brokenNames } = analysed;
     const ctx: EmitContext = { templates: this.#templates, catalogue, root, outDir };
     const plans = new Map<string, ChainPlan>();
-    const output: OutputFile[] = [];
+    const files: OutputFile[] = [];
     const keep = new Set<string>();
     const built: string[] = [];
     const indexed: IndexedTool[] = [];
@@ -124,8 +137,8 @@ export class Compiler {
       const analysis = checked.analyses.get(entry.name);
       const plan = analysis ? lowerComposite(entry, analysis) : null;
       if (plan) plans.set(entry.name, plan);
-      if (!selected.files.has(entry.source.displayPath)) continue;
-      output.push(...emitTool(entry, ctx, analysis && plan ? { analysis, plan } : null));
+      if (!selected.has(entry.source.displayPath)) continue;
+      files.push(...emitTool(entry, ctx, analysis && plan ? { analysis, plan } : null));
       built.push(entry.name);
     }
     // A tool whose YAML no longer parses keeps its old files, and its place in the index.
@@ -136,20 +149,23 @@ export class Compiler {
       keep.add(module).add(path.join(outDir, 'tests', `${names.fileSlug}.test.ts`));
       if (existsSync(module)) indexed.push({ name, names });
     }
-    const index = emitIndex(sortByName(indexed), ctx, configDir);
-    output.push(index);
-    return { diagnostics: sortDiagnostics(diagnostics), sources, files: output, keep, built: built.sort(byCodePoint), plans };
+    files.push(emitIndex(sortByName(indexed), ctx, configDir));
+    return { files, keep, built: built.sort(byCodePoint), plans };
   }
 }
 
 type IndexedTool = Pick<CatalogueEntry, 'name' | 'names'>;
 
-function sortByName(entries: IndexedTool[]): IndexedTool[] {
-  return [...entries].sort((a, b) => byCodePoint(a.name, b.name));
+/** What analysis found: the catalogue, the checks' results, and every diagnostic by file. */
+interface Analysed {
+  readonly catalogue: Catalogue;
+  readonly checked: CheckResult;
+  readonly brokenNames: readonly string[];
+  readonly perFile: ReadonlyMap<string, Diagnostic[]>;
 }
 
-function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function sortByName(entries: IndexedTool[]): IndexedTool[] {
+  return [...entries].sort((a, b) => byCodePoint(a.name, b.name));
 }
 
 function displayPath(root: string, file: string): string {
