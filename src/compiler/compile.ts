@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChainPlan } from '../runtime/index.js';
 import { checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
@@ -42,7 +43,7 @@ export interface BuildResult {
 }
 
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Options for a project at `root`; the templates and schema are toolgen's own unless overridden. */
 export function defaultOptions(root: string, overrides: Partial<CompilerOptions> = {}): CompilerOptions {
@@ -126,9 +127,10 @@ export class Compiler {
     const keep = new Set<string>();
     const built: string[] = [];
     const indexed: IndexedTool[] = [];
+    const held = heldBack(catalogue, failed, brokenNames);
     for (const entry of catalogue.entries()) {
       const paths = outputPaths(outDir, entry);
-      if (failed.has(entry.source.displayPath)) {
+      if (held.has(entry.name)) {
         keep.add(paths.module).add(paths.test);
         if (existsSync(paths.module)) indexed.push(entry);
         continue;
@@ -155,6 +157,27 @@ export class Compiler {
 }
 
 type IndexedTool = Pick<CatalogueEntry, 'name' | 'names'>;
+
+/**
+ * Tools whose output must stay as it was: those with errors, and composites that call one of them,
+ * directly or through others (their types would be built from a signature that is not there now).
+ */
+function heldBack(catalogue: Catalogue, failedFiles: ReadonlySet<string>, brokenNames: readonly string[]): Set<string> {
+  const held = new Set<string>(brokenNames.filter((name) => !catalogue.get(name)));
+  for (const entry of catalogue.entries()) if (failedFiles.has(entry.source.displayPath)) held.add(entry.name);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const entry of catalogue.entries()) {
+      if (held.has(entry.name) || entry.document.implementation.type !== 'composite') continue;
+      if (entry.document.implementation.composite.steps.some((step) => held.has(step.tool))) {
+        held.add(entry.name);
+        changed = true;
+      }
+    }
+  }
+  return held;
+}
 
 /** What analysis found: the catalogue, the checks' results, and every diagnostic by file. */
 interface Analysed {

@@ -131,6 +131,17 @@ describe('toolgen (build)', () => {
     expect(project.exists('generated/tools/relay.ts')).toBe(true);
   });
 
+  it('leaves the composites that call a broken tool as they were', async () => {
+    project = createProject({ 'config/tools/relay.yaml': CHAIN });
+    await run([]);
+    const before = project.read('generated/tools/relay.ts');
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes\ndescripton: typo'));
+    const { code, out } = await run([]);
+    expect(code).toBe(1);
+    expect(out).toContain('1 tool built');
+    expect(project.read('generated/tools/relay.ts')).toBe(before);
+  });
+
   it('honours --config-dir and --out-dir', async () => {
     project = createProject({}, {});
     project.write('tools/a/handlers.ts', 'export function echo(input: { message: string }) { return { data: input.message }; }\n');

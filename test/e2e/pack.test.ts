@@ -1,0 +1,686 @@
+/**
+ * End to end: the package as a user gets it. `npm pack` the repository, install the tarball into a
+ * fresh app outside the repository without network, and use it there the way the README says:
+ * `npx toolgen`, a strict `tsc`, the generated vitest tests, `npx toolgen check`, and a broken YAML.
+ *
+ * Offline install: the app gets a package-lock.json derived from this repository's own lock (the same
+ * versions and integrities, pruned to what the app needs) and is installed with `npm ci --offline`.
+ * `npm install --offline <tarball> vitest@x typescript@y` cannot be used: npm 11 resolves packages
+ * named on the command line from their *full* registry documents, while `npm ci` caches only the
+ * abbreviated ones, so after a fresh `npm ci` that command fails with ENOTCACHED. From a lockfile npm
+ * needs only what `npm ci` itself fetched, so this works from any cache `npm ci` filled.
+ *
+ * Set TOOLGEN_E2E_KEEP=1 to keep the temporary app for inspection.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const SETUP_TIMEOUT = 240_000;
+const STEP_TIMEOUT = 120_000;
+
+// ---------------------------------------------------------------------------------------------
+// The sample app
+// ---------------------------------------------------------------------------------------------
+
+const FUNCTION_YAML = 'config/tools/text/shout_tool.yaml';
+const COMPOSITE_YAML = 'config/tools/text/shout_twice_chain.yaml';
+
+const APP_FILES: Readonly<Record<string, string>> = {
+  'tsconfig.json': `${JSON.stringify(
+    {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023'],
+        types: [],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        noImplicitOverride: true,
+        isolatedModules: true,
+        verbatimModuleSyntax: true,
+        skipLibCheck: true,
+        noEmit: true,
+      },
+      include: ['config', 'generated', 'test'],
+    },
+    null,
+    2,
+  )}\n`,
+
+  'config/tools/text/shout.ts': `/** The handler of \`shout_tool\`. */
+export interface ShoutInput {
+  text: string;
+  times?: number;
+}
+
+export interface ShoutOutput {
+  loud: string;
+  length: number;
+}
+
+export function shout(input: ShoutInput): ShoutOutput {
+  const loud = Array.from({ length: input.times ?? 1 }, () => input.text.toUpperCase()).join(' ');
+  return { loud, length: loud.length };
+}
+`,
+
+  [FUNCTION_YAML]: `name: shout_tool
+display_name: Shout Tool
+description: Upper-cases a text, optionally repeating it.
+category: text
+version: 1.0.0
+
+parameters:
+  - name: text
+    type: string
+    required: true
+    min_length: 1
+    description: The text to shout.
+  - name: times
+    type: integer
+    min_value: 1
+    max_value: 5
+    description: How many times to repeat it.
+
+returns:
+  type: object
+  required: [loud, length]
+  properties:
+    loud: { type: string, description: The shouted text. }
+    length: { type: integer }
+
+implementation:
+  type: function
+  module: ./shout.ts
+  export: shout
+
+examples:
+  - description: shouts once
+    input: { text: hello }
+    expected_output: { loud: HELLO, length: 5 }
+  - description: shouts twice
+    input: { text: hey, times: 2 }
+    expected_output: { loud: HEY HEY }
+
+error_scenarios:
+  - description: rejects an empty text
+    input: { text: '' }
+    expected_error: { kind: validation, message_contains: text }
+`,
+
+  [COMPOSITE_YAML]: `name: shout_twice_chain
+display_name: Shout Twice Chain
+description: Shouts a greeting, then shouts the result again, twice, with a suffix.
+category: text
+version: 1.0.0
+
+parameters:
+  - name: greeting
+    type: string
+    required: true
+
+implementation:
+  type: composite
+  composite:
+    steps:
+      - id: first
+        tool: shout_tool
+        inputs:
+          text: << state.greeting >>
+        on_success:
+          map_outputs:
+            loud: first_loud
+      - id: second
+        tool: shout_tool
+        inputs:
+          text: "<< state.first_loud >>, again"
+          times: 2
+        on_success:
+          map_outputs:
+            loud: final_loud
+            length: final_length
+
+examples:
+  - description: shouts twice in a row
+    input: { greeting: hi }
+    expected_output:
+      first_loud: HI
+      final_loud: HI, AGAIN HI, AGAIN
+      final_length: 19
+
+error_scenarios:
+  - description: stops when the second shout fails
+    input: { greeting: hi }
+    stubs:
+      shout_tool:
+        sequence:
+          - output: { loud: HI, length: 2 }
+          - error: throat is sore
+    expected_error: { step: second, kind: execution, message_contains: throat is sore }
+`,
+
+  // The app's own test: generated code used the way an app uses it, with the real executor.
+  'test/app.test.ts': `import { describe, expect, it } from 'vitest';
+import { AuditContext, ChainExecutor, ToolCallError } from 'toolgen/runtime';
+import { createToolRegistry, generatedTools, shoutTool, shoutTwiceChain, type ShoutToolResult, type ShoutTwiceChainState } from '../generated/index.js';
+
+function executor(): { executor: ChainExecutor; context: AuditContext } {
+  const context = new AuditContext({ userId: 'u1', sessionId: 's1' });
+  return { executor: new ChainExecutor({ registry: createToolRegistry(), context }), context };
+}
+
+describe('the app', () => {
+  it('registers every generated tool', () => {
+    expect(generatedTools.map((tool) => tool.name).sort()).toEqual(['shout_tool', 'shout_twice_chain']);
+  });
+
+  it('calls the function tool through its typed function', async () => {
+    const output: ShoutToolResult = await shoutTool(executor().executor, { text: 'a', times: 3 });
+    expect(output).toEqual({ loud: 'A A A', length: 5 });
+    await expect(shoutTool(executor().executor, { text: '' })).rejects.toBeInstanceOf(ToolCallError);
+  });
+
+  it('runs the composite with the real executor and records an audit trail', async () => {
+    const { executor: run, context } = executor();
+    const result = await shoutTwiceChain(run, { greeting: 'hello' });
+    if (!result.success) throw new Error(\`the chain failed: \${result.failure.message}\`);
+    const state: ShoutTwiceChainState = result.final_state;
+    expect(state).toMatchObject({ first_loud: 'HELLO', final_loud: 'HELLO, AGAIN HELLO, AGAIN', final_length: 25 });
+    const steps = context.trail.filter((record) => record.tool === 'shout_tool');
+    expect(steps.map((record) => [record.stepId, record.status, record.event])).toEqual([
+      ['first', 'success', 'shout_tool.succeeded'],
+      ['second', 'success', 'shout_tool.succeeded'],
+    ]);
+    expect(steps[0]?.chainId).toBe(result.chain_id);
+    expect(steps[0]?.input).toEqual({ text: 'hello' });
+  });
+
+  it('has typed parameters and state', () => {
+    const { executor: run } = executor();
+    // @ts-expect-error \`times\` is a number
+    const badCall = () => shoutTool(run, { text: 'x', times: 'two' });
+    const badState = (state: ShoutTwiceChainState) => {
+      // @ts-expect-error \`final_length\` is a number
+      const length: string = state.final_length;
+      return length;
+    };
+    expect([typeof badCall, typeof badState]).toEqual(['function', 'function']);
+  });
+});
+`,
+};
+
+/** What the app's generated tests and its own test are called; all of them must pass. */
+const EXPECTED_TESTS: Readonly<Record<string, readonly string[]>> = {
+  'generated/tests/shout_tool.test.ts': ['shouts once', 'shouts twice', 'rejects an empty text'],
+  'generated/tests/shout_twice_chain.test.ts': ['shouts twice in a row', 'stops when the second shout fails'],
+  'test/app.test.ts': [
+    'registers every generated tool',
+    'calls the function tool through its typed function',
+    'runs the composite with the real executor and records an audit trail',
+    'has typed parameters and state',
+  ],
+};
+
+const GENERATED_FILES = [
+  'generated/index.ts',
+  'generated/tools/shout_tool.ts',
+  'generated/tools/shout_twice_chain.ts',
+  'generated/tests/shout_tool.test.ts',
+  'generated/tests/shout_twice_chain.test.ts',
+];
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+// ---------------------------------------------------------------------------------------------
+
+interface Run {
+  readonly command: string;
+  readonly cwd: string;
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** The environment of every child: no colour, not CI, never the network, nothing of this vitest run. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: '', npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  for (const key of Object.keys(env)) {
+    if (/^(VITEST|npm_lifecycle_|npm_package_)/.test(key) || key === 'FORCE_COLOR' || key === 'npm_config_local_prefix') delete env[key];
+  }
+  return env;
+}
+
+function run(command: string, args: readonly string[], cwd: string, timeout = STEP_TIMEOUT): Run {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: childEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
+  if (result.error) throw new Error(`could not run \`${command} ${args.join(' ')}\` in ${cwd}: ${result.error.message}`);
+  return { command: `${command} ${args.join(' ')}`, cwd, status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A run, for assertion messages. */
+function show(result: Run): string {
+  return `\`${result.command}\` in ${result.cwd} exited ${result.status}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
+}
+
+function expectSuccess(result: Run): Run {
+  expect(result.status, show(result)).toBe(0);
+  return result;
+}
+
+/** toolgen's own diagnostics in some output (npm's warnings about its config are not ours). */
+function diagnosticsIn(text: string): string[] {
+  return text.split('\n').filter((line) => /\b(error|warning) TG\d{4}\b/.test(line));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+// ---------------------------------------------------------------------------------------------
+
+function write(root: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((file) => statSync(path.join(dir, file)).isFile())
+    .map((file) => file.split(path.sep).join('/'))
+    .sort();
+}
+
+/** Every file under `dir` with its content, by relative path. */
+function snapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(listFiles(dir).map((file) => [file, readFileSync(path.join(dir, file), 'utf8')]));
+}
+
+/** Source files of the package whose compiled output in dist/ is missing or older. */
+function staleDist(): string[] {
+  const src = path.join(REPO, 'src');
+  const stale: string[] = [];
+  const configs = ['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(path.join(REPO, file)).mtimeMs);
+  for (const file of listFiles(src)) {
+    if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+    const out = path.join(REPO, 'dist', file.replace(/\.ts$/, '.js'));
+    const built = existsSync(out) ? statSync(out).mtimeMs : -1;
+    if (built < statSync(path.join(src, file)).mtimeMs || configs.some((mtime) => built < mtime)) stale.push(file);
+  }
+  return stale;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The offline install
+// ---------------------------------------------------------------------------------------------
+
+interface LockEntry {
+  version?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  optional?: boolean;
+  resolved?: string;
+  integrity?: string;
+  [key: string]: unknown;
+}
+
+interface PackageJson {
+  name: string;
+  version: string;
+  license?: string;
+  bin?: Record<string, string>;
+  engines?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  files?: string[];
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+/** The version of a package installed in this repository: what `npm ci` put in the npm cache. */
+function installedVersion(name: string): string {
+  const file = path.join(REPO, 'node_modules', name, 'package.json');
+  if (!existsSync(file)) throw new Error(`${name} is not installed in ${REPO}; run \`npm ci\` there first`);
+  return readJson<PackageJson>(file).version;
+}
+
+/**
+ * The app's package-lock.json: the toolgen tarball, and for everything else this repository's own
+ * lock entries (same versions, same integrity), limited to what the app's dependencies reach.
+ */
+function appLockfile(app: PackageJson, toolgen: { resolved: string; integrity: string }): object {
+  const repoLock = readJson<{ packages: Record<string, LockEntry> }>(path.join(REPO, 'package-lock.json'));
+  const repoPackage = readJson<PackageJson>(path.join(REPO, 'package.json'));
+  const available = repoLock.packages;
+  const packages: Record<string, LockEntry> = {
+    '': { name: app.name, version: app.version, dependencies: app.dependencies, devDependencies: app.devDependencies },
+    'node_modules/toolgen': {
+      version: repoPackage.version,
+      resolved: toolgen.resolved,
+      integrity: toolgen.integrity,
+      license: repoPackage.license,
+      dependencies: repoPackage.dependencies,
+      bin: repoPackage.bin,
+      engines: repoPackage.engines,
+    },
+  };
+  // Node's lookup: `from/node_modules/name`, then the same in each ancestor package.
+  const locate = (from: string, name: string): string | undefined => {
+    let base = from;
+    for (;;) {
+      const candidate = base ? `${base}/node_modules/${name}` : `node_modules/${name}`;
+      if (candidate in available) return candidate;
+      if (!base) return undefined;
+      const cut = base.lastIndexOf('/node_modules/');
+      base = cut === -1 ? '' : base.slice(0, cut);
+    }
+  };
+  const queue: Array<{ from: string; name: string; required: boolean }> = [];
+  const need = (from: string, entry: LockEntry) => {
+    for (const name of Object.keys(entry.dependencies ?? {})) queue.push({ from, name, required: true });
+    for (const name of Object.keys(entry.optionalDependencies ?? {})) queue.push({ from, name, required: false });
+    for (const name of Object.keys(entry.peerDependencies ?? {})) {
+      if (!entry.peerDependenciesMeta?.[name]?.optional) queue.push({ from, name, required: false });
+    }
+  };
+  need('', { devDependencies: {}, dependencies: { ...app.devDependencies } });
+  need('node_modules/toolgen', packages['node_modules/toolgen']!);
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const location = locate(next.from, next.name);
+    if (!location) {
+      if (next.required) throw new Error(`${REPO}/package-lock.json has no entry for '${next.name}' (needed by '${next.from || 'the app'}')`);
+      continue;
+    }
+    if (location in packages) continue;
+    const entry = available[location]!;
+    packages[location] = { ...entry, resolved: entry.resolved ?? registryTarball(location, entry) };
+    need(location, entry);
+  }
+  return { name: app.name, version: app.version, lockfileVersion: 3, requires: true, packages };
+}
+
+/**
+ * Where the registry serves a lock entry's tarball. This repository's lock omits `resolved`
+ * (omit-lockfile-registry-resolved); without it npm must read the package's registry document to find
+ * the tarball, and which form of that document the cache holds depends on how it was filled. With the
+ * URL and the integrity, npm takes the tarball straight from the cache. The registry is whichever one
+ * npm is configured with here, asked for once.
+ */
+function registryTarball(location: string, entry: LockEntry): string {
+  const name = location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  if (!entry.version || !entry.integrity) throw new Error(`${REPO}/package-lock.json: '${location}' has no version or integrity`);
+  return `${configuredRegistry()}${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
+}
+
+let registry: string | null = null;
+
+/** npm's configured registry, ending in a slash. */
+function configuredRegistry(): string {
+  if (registry === null) {
+    const result = spawnSync('npm', ['config', 'get', 'registry'], { cwd: REPO, encoding: 'utf8' });
+    registry = result.stdout.trim().replace(/\/?$/, '/');
+    if (result.status !== 0 || !/^https?:\/\//.test(registry)) throw new Error(`cannot read npm's registry setting: ${result.stderr}`);
+  }
+  return registry;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The test
+// ---------------------------------------------------------------------------------------------
+
+describe('the packed package, installed into a fresh app', () => {
+  let tmp = '';
+  let app = '';
+  let packedFiles: string[] = [];
+  let repoVersion = '';
+
+  const toolgen = (...args: string[]) => run('npx', ['--no-install', 'toolgen', ...args], app);
+  const appFile = (file: string) => path.join(app, file);
+
+  /** The app as written, freshly generated, with `toolgen check` passing. */
+  function resetApp(): void {
+    for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
+    for (const file of listFiles(appFile('config/tools'))) {
+      if (/\.ya?ml$/.test(file) && !(`config/tools/${file}` in APP_FILES)) rmSync(appFile(`config/tools/${file}`));
+    }
+    expectSuccess(toolgen());
+    expectSuccess(toolgen('check'));
+  }
+
+  beforeAll(() => {
+    // dist/ must be what src/ compiles to; `npm test` has just built it, a lone run may need to.
+    const stale = staleDist();
+    if (stale.length > 0) expectSuccess(run('npm', ['run', 'build'], REPO, SETUP_TIMEOUT));
+    expect(staleDist(), 'dist/ is older than src/ even after `npm run build`').toEqual([]);
+
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'toolgen-e2e-'));
+    const packDir = path.join(tmp, 'pack');
+    app = path.join(tmp, 'app');
+    mkdirSync(packDir);
+    mkdirSync(app);
+
+    // 1. Pack. dist/ is current, so the `prepare` build is skipped: it would rewrite dist/ while
+    //    other test files may be reading it.
+    const packed = expectSuccess(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], REPO, SETUP_TIMEOUT));
+    const report = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    const tarball = path.join(packDir, path.basename(report[0]!.filename));
+    expect(existsSync(tarball), `npm pack did not write ${tarball}\n${show(packed)}`).toBe(true);
+    packedFiles = report[0]!.files.map((file) => file.path).sort();
+    repoVersion = readJson<PackageJson>(path.join(REPO, 'package.json')).version;
+
+    // 2. The app.
+    const manifest: PackageJson & Record<string, unknown> = {
+      name: 'sample-app',
+      version: '1.0.0',
+      private: true,
+      type: 'module',
+      dependencies: { toolgen: `file:../pack/${path.basename(tarball)}` },
+      devDependencies: { typescript: installedVersion('typescript'), vitest: installedVersion('vitest') },
+    };
+    write(app, 'package.json', `${JSON.stringify(manifest, null, 2)}\n`);
+    const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+    write(app, 'package-lock.json', `${JSON.stringify(appLockfile(manifest, { resolved: manifest.dependencies!['toolgen']!, integrity }), null, 2)}\n`);
+    for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
+
+    // 3. Install without network, from the npm cache that `npm ci` filled for this repository.
+    const install = run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], app, SETUP_TIMEOUT);
+    if (install.status !== 0) {
+      const missing = /ENOTCACHED|only-if-cached/.test(install.stderr);
+      throw new Error(
+        missing
+          ? `The offline install failed because a package is missing from the npm cache (ENOTCACHED). This test never uses the network: run \`npm ci\` in ${REPO} first so the cache holds every package of its package-lock.json.\n${show(install)}`
+          : `The offline install of the packed toolgen failed.\n${show(install)}`,
+      );
+    }
+  }, SETUP_TIMEOUT);
+
+  afterAll(() => {
+    if (!tmp) return;
+    if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
+    else rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('packs dist/, the templates and the schema, and none of the repository itself', () => {
+    const required = [
+      'package.json',
+      'README.md',
+      'config/tool.schema.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/bin.js',
+      'dist/runtime/index.js',
+      'dist/runtime/index.d.ts',
+      ...listFiles(path.join(REPO, 'templates')).map((file) => `templates/${file}`),
+      ...listFiles(path.join(REPO, 'src'))
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+        .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]),
+    ];
+    expect(required.filter((file) => !packedFiles.includes(file)), 'files missing from the tarball').toEqual([]);
+    const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
+    expect(packedFiles.filter((file) => !allowed.test(file)), 'files that should not be in the tarball').toEqual([]);
+  });
+
+  it('installs a working bin, compiler API and runtime', () => {
+    const version = expectSuccess(toolgen('--version'));
+    expect(version.stdout.trim()).toBe(repoVersion);
+    expect(readFileSync(appFile('node_modules/toolgen/dist/cli/bin.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const script = [
+      "const api = await import('toolgen');",
+      "const runtime = await import('toolgen/runtime');",
+      "const pkg = (await import('toolgen/package.json', { with: { type: 'json' } })).default;",
+      'console.log(JSON.stringify({ api: Object.keys(api).sort(), runtime: Object.keys(runtime).sort(), version: pkg.version }));',
+    ].join('\n');
+    const loaded = expectSuccess(run(process.execPath, ['--input-type=module', '-e', script], app));
+    const exported = JSON.parse(loaded.stdout) as { api: string[]; runtime: string[]; version: string };
+    expect(exported.api).toEqual(expect.arrayContaining(['Compiler', 'defaultOptions', 'main']));
+    expect(exported.runtime).toEqual(expect.arrayContaining(['AuditContext', 'ChainExecutor', 'ToolRegistry', 'createTestExecutor', 'defineTool']));
+    expect(exported.version).toBe(repoVersion);
+  });
+
+  it('`npx toolgen` generates the tools, their tests and the index', () => {
+    const build = expectSuccess(toolgen());
+    expect(diagnosticsIn(build.stderr), show(build)).toEqual([]);
+    expect(build.stdout).toMatch(/toolgen: 2 tools built, 5 files written in generated\b/);
+    expect(listFiles(appFile('generated')).map((file) => `generated/${file}`)).toEqual([...GENERATED_FILES].sort());
+    for (const file of GENERATED_FILES) expect(readFileSync(appFile(file), 'utf8')).toMatch(/^\/\/ Generated by toolgen/);
+
+    const again = expectSuccess(toolgen());
+    expect(again.stdout, 'a second build must write nothing').toMatch(/2 tools built, 0 files written/);
+  });
+
+  it('the generated code and the handler type-check strictly (`tsc --noEmit`)', () => {
+    if (!existsSync(appFile('generated/index.ts'))) resetApp();
+    const tsc = run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.'], app);
+    expect(tsc.status, show(tsc)).toBe(0);
+    expect(tsc.stdout.trim(), show(tsc)).toBe('');
+  });
+
+  it('the generated tests and the app test pass (`npx vitest run`)', () => {
+    if (!existsSync(appFile('generated/index.ts'))) resetApp();
+    const reportFile = path.join(tmp, 'vitest-report.json');
+    const vitest = run('npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`], app);
+    expect(vitest.status, show(vitest)).toBe(0);
+    const report = readJson<{ numFailedTests: number; testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }> }>(reportFile);
+    expect(report.numFailedTests).toBe(0);
+    const results = Object.fromEntries(
+      report.testResults.map((file) => [path.relative(app, file.name).split(path.sep).join('/'), Object.fromEntries(file.assertionResults.map((test) => [test.title, test.status]))]),
+    );
+    expect(Object.keys(results).sort()).toEqual(Object.keys(EXPECTED_TESTS).sort());
+    for (const [file, titles] of Object.entries(EXPECTED_TESTS)) {
+      for (const title of titles) expect(results[file]?.[title], `${file} › ${title}`).toBe('passed');
+    }
+  });
+
+  it('generated code imports only toolgen/runtime, vitest in tests, and the app itself', () => {
+    if (!existsSync(appFile('generated/index.ts'))) resetApp();
+    const problems: string[] = [];
+    const generated = listFiles(appFile('generated')).filter((file) => file.endsWith('.ts'));
+    expect(generated.length).toBeGreaterThan(0);
+    for (const file of generated) {
+      const absolute = appFile(`generated/${file}`);
+      const text = readFileSync(absolute, 'utf8');
+      if (/\brequire\s*\(/.test(text)) problems.push(`${file}: uses require()`);
+      const specifiers = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+        (match) => match[1] ?? match[2] ?? match[3] ?? '',
+      );
+      expect(specifiers.length, `${file} imports nothing`).toBeGreaterThan(0);
+      for (const specifier of specifiers) {
+        if (specifier === 'toolgen/runtime') continue;
+        if (specifier === 'vitest' && file.endsWith('.test.ts')) continue;
+        if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
+          problems.push(`${file}: imports '${specifier}'`);
+          continue;
+        }
+        const target = path.resolve(path.dirname(absolute), specifier);
+        const relative = path.relative(app, target);
+        const inApp = !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules');
+        const exists = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts')].some((candidate) => existsSync(candidate));
+        if (!inApp || !exists) problems.push(`${file}: imports '${specifier}', which is ${inApp ? 'missing' : 'outside the app'}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(readFileSync(appFile('generated/tools/shout_tool.ts'), 'utf8')).toContain("from '../../config/tools/text/shout.js'");
+  });
+
+  it('`npx toolgen check` passes, and names the stale file after a YAML edit', () => {
+    resetApp();
+    const clean = expectSuccess(toolgen('check'));
+    expect(clean.stdout).toContain('up to date');
+
+    const before = snapshot(appFile('generated'));
+    const edited = APP_FILES[FUNCTION_YAML]!.replace('description: Upper-cases a text, optionally repeating it.', 'description: Upper-cases a text, and may repeat it.');
+    expect(edited).not.toBe(APP_FILES[FUNCTION_YAML]);
+    write(app, FUNCTION_YAML, edited);
+
+    const check = toolgen('check');
+    expect(check.status, show(check)).toBe(1);
+    expect(check.stdout, show(check)).toMatch(/stale:\s+generated\/tools\/shout_tool\.ts/);
+    expect(check.stdout).not.toContain('shout_twice_chain');
+    expect(snapshot(appFile('generated')), '`toolgen check` must not write').toEqual(before);
+
+    expectSuccess(toolgen());
+    expect(readFileSync(appFile('generated/tools/shout_tool.ts'), 'utf8')).toContain('Upper-cases a text, and may repeat it.');
+    expectSuccess(toolgen('check'));
+  });
+
+  it('a new YAML file with a syntax error: exit 1, file:line:col and a TG code, generated/ untouched', () => {
+    resetApp();
+    const before = snapshot(appFile('generated'));
+    write(app, 'config/tools/text/broken_tool.yaml', 'name: broken_tool\ndescription: [a flow sequence that never ends\nimplementation:\n  type: function\n');
+
+    const build = toolgen();
+    expect(build.status, show(build)).toBe(1);
+    expect(build.stderr, show(build)).toMatch(/config\/tools\/text\/broken_tool\.yaml:\d+:\d+ error TG1\d{3}\b/);
+    expect(snapshot(appFile('generated'))).toEqual(before);
+  });
+
+  // Breaking a tool that has been generated before: its files, and its place in the index, must stay.
+  it.each([
+    {
+      kind: 'a YAML syntax error (duplicate key)',
+      edit: (yaml: string) => yaml.replace('category: text\n', 'category: text\ncategory: again\n'),
+      at: (yaml: string) => ({ line: lineOf(yaml, 'category: again'), column: 1 }),
+      code: 'TG1001',
+    },
+    {
+      kind: 'a schema error (misspelt field)',
+      edit: (yaml: string) => yaml.replace('    min_length: 1\n', '    min_lenght: 1\n'),
+      at: (yaml: string) => ({ line: lineOf(yaml, '    min_lenght: 1'), column: 5 }),
+      code: 'TG1102',
+    },
+  ])('breaking the generated tool shout_tool with $kind: exit 1, file:line:col and $code, generated/ untouched', ({ edit, at, code }) => {
+    resetApp();
+    const before = snapshot(appFile('generated'));
+    const broken = edit(APP_FILES[FUNCTION_YAML]!);
+    expect(broken).not.toBe(APP_FILES[FUNCTION_YAML]);
+    write(app, FUNCTION_YAML, broken);
+    const { line, column } = at(broken);
+
+    const build = toolgen();
+    expect(build.status, show(build)).toBe(1);
+    expect(build.stderr, show(build)).toContain(`${FUNCTION_YAML}:${line}:${column} error ${code} `);
+    // The composite calls a tool that is broken, not missing: no "no tool named" cascade.
+    expect(diagnosticsIn(build.stderr).filter((found) => found.includes("no tool named 'shout_tool'")), show(build)).toEqual([]);
+    const after = snapshot(appFile('generated'));
+    expect(changedFiles(before, after), `generated/ changed after a failed build\n${show(build)}`).toEqual([]);
+    expect(after).toEqual(before);
+  });
+});
+
+function lineOf(text: string, line: string): number {
+  const index = text.split('\n').indexOf(line);
+  if (index === -1) throw new Error(`no line '${line}'`);
+  return index + 1;
+}
+
+function changedFiles(before: Record<string, string>, after: Record<string, string>): string[] {
+  const files = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...files].filter((file) => before[file] !== after[file]).sort();
+}
