@@ -11,7 +11,8 @@ export interface AuditRecord {
   readonly chainId: string | null;
   readonly stepId: string | null;
   readonly attempt: number;
-  readonly startedAt: string;
+  /** When the attempt started, in epoch milliseconds (cheap to take; format it when you read it). */
+  readonly startedAtMs: number;
   readonly durationMs: number;
   /** The input with redacted fields replaced by `[REDACTED]`. */
   readonly input: unknown;

@@ -5,6 +5,7 @@
 import { RuntimeUsageError } from './errors.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { parsePath, type PathSegment } from './path.js';
+import type { PlannedToolCall } from './context.js';
 import type { CallStep, ChainPlan } from './plan.js';
 
 export interface CompiledStep {
@@ -15,6 +16,8 @@ export interface CompiledStep {
 
 export interface CompiledPlan {
   readonly steps: ReadonlyMap<string, CompiledStep>;
+  /** The tools the plan calls, in step order, as the audit context lists them. */
+  readonly tools: readonly PlannedToolCall[];
 }
 
 const cache = new WeakMap<ChainPlan, CompiledPlan>();
@@ -40,7 +43,7 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   if (!Number.isInteger(plan.maxStepExecutions) || plan.maxStepExecutions < 1) {
     throw new RuntimeUsageError(`plan '${plan.name}': maxStepExecutions must be a positive integer`);
   }
-  const compiled = { steps };
+  const compiled = { steps, tools: plan.steps.map((step) => ({ name: step.tool })) };
   cache.set(plan, compiled);
   return compiled;
 }

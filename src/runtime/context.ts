@@ -10,6 +10,8 @@ export interface AuditContextOptions {
   readonly onRecord?: (record: AuditRecord) => void;
 }
 
+const MAX_FINISHED_CHAINS = 1000;
+
 export interface PlannedToolCall {
   readonly name: string;
   readonly parameters?: Readonly<Record<string, unknown>>;
@@ -40,6 +42,7 @@ export class AuditContext {
   readonly permissions: ReadonlySet<string>;
   readonly #trail: AuditRecord[] = [];
   readonly #chains = new Map<string, ChainRecord>();
+  #finished = 0;
   readonly #onRecord: ((record: AuditRecord) => void) | undefined;
 
   constructor(options: AuditContextOptions) {
@@ -91,9 +94,18 @@ export class AuditContext {
     return this.#chains;
   }
 
-  /** @internal Used by the executor to track a chain's life. */
-  updateChain(chainId: string, update: Omit<ChainRecord, 'chainId' | 'reasoning'> & { reasoning?: string | null }): void {
+  /** @internal The executor reports a chain's life here. Finished chains beyond the newest 1,000 are forgotten. */
+  trackChain(chainId: string, chainName: string, tools: readonly PlannedToolCall[], status: 'running' | 'succeeded' | 'failed'): void {
     const previous = this.#chains.get(chainId);
-    this.#chains.set(chainId, { chainId, reasoning: previous?.reasoning ?? null, ...update, ...(update.reasoning === undefined ? {} : { reasoning: update.reasoning }) });
+    this.#chains.set(chainId, { chainId, chainName, status, tools, reasoning: previous?.reasoning ?? null });
+    if (status !== 'running' && ++this.#finished > MAX_FINISHED_CHAINS) {
+      for (const [id, chain] of this.#chains) {
+        if (chain.status === 'succeeded' || chain.status === 'failed') {
+          this.#chains.delete(id);
+          this.#finished -= 1;
+          break;
+        }
+      }
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { redact } from './audit.js';
+import { redact, type AuditRecord } from './audit.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AuditContext } from './context.js';
 import { describeError, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
@@ -8,7 +8,7 @@ import type { ChainPlan } from './plan.js';
 import type { ToolRegistry } from './registry.js';
 import type { AttemptRecord, CallOutcome, ChainFailureReason, ChainResult, StepResult } from './result.js';
 import { backoffDelay } from './retry.js';
-import { readPath } from './path.js';
+import { lookupPath, MISSING } from './path.js';
 import { closestName } from './suggest.js';
 import { UnresolvedReference, type TemplateScope } from './template.js';
 import type { ToolDefinition } from './tool.js';
@@ -25,6 +25,8 @@ export interface ChainExecutorOptions {
 
 /** Where a call happens, for the audit trail and the handler. */
 interface CallSite {
+  /** When the attempt started, if the caller already read the clock. */
+  readonly startedAt?: number;
   readonly chainId: string | null;
   readonly stepId: string | null;
   readonly attempt: number;
@@ -74,7 +76,7 @@ export class ChainExecutor {
     if (chain) return chain as ChainResult<S>;
     // The call was refused before the chain started (policy or input): report it as a chain that never ran.
     const failure = (outcome as { ok: false; error: ToolFailure }).error;
-    const now = new Date(this.#clock.now()).toISOString();
+    const now = isoTime(this.#clock.now());
     return {
       success: false,
       status: 'failed',
@@ -97,33 +99,42 @@ export class ChainExecutor {
     return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0);
   }
 
-  async #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite): Promise<{ outcome: CallOutcome; chain?: ChainResult }> {
+  /**
+   * One call: look up, fill defaults, check policies, validate, run, check the output, audit. Returns
+   * synchronously when the handler does, so a chain of synchronous tools pays for no extra promises.
+   */
+  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite): Settled<CallResult> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
-    const name = typeof tool === 'string' ? tool : tool.name;
-    const startedAt = this.#clock.now();
     if (!definition) {
+      const name = tool as string;
       const suggestion = closestName(name, this.registry.names());
       const hint = suggestion ? ` (did you mean '${suggestion}'?)` : '';
-      return { outcome: { ok: false, error: { kind: 'unknown_tool', message: `no tool named '${name}' is registered${hint}` } } };
+      return { outcome: { ok: false, error: { kind: 'unknown_tool', message: `no tool named '${name}' is registered${hint}` } }, endedAt: this.#clock.now() };
     }
+    const startedAt = site.startedAt ?? this.#clock.now();
     const input = withDefaults(definition.parameters, rawInput);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input);
-    if (refusal) {
-      this.#audit(definition, site, startedAt, input, { ok: false, error: refusal });
-      return { outcome: { ok: false, error: refusal } };
+    if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
+    const implementation = definition.implementation;
+    if (implementation.kind === 'composite') {
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1).then((chain) => {
+        const outcome: CallOutcome = chain.success
+          ? { ok: true, output: chain.final_state }
+          : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+        return { ...this.#finish(definition, site, startedAt, input, outcome), chain };
+      });
     }
-    let outcome: CallOutcome;
-    let chain: ChainResult | undefined;
-    if (definition.implementation.kind === 'composite') {
-      chain = await this.#runChain(definition.implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1);
-      outcome = chain.success
-        ? { ok: true, output: chain.final_state }
-        : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
-    } else {
-      outcome = await this.#runHandler(definition, input, site);
+    let produced: unknown;
+    try {
+      produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt });
+    } catch (error) {
+      return this.#finish(definition, site, startedAt, input, { ok: false, error: { kind: 'execution', message: describeError(error) } });
     }
-    this.#audit(definition, site, startedAt, input, outcome);
-    return chain ? { outcome, chain } : { outcome };
+    if (!isPromiseLike(produced)) return this.#finish(definition, site, startedAt, input, checkOutput(definition, produced));
+    return Promise.resolve(produced).then(
+      (output) => this.#finish(definition, site, startedAt, input, checkOutput(definition, output)),
+      (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: { kind: 'execution', message: describeError(error) } }),
+    );
   }
 
   #checkPolicies(tool: ToolDefinition): ToolFailure | null {
@@ -131,6 +142,7 @@ export class ChainExecutor {
     if (policies.requiresCasefile && !this.context.casefileId) {
       return { kind: 'policy', message: `'${tool.name}' requires a casefile, and the context has none` };
     }
+    if (policies.requiredPermissions.length === 0) return null;
     const missing = policies.requiredPermissions.filter((permission) => !this.context.hasPermission(permission));
     if (missing.length > 0) {
       return { kind: 'policy', message: `'${tool.name}' requires permission ${missing.map((p) => `'${p}'`).join(', ')}` };
@@ -138,61 +150,63 @@ export class ChainExecutor {
     return null;
   }
 
-  async #runHandler(tool: ToolDefinition, input: unknown, site: CallSite): Promise<CallOutcome> {
-    if (tool.implementation.kind !== 'function') throw new RuntimeUsageError(`'${tool.name}' has no handler`);
-    let output: unknown;
-    try {
-      output = await tool.implementation.handler(input, {
-        audit: this.context,
-        chainId: site.chainId,
-        stepId: site.stepId,
-        attempt: site.attempt,
-      });
-    } catch (error) {
-      return { ok: false, error: { kind: 'execution', message: describeError(error) } };
-    }
-    if (tool.returns) {
-      const problems = schemaErrors(tool.returns, output);
-      if (problems.length > 0) {
-        return { ok: false, error: { kind: 'output', message: `'${tool.name}' returned output that does not match its returns schema`, details: problems } };
-      }
-    }
-    return { ok: true, output };
-  }
-
-  #audit(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome): void {
+  /** Records the attempt in the audit trail and hands the outcome back. */
+  #finish(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome): CallResult {
     const fields = tool.audit.redactFields;
-    const base = {
-      tool: tool.name,
-      userId: this.context.userId,
-      sessionId: this.context.sessionId,
-      casefileId: this.context.casefileId,
-      chainId: site.chainId,
-      stepId: site.stepId,
-      attempt: site.attempt,
-      startedAt: new Date(startedAt).toISOString(),
-      durationMs: this.#clock.now() - startedAt,
-      input: redact(input, fields),
-    };
-    this.context.record(
+    const context = this.context;
+    const endedAt = this.#clock.now();
+    const durationMs = endedAt - startedAt;
+    // Two literals rather than one with a spread: this runs once per attempt, and spreads are slow.
+    context.record(
       outcome.ok
-        ? { ...base, event: tool.audit.successEvent, status: 'success', output: redact(outcome.output, fields) }
-        : { ...base, event: tool.audit.failureEvent, status: 'failure', error: { kind: outcome.error.kind, message: outcome.error.message } },
+        ? {
+            event: tool.audit.successEvent,
+            tool: tool.name,
+            status: 'success',
+            userId: context.userId,
+            sessionId: context.sessionId,
+            casefileId: context.casefileId,
+            chainId: site.chainId,
+            stepId: site.stepId,
+            attempt: site.attempt,
+            startedAtMs: startedAt,
+            durationMs,
+            input: redact(input, fields),
+            output: redact(outcome.output, fields),
+          }
+        : {
+            event: tool.audit.failureEvent,
+            tool: tool.name,
+            status: 'failure',
+            userId: context.userId,
+            sessionId: context.sessionId,
+            casefileId: context.casefileId,
+            chainId: site.chainId,
+            stepId: site.stepId,
+            attempt: site.attempt,
+            startedAtMs: startedAt,
+            durationMs,
+            input: redact(input, fields),
+            error: { kind: outcome.error.kind, message: outcome.error.message },
+          },
     );
+    return { outcome, endedAt };
   }
 
   async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number): Promise<ChainResult> {
     const compiled = compilePlan(plan);
     const chainId = randomUUID();
-    const startedAt = new Date(this.#clock.now()).toISOString();
-    const state: Record<string, unknown> = { ...initialState };
+    const startedAt = isoTime(this.#clock.now());
+    // Object.assign, not a spread: V8 adds properties to a spread-made object on a slow path.
+    const state: Record<string, unknown> = Object.assign({}, initialState);
     const stepOutputs = new Map<string, unknown>();
     const scope: TemplateScope = { state, steps: stepOutputs, builtins: { chain_id: chainId, chain_name: chainName, started_at: startedAt } };
     const results: StepResult[] = [];
     const history: AttemptRecord[] = [];
     let failure: ChainFailureReason | null = null;
     let executions = 0;
-    this.context.updateChain(chainId, { chainName, status: 'running', tools: plan.steps.map((step) => ({ name: step.tool })) });
+    let succeeded = 0;
+    this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 
     let current = plan.entry;
     if (depth > MAX_NESTING) {
@@ -206,91 +220,146 @@ export class ChainExecutor {
       }
       executions += 1;
       const step = compiled.steps.get(current)!;
-      const run = await this.#runStep(step, scope, chainId, depth, history);
-      const output = run.ok ? run.output : undefined;
-      const error = run.ok ? mapOutputs(step, output, state) : run.error;
+      const settled = this.#runStep(step, scope, chainId, depth, history);
+      const run = isPromiseLike(settled) ? await settled : settled;
+      const outcome = run.outcome;
+      const error = outcome.ok ? mapOutputs(step, outcome.output, state) : outcome.error;
       if (error === null) {
+        const output = (outcome as { output: unknown }).output;
         stepOutputs.set(step.plan.id, output);
         results.push({ step: step.plan.id, tool: step.plan.tool, status: 'success', attempts: run.attempts, output });
+        succeeded += 1;
         current = step.plan.onSuccess.next;
         continue;
       }
       const policy = step.plan.onFailure;
       const after = policy.action === 'retry' ? policy.afterRetries : policy;
-      results.push({
-        step: step.plan.id,
-        tool: step.plan.tool,
-        status: 'failed',
-        attempts: run.attempts,
-        error,
-        handled: after.action === 'continue' ? 'continued' : 'stopped',
-      });
-      if (after.action === 'continue') {
+      const continues = after.action === 'continue';
+      results.push({ step: step.plan.id, tool: step.plan.tool, status: 'failed', attempts: run.attempts, error, handled: continues ? 'continued' : 'stopped' });
+      if (continues) {
         current = after.next;
         continue;
       }
-      failure = { step: step.plan.id, tool: step.plan.tool, ...error };
+      failure = { step: step.plan.id, tool: step.plan.tool, kind: error.kind, message: error.message, ...(error.details ? { details: error.details } : {}) };
       break;
     }
 
-    const succeeded = results.filter((result) => result.status === 'success').length;
-    const base = {
+    const completedAt = isoTime(this.#clock.now());
+    this.context.trackChain(chainId, chainName, compiled.tools, failure ? 'failed' : 'succeeded');
+    const failed = results.length - succeeded;
+    if (failure) {
+      return {
+        success: false,
+        status: 'failed',
+        chain_id: chainId,
+        chain_name: chainName,
+        steps_executed: results.length,
+        steps_succeeded: succeeded,
+        steps_failed: failed,
+        results,
+        execution_history: history,
+        final_state: state,
+        failure,
+        started_at: startedAt,
+        completed_at: completedAt,
+      };
+    }
+    return {
+      success: true,
+      status: failed > 0 ? 'partial' : 'success',
       chain_id: chainId,
       chain_name: chainName,
       steps_executed: results.length,
       steps_succeeded: succeeded,
-      steps_failed: results.length - succeeded,
+      steps_failed: failed,
       results,
       execution_history: history,
       final_state: state,
       started_at: startedAt,
-      completed_at: new Date(this.#clock.now()).toISOString(),
+      completed_at: completedAt,
     };
-    this.context.updateChain(chainId, { chainName, status: failure ? 'failed' : 'succeeded', tools: plan.steps.map((step) => ({ name: step.tool })) });
-    if (failure) return { ...base, success: false, status: 'failed', failure };
-    return { ...base, success: true, status: base.steps_failed > 0 ? 'partial' : 'success' };
   }
 
-  /** Runs one step with its retry policy; every attempt lands in `history`. */
-  async #runStep(
+  /**
+   * Runs one step with its retry policy; every attempt lands in `history`. Synchronous while the
+   * tool is: promises appear only for asynchronous handlers and for the waits between retries.
+   */
+  #runStep(step: CompiledStep, scope: TemplateScope, chainId: string, depth: number, history: AttemptRecord[], attempt = 1, waited = 0): Settled<StepRun> {
+    const startedAt = this.#clock.now();
+    let input: unknown;
+    try {
+      input = step.resolveInputs(scope);
+    } catch (error) {
+      if (!(error instanceof UnresolvedReference)) throw error;
+      const outcome: CallOutcome = { ok: false, error: { kind: 'unresolved_reference', message: error.message } };
+      return this.#afterAttempt(step, scope, chainId, depth, history, attempt, waited, startedAt, { outcome, endedAt: startedAt });
+    }
+    const called = this.#call(step.plan.tool, input, { startedAt, chainId, stepId: step.plan.id, attempt, depth });
+    if (isPromiseLike(called)) return called.then((result) => this.#afterAttempt(step, scope, chainId, depth, history, attempt, waited, startedAt, result));
+    return this.#afterAttempt(step, scope, chainId, depth, history, attempt, waited, startedAt, called);
+  }
+
+  #afterAttempt(
     step: CompiledStep,
     scope: TemplateScope,
     chainId: string,
     depth: number,
     history: AttemptRecord[],
-  ): Promise<({ ok: true; output: unknown } | { ok: false; error: ToolFailure }) & { attempts: number }> {
+    attempt: number,
+    waited: number,
+    startedAt: number,
+    { outcome, endedAt }: CallResult,
+  ): Settled<StepRun> {
+    const record: AttemptRecord = outcome.ok
+      ? { step: step.plan.id, tool: step.plan.tool, attempt, status: 'success', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: waited }
+      : { step: step.plan.id, tool: step.plan.tool, attempt, status: 'failed', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: waited, error: outcome.error };
+    history.push(record);
     const policy = step.plan.onFailure;
-    const maxAttempts = policy.action === 'retry' ? policy.maxRetries + 1 : 1;
-    let attempt = 0;
-    for (;;) {
-      attempt += 1;
-      let waited = 0;
-      if (attempt > 1 && policy.action === 'retry') {
-        waited = backoffDelay(policy.backoff, attempt - 1, this.#random);
-        await this.#clock.sleep(waited);
-      }
-      const startedAt = this.#clock.now();
-      let outcome: CallOutcome;
-      try {
-        const input = step.resolveInputs(scope);
-        outcome = (await this.#call(step.plan.tool, input, { chainId, stepId: step.plan.id, attempt, depth })).outcome;
-      } catch (error) {
-        if (!(error instanceof UnresolvedReference)) throw error;
-        outcome = { ok: false, error: { kind: 'unresolved_reference', message: error.message } };
-      }
-      history.push({
-        step: step.plan.id,
-        tool: step.plan.tool,
-        attempt,
-        status: outcome.ok ? 'success' : 'failed',
-        started_at: new Date(startedAt).toISOString(),
-        duration_ms: this.#clock.now() - startedAt,
-        waited_ms: waited,
-        ...(outcome.ok ? {} : { error: outcome.error }),
-      });
-      if (outcome.ok || attempt >= maxAttempts || !RETRYABLE.has(outcome.error.kind)) return { ...outcome, attempts: attempt };
+    if (outcome.ok || policy.action !== 'retry' || attempt > policy.maxRetries || !RETRYABLE.has(outcome.error.kind)) return { outcome, attempts: attempt };
+    const delay = backoffDelay(policy.backoff, attempt, this.#random);
+    return this.#clock.sleep(delay).then(() => this.#runStep(step, scope, chainId, depth, history, attempt + 1, delay));
+  }
+}
+
+interface StepRun {
+  readonly outcome: CallOutcome;
+  readonly attempts: number;
+}
+
+type Settled<T> = T | Promise<T>;
+
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** `new Date(ms).toISOString()`, remembering the last one: a chain's timestamps mostly share a millisecond. */
+function isoTime(ms: number): string {
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+interface CallResult {
+  readonly outcome: CallOutcome;
+  /** The clock when the call finished. */
+  readonly endedAt: number;
+  /** Set when the call ran a composite. */
+  readonly chain?: ChainResult;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
+  if (tool.returns) {
+    const problems = schemaErrors(tool.returns, output);
+    if (problems.length > 0) {
+      return { ok: false, error: { kind: 'output', message: `'${tool.name}' returned output that does not match its returns schema`, details: problems } };
     }
   }
+  return { ok: true, output };
 }
 
 /** Kinds that another attempt could fix. Bad input, a missing permission or an unknown tool stay bad. */
@@ -302,17 +371,15 @@ function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null
   return { kind: 'validation', message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`, details: problems };
 }
 
-/** Copies mapped outputs into state; returns the failure when a source path is missing. */
+/** Copies mapped outputs into state; returns the failure (and changes nothing) when a source path is missing. */
 function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, unknown>): ToolFailure | null {
-  const values: [string, unknown][] = [];
-  for (const mapping of step.outputs) {
-    const { found, value } = readPath(output, mapping.segments);
-    if (!found) {
+  const outputs = step.outputs;
+  for (const mapping of outputs) {
+    if (lookupPath(output, mapping.segments) === MISSING) {
       return { kind: 'output', message: `step '${step.plan.id}': the output of '${step.plan.tool}' has no '${mapping.from}' to map to state.${mapping.to}` };
     }
-    values.push([mapping.to, value]);
   }
-  for (const [name, value] of values) state[name] = value;
+  for (const mapping of outputs) state[mapping.to] = lookupPath(output, mapping.segments);
   return null;
 }
 

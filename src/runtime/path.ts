@@ -62,20 +62,30 @@ export function parsePath(text: string): { segments: PathSegment[] } | { error: 
   return { segments };
 }
 
-/** Reads a path from a value; `found` is false when any segment is missing. */
-export function readPath(value: unknown, segments: readonly PathSegment[]): { found: boolean; value: unknown } {
+/** What `lookupPath` returns when a segment is missing. */
+export const MISSING: unique symbol = Symbol('missing');
+
+/** Reads a path from a value; MISSING when any segment is missing. Allocates nothing: the executor's hot path. */
+export function lookupPath(value: unknown, segments: readonly PathSegment[]): unknown {
   let current: unknown = value;
-  for (const segment of segments) {
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i]!;
     if (typeof segment === 'number') {
-      if (!Array.isArray(current) || segment >= current.length) return { found: false, value: undefined };
+      if (!Array.isArray(current) || segment >= current.length) return MISSING;
       current = current[segment];
     } else {
-      if (typeof current !== 'object' || current === null || Array.isArray(current)) return { found: false, value: undefined };
-      if (!Object.prototype.hasOwnProperty.call(current, segment)) return { found: false, value: undefined };
+      if (typeof current !== 'object' || current === null || Array.isArray(current)) return MISSING;
+      if (!Object.prototype.hasOwnProperty.call(current, segment)) return MISSING;
       current = (current as Record<string, unknown>)[segment];
     }
   }
-  return { found: current !== undefined, value: current };
+  return current === undefined ? MISSING : current;
+}
+
+/** Reads a path from a value; `found` is false when any segment is missing. */
+export function readPath(value: unknown, segments: readonly PathSegment[]): { found: boolean; value: unknown } {
+  const found = lookupPath(value, segments);
+  return found === MISSING ? { found: false, value: undefined } : { found: true, value: found };
 }
 
 /** Prints segments back as a path, the way a user would write it. */

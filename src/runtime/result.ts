@@ -60,7 +60,8 @@ export interface AttemptRecord {
   readonly tool: string;
   readonly attempt: number;
   readonly status: 'success' | 'failed';
-  readonly started_at: string;
+  /** Epoch milliseconds. */
+  readonly started_at_ms: number;
   readonly duration_ms: number;
   /** The backoff waited before this attempt. */
   readonly waited_ms: number;

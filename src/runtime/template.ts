@@ -4,7 +4,7 @@
  * A string that is exactly one template keeps the referenced value's type; templates inside a longer
  * string are interpolated (objects and arrays as JSON). `\<<` writes a literal `<<`.
  */
-import { formatPath, parsePath, readPath, type PathSegment } from './path.js';
+import { formatPath, lookupPath, MISSING, parsePath, readPath, type PathSegment } from './path.js';
 
 export const BUILTINS = ['chain_id', 'chain_name', 'started_at'] as const;
 export type Builtin = (typeof BUILTINS)[number];
@@ -120,12 +120,25 @@ export function readReference(reference: Reference, scope: TemplateScope): { fou
   }
 }
 
+function lookupReference(reference: Reference, scope: TemplateScope): unknown {
+  switch (reference.root) {
+    case 'builtin':
+      return scope.builtins[reference.name];
+    case 'state': {
+      const value = scope.state[reference.name];
+      return value === undefined ? MISSING : lookupPath(value, reference.path);
+    }
+    case 'steps':
+      return scope.steps.has(reference.step) ? lookupPath(scope.steps.get(reference.step), reference.path) : MISSING;
+  }
+}
+
 /** Renders a parsed template; throws UnresolvedReference for a reference with no value. */
 export function renderTemplate(template: ParsedTemplate, scope: TemplateScope, where: string): unknown {
   if (template.whole) {
     const { reference } = template.parts[0] as { reference: Reference };
-    const { found, value } = readReference(reference, scope);
-    if (!found) throw new UnresolvedReference(reference, where);
+    const value = lookupReference(reference, scope);
+    if (value === MISSING) throw new UnresolvedReference(reference, where);
     return value;
   }
   let out = '';
@@ -134,8 +147,8 @@ export function renderTemplate(template: ParsedTemplate, scope: TemplateScope, w
       out += part.text;
       continue;
     }
-    const { found, value } = readReference(part.reference, scope);
-    if (!found) throw new UnresolvedReference(part.reference, where);
+    const value = lookupReference(part.reference, scope);
+    if (value === MISSING) throw new UnresolvedReference(part.reference, where);
     out += typeof value === 'string' ? value : JSON.stringify(value);
   }
   return out;

@@ -2,7 +2,7 @@
  * Stage 4: static analysis of one composite tool. Collects every problem; never stops at the first.
  */
 import { BUILTINS, closestName, formatPath, parsePath, type JsonSchema, type JsonValue } from '../../runtime/index.js';
-import { schemaErrors } from '../../runtime/validation.js';
+import { literalErrors } from './literals.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
 import type { StepDoc } from '../model.js';
@@ -244,7 +244,7 @@ function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValu
     }
     const wanted = shapeSchema(parameter);
     if (isLiteral(value)) {
-      const problems = schemaErrors(wanted, value);
+      const problems = literalErrors(wanted, value);
       if (problems.length > 0) {
         scope.report(diagnostic('INPUT_TYPE', `${JSON.stringify(value)} is not a valid '${name}' for '${callee.name}': ${problems.map((p) => p.replace(/^input: /, '')).join('; ')}`, source.locate(at)));
       }

@@ -3,7 +3,7 @@
  * must be valid input, and stubs must name tools that exist.
  */
 import { closestName } from '../../runtime/index.js';
-import { schemaErrors } from '../../runtime/validation.js';
+import { literalErrors } from './literals.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 
@@ -16,7 +16,7 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue): Diag
     diagnostics.push(diagnostic('NO_EXAMPLES', `'${entry.name}' has no examples or error_scenarios, so no test is generated for it`, source.locate(['name']), 'add an example: description, input and expected_output'));
   }
   examples.forEach((example, index) => {
-    const problems = schemaErrors(entry.inputSchema, example.input);
+    const problems = literalErrors(entry.inputSchema, example.input);
     if (problems.length > 0) {
       diagnostics.push(diagnostic('EXAMPLE_INPUT', `this example's input is not valid input for '${entry.name}': ${problems.join('; ')}`, source.locate(['examples', index, 'input']), 'invalid input belongs in error_scenarios'));
     }

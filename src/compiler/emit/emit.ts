@@ -10,7 +10,7 @@ import { stateSchema } from '../check/composite.js';
 import type { ContextDoc, ExampleDoc, ErrorScenarioDoc, ShapeDoc, StubDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { resolveModuleFile } from '../resolve/handlers.js';
-import { schemaErrors } from '../../runtime/validation.js';
+import { literalErrors } from '../check/literals.js';
 import { docComment, objectMembers, printValue, quote, schemaType } from './print.js';
 import type { TemplateSet } from './templates.js';
 
@@ -147,7 +147,7 @@ function testView(entry: CatalogueEntry, ctx: EmitContext, composite: { analysis
   const inputFor = (input: Record<string, unknown>) => {
     const printed = printValue(input, '    ');
     // Error scenarios may pass input the types forbid on purpose: say so instead of failing to compile.
-    if (schemaErrors(entry.inputSchema, input).length === 0) return printed;
+    if (literalErrors(entry.inputSchema, input).length === 0) return printed;
     castsInput = true;
     return `${printed} as unknown as ${common.paramsName}`;
   };
