@@ -38,15 +38,18 @@ describe('echo_chain_demo', () => {
   });
 
   it("when step 'echo_tool' fails, on_failure stop stops the chain", async () => {
-    const { executor, clock, context } = createTestExecutor(createToolRegistry(), {
+    const { executor, context } = createTestExecutor(createToolRegistry(), {
       context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
       stubs: { echo_tool: { error: 'injected failure' } },
     });
     const result = await echoChainDemo(executor, { initial_message: 'Hello chain!' });
     const failed = result.results[0];
     expect(failed).toMatchObject({ step: 'echo_tool', status: 'failed', attempts: 1 });
-    expect(clock.sleeps).toEqual([]);
-    expect(context.trail.filter((record) => record.stepId === 'echo_tool')).toHaveLength(1);
+    // The first step runs first: its attempts open the history and the audit trail.
+    const history = result.execution_history.slice(0, 1);
+    expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['echo_tool', 0]]);
+    const audited = context.trail.slice(0, 1);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['echo_tool', 1, 'failure']]);
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ step: 'echo_tool', kind: 'execution' });
   });

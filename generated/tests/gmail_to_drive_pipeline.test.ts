@@ -37,7 +37,7 @@ describe('gmail_to_drive_pipeline', () => {
   });
 
   it("when step 'gmail_search_messages' fails, on_failure stop stops the chain", async () => {
-    const { executor, clock, context } = createTestExecutor(createToolRegistry(), {
+    const { executor, context } = createTestExecutor(createToolRegistry(), {
       context: { casefile_id: 'case-7', permissions: ['gmail.read', 'drive.write'] },
       stubs: { gmail_search_messages: { error: 'injected failure' } },
     });
@@ -48,8 +48,11 @@ describe('gmail_to_drive_pipeline', () => {
     });
     const failed = result.results[0];
     expect(failed).toMatchObject({ step: 'gmail_search_messages', status: 'failed', attempts: 1 });
-    expect(clock.sleeps).toEqual([]);
-    expect(context.trail.filter((record) => record.stepId === 'gmail_search_messages')).toHaveLength(1);
+    // The first step runs first: its attempts open the history and the audit trail.
+    const history = result.execution_history.slice(0, 1);
+    expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['gmail_search_messages', 0]]);
+    const audited = context.trail.slice(0, 1);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['gmail_search_messages', 1, 'failure']]);
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ step: 'gmail_search_messages', kind: 'execution' });
   });

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
-import { compareWithDisk, writeIfChanged } from '../compiler/write/files.js';
+import { compareWithDisk, writeAll } from '../compiler/write/files.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 
 export interface CommandOptions {
@@ -40,8 +40,7 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
   const { compiler, settings } = compilerFor(options);
   const result = await compiler.build(names);
   printDiagnostics(output, result.diagnostics, result.sources);
-  let written = 0;
-  for (const file of result.files) if (await writeIfChanged(file)) written += 1;
+  const written = await writeAll(result.files);
   // Prune only after a clean full build: with errors, a tool's old files must stay in place.
   let removed = 0;
   if (names.length === 0 && !hasErrors(result.diagnostics)) {

@@ -196,3 +196,24 @@ describe('the catalogue of codes', () => {
     for (const code of codes) expect(code).toMatch(/^TG\d{4}$/);
   });
 });
+
+describe('literal checks', () => {
+  it('validate parameters named like schema keywords', async () => {
+    project = createProject({
+      'config/tools/meta.yaml': `
+name: meta
+description: Takes parameters named like JSON Schema keywords
+parameters:
+  - { name: description, type: string, required: true }
+  - { name: default, type: integer, required: true }
+implementation: { type: function, module: ./handlers.ts, export: echo }
+examples:
+  - { description: wrong types, input: { description: 1, default: 'x' } }
+`,
+    });
+    const { short, all } = await project.diagnose();
+    expect(short).toEqual(['config/tools/meta.yaml:8:40 TG5006']);
+    expect(all[0]?.message).toContain('description: must be string');
+    expect(all[0]?.message).toContain('default: must be integer');
+  });
+});

@@ -3,7 +3,7 @@
  */
 import { BUILTINS, closestName, formatPath, parsePath, type JsonSchema, type JsonValue } from '../../runtime/index.js';
 import { literalErrors } from './literals.js';
-import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
 import type { StepDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
@@ -159,7 +159,8 @@ interface ReferenceScope {
 
 function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScope): void {
   const { reference } = found;
-  const at = scope.entry.source.locate(found.path, { span: { offset: found.offset, length: found.length } });
+  // Locating is not free; only a reported problem needs it.
+  const at = () => scope.entry.source.locate(found.path, { span: { offset: found.offset, length: found.length } });
   if (reference.root === 'builtin') return;
   if (reference.root === 'state') {
     const name = reference.name;
@@ -169,7 +170,7 @@ function checkReference(found: FoundReference, here: Definitions, scope: Referen
       const message = known
         ? `state.${name} is not defined on any path that reaches this step`
         : `state.${name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
-      scope.report(diagnostic('UNDEFINED_VARIABLE', message, at, known ? 'it is set by map_outputs of a step that has not succeeded before this one' : 'state holds the parameters and what map_outputs sets'));
+      scope.report(diagnostic('UNDEFINED_VARIABLE', message, at(), known ? 'it is set by map_outputs of a step that has not succeeded before this one' : 'state holds the parameters and what map_outputs sets'));
       return;
     }
     if (!here.must.has(name)) {
@@ -178,7 +179,7 @@ function checkReference(found: FoundReference, here: Definitions, scope: Referen
         diagnostic(
           'MAYBE_UNDEFINED_VARIABLE',
           optional ? `state.${name} is an optional parameter with no default: it is missing when the caller leaves it out` : `state.${name} is defined on some paths that reach this step, not all`,
-          at,
+          at(),
           optional ? 'give the parameter a default, or make it required' : 'this step fails with an unresolved reference on the other paths',
         ),
       );
@@ -189,19 +190,19 @@ function checkReference(found: FoundReference, here: Definitions, scope: Referen
   const step = scope.stepIds.get(reference.step);
   if (!step) {
     const suggestion = closestName(reference.step, [...scope.stepIds.keys()]);
-    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.step}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, at));
+    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.step}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, at()));
     return;
   }
   const key = `steps.${reference.step}`;
   if (!here.may.has(key)) {
-    scope.report(diagnostic('UNDEFINED_VARIABLE', `step '${reference.step}' has not succeeded on any path that reaches this step`, at));
+    scope.report(diagnostic('UNDEFINED_VARIABLE', `step '${reference.step}' has not succeeded on any path that reaches this step`, at()));
     return;
   }
-  if (!here.must.has(key)) scope.report(diagnostic('MAYBE_UNDEFINED_VARIABLE', `step '${reference.step}' has succeeded on some paths that reach this step, not all`, at));
+  if (!here.must.has(key)) scope.report(diagnostic('MAYBE_UNDEFINED_VARIABLE', `step '${reference.step}' has succeeded on some paths that reach this step, not all`, at()));
   checkFieldPath(reference.path, scope.env.returnsOf(step.doc.tool), `the output of '${step.doc.tool}'`, at, scope.report);
 }
 
-function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, what: string, at: ReturnType<CatalogueEntry['source']['locate']>, report: (d: Diagnostic) => void): void {
+function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, what: string, at: () => Location, report: (d: Diagnostic) => void): void {
   const lookup = schemaAt(schema, path);
   if (lookup.kind !== 'missing') return;
   const field = String(path[lookup.at]);
@@ -211,7 +212,7 @@ function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema |
     diagnostic(
       'UNKNOWN_OUTPUT_FIELD',
       `${what}${parent ? `.${parent}` : ''} has no field '${field}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      at,
+      at(),
       `declared fields: ${lookup.known.join(', ') || 'none'}`,
     ),
   );

@@ -203,7 +203,8 @@ function failurePolicyTest(
   if (!step) return null;
   const policy = step.onFailure;
   const retries = policy.action === 'retry' ? policy.maxRetries : 0;
-  const sleeps = policy.action === 'retry' ? Array.from({ length: retries }, (_, n) => backoffDelay(policy.backoff, n + 1, () => 0.5)) : [];
+  // The wait before each attempt: none before the first, then the backoff (the test executor's jitter draws 0.5).
+  const waits = [0, ...(policy.action === 'retry' ? Array.from({ length: retries }, (_, n) => backoffDelay(policy.backoff, n + 1, () => 0.5)) : [])];
   const after = policy.action === 'retry' ? policy.afterRetries : policy;
   const described = policy.action === 'retry' ? `retries ${retries} time${retries === 1 ? '' : 's'}, then ${after.action === 'stop' ? 'stops' : 'continues'}` : policy.action === 'stop' ? 'stops the chain' : 'continues';
   const example = entry.document.examples?.[0];
@@ -214,7 +215,8 @@ function failurePolicyTest(
     input: inputFor(input),
     step: quote(step.id),
     attempts: retries + 1,
-    sleeps: printValue(sleeps),
+    waits: printValue(waits.map((wait) => [step.id, wait]), '    '),
+    audited: printValue(waits.map((_, n) => [step.id, n + 1, 'failure']), '    '),
     stops: after.action === 'stop',
     nextStep: after.action === 'continue' && after.next !== null ? quote(after.next) : null,
   };

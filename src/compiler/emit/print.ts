@@ -12,7 +12,9 @@ const LINE = 100;
  * text holds more single quotes than double ones, as a person would write it.
  */
 export function quote(text: string): string {
-  const mark = [...text].filter((c) => c === "'").length > [...text].filter((c) => c === '"').length ? '"' : "'";
+  // Most strings need no escaping at all.
+  if (/^[^'\\\x00-\x1f\x7f\u2028\u2029]*$/.test(text)) return `'${text}'`;
+  const mark = count(text, "'") > count(text, '"') ? '"' : "'";
   let out = mark;
   for (const char of text) {
     const code = char.codePointAt(0)!;
@@ -27,6 +29,12 @@ export function quote(text: string): string {
   return `${out}${mark}`;
 }
 
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i >= 0; i = text.indexOf(char, i + 1)) n += 1;
+  return n;
+}
+
 export function propertyKey(name: string): string {
   // Reserved words are fine as property names; only the identifier syntax matters here.
   return /^[A-Za-z_$][\w$]*$/.test(name) || /^(?:0|[1-9]\d*)$/.test(name) ? name : quote(name);
@@ -34,21 +42,50 @@ export function propertyKey(name: string): string {
 
 /** Prints a JSON value as a TypeScript expression, starting at the given indent. */
 export function printValue(value: unknown, indent = ''): string {
+  if (value === null || value === undefined || typeof value !== 'object') return printScalar(value);
+  const flat = printFlat(value, LINE - indent.length);
+  if (flat !== null) return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${printValue(item, inner)},`).join('\n')}\n${indent}]`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${printValue(item, inner)},`).join('\n')}\n${indent}}`;
+}
+
+function printScalar(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return quote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return Object.is(value, -0) ? '0' : String(value);
-  const inner = `${indent}  `;
+  return Object.is(value, -0) ? '0' : String(value);
+}
+
+/** The value on one line, or null as soon as it would be longer than `budget` characters. */
+function printFlat(value: unknown, budget: number): string | null {
+  if (value === null || typeof value !== 'object') {
+    const text = printScalar(value);
+    return text.length <= budget && !text.includes('\n') ? text : null;
+  }
+  const parts: string[] = [];
+  let used = 0;
+  const add = (text: string | null): boolean => {
+    if (text === null) return false;
+    used += text.length + 2;
+    parts.push(text);
+    return used <= budget;
+  };
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const flat = `[${value.map((item) => printValue(item, '')).join(', ')}]`;
-    if (!flat.includes('\n') && indent.length + flat.length <= LINE) return flat;
-    return `[\n${value.map((item) => `${inner}${printValue(item, inner)},`).join('\n')}\n${indent}]`;
+    for (const item of value) if (!add(printFlat(item, budget - used))) return null;
+    const text = `[${parts.join(', ')}]`;
+    return text.length <= budget ? text : null;
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return '{}';
-  const flat = `{ ${entries.map(([key, item]) => `${propertyKey(key)}: ${printValue(item, '')}`).join(', ')} }`;
-  if (!flat.includes('\n') && indent.length + flat.length <= LINE) return flat;
-  return `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${printValue(item, inner)},`).join('\n')}\n${indent}}`;
+  for (const [key, item] of entries) {
+    const name = propertyKey(key);
+    const printed = printFlat(item, budget - used - name.length - 2);
+    if (!add(printed === null ? null : `${name}: ${printed}`)) return null;
+  }
+  const text = `{ ${parts.join(', ')} }`;
+  return text.length <= budget ? text : null;
 }
 
 /** A doc comment, or nothing when there is no text. `*\/` inside the text cannot end it early. */

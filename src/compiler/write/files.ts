@@ -34,6 +34,20 @@ export async function writeIfChanged(file: OutputFile): Promise<boolean> {
   return true;
 }
 
+/** Writes every file that changed, a few at a time; returns how many it wrote. */
+export async function writeAll(files: readonly OutputFile[], concurrency = 8): Promise<number> {
+  let written = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const file = files[next++]!;
+      if (await writeIfChanged(file)) written += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  return written;
+}
+
 /** Files under `outDir` that toolgen generated (they start with its banner). */
 export async function generatedFilesIn(outDir: string): Promise<string[]> {
   let entries;
