@@ -13,7 +13,7 @@
  * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -106,14 +106,12 @@ async function compileBench(root) {
     parseTimes.push((await timed(parseAll)).ms);
   }
 
-  // The write step, as `npx toolgen` does it (writeIfChanged: read, mkdir, temp file, rename), into a
-  // fresh dir each time; then once more over identical files, when every write is skipped.
-  const { writeIfChanged, writer } = await import('../dist/compiler/write/files.js')
-    .then((module) => ({ writeIfChanged: module.writeIfChanged, writer: 'writeIfChanged' }))
-    .catch(() => ({ writeIfChanged: plainWrite, writer: 'plain writeFile' }));
-  const writeAll = async () => {
-    for (const file of result.files) await writeIfChanged(file);
-  };
+  // The write step, as `npx toolgen` does it (writeAll: for each file, compare, then temp file and
+  // rename, a few files at a time), into a fresh dir each time; then once more over identical files,
+  // when every write is skipped.
+  const { writeAll: writeFiles } = await import('../dist/compiler/write/files.js');
+  const writer = 'writeAll';
+  const writeAll = () => writeFiles(result.files);
   const writeTimes = [];
   for (let run = 0; run < COMPILE_RUNS; run += 1) {
     await rm(outDir, { recursive: true, force: true });
@@ -134,11 +132,6 @@ async function compileBench(root) {
     writeMs: median(writeTimes),
     unchangedMs: unchanged.ms,
   };
-}
-
-async function plainWrite(file) {
-  await mkdir(path.dirname(file.path), { recursive: true });
-  await writeFile(file.path, file.content);
 }
 
 // ---------------------------------------------------------------------------------------------------
