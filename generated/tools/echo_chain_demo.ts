@@ -6,7 +6,7 @@ export type EchoChainDemoParams = {
   initial_message: string;
 };
 
-/** The state of a `echo_chain_demo` run: its parameters and the outputs its steps map. */
+/** The state of `echo_chain_demo` at the end of a run: its parameters and the outputs its steps map. */
 export type EchoChainDemoState = {
   initial_message: string;
   /** The echoed text. */

@@ -9,7 +9,7 @@ export type GmailToDrivePipelineParams = {
   drive_folder_name: string;
 };
 
-/** The state of a `gmail_to_drive_pipeline` run: its parameters and the outputs its steps map. */
+/** The state of `gmail_to_drive_pipeline` at the end of a run: its parameters and the outputs its steps map. */
 export type GmailToDrivePipelineState = {
   /** Gmail search query */
   search_query: string;

@@ -6,7 +6,7 @@ export type ResilientWorkflowParams = {
   search_term: string;
 };
 
-/** The state of a `resilient_workflow` run: its parameters and the outputs its steps map. */
+/** The state of `resilient_workflow` at the end of a run: its parameters and the outputs its steps map. */
 export type ResilientWorkflowState = {
   search_term: string;
   data: string[];

@@ -1,18 +1,20 @@
 /**
  * The pipeline, start to end: load → validate → resolve → check → lower → emit. `Compiler` keeps what
- * is expensive to make (the schema validator, the templates, parsed handler modules) between builds.
+ * is expensive to make (the schema validator, the templates, parsed files, analyses, emitted code)
+ * between builds, so that watch mode pays only for what an edit changed.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChainPlan } from '../runtime/index.js';
-import { checkCatalogue, type CheckResult } from './check/index.js';
+import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { emitIndex, emitTool, outputPaths, type EmitContext, type OutputFile } from './emit/emit.js';
 import { TemplateSet } from './emit/templates.js';
-import { byCodePoint, findToolFiles, loadFile, type LoadedFile } from './load/load.js';
+import { byCodePoint, findToolFiles, loadFile, parseSource, type LoadedFile } from './load/load.js';
 import { lowerComposite } from './lower/plan.js';
-import type { ToolSource } from './model.js';
+import type { ToolDocument, ToolSource } from './model.js';
 import { deriveNames } from './names.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
@@ -34,10 +36,16 @@ export interface BuildResult {
   readonly sources: ReadonlyMap<string, string>;
   /** What should be on disk for the selected tools that compiled, and the index. */
   readonly files: readonly OutputFile[];
+  /** Paths in `files` made by this build; the others are as the previous build made them. */
+  readonly fresh: ReadonlySet<string>;
   /** Generated files to leave alone: those of tools that have errors now. */
   readonly keep: ReadonlySet<string>;
-  /** Names of the tools built (selected and without errors). */
+  /** Generated files of tools that no longer exist since the previous build (their YAML is gone). */
+  readonly gone: readonly string[];
+  /** Names of the tools whose files are in `files` (selected and without errors). */
   readonly built: readonly string[];
+  /** Names of the tools this build emitted afresh: with a previous build, those an edit affected. */
+  readonly rebuilt: readonly string[];
   /** Every lowered plan by tool name, for tools that compiled. */
   readonly plans: ReadonlyMap<string, ChainPlan>;
 }
@@ -56,27 +64,87 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
   };
 }
 
+/** A YAML file as the compiler last saw it. */
+interface SourceState {
+  readonly loaded: LoadedFile;
+  /** Set when the YAML parsed and passed the schema. */
+  readonly document: ToolDocument | null;
+  readonly schemaDiagnostics: readonly Diagnostic[];
+}
+
+/** What the previous build made, for the next one to reuse. */
+interface PreviousBuild {
+  readonly catalogue: Catalogue;
+  readonly checked: CheckResult;
+  readonly emitted: ReadonlyMap<string, { readonly entry: CatalogueEntry; readonly files: readonly OutputFile[] }>;
+}
+
+/**
+ * Compiles a project, and keeps what it learnt for the next build: parsed and validated files (by
+ * their text), the catalogue, each tool's checks and emitted files. A build after an edit redoes only
+ * what the edit affects: the edited tools and the composites that call them.
+ */
 export class Compiler {
-  readonly #validator: SchemaValidator;
-  readonly #templates: TemplateSet;
+  #validator: SchemaValidator;
+  #templates: TemplateSet;
   readonly #handlerExports: HandlerExports = new Map();
+  readonly #sources = new Map<string, SourceState>();
+  #previous: PreviousBuild | null = null;
 
   constructor(readonly options: CompilerOptions) {
     this.#validator = new SchemaValidator(options.schemaPath);
     this.#templates = new TemplateSet(options.templatesDir);
   }
 
-  /** Compiles the tools under the config dir. `names` limits what is emitted and reported. */
+  /** Compiles every tool under the config dir, reading them all. `names` limits what is emitted and reported. */
   async build(names: readonly string[] = []): Promise<BuildResult> {
-    const { root, configDir } = this.options;
-    const files = await findToolFiles(configDir);
-    const loaded = await Promise.all(files.map((file) => loadFile(file, displayPath(root, file))));
-    return this.buildLoaded(loaded, names);
+    const files = await findToolFiles(this.options.configDir);
+    const present = new Set(files);
+    for (const file of this.#sources.keys()) if (!present.has(file)) this.#sources.delete(file);
+    await Promise.all(files.map((file) => this.#refresh(file)));
+    return this.#compile(names);
   }
 
-  /** The pipeline after loading; separate so callers with files already in memory can skip the disk. */
-  async buildLoaded(loaded: readonly LoadedFile[], names: readonly string[] = []): Promise<BuildResult> {
-    const analysed = await this.#analyse(loaded);
+  /** Compiles again after the given files were changed, added or deleted; reads only those. */
+  async update(changedFiles: readonly string[]): Promise<BuildResult> {
+    await Promise.all(
+      changedFiles.map(async (file) => {
+        if (isToolFile(file, this.options.configDir) && existsSync(file)) await this.#refresh(file);
+        else this.#sources.delete(file);
+      }),
+    );
+    return this.#compile([]);
+  }
+
+  /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
+  reloadTemplatesAndSchema(): void {
+    const validator = new SchemaValidator(this.options.schemaPath);
+    const templates = new TemplateSet(this.options.templatesDir);
+    this.#validator = validator;
+    this.#templates = templates;
+    this.#sources.clear();
+    this.#previous = null;
+  }
+
+  /** Reads a file and, when its text changed since the last time, parses and validates it. */
+  async #refresh(file: string): Promise<void> {
+    const shown = displayPath(this.options.root, file);
+    const text = await readFile(file, 'utf8').catch(() => null);
+    const cached = this.#sources.get(file);
+    if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
+    const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
+    if (loaded.value === null) {
+      this.#sources.set(file, { loaded, document: null, schemaDiagnostics: [] });
+      return;
+    }
+    const { document, diagnostics } = this.#validator.validate(loaded.value, loaded.source);
+    this.#sources.set(file, { loaded, document, schemaDiagnostics: diagnostics });
+  }
+
+  async #compile(names: readonly string[]): Promise<BuildResult> {
+    const sources = [...this.#sources.values()].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
+    const loaded = sources.map((source) => source.loaded);
+    const analysed = await this.#analyse(sources);
     const selected = selectTools(loaded, names);
     const diagnostics: Diagnostic[] = [...selected.diagnostics];
     const failed = new Set<string>();
@@ -93,40 +161,40 @@ export class Compiler {
     };
   }
 
-  /** Validate, resolve and check: every diagnostic, by file. */
-  async #analyse(loaded: readonly LoadedFile[]): Promise<Analysed> {
-    const perFile = new Map<string, Diagnostic[]>(loaded.map((file) => [file.source.displayPath, [...file.diagnostics]]));
+  /** Resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */
+  async #analyse(sources: readonly SourceState[]): Promise<Analysed> {
+    const perFile = new Map<string, Diagnostic[]>(sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]));
     const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
     const valid: ToolSource[] = [];
     const brokenNames: string[] = [];
-    for (const file of loaded) {
-      if (file.value !== null) {
-        const { document, diagnostics } = this.#validator.validate(file.value, file.source);
-        diagnostics.forEach(report);
-        if (document) {
-          valid.push({ document, source: file.source });
-          continue;
-        }
-      }
-      if (file.name) brokenNames.push(file.name);
+    for (const { loaded, document } of sources) {
+      if (document) valid.push({ document, source: loaded.source });
+      else if (loaded.name) brokenNames.push(loaded.name);
     }
-    const { catalogue, diagnostics } = await resolveCatalogue({ tools: valid, brokenNames, handlerExports: this.#handlerExports });
-    diagnostics.forEach(report);
-    const checked = checkCatalogue(catalogue);
+    const previous = this.#previous;
+    const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports: this.#handlerExports, previous: previous?.catalogue ?? null });
+    resolved.diagnostics.forEach(report);
+    const { catalogue } = resolved;
+    const dirty = previous ? affectedBy(changedTools(previous.catalogue, catalogue), catalogue) : null;
+    const checked = checkCatalogue(catalogue, previous && dirty ? { previous: previous.checked, dirty } : undefined);
     for (const found of checked.diagnostics.values()) found.forEach(report);
-    return { catalogue, checked, brokenNames, perFile };
+    return { catalogue, checked, brokenNames, perFile, dirty };
   }
 
-  /** Lower and emit the selected tools that have no errors; keep the files of those that do. */
+  /** Lower and emit the selected tools that have no errors (reusing what an edit did not touch); keep the files of those that do. */
   #emit(analysed: Analysed, failed: ReadonlySet<string>, selected: ReadonlySet<string>) {
     const { root, configDir, outDir } = this.options;
-    const { catalogue, checked, brokenNames } = analysed;
+    const { catalogue, checked, brokenNames, dirty } = analysed;
+    const previous = this.#previous;
     const ctx: EmitContext = { templates: this.#templates, catalogue, root, outDir };
     const plans = new Map<string, ChainPlan>();
     const files: OutputFile[] = [];
+    const fresh = new Set<string>();
     const keep = new Set<string>();
     const built: string[] = [];
+    const rebuilt: string[] = [];
     const indexed: IndexedTool[] = [];
+    const emitted = new Map<string, { entry: CatalogueEntry; files: readonly OutputFile[] }>();
     const held = heldBack(catalogue, failed, brokenNames);
     for (const entry of catalogue.entries()) {
       const paths = outputPaths(outDir, entry);
@@ -140,7 +208,17 @@ export class Compiler {
       const plan = analysis ? lowerComposite(entry, analysis) : null;
       if (plan) plans.set(entry.name, plan);
       if (!selected.has(entry.source.displayPath)) continue;
-      files.push(...emitTool(entry, ctx, analysis && plan ? { analysis, plan } : null));
+      const before = previous?.emitted.get(entry.name);
+      let output: readonly OutputFile[];
+      if (before && before.entry === entry && dirty && !dirty.has(entry.name)) {
+        output = before.files;
+      } else {
+        output = emitTool(entry, ctx, analysis && plan ? { analysis, plan } : null);
+        for (const file of output) fresh.add(file.path);
+        rebuilt.push(entry.name);
+      }
+      emitted.set(entry.name, { entry, files: output });
+      files.push(...output);
       built.push(entry.name);
     }
     // A tool whose YAML no longer parses keeps its old files, and its place in the index.
@@ -150,10 +228,35 @@ export class Compiler {
       const module = path.join(outDir, 'tools', `${names.fileSlug}.ts`);
       keep.add(module).add(path.join(outDir, 'tests', `${names.fileSlug}.test.ts`));
       if (existsSync(module)) indexed.push({ name, names });
+      const before = previous?.emitted.get(name);
+      if (before) emitted.set(name, before);
     }
-    files.push(emitIndex(sortByName(indexed), ctx, configDir));
-    return { files, keep, built: built.sort(byCodePoint), plans };
+    // Tools that were emitted before and exist no more, in any form: their files are gone.
+    const gone: string[] = [];
+    for (const [name, before] of previous?.emitted ?? []) {
+      if (emitted.has(name) || catalogue.get(name)) continue;
+      for (const file of before.files) if (!keep.has(file.path)) gone.push(file.path);
+    }
+    const index = emitIndex(sortByName(indexed), ctx, configDir);
+    files.push(index);
+    fresh.add(index.path);
+    this.#previous = { catalogue, checked, emitted };
+    return { files, fresh, keep, gone, built: built.sort(byCodePoint), rebuilt: rebuilt.sort(byCodePoint), plans };
   }
+}
+
+/** Names whose catalogue entry is not the very same object as before: new, gone, or edited. */
+function changedTools(before: Catalogue, after: Catalogue): Set<string> {
+  const changed = new Set<string>();
+  for (const name of new Set([...before.names(), ...after.names()])) {
+    if (before.get(name) !== after.get(name)) changed.add(name);
+  }
+  return changed;
+}
+
+function isToolFile(file: string, configDir: string): boolean {
+  const relative = path.relative(configDir, file);
+  return !relative.startsWith('..') && !path.isAbsolute(relative) && /\.ya?ml$/.test(file);
 }
 
 type IndexedTool = Pick<CatalogueEntry, 'name' | 'names'>;
@@ -185,6 +288,8 @@ interface Analysed {
   readonly checked: CheckResult;
   readonly brokenNames: readonly string[];
   readonly perFile: ReadonlyMap<string, Diagnostic[]>;
+  /** The tools an edit affected since the previous build; null on a first build (all of them). */
+  readonly dirty: ReadonlySet<string> | null;
 }
 
 function sortByName(entries: IndexedTool[]): IndexedTool[] {

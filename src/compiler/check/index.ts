@@ -13,23 +13,41 @@ export interface CheckResult {
   readonly analyses: ReadonlyMap<string, CompositeAnalysis>;
   /** Output schema per tool name: declared `returns`, or a composite's state. */
   readonly returns: ReadonlyMap<string, JsonSchema | null>;
-  /** Diagnostics per tool name. */
+  /** What each tool's own checks found (analysis and examples), by name. */
+  readonly own: ReadonlyMap<string, readonly Diagnostic[]>;
+  /** Everything found, by tool name: its own problems and the call cycles it is part of. */
   readonly diagnostics: ReadonlyMap<string, readonly Diagnostic[]>;
 }
 
-export function checkCatalogue(catalogue: Catalogue): CheckResult {
+/** A previous result and the tools that changed since: the others keep their analysis. */
+export interface CheckReuse {
+  readonly previous: CheckResult;
+  readonly dirty: ReadonlySet<string>;
+}
+
+export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckResult {
   const analyses = new Map<string, CompositeAnalysis>();
   const returns = new Map<string, JsonSchema | null>();
-  const diagnostics = new Map<string, Diagnostic[]>();
+  const own = new Map<string, readonly Diagnostic[]>();
   const inProgress = new Set<string>();
   const env: CheckEnvironment = { catalogue, returnsOf };
+  const reusable = (name: string) => reuse !== undefined && !reuse.dirty.has(name) && reuse.previous.own.has(name);
 
   function returnsOf(name: string): JsonSchema | null {
     if (returns.has(name)) return returns.get(name)!;
     const entry = catalogue.get(name);
     if (!entry) return null;
+    if (reusable(name)) {
+      const previous = reuse!.previous;
+      const analysis = previous.analyses.get(name);
+      if (analysis) analyses.set(name, analysis);
+      own.set(name, previous.own.get(name)!);
+      returns.set(name, previous.returns.get(name) ?? null);
+      return returns.get(name)!;
+    }
     if (entry.kind === 'function') {
       returns.set(name, entry.returns);
+      own.set(name, checkExamples(entry, catalogue));
       return entry.returns;
     }
     if (inProgress.has(name)) return null; // recursion: reported by checkRecursion
@@ -37,19 +55,48 @@ export function checkCatalogue(catalogue: Catalogue): CheckResult {
     const { analysis, diagnostics: found } = checkComposite(entry, env);
     inProgress.delete(name);
     analyses.set(name, analysis);
-    diagnostics.set(name, found);
+    own.set(name, [...found, ...checkExamples(entry, catalogue)]);
     const schema = stateSchema(analysis.state);
     returns.set(name, schema);
     return schema;
   }
 
-  for (const entry of catalogue.entries()) {
-    returnsOf(entry.name);
-    const found = checkExamples(entry, catalogue);
-    if (found.length > 0) diagnostics.set(entry.name, [...(diagnostics.get(entry.name) ?? []), ...found]);
-  }
+  for (const entry of catalogue.entries()) returnsOf(entry.name);
+  const diagnostics = new Map<string, readonly Diagnostic[]>(own);
   for (const { tool, diagnostic } of checkRecursion(catalogue)) {
     diagnostics.set(tool, [...(diagnostics.get(tool) ?? []), diagnostic]);
   }
-  return { analyses, returns, diagnostics };
+  return { analyses, returns, own, diagnostics };
+}
+
+/**
+ * The tools whose checks must run again after `changed` tools changed: those, and every composite
+ * that calls one of them, directly or through others.
+ */
+export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue): Set<string> {
+  const callers = new Map<string, string[]>();
+  const calls = (caller: string, callee: string) => {
+    const list = callers.get(callee) ?? [];
+    list.push(caller);
+    callers.set(callee, list);
+  };
+  for (const entry of catalogue.entries()) {
+    const { document } = entry;
+    if (document.implementation.type === 'composite') for (const step of document.implementation.composite.steps) calls(entry.name, step.tool);
+    // Examples depend on the tools they stub.
+    for (const example of [...(document.examples ?? []), ...(document.error_scenarios ?? [])]) {
+      for (const stubbed of Object.keys(example.stubs ?? {})) calls(entry.name, stubbed);
+    }
+  }
+  const affected = new Set(changed);
+  const queue = [...changed];
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    for (const caller of callers.get(name) ?? []) {
+      if (!affected.has(caller)) {
+        affected.add(caller);
+        queue.push(caller);
+      }
+    }
+  }
+  return affected;
 }

@@ -78,7 +78,7 @@ export function emitTool(entry: CatalogueEntry, ctx: EmitContext, composite: { a
     module = ctx.templates.render('composite-tool', {
       ...common,
       stateName,
-      stateType: `${docComment(`The state of a \`${entry.name}\` run: its parameters and the outputs its steps map.`)}export type ${stateName} = ${objectTypeLiteral(state)};`,
+      stateType: `${docComment(`The state of \`${entry.name}\` at the end of a run: its parameters and the outputs its steps map.`)}export type ${stateName} = ${objectTypeLiteral(state)};`,
       plan: printValue(composite.plan),
       returns: printValue(state, '  '),
     });

@@ -65,6 +65,8 @@ export interface ResolveInput {
   readonly brokenNames: readonly string[];
   /** Cache of parsed handler modules, kept warm between builds. */
   readonly handlerExports?: HandlerExports;
+  /** The previous build's catalogue: an entry whose document did not change is reused as it is. */
+  readonly previous?: Catalogue | null;
 }
 
 export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue: Catalogue; diagnostics: Diagnostic[] }> {
@@ -79,10 +81,16 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
       diagnostics.push(diagnostic('DUPLICATE_TOOL', `tool name '${document.name}' is already used by ${where.file}:${where.line}`, source.locate(['name']), 'tool names must be unique across the config dir; rename one of them'));
       continue;
     }
-    const names = deriveNames(document.name);
+    const reused = input.previous?.get(document.name);
+    const names = reused?.document === document ? reused.names : deriveNames(document.name);
     const clash = bySlug.get(names.fileSlug.toLowerCase());
     if (clash) {
       diagnostics.push(diagnostic('IDENTIFIER_CLASH', `tools '${clash.name}' and '${document.name}' would both generate '${names.fileSlug}.ts'`, source.locate(['name']), 'rename one of them so their names differ in letters or digits'));
+      continue;
+    }
+    if (reused?.document === document) {
+      catalogue.add(reused);
+      bySlug.set(names.fileSlug.toLowerCase(), reused);
       continue;
     }
     const implementation = document.implementation;

@@ -1,0 +1,139 @@
+/**
+ * Incremental builds: after any edit, `update` must produce exactly what a fresh full build produces,
+ * while emitting afresh only the tools the edit affected.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BuildResult } from '../../src/compiler/compile.js';
+import { createProject, type TestProject } from '../helpers/project.js';
+
+let project: TestProject;
+afterEach(() => project?.dispose());
+
+const RELAY = `
+name: relay
+description: Echoes twice
+parameters:
+  - { name: text, type: string, required: true }
+implementation:
+  type: composite
+  composite:
+    steps:
+      - tool: echo
+        inputs: { message: << state.text >> }
+        on_success: { map_outputs: { data: once } }
+      - tool: count
+        inputs: { n: 1 }
+`;
+const OUTER = `
+name: outer
+description: Calls relay
+implementation:
+  type: composite
+  composite:
+    steps:
+      - tool: relay
+        inputs: { text: hi }
+        on_success: { map_outputs: { once: result } }
+`;
+
+const file = (name: string) => `config/tools/${name}.yaml`;
+
+/** The files and diagnostics of a result, comparable with another build's. */
+function snapshot(result: BuildResult) {
+  return {
+    files: Object.fromEntries(result.files.map((f) => [path.basename(path.dirname(f.path)) + '/' + path.basename(f.path), f.content])),
+    diagnostics: result.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.code}`),
+    built: result.built,
+  };
+}
+
+async function expectSameAsFullBuild(result: BuildResult): Promise<void> {
+  const full = await project.compiler().build();
+  expect(snapshot(result)).toEqual(snapshot(full));
+}
+
+describe('incremental builds', () => {
+  it('emit again only the edited tool and the composites that call it', async () => {
+    project = createProject({ [file('relay')]: RELAY, [file('outer')]: OUTER });
+    const compiler = project.compiler();
+    const first = await compiler.build();
+    expect(first.rebuilt).toEqual(['count', 'echo', 'outer', 'relay']);
+
+    project.write(file('echo'), project.read(file('echo')).replace('description: Echoes', 'description: Echoes back'));
+    const afterEcho = await compiler.update([path.join(project.root, file('echo'))]);
+    expect(afterEcho.rebuilt).toEqual(['echo', 'outer', 'relay']);
+    await expectSameAsFullBuild(afterEcho);
+
+    project.write(file('outer'), OUTER.replace('Calls relay', 'Calls relay once'));
+    const afterOuter = await compiler.update([path.join(project.root, file('outer'))]);
+    expect(afterOuter.rebuilt).toEqual(['outer']);
+    expect([...afterOuter.fresh].map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/index.ts', 'generated/tests/outer.test.ts', 'generated/tools/outer.ts']);
+    await expectSameAsFullBuild(afterOuter);
+  });
+
+  it('sees a changed signature in the callers: types and checks follow the edit', async () => {
+    project = createProject({ [file('relay')]: RELAY, [file('outer')]: OUTER });
+    const compiler = project.compiler();
+    await compiler.build();
+    // echo now returns `data` as an integer: relay's state and outer's state change type.
+    project.write(file('echo'), project.read(file('echo')).replace('data: { type: string }', 'data: { type: integer }'));
+    const result = await compiler.update([path.join(project.root, file('echo'))]);
+    expect(result.files.find((f) => f.path.endsWith('tools/outer.ts'))?.content).toContain('  result: number;\n');
+    await expectSameAsFullBuild(result);
+  });
+
+  it('reports an error an edit causes in a caller, and clears it when the edit is undone', async () => {
+    project = createProject({ [file('relay')]: RELAY, [file('outer')]: OUTER });
+    const compiler = project.compiler();
+    await compiler.build();
+    const original = project.read(file('relay'));
+    project.write(file('relay'), original.replace('- { name: text, type: string, required: true }', '- { name: words, type: string, required: true }').replace('state.text', 'state.words'));
+    const broken = await compiler.update([path.join(project.root, file('relay'))]);
+    expect(broken.diagnostics.map((d) => `${d.location?.file} ${d.code}`)).toEqual(['config/tools/outer.yaml TG5002', 'config/tools/outer.yaml TG5001']);
+    await expectSameAsFullBuild(broken);
+    project.write(file('relay'), original);
+    const fixed = await compiler.update([path.join(project.root, file('relay'))]);
+    expect(fixed.diagnostics).toEqual([]);
+    await expectSameAsFullBuild(fixed);
+  });
+
+  it('handles added, deleted and renamed files', async () => {
+    project = createProject({ [file('relay')]: RELAY });
+    const compiler = project.compiler();
+    await compiler.build();
+
+    project.write(file('outer'), OUTER);
+    const added = await compiler.update([path.join(project.root, file('outer'))]);
+    expect(added.rebuilt).toEqual(['outer']);
+    await expectSameAsFullBuild(added);
+
+    // A rename arrives as the old path and the new path.
+    project.write('config/tools/nested/relay2.yaml', RELAY);
+    project.remove(file('relay'));
+    const renamed = await compiler.update([path.join(project.root, file('relay')), path.join(project.root, 'config/tools/nested/relay2.yaml')]);
+    expect(renamed.gone).toEqual([]);
+    await expectSameAsFullBuild(renamed);
+
+    project.remove('config/tools/nested/relay2.yaml');
+    const deleted = await compiler.update([path.join(project.root, 'config/tools/nested/relay2.yaml')]);
+    expect(deleted.gone.map((p) => path.relative(project.root, p))).toEqual(['generated/tools/relay.ts', 'generated/tests/relay.test.ts']);
+    expect(deleted.diagnostics.map((d) => d.code)).toEqual(['TG2002']);
+    await expectSameAsFullBuild(deleted);
+  });
+
+  it('keeps a tool that is broken, then builds it again once fixed', async () => {
+    project = createProject({ [file('relay')]: RELAY, [file('outer')]: OUTER });
+    const compiler = project.compiler();
+    await compiler.build();
+    project.write(file('relay'), 'name: relay\ndescription: [broken\n');
+    const broken = await compiler.update([path.join(project.root, file('relay'))]);
+    expect(broken.built).toEqual(['count', 'echo']);
+    expect(broken.gone).toEqual([]);
+    expect([...broken.keep].map((p) => path.relative(project.root, p)).sort()).toContain('generated/tools/outer.ts');
+    project.write(file('relay'), RELAY);
+    const fixed = await compiler.update([path.join(project.root, file('relay'))]);
+    expect(fixed.built).toEqual(['count', 'echo', 'outer', 'relay']);
+    await expectSameAsFullBuild(fixed);
+  });
+});
