@@ -9,11 +9,14 @@ import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/comp
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { compareWithDisk, writeAll } from '../compiler/write/files.js';
 import { printDiagnostics, summary, type Output } from './output.js';
+import { watchProject, type WatchControl } from './watch.js';
 
 export interface CommandOptions {
   readonly root: string;
   readonly configDir?: string;
   readonly outDir?: string;
+  /** Templates to emit with instead of toolgen's own. */
+  readonly templatesDir?: string;
 }
 
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
@@ -25,6 +28,7 @@ function compilerFor(options: CommandOptions): { compiler: Compiler; settings: C
   const settings = defaultOptions(options.root, {
     ...(options.configDir ? { configDir: options.configDir } : {}),
     ...(options.outDir ? { outDir: options.outDir } : {}),
+    ...(options.templatesDir ? { templatesDir: path.resolve(options.root, options.templatesDir) } : {}),
   });
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
     throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);
@@ -53,6 +57,20 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
   if (removed > 0) parts.push(`${removed} removed`);
   output.out(`toolgen: ${parts.join(', ')} in ${shown(options.root, settings.outDir) || '.'} (${ms} ms); ${summary(result.diagnostics)}`);
   return hasErrors(result.diagnostics) ? EXIT.problems : EXIT.ok;
+}
+
+/** `toolgen --watch`: build, then rebuild on every save until Ctrl-C. */
+export async function watchCommand(options: CommandOptions, output: Output, control: Omit<WatchControl, 'signal'> & { signal?: AbortSignal } = {}): Promise<number> {
+  const { compiler } = compilerFor(options);
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  control.signal?.addEventListener('abort', onSignal, { once: true });
+  try {
+    return await watchProject(compiler, output, { ...control, signal: stop.signal });
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  }
 }
 
 /** `toolgen validate [names…]`: every check, nothing written. */

@@ -3,7 +3,7 @@
  * unexpected exception is a bug in toolgen, reported in one line (the stack with TOOLGEN_DEBUG=1).
  */
 import { Command, CommanderError } from 'commander';
-import { buildCommand, checkCommand, EXIT, UsageError, validateCommand, type CommandOptions } from './commands.js';
+import { buildCommand, checkCommand, EXIT, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
 import { processOutput, type Output } from './output.js';
 import { VERSION } from './version.js';
 
@@ -21,11 +21,18 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .version(VERSION)
     .option('--config-dir <dir>', 'where the tool YAML files are', 'config/tools')
     .option('--out-dir <dir>', 'where generated code goes', 'generated')
+    .option('--templates-dir <dir>', "handlebars templates to emit with (default: toolgen's own)")
+    .option('-w, --watch', 'build, then rebuild on every save until Ctrl-C')
     .argument('[names...]', 'tools to build (by name); all when none are given')
     .exitOverride()
     .configureOutput({ writeErr: (text) => output.err(text.trimEnd()), writeOut: (text) => output.out(text.trimEnd()) })
     .showSuggestionAfterError()
     .action(async (names: string[]) => {
+      if (program.opts<{ watch?: boolean }>().watch) {
+        if (names.length > 0) throw new UsageError('--watch builds every tool; leave out the names');
+        code = await watchCommand(settings(program), output);
+        return;
+      }
       code = await buildCommand(names, settings(program), output);
     });
   program
@@ -43,8 +50,8 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     });
 
   function settings(command: Command): CommandOptions {
-    const options = command.opts<{ configDir: string; outDir: string }>();
-    return { root: cwd, configDir: options.configDir, outDir: options.outDir };
+    const options = command.opts<{ configDir: string; outDir: string; templatesDir?: string }>();
+    return { root: cwd, configDir: options.configDir, outDir: options.outDir, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
   }
 
   try {

@@ -20,12 +20,21 @@ const FILES: Record<TemplateName, string> = {
 export class TemplateSet {
   readonly #compiled: Map<TemplateName, Handlebars.TemplateDelegate>;
 
+  /** Loads and parses every template; throws an Error naming the file when one does not load. */
   constructor(readonly dir: string) {
     const handlebars = Handlebars.create();
-    handlebars.registerPartial('banner', readFileSync(path.join(dir, 'banner.hbs'), 'utf8'));
-    this.#compiled = new Map(
-      TEMPLATE_NAMES.map((name) => [name, handlebars.compile(readFileSync(path.join(dir, FILES[name]), 'utf8'), { noEscape: true, strict: true })]),
-    );
+    const load = (file: string): string => {
+      const full = path.join(dir, file);
+      try {
+        const source = readFileSync(full, 'utf8');
+        handlebars.parse(source); // compile() is lazy: parse now, so a broken template is reported here
+        return source;
+      } catch (error) {
+        throw new Error(`template ${full} does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      }
+    };
+    handlebars.registerPartial('banner', load('banner.hbs'));
+    this.#compiled = new Map(TEMPLATE_NAMES.map((name) => [name, handlebars.compile(load(FILES[name]), { noEscape: true, strict: true })]));
   }
 
   render(name: TemplateName, view: object): string {

@@ -1,0 +1,185 @@
+/**
+ * `toolgen --watch`: build once, then rebuild what each edit affects, until stopped. An error never
+ * stops the watch: it is printed like a normal build's, the previous files stay, and the next save
+ * tries again.
+ */
+import { readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { watch } from 'chokidar';
+import type { BuildResult, Compiler } from '../compiler/compile.js';
+import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
+import { countLabel } from '../compiler/diagnostics/render.js';
+import { BANNER_PREFIX, writeAll, writeIfChanged } from '../compiler/write/files.js';
+import { printDiagnostics, type Output } from './output.js';
+
+export interface WatchControl {
+  /** Stops the watch when aborted (the CLI aborts it on Ctrl-C). */
+  readonly signal: AbortSignal;
+  /** How long to wait for more saves before rebuilding, in ms: a burst of saves makes one rebuild. */
+  readonly debounceMs?: number;
+  /** Called after the initial build and after every rebuild, once its files are on disk. */
+  readonly onBuild?: (report: BuildReport) => void;
+  /** Called once the initial scan is done: from then on, saves are seen. */
+  readonly onReady?: () => void;
+}
+
+export interface BuildReport {
+  readonly initial: boolean;
+  readonly result: BuildResult | null;
+  /** Tools emitted afresh. */
+  readonly rebuilt: readonly string[];
+  readonly written: number;
+  readonly removed: number;
+  readonly ms: number;
+}
+
+const RELEVANT = /\.(ya?ml|[cm]?[jt]sx?|json|hbs)$/;
+
+/** Runs until `control.signal` aborts; resolves with the exit code (0). */
+export async function watchProject(compiler: Compiler, output: Output, control: WatchControl): Promise<number> {
+  const options = compiler.options;
+  const shown = (file: string) => path.relative(options.root, file).split(path.sep).join('/') || '.';
+  /** What is on disk, as far as this watch knows: a rebuild compares with this, not with the disk. */
+  const onDisk = new Map<string, string>();
+
+  const started = performance.now();
+  const first = await compiler.build();
+  printDiagnostics(output, first.diagnostics, first.sources);
+  const written = await writeAll(first.files);
+  for (const file of first.files) onDisk.set(file.path, file.content);
+  const initial: BuildReport = { initial: true, result: first, rebuilt: first.rebuilt, written, removed: 0, ms: performance.now() - started };
+  report(output, initial);
+  control.onBuild?.(initial);
+
+  const watcher = watch([options.configDir, options.templatesDir, options.schemaPath], {
+    ignoreInitial: true,
+    // Report deletions at once: a rename (unlink + add) then lands in one debounced rebuild, instead
+    // of a transient duplicate name while chokidar waits to see whether the file comes back.
+    atomic: false,
+    // Its own output never triggers a rebuild, nor do files toolgen does not read.
+    ignored: (file, stats) => isInside(file, options.outDir) || (stats?.isFile() === true && !RELEVANT.test(file)),
+  });
+  await new Promise<void>((resolve, reject) => {
+    watcher.once('ready', resolve);
+    watcher.once('error', reject);
+  });
+
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  const rebuild = async (): Promise<void> => {
+    const changed = [...pending];
+    pending.clear();
+    const begun = performance.now();
+    const seen = await Promise.all(changed.map(fingerprint));
+    recheck(changed, seen);
+    let result: BuildResult | null = null;
+    try {
+      const reload = changed.some((file) => file === options.schemaPath || isInside(file, options.templatesDir));
+      if (reload) compiler.reloadTemplatesAndSchema();
+      result = reload ? await compiler.build() : await compiler.update(changed);
+    } catch (error) {
+      // A template or schema that does not load: say so, keep the previous ones, keep watching.
+      output.err(`toolgen: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    let count = 0;
+    let removed = 0;
+    if (result) {
+      printDiagnostics(output, result.diagnostics, result.sources);
+      for (const file of result.files) {
+        if (!result.fresh.has(file.path) || onDisk.get(file.path) === file.content) continue;
+        if (await writeIfChanged(file)) count += 1;
+        onDisk.set(file.path, file.content);
+      }
+      for (const file of result.gone) {
+        if (await removeGenerated(file)) removed += 1;
+        onDisk.delete(file);
+      }
+    }
+    const built: BuildReport = { initial: false, result, rebuilt: result?.rebuilt ?? [], written: count, removed, ms: performance.now() - begun };
+    report(output, built);
+    control.onBuild?.(built);
+  };
+
+  /**
+   * chokidar drops a second change to the same file within 50 ms instead of deferring it (a formatter
+   * that saves twice would leave the first version compiled). So look again once that window has
+   * passed, and rebuild if a file moved since it was read.
+   */
+  const recheck = (files: readonly string[], seen: readonly string[]) => {
+    const timeout = setTimeout(async () => {
+      const now = await Promise.all(files.map(fingerprint));
+      files.forEach((file, i) => {
+        if (now[i] !== seen[i] && !control.signal.aborted) schedule(file);
+      });
+    }, 75);
+    timeout.unref();
+  };
+
+  const schedule = (file: string) => {
+    pending.add(path.resolve(file));
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, control.debounceMs ?? 30);
+  };
+  const flush = () => {
+    timer = null;
+    if (running) return; // the running rebuild picks the new saves up when it ends
+    running = (async () => {
+      while (pending.size > 0) await rebuild();
+      running = null;
+    })();
+  };
+  watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
+  watcher.on('error', (error) => output.err(`toolgen: watch error: ${error instanceof Error ? error.message : String(error)}`));
+  output.out(`toolgen: watching ${shown(options.configDir)} for changes (Ctrl-C to stop)`);
+  control.onReady?.();
+
+  await new Promise<void>((resolve) => {
+    if (control.signal.aborted) resolve();
+    else control.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  if (timer) clearTimeout(timer);
+  await running;
+  await watcher.close();
+  output.out('toolgen: stopped watching');
+  return 0;
+}
+
+function report(output: Output, build: BuildReport): void {
+  const time = new Date().toTimeString().slice(0, 8);
+  const diagnostics = build.result?.diagnostics ?? [];
+  const failed = build.result === null || hasErrors(diagnostics);
+  const what = build.initial
+    ? `built ${build.result?.built.length ?? 0} tools`
+    : build.rebuilt.length > 0
+      ? `rebuilt ${listNames(build.rebuilt)}`
+      : 'no tool rebuilt';
+  const files = `${build.written} file${build.written === 1 ? '' : 's'} written${build.removed > 0 ? `, ${build.removed} removed` : ''}`;
+  const line = `[${time}] ${what} (${files}) in ${Math.round(build.ms)} ms; ${build.result ? countLabel(diagnostics) : 'not built'}`;
+  const paint = output.color ? (failed ? '\u001b[31m' : '\u001b[32m') : '';
+  output.out(paint ? `${paint}${line}\u001b[0m` : line);
+}
+
+function listNames(names: readonly string[]): string {
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+}
+
+/** Enough of a file's stat to tell that it changed: its time and size, or that it is gone. */
+async function fingerprint(file: string): Promise<string> {
+  const stats = await stat(file).catch(() => null);
+  return stats ? `${stats.mtimeMs}:${stats.size}` : 'gone';
+}
+
+function isInside(file: string, dir: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** Deletes a generated file of a tool that no longer exists; never a file without toolgen's banner. */
+async function removeGenerated(file: string): Promise<boolean> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null || !text.startsWith(BANNER_PREFIX)) return false;
+  await rm(file, { force: true });
+  return true;
+}
