@@ -13,7 +13,7 @@
  * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -32,6 +32,9 @@ const CHAIN_ROUNDS = 5;
 const CHAINS_PER_ROUND = 4000; // 20,000 chains per side in all
 const COMPILE_TARGET = 3;
 const EXECUTOR_TARGET = 2;
+const WATCH_EDITS = 21;
+const WATCH_TARGET_MS = 100;
+const WATCH_SCALING_TARGET = 1.5;
 
 // A full GC before each timed run keeps one run's garbage out of the next one's figure.
 const gc = (() => {
@@ -64,7 +67,7 @@ const row = (label, value, note = '') => rows.push(`${label.padEnd(33)}${note ? 
 const ms = (value) => `${value.toFixed(0)} ms`;
 const us = (value) => `${value.toFixed(1)} µs`;
 const verdict = (ratio, target) => `target <= ${target}   ${ratio <= target ? 'ok' : 'MISSED'}`;
-const ratioRow = (ratio, target) => row('  ratio', ratio.toFixed(2), verdict(ratio, target));
+const ratioRow = (ratio, target, label = 'ratio') => row(`  ${label}`, ratio.toFixed(2), verdict(ratio, target));
 
 // ---------------------------------------------------------------------------------------------------
 // 1. Compile throughput
@@ -259,8 +262,10 @@ async function main() {
     cleanup().finally(() => process.exit(130));
   });
   let compile;
+  const watches = [];
   try {
     compile = await compileBench(root);
+    watches.push(await watchBench(root, 10), await watchBench(root, 1000));
   } finally {
     await cleanup();
   }
@@ -280,11 +285,72 @@ async function main() {
   ratioRow(compile.buildMs / compile.parseMs, COMPILE_TARGET);
   row('  first build in the process', ms(compile.firstMs), '(cold: module loading, JIT)');
   row(`  write the ${compile.files} output files`, ms(compile.writeMs), `(${compile.writer}, fresh dir; again unchanged: ${ms(compile.unchangedMs)})`);
+  for (const watch of watches) {
+    row(`watch, ${watch.tools} tools: save → disk`, ms(watch.latencyMs), `(median of ${WATCH_EDITS} edits; the rebuild itself ${ms(watch.rebuildMs)})`);
+  }
+  const [small, large] = watches;
+  row(`  ${large.tools} tools`, ms(large.latencyMs), `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`);
+  ratioRow(large.latencyMs / small.latencyMs, WATCH_SCALING_TARGET, `ratio ${large.tools} / ${small.tools} tools`);
   row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
   row('same calls by hand + validation', us(chain.byHand));
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
   row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
   for (const line of rows) console.log(line);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. Watch mode: from saving one tool's YAML to its regenerated module on disk
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Starts `toolgen --watch` (the real one, from dist/) on a corpus of `tools` tools, then saves one
+ * composite's YAML at a time and times until the watcher reports the rebuild and the module on disk
+ * holds the edit. Edits rotate over several files and are spaced out (outside the timed interval) so
+ * chokidar's per-file throttle never merges two of them.
+ */
+async function watchBench(root, tools) {
+  const dir = path.join(root, `watch-${tools}`);
+  const configDir = path.join(dir, 'config');
+  const atomics = Math.min(10, Math.ceil(tools / 2));
+  const corpus = await writeCorpus(configDir, { composites: tools - atomics, atomics });
+  const { watchCommand } = await import('../dist/cli/commands.js');
+  const quiet = { color: false, out: () => {}, err: () => {} };
+  const waiting = [];
+  const stop = new AbortController();
+  let ready;
+  const isReady = new Promise((resolve) => (ready = resolve));
+  const done = watchCommand({ root: dir, configDir: 'config', outDir: 'generated' }, quiet, {
+    signal: stop.signal,
+    onReady: ready,
+    onBuild: (report) => waiting.shift()?.(report),
+  });
+  await isReady;
+
+  const edited = corpus.files.filter((file) => file.includes(`${path.sep}composites${path.sep}`)).slice(0, 5);
+  const originals = await Promise.all(edited.map((file) => readFile(file, 'utf8')));
+  const latencies = [];
+  const rebuilds = [];
+  for (let edit = 0; edit < WATCH_EDITS; edit += 1) {
+    const which = edit % edited.length;
+    const marker = `edit ${edit}`;
+    const text = originals[which].replace(/^display_name: .*$/m, `display_name: ${JSON.stringify(`Edited in the watch bench (${marker})`)}`);
+    const name = path.basename(edited[which], '.yaml');
+    const module = path.join(dir, 'generated', 'tools', `${name}.ts`);
+    const built = new Promise((resolve) => waiting.push(resolve));
+    const start = performance.now();
+    await writeFile(edited[which], text);
+    const report = await built;
+    const content = await readFile(module, "utf8");
+    const elapsed = performance.now() - start;
+    assert.ok(content.includes(marker), `the watcher did not regenerate ${module} for ${marker}`);
+    assert.deepEqual(report.rebuilt, [name]);
+    latencies.push(elapsed);
+    rebuilds.push(report.ms);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  stop.abort();
+  await done;
+  return { tools: corpus.atomics + corpus.composites, latencyMs: median(latencies), rebuildMs: median(rebuilds) };
 }
 
 await main();

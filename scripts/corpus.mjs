@@ -193,11 +193,11 @@ function str(value) {
   return /^[A-Za-z][A-Za-z0-9 _.-]*$/.test(value) && !/^(true|false|null|yes|no|on|off)$/i.test(value) ? value : JSON.stringify(value);
 }
 
-function compositeYaml(n) {
+function compositeYaml(n, available = ATOMS) {
   const r = rng(0x9e3779b9 ^ (n * 2654435761));
   const name = `composite_${String(n).padStart(4, '0')}`;
   const stepCount = 4 + r.int(3);
-  const atoms = Array.from({ length: stepCount }, () => r.pick(ATOMS));
+  const atoms = Array.from({ length: stepCount }, () => r.pick(available));
   const letters = 'abcdefgh';
 
   // Control flow first: where each step goes on success and on failure.
@@ -390,12 +390,13 @@ examples:
  * Writes the corpus into `dir` (the config dir): `atoms/*.yaml` + `atoms/handlers.ts`, and the
  * composites in `composites/group_NN/` (100 per folder). Returns what it wrote.
  */
-export async function writeCorpus(dir, { composites = 1000 } = {}) {
+export async function writeCorpus(dir, { composites = 1000, atomics = ATOMS.length } = {}) {
   const files = [];
   const atomsDir = path.join(dir, 'atoms');
+  const available = ATOMS.slice(0, atomics);
   await mkdir(atomsDir, { recursive: true });
   await writeFile(path.join(atomsDir, 'handlers.ts'), handlersModule());
-  for (const [index, atom] of ATOMS.entries()) {
+  for (const [index, atom] of available.entries()) {
     const file = path.join(atomsDir, `${atom.name}.yaml`);
     await writeFile(file, atomYaml(atom, index));
     files.push(file);
@@ -408,8 +409,8 @@ export async function writeCorpus(dir, { composites = 1000 } = {}) {
       groups.add(group);
     }
     const file = path.join(group, `composite_${String(n).padStart(4, '0')}.yaml`);
-    await writeFile(file, compositeYaml(n));
+    await writeFile(file, compositeYaml(n, available));
     files.push(file);
   }
-  return { files, atomics: ATOMS.length, composites };
+  return { files, atomics: available.length, composites };
 }

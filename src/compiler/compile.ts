@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChainPlan } from '../runtime/index.js';
+import type { CompositeAnalysis } from './check/composite.js';
 import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { emitIndex, emitTool, outputPaths, type EmitContext, type OutputFile } from './emit/emit.js';
@@ -205,7 +206,7 @@ export class Compiler {
       }
       indexed.push(entry);
       const analysis = checked.analyses.get(entry.name);
-      const plan = analysis ? lowerComposite(entry, analysis) : null;
+      const plan = analysis ? lowered(entry, analysis) : null;
       if (plan) plans.set(entry.name, plan);
       if (!selected.has(entry.source.displayPath)) continue;
       const before = previous?.emitted.get(entry.name);
@@ -243,6 +244,18 @@ export class Compiler {
     this.#previous = { catalogue, checked, emitted };
     return { files, fresh, keep, gone, built: built.sort(byCodePoint), rebuilt: rebuilt.sort(byCodePoint), plans };
   }
+}
+
+const plansByAnalysis = new WeakMap<CompositeAnalysis, ChainPlan>();
+
+/** The plan of a composite, lowered once per analysis: a reused analysis reuses its plan. */
+function lowered(entry: CatalogueEntry, analysis: CompositeAnalysis): ChainPlan {
+  let plan = plansByAnalysis.get(analysis);
+  if (!plan) {
+    plan = lowerComposite(entry, analysis);
+    plansByAnalysis.set(analysis, plan);
+  }
+  return plan;
 }
 
 /** Names whose catalogue entry is not the very same object as before: new, gone, or edited. */
