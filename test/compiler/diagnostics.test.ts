@@ -41,6 +41,10 @@ describe('YAML and schema problems', () => {
     expect(await diagnose(yaml)).toEqual(expected);
   });
 
+  it('reports a misspelled required field once, as the misspelling', async () => {
+    expect(await diagnose('name: x\ndescripton: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n')).toEqual(['2:1 TG1102']);
+  });
+
   it('says what is allowed and suggests the likely field', async () => {
     project = createProject({ 'config/tools/flow.yaml': composite('      - tool: echo\n        input: { message: hi }\n') });
     const { all } = await project.diagnose();

@@ -34,9 +34,21 @@ export class SchemaValidator {
   }
 }
 
-/** ajv reports every branch of `oneOf` and the `if` of `if/then`; users want the conclusion. */
+/**
+ * ajv reports every branch of `oneOf` and the `if` of `if/then`; users want the conclusion. And a
+ * misspelled required field is one mistake, not two: the unknown key (with its suggestion) is kept,
+ * the missing field it was meant to be is not reported again.
+ */
 function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
-  return errors.filter((error) => error.keyword !== 'if' && !/\/oneOf\/\d+\//.test(error.schemaPath));
+  const kept = errors.filter((error) => error.keyword !== 'if' && !/\/oneOf\/\d+\//.test(error.schemaPath));
+  const misspelt = new Set<string>();
+  for (const error of kept) {
+    if (error.keyword !== 'additionalProperties') continue;
+    const allowed = Object.keys(((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {});
+    const meant = closestName(String(error.params['additionalProperty']), allowed);
+    if (meant) misspelt.add(`${error.instancePath}/${meant}`);
+  }
+  return kept.filter((error) => error.keyword !== 'required' || !misspelt.has(`${error.instancePath}/${String(error.params['missingProperty'])}`));
 }
 
 function segments(instancePath: string): (string | number)[] {
