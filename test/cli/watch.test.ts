@@ -2,6 +2,7 @@
  * Watch mode on a temporary project: edits, mistakes, fixes, new, renamed and deleted files. Every
  * wait is for an event (the watcher's ready and build callbacks), never a fixed sleep.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ afterEach(async () => {
 const TEMPLATES = ['banner.hbs', 'function-tool.ts.hbs', 'composite-tool.ts.hbs', 'tool.test.ts.hbs', 'index.ts.hbs'];
 
 /** Starts a watch on a new project; with `ownTemplates`, on a copy of the templates in the project. */
-async function startWatch(files: Record<string, string> = {}, options: { ownTemplates?: boolean } = {}): Promise<Session> {
+async function startWatch(files: Record<string, string> = {}, options: { ownTemplates?: boolean; debounceMs?: number } = {}): Promise<Session> {
   const project = createProject(files);
   if (options.ownTemplates) {
     for (const name of TEMPLATES) project.write(`templates/${name}`, readFileSync(path.join(REPO, 'templates', name), 'utf8'));
@@ -59,6 +60,7 @@ async function startWatch(files: Record<string, string> = {}, options: { ownTemp
   const templatesDir = options.ownTemplates ? { templatesDir: path.join(project.root, 'templates') } : {};
   const done = watchCommand({ root: project.root, ...templatesDir }, output, {
     signal: abort.signal,
+    ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
     onReady: ready,
     onBuild: (report) => {
       const waiter = waiting.shift();
@@ -120,6 +122,18 @@ describe('toolgen --watch', () => {
     const fixed = await session.nextBuild();
     expect(fixed.result?.diagnostics).toEqual([]);
     expect(project.read('generated/tools/relay.ts')).toContain("'Echoes, fixed'");
+  });
+
+  it('makes one rebuild of a burst of saves', async () => {
+    // A long window, so that however slowly this machine delivers the events, they fall in it.
+    session = await startWatch({ 'config/tools/relay.yaml': RELAY }, { debounceMs: 400 });
+    const { project } = session;
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes (burst)'));
+    project.write('config/tools/count.yaml', project.read('config/tools/count.yaml').replace('description: Counts', 'description: Counts (burst)'));
+    project.write('config/tools/relay.yaml', RELAY.replace('Echoes twice', 'Echoes twice (burst)'));
+    const report = await session.nextBuild();
+    expect(report.rebuilt).toEqual(['count', 'echo', 'relay']);
+    expect(session.lines.filter((line) => line.includes('rebuilt'))).toHaveLength(1);
   });
 
   it('compiles the last of two quick saves to one file', async () => {
@@ -207,6 +221,27 @@ describe('toolgen --watch', () => {
     const fixed = await session.nextBuild();
     expect(fixed.rebuilt).toEqual(['count', 'echo', 'relay']);
     expect(project.read('generated/tools/relay.ts')).toContain('Never edit');
+  });
+
+  it('exits with code 0 on Ctrl-C (SIGINT), as a real process', async () => {
+    const project = createProject({ 'config/tools/relay.yaml': RELAY });
+    try {
+      const child = spawn(process.execPath, [path.join(REPO, 'dist/cli/bin.js'), '--watch'], { cwd: project.root, env: { ...process.env, NO_COLOR: '1' } });
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('toolgen: watching')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${stdout}`)));
+      });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe('toolgen: stopped watching');
+    } finally {
+      project.dispose();
+    }
   });
 
   it('stops cleanly with exit code 0', async () => {
