@@ -9,23 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { watchCommand } from '../../src/cli/commands.js';
 import type { Output } from '../../src/cli/output.js';
 import type { BuildReport } from '../../src/cli/watch.js';
-import { createProject, type TestProject } from '../helpers/project.js';
+import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-
-const RELAY = `
-name: relay
-description: Echoes twice
-parameters:
-  - { name: text, type: string, required: true }
-implementation:
-  type: composite
-  composite:
-    steps:
-      - tool: echo
-        inputs: { message: << state.text >> }
-        on_success: { map_outputs: { data: once } }
-`;
 
 interface Session {
   readonly project: TestProject;

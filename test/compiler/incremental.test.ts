@@ -5,26 +5,11 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BuildResult } from '../../src/compiler/compile.js';
-import { createProject, type TestProject } from '../helpers/project.js';
+import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 let project: TestProject;
 afterEach(() => project?.dispose());
 
-const RELAY = `
-name: relay
-description: Echoes twice
-parameters:
-  - { name: text, type: string, required: true }
-implementation:
-  type: composite
-  composite:
-    steps:
-      - tool: echo
-        inputs: { message: << state.text >> }
-        on_success: { map_outputs: { data: once } }
-      - tool: count
-        inputs: { n: 1 }
-`;
 const OUTER = `
 name: outer
 description: Calls relay

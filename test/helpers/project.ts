@@ -40,6 +40,23 @@ examples:
 `,
 };
 
+/** A composite over the base tools: echo, then count. */
+export const RELAY = `
+name: relay
+description: Echoes twice
+parameters:
+  - { name: text, type: string, required: true }
+implementation:
+  type: composite
+  composite:
+    steps:
+      - tool: echo
+        inputs: { message: << state.text >> }
+        on_success: { map_outputs: { data: once } }
+      - tool: count
+        inputs: { n: 1 }
+`;
+
 export interface TestProject {
   readonly root: string;
   write(file: string, text: string): void;
