@@ -14,6 +14,10 @@ export interface AuditRecord {
   /** When the attempt started, in epoch milliseconds (cheap to take; format it when you read it). */
   readonly startedAtMs: number;
   readonly durationMs: number;
+  /** The backoff waited before this attempt, in ms. */
+  readonly waitedMs: number;
+  /** Set when the result came from the cache and the tool did not run. */
+  readonly cached?: true;
   /** The input with redacted fields replaced by `[REDACTED]`. */
   readonly input: unknown;
   readonly output?: unknown;

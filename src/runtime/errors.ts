@@ -12,12 +12,18 @@ export type FailureKind =
   | 'execution'
   /** The tool returned something its `returns` schema rejects, or a mapped output is missing. */
   | 'output'
-  /** The chain ran more steps than its plan allows. */
-  | 'limit';
+  /** The chain ran more steps than its plan allows, or a nextTool chain went too deep or came back. */
+  | 'limit'
+  /** The call or the chain did not finish within its bound. */
+  | 'timeout'
+  /** The caller cancelled the chain. */
+  | 'cancelled';
 
 export interface ToolFailure {
   readonly kind: FailureKind;
   readonly message: string;
+  /** The `code` (or non-generic `name`) of the error the tool threw: what `retry_on` can match besides the kind. */
+  readonly code?: string;
   /** For `validation` and `output`: the schema errors, as `path: message`. */
   readonly details?: readonly string[];
 }
@@ -40,6 +46,21 @@ export class RuntimeUsageError extends Error {
     super(message);
     this.name = 'RuntimeUsageError';
   }
+}
+
+/** The code an error carries, for retry matching: its `code` property, or a name more specific than `Error`. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== '') return code;
+  const name = (error as { name?: unknown }).name;
+  return typeof name === 'string' && name !== 'Error' && name !== '' ? name : undefined;
+}
+
+/** The failure for an error a handler threw. */
+export function executionFailure(error: unknown): ToolFailure {
+  const code = errorCode(error);
+  return code === undefined ? { kind: 'execution', message: describeError(error) } : { kind: 'execution', message: describeError(error), code };
 }
 
 export function describeError(error: unknown): string {

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { redact, type AuditRecord } from './audit.js';
+import { cacheKey, stableJson } from './cache.js';
 import { systemClock, type Clock } from './clock.js';
-import type { AuditContext } from './context.js';
-import { describeError, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { compilePlan, type CompiledStep } from './compiled-plan.js';
-import type { ChainPlan } from './plan.js';
+import type { AuditContext } from './context.js';
+import { executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
+import { nextToolOf } from './next-tool.js';
+import { lookupPath, MISSING } from './path.js';
+import type { ChainPlan, NextToolPolicy } from './plan.js';
 import type { ToolRegistry } from './registry.js';
 import type { AttemptRecord, CallOutcome, ChainFailureReason, ChainResult, StepResult } from './result.js';
-import { backoffDelay } from './retry.js';
-import { lookupPath, MISSING } from './path.js';
+import { backoffDelay, shouldRetry } from './retry.js';
+import { abortKind, AbortReason, childController, NEVER } from './signals.js';
 import { closestName } from './suggest.js';
 import { UnresolvedReference, type TemplateScope } from './template.js';
 import type { ToolDefinition } from './tool.js';
@@ -17,10 +20,16 @@ import { schemaErrors, withDefaults } from './validation.js';
 export interface ChainExecutorOptions {
   readonly registry: ToolRegistry;
   readonly context: AuditContext;
-  /** Defaults to the system clock; tests pass `createTestClock()` so retries never sleep. */
+  /** Defaults to the system clock; tests pass `createTestClock()` so retries and timeouts never sleep. */
   readonly clock?: Clock;
   /** Source of randomness for backoff jitter, in [0, 1). */
   readonly random?: () => number;
+}
+
+/** What a caller may pass with any call or run. */
+export interface RunOptions {
+  /** Aborting it cancels the run: no further tool starts, and the tool in flight sees its signal abort. */
+  readonly signal?: AbortSignal;
 }
 
 /** Where a call happens, for the audit trail and the handler. */
@@ -31,9 +40,14 @@ interface CallSite {
   readonly stepId: string | null;
   readonly attempt: number;
   readonly depth: number;
+  readonly signal: AbortSignal;
+  readonly waitedMs: number;
+  /** The step's own bound for one attempt, in ms. */
+  readonly timeoutMs?: number | undefined;
+  readonly cache?: { readonly ttlMs: number; readonly shared: boolean } | undefined;
 }
 
-const TOP_LEVEL: CallSite = { chainId: null, stepId: null, attempt: 1, depth: 0 };
+const topLevel = (signal: AbortSignal | undefined): CallSite => ({ chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0 });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -58,28 +72,28 @@ export class ChainExecutor {
   }
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
-  async call(tool: string | ToolDefinition, input: unknown): Promise<CallOutcome> {
-    return (await this.#call(tool, input, TOP_LEVEL)).outcome;
+  async call(tool: string | ToolDefinition, input: unknown, options: RunOptions = {}): Promise<CallOutcome> {
+    return (await this.#call(tool, input, topLevel(options.signal))).outcome;
   }
 
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
-  async invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P): Promise<R> {
-    const outcome = await this.call(tool, input);
+  async invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P, options: RunOptions = {}): Promise<R> {
+    const outcome = await this.call(tool, input, options);
     if (!outcome.ok) throw new ToolCallError(tool.name, outcome.error);
     return outcome.output as R;
   }
 
-  /** Runs a composite tool. Policy and input problems come back as a failed result, not an exception. */
-  async runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P): Promise<ChainResult<S>> {
+  /** Runs a composite tool. Policy, input, timeout and cancellation come back as a failed result, not an exception. */
+  async runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P, options: RunOptions = {}): Promise<ChainResult<S>> {
     if (tool.implementation.kind !== 'composite') throw new RuntimeUsageError(`'${tool.name}' is not a composite tool`);
-    const { chain, outcome } = await this.#call(tool, input, TOP_LEVEL);
+    const { chain, outcome } = await this.#call(tool, input, topLevel(options.signal));
     if (chain) return chain as ChainResult<S>;
     // The call was refused before the chain started (policy or input): report it as a chain that never ran.
     const failure = (outcome as { ok: false; error: ToolFailure }).error;
     const now = isoTime(this.#clock.now());
     return {
       success: false,
-      status: 'failed',
+      status: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
       chain_id: randomUUID(),
       chain_name: tool.name,
       steps_executed: 0,
@@ -95,13 +109,14 @@ export class ChainExecutor {
   }
 
   /** Runs a plan from the given state. The seed's `execute_chain`. */
-  async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: { chainName?: string } = {}): Promise<ChainResult> {
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0);
+  async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs);
   }
 
   /**
-   * One call: look up, fill defaults, check policies, validate, run, check the output, audit. Returns
-   * synchronously when the handler does, so a chain of synchronous tools pays for no extra promises.
+   * One call: look up, fill defaults, check policies, validate, serve from the cache or run, check
+   * the output, audit. Returns synchronously when the handler does and nothing can interrupt it, so a
+   * chain of synchronous tools pays for no extra promises.
    */
   #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite): Settled<CallResult> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
@@ -115,26 +130,77 @@ export class ChainExecutor {
     const input = withDefaults(definition.parameters, rawInput);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input);
     if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
+    if (site.signal.aborted) return this.#finish(definition, site, startedAt, input, abortedOutcome(site.signal.reason));
+
+    let key: string | null = null;
+    if (site.cache) {
+      key = cacheKey(definition.name, site.cache.shared ? null : this.context.userId, input);
+      const hit = this.registry.cache.get(key, this.#clock.now());
+      if (hit) return { ...this.#finish(definition, site, startedAt, input, { ok: true, output: hit.output }, true), cached: true };
+    }
+    const remember = (result: CallResult): CallResult => {
+      if (key !== null && result.outcome.ok) this.registry.cache.set(key, result.outcome.output, this.#clock.now() + site.cache!.ttlMs);
+      return result;
+    };
+
     const implementation = definition.implementation;
+    const limit = site.timeoutMs ?? (definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1).then((chain) => {
+      const chainLimit = site.timeoutMs === undefined ? limit : limit === undefined ? site.timeoutMs : Math.min(limit, site.timeoutMs);
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, chainLimit).then((chain) => {
         const outcome: CallOutcome = chain.success
           ? { ok: true, output: chain.final_state }
           : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
-        return { ...this.#finish(definition, site, startedAt, input, outcome), chain };
+        return remember({ ...this.#finish(definition, site, startedAt, input, outcome), chain });
       });
     }
-    let produced: unknown;
-    try {
-      produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt });
-    } catch (error) {
-      return this.#finish(definition, site, startedAt, input, { ok: false, error: { kind: 'execution', message: describeError(error) } });
+    if (limit === undefined && site.signal === NEVER) {
+      let produced: unknown;
+      try {
+        produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: NEVER });
+      } catch (error) {
+        return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
+      }
+      if (!isPromiseLike(produced)) return remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, produced)));
+      return Promise.resolve(produced).then(
+        (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
+        (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
+      );
     }
-    if (!isPromiseLike(produced)) return this.#finish(definition, site, startedAt, input, checkOutput(definition, produced));
-    return Promise.resolve(produced).then(
-      (output) => this.#finish(definition, site, startedAt, input, checkOutput(definition, output)),
-      (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: { kind: 'execution', message: describeError(error) } }),
-    );
+    return this.#guardedCall(definition, input, site, startedAt, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
+  }
+
+  /**
+   * Runs a handler that can be interrupted: by its time limit, or by the caller. The handler gets a
+   * signal that aborts either way; the executor stops waiting for it at once, whatever it does.
+   */
+  async #guardedCall(definition: ToolDefinition, input: unknown, site: CallSite, startedAt: number, limit: number | undefined): Promise<CallOutcome> {
+    if (definition.implementation.kind !== 'function') throw new RuntimeUsageError(`'${definition.name}' has no handler`);
+    const { controller, release } = childController(site.signal);
+    const timer = new AbortController();
+    try {
+      let produced: unknown;
+      try {
+        produced = definition.implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: controller.signal });
+      } catch (error) {
+        return { ok: false, error: executionFailure(error) };
+      }
+      if (!isPromiseLike(produced)) return checkOutput(definition, produced);
+      if (limit !== undefined) {
+        void this.#clock.deadline(limit, timer.signal).then(() => {
+          if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${definition.name}' did not finish within ${limit} ms`));
+        });
+      }
+      // The handler's promise is settled either way, so an abandoned one never becomes an unhandled rejection.
+      const finished = Promise.resolve(produced).then(
+        (output): CallOutcome => checkOutput(definition, output),
+        (error: unknown): CallOutcome => ({ ok: false, error: executionFailure(error) }),
+      );
+      return await Promise.race([finished, whenAborted(controller.signal)]);
+    } finally {
+      timer.abort();
+      release();
+    }
   }
 
   #checkPolicies(tool: ToolDefinition): ToolFailure | null {
@@ -151,49 +217,34 @@ export class ChainExecutor {
   }
 
   /** Records the attempt in the audit trail and hands the outcome back. */
-  #finish(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome): CallResult {
+  #finish(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome, cached = false): CallResult {
     const fields = tool.audit.redactFields;
     const context = this.context;
     const endedAt = this.#clock.now();
-    const durationMs = endedAt - startedAt;
-    // Two literals rather than one with a spread: this runs once per attempt, and spreads are slow.
-    context.record(
-      outcome.ok
-        ? {
-            event: tool.audit.successEvent,
-            tool: tool.name,
-            status: 'success',
-            userId: context.userId,
-            sessionId: context.sessionId,
-            casefileId: context.casefileId,
-            chainId: site.chainId,
-            stepId: site.stepId,
-            attempt: site.attempt,
-            startedAtMs: startedAt,
-            durationMs,
-            input: redact(input, fields),
-            output: redact(outcome.output, fields),
-          }
-        : {
-            event: tool.audit.failureEvent,
-            tool: tool.name,
-            status: 'failure',
-            userId: context.userId,
-            sessionId: context.sessionId,
-            casefileId: context.casefileId,
-            chainId: site.chainId,
-            stepId: site.stepId,
-            attempt: site.attempt,
-            startedAtMs: startedAt,
-            durationMs,
-            input: redact(input, fields),
-            error: { kind: outcome.error.kind, message: outcome.error.message },
-          },
-    );
+    // Literals written out rather than spread: this runs once per attempt, and spreads are slow.
+    const record: Mutable<AuditRecord> = {
+      event: outcome.ok ? tool.audit.successEvent : tool.audit.failureEvent,
+      tool: tool.name,
+      status: outcome.ok ? 'success' : 'failure',
+      userId: context.userId,
+      sessionId: context.sessionId,
+      casefileId: context.casefileId,
+      chainId: site.chainId,
+      stepId: site.stepId,
+      attempt: site.attempt,
+      startedAtMs: startedAt,
+      durationMs: endedAt - startedAt,
+      waitedMs: site.waitedMs,
+      input: redact(input, fields),
+    };
+    if (outcome.ok) record.output = redact(outcome.output, fields);
+    else record.error = { kind: outcome.error.kind, message: outcome.error.message };
+    if (cached) record.cached = true;
+    context.record(record);
     return { outcome, endedAt };
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number): Promise<ChainResult> {
+  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined): Promise<ChainResult> {
     const compiled = compilePlan(plan);
     const chainId = randomUUID();
     const startedAt = isoTime(this.#clock.now());
@@ -208,40 +259,65 @@ export class ChainExecutor {
     let succeeded = 0;
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 
+    // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
+    const interruptible = parentSignal !== NEVER || timeoutMs !== undefined;
+    const { controller, release } = interruptible ? childController(parentSignal) : { controller: null, release: () => {} };
+    const signal = controller?.signal ?? NEVER;
+    const timer = timeoutMs === undefined ? null : new AbortController();
+    if (timer && controller) {
+      void this.#clock.deadline(timeoutMs!, timer.signal).then(() => {
+        if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
+      });
+    }
+
     let current = plan.entry;
     if (depth > MAX_NESTING) {
       failure = { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` };
       current = null;
     }
-    while (current !== null) {
-      if (executions >= plan.maxStepExecutions) {
-        failure = { step: current, tool: null, kind: 'limit', message: `the chain ran ${plan.maxStepExecutions} steps, its limit; is there a loop without an exit?` };
+    try {
+      while (current !== null) {
+        if (signal.aborted) {
+          failure = { step: current, tool: null, ...abortedOutcome(signal.reason).error };
+          break;
+        }
+        if (executions >= plan.maxStepExecutions) {
+          failure = { step: current, tool: null, kind: 'limit', message: `the chain ran ${plan.maxStepExecutions} steps, its limit; is there a loop without an exit?` };
+          break;
+        }
+        executions += 1;
+        const step = compiled.steps.get(current)!;
+        const settled = this.#runStep(step, scope, chainId, depth, history, signal, plan.nextTools);
+        const run = isPromiseLike(settled) ? await settled : settled;
+        const outcome = run.outcome;
+        const error = outcome.ok ? mapOutputs(step, outcome.output, state) : outcome.error;
+        if (error === null) {
+          const output = (outcome as { output: unknown }).output;
+          stepOutputs.set(step.plan.id, output);
+          const result: StepResult = { step: step.plan.id, tool: step.plan.tool, status: 'success', attempts: run.attempts, output };
+          results.push(run.servedBy || run.cached || run.hops ? { ...result, ...stepExtras(run) } : result);
+          succeeded += 1;
+          current = step.plan.onSuccess.next;
+          continue;
+        }
+        // A step cut short by the chain's own timeout or cancellation ends the chain, whatever its policy.
+        const interrupted = signal.aborted && (error.kind === 'timeout' || error.kind === 'cancelled');
+        const policy = step.plan.onFailure;
+        const after = policy.action === 'retry' ? policy.afterRetries : policy;
+        const continues = after.action === 'continue' && !interrupted;
+        results.push({ step: step.plan.id, tool: step.plan.tool, status: 'failed', attempts: run.attempts, error, handled: continues ? 'continued' : 'stopped', ...stepExtras(run) });
+        if (continues) {
+          current = (after as { next: string | null }).next;
+          continue;
+        }
+        failure = interrupted
+          ? { step: step.plan.id, tool: step.plan.tool, ...abortedOutcome(signal.reason).error }
+          : { step: step.plan.id, tool: step.plan.tool, kind: error.kind, message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.details ? { details: error.details } : {}) };
         break;
       }
-      executions += 1;
-      const step = compiled.steps.get(current)!;
-      const settled = this.#runStep(step, scope, chainId, depth, history);
-      const run = isPromiseLike(settled) ? await settled : settled;
-      const outcome = run.outcome;
-      const error = outcome.ok ? mapOutputs(step, outcome.output, state) : outcome.error;
-      if (error === null) {
-        const output = (outcome as { output: unknown }).output;
-        stepOutputs.set(step.plan.id, output);
-        results.push({ step: step.plan.id, tool: step.plan.tool, status: 'success', attempts: run.attempts, output });
-        succeeded += 1;
-        current = step.plan.onSuccess.next;
-        continue;
-      }
-      const policy = step.plan.onFailure;
-      const after = policy.action === 'retry' ? policy.afterRetries : policy;
-      const continues = after.action === 'continue';
-      results.push({ step: step.plan.id, tool: step.plan.tool, status: 'failed', attempts: run.attempts, error, handled: continues ? 'continued' : 'stopped' });
-      if (continues) {
-        current = after.next;
-        continue;
-      }
-      failure = { step: step.plan.id, tool: step.plan.tool, kind: error.kind, message: error.message, ...(error.details ? { details: error.details } : {}) };
-      break;
+    } finally {
+      timer?.abort();
+      release();
     }
 
     const completedAt = isoTime(this.#clock.now());
@@ -250,7 +326,7 @@ export class ChainExecutor {
     if (failure) {
       return {
         success: false,
-        status: 'failed',
+        status: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
         chain_id: chainId,
         chain_name: chainName,
         steps_executed: results.length,
@@ -281,10 +357,76 @@ export class ChainExecutor {
   }
 
   /**
-   * Runs one step with its retry policy; every attempt lands in `history`. Synchronous while the
-   * tool is: promises appear only for asynchronous handlers and for the waits between retries.
+   * Runs one step: its tool with the retry policy, then its fallbacks if it failed for good, then
+   * the tools its result names in `_meta.nextTool`. Every attempt lands in `history`. Synchronous
+   * when the first attempt is and nothing else has to happen.
    */
-  #runStep(step: CompiledStep, scope: TemplateScope, chainId: string, depth: number, history: AttemptRecord[], attempt = 1, waited = 0): Settled<StepRun> {
+  #runStep(step: CompiledStep, scope: TemplateScope, chainId: string, depth: number, history: AttemptRecord[], signal: AbortSignal, nextTools: NextToolPolicy | undefined): Settled<StepRun> {
+    const first = this.#attempt(step, step.plan.tool, scope, this.#site(step, chainId, depth, signal, 1, 0, true), history, undefined);
+    if (!isPromiseLike(first) && (first.outcome.ok ? !nextTools : !this.#mayRecover(step, first.outcome.error, signal))) {
+      return first.cached ? { outcome: first.outcome, attempts: 1, cached: true } : { outcome: first.outcome, attempts: 1 };
+    }
+    return this.#completeStep(step, scope, chainId, depth, history, signal, nextTools, first);
+  }
+
+  /** Whether a failed first attempt has anything left to try: a retry or a fallback. */
+  #mayRecover(step: CompiledStep, error: ToolFailure, signal: AbortSignal): boolean {
+    const policy = step.plan.onFailure;
+    return !signal.aborted && ((policy.action === 'retry' && policy.maxRetries > 0 && shouldRetry(error, policy)) || (step.plan.fallbacks?.length ?? 0) > 0);
+  }
+
+  #site(step: CompiledStep, chainId: string, depth: number, signal: AbortSignal, attempt: number, waited: number, cacheable: boolean): CallSite {
+    return {
+      chainId,
+      stepId: step.plan.id,
+      attempt,
+      depth,
+      signal,
+      waitedMs: waited,
+      timeoutMs: step.plan.timeoutMs,
+      cache: cacheable ? step.plan.cache : undefined,
+    };
+  }
+
+  async #completeStep(
+    step: CompiledStep,
+    scope: TemplateScope,
+    chainId: string,
+    depth: number,
+    history: AttemptRecord[],
+    signal: AbortSignal,
+    nextTools: NextToolPolicy | undefined,
+    first: Settled<AttemptResult>,
+  ): Promise<StepRun> {
+    const policy = step.plan.onFailure;
+    let attempt = 1;
+    let run = isPromiseLike(first) ? await first : first;
+    while (!run.outcome.ok && policy.action === 'retry' && attempt <= policy.maxRetries && shouldRetry(run.outcome.error, policy) && !signal.aborted) {
+      const waited = backoffDelay(policy.backoff, attempt, this.#random);
+      await this.#clock.sleep(waited, signal);
+      if (signal.aborted) break;
+      attempt += 1;
+      const next = this.#attempt(step, step.plan.tool, scope, this.#site(step, chainId, depth, signal, attempt, waited, true), history, undefined);
+      run = isPromiseLike(next) ? await next : next;
+    }
+    if (!run.outcome.ok) {
+      if (signal.aborted || run.outcome.error.kind === 'unresolved_reference') return { outcome: run.outcome, attempts: attempt };
+      for (const fallback of step.plan.fallbacks ?? []) {
+        const attemptResult = this.#attempt(step, fallback, scope, this.#site(step, chainId, depth, signal, 1, 0, false), history, 'fallback');
+        const served = isPromiseLike(attemptResult) ? await attemptResult : attemptResult;
+        if (served.outcome.ok) return { outcome: served.outcome, attempts: attempt, servedBy: fallback };
+        if (signal.aborted) break;
+      }
+      return { outcome: run.outcome, attempts: attempt };
+    }
+    const cached = run.cached ? { cached: true } : {};
+    if (!nextTools || run.input === undefined) return { outcome: run.outcome, attempts: attempt, ...cached };
+    const followed = await this.#followNextTools(step, run.input, run.outcome.output, nextTools, this.#site(step, chainId, depth, signal, 1, 0, false), history);
+    return { outcome: followed.outcome, attempts: attempt, ...cached, ...(followed.hops.length > 0 ? { hops: followed.hops } : {}) };
+  }
+
+  /** One attempt of one tool for a step: resolve the inputs, call, record. */
+  #attempt(step: CompiledStep, tool: string, scope: TemplateScope, site: CallSite, history: AttemptRecord[], via: AttemptRecord['via']): Settled<AttemptResult> {
     const startedAt = this.#clock.now();
     let input: unknown;
     try {
@@ -292,41 +434,111 @@ export class ChainExecutor {
     } catch (error) {
       if (!(error instanceof UnresolvedReference)) throw error;
       const outcome: CallOutcome = { ok: false, error: { kind: 'unresolved_reference', message: error.message } };
-      return this.#afterAttempt(step, scope, chainId, depth, history, attempt, waited, startedAt, { outcome, endedAt: startedAt });
+      return record(step, tool, site, startedAt, { outcome, endedAt: startedAt }, history, via, undefined);
     }
-    const called = this.#call(step.plan.tool, input, { startedAt, chainId, stepId: step.plan.id, attempt, depth });
-    if (isPromiseLike(called)) return called.then((result) => this.#afterAttempt(step, scope, chainId, depth, history, attempt, waited, startedAt, result));
-    return this.#afterAttempt(step, scope, chainId, depth, history, attempt, waited, startedAt, called);
+    const timed: CallSite = { chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, depth: site.depth, signal: site.signal, waitedMs: site.waitedMs, timeoutMs: site.timeoutMs, cache: site.cache, startedAt };
+    const called = this.#call(tool, input, timed);
+    if (isPromiseLike(called)) return called.then((result) => record(step, tool, site, startedAt, result, history, via, input));
+    return record(step, tool, site, startedAt, called, history, via, input);
   }
 
-  #afterAttempt(
-    step: CompiledStep,
-    scope: TemplateScope,
-    chainId: string,
-    depth: number,
-    history: AttemptRecord[],
-    attempt: number,
-    waited: number,
-    startedAt: number,
-    { outcome, endedAt }: CallResult,
-  ): Settled<StepRun> {
-    const record: AttemptRecord = outcome.ok
-      ? { step: step.plan.id, tool: step.plan.tool, attempt, status: 'success', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: waited }
-      : { step: step.plan.id, tool: step.plan.tool, attempt, status: 'failed', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: waited, error: outcome.error };
-    history.push(record);
-    const policy = step.plan.onFailure;
-    if (outcome.ok || policy.action !== 'retry' || attempt > policy.maxRetries || !RETRYABLE.has(outcome.error.kind)) return { outcome, attempts: attempt };
-    const delay = backoffDelay(policy.backoff, attempt, this.#random);
-    return this.#clock.sleep(delay).then(() => this.#runStep(step, scope, chainId, depth, history, attempt + 1, delay));
+  /**
+   * Follows `_meta.nextTool` from a step's output: only to tools the plan allows, with arguments
+   * validated and policies checked like any call, at most `maxDepth` hops, and never back to a tool
+   * already called with the same arguments. The step's output stays its own tool's.
+   */
+  async #followNextTools(step: CompiledStep, input: unknown, output: unknown, policy: NextToolPolicy, site: CallSite, history: AttemptRecord[]): Promise<{ outcome: CallOutcome; hops: { tool: string; output: unknown }[] }> {
+    const hops: { tool: string; output: unknown }[] = [];
+    const seen = new Set([`${step.plan.tool}\u0000${stableJson(input)}`]);
+    const refuse = (kind: ToolFailure['kind'], message: string, tool: string) => {
+      const now = this.#clock.now();
+      const error: ToolFailure = { kind, message };
+      history.push({ step: step.plan.id, tool, attempt: 1, status: 'failed', started_at_ms: now, duration_ms: 0, waited_ms: 0, error, via: 'next_tool' });
+      return { outcome: { ok: false, error } as CallOutcome, hops };
+    };
+    let latest = output;
+    for (let depth = 1; ; depth += 1) {
+      const request = nextToolOf(latest);
+      if (request === null) return { outcome: { ok: true, output }, hops };
+      if ('malformed' in request) return refuse('output', `step '${step.plan.id}': ${request.malformed}`, step.plan.tool);
+      if (depth > policy.maxDepth) return refuse('limit', `step '${step.plan.id}': nextTool went ${policy.maxDepth} hops deep, its limit; '${request.tool}' was not called`, request.tool);
+      if (!policy.allow.includes(request.tool)) {
+        return refuse('policy', `step '${step.plan.id}': nextTool '${request.tool}' is not allowed here (allow_next_tools: ${policy.allow.join(', ') || 'none'}); it was not called`, request.tool);
+      }
+      const key = `${request.tool}\u0000${stableJson(request.arguments)}`;
+      if (seen.has(key)) return refuse('limit', `step '${step.plan.id}': nextTool comes back to '${request.tool}' with the same arguments, a loop; it was not called again`, request.tool);
+      seen.add(key);
+      const startedAt = this.#clock.now();
+      const called = this.#call(request.tool, request.arguments, site);
+      const { outcome, endedAt } = isPromiseLike(called) ? await called : called;
+      const record: AttemptRecord = outcome.ok
+        ? { step: step.plan.id, tool: request.tool, attempt: 1, status: 'success', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: 0, via: 'next_tool' }
+        : { step: step.plan.id, tool: request.tool, attempt: 1, status: 'failed', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: 0, error: outcome.error, via: 'next_tool' };
+      history.push(record);
+      if (!outcome.ok) return { outcome: { ok: false, error: { ...outcome.error, message: `nextTool '${request.tool}': ${outcome.error.message}` } }, hops };
+      hops.push({ tool: request.tool, output: outcome.output });
+      latest = outcome.output;
+    }
   }
 }
+
+interface AttemptResult {
+  readonly outcome: CallOutcome;
+  /** The resolved input, when the inputs resolved. */
+  readonly input?: unknown;
+  readonly cached?: boolean;
+}
+
+/** Puts an attempt in the history and returns what the step needs of it. */
+function record(step: CompiledStep, tool: string, site: CallSite, startedAt: number, result: CallResult, history: AttemptRecord[], via: AttemptRecord['via'], input: unknown): AttemptResult {
+  const { outcome, endedAt } = result;
+  const entry: Mutable<AttemptRecord> = { step: step.plan.id, tool, attempt: site.attempt, status: outcome.ok ? 'success' : 'failed', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: site.waitedMs };
+  if (!outcome.ok) entry.error = outcome.error;
+  const how = result.cached ? 'cache' : via;
+  if (how) entry.via = how;
+  history.push(entry);
+  return result.cached ? { outcome, input, cached: true } : { outcome, input };
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 interface StepRun {
   readonly outcome: CallOutcome;
   readonly attempts: number;
+  readonly servedBy?: string;
+  readonly cached?: boolean;
+  readonly hops?: readonly { readonly tool: string; readonly output: unknown }[];
+}
+
+function stepExtras(run: StepRun): Pick<StepResult, 'served_by' | 'cached' | 'hops'> {
+  return { ...(run.servedBy ? { served_by: run.servedBy } : {}), ...(run.cached ? { cached: true } : {}), ...(run.hops ? { hops: run.hops } : {}) };
 }
 
 type Settled<T> = T | Promise<T>;
+
+interface CallResult {
+  readonly outcome: CallOutcome;
+  /** The clock when the call finished. */
+  readonly endedAt: number;
+  /** Set when the call ran a composite. */
+  readonly chain?: ChainResult;
+  /** Set when the output came from the cache. */
+  readonly cached?: boolean;
+}
+
+/** The outcome of a call that was stopped: by a time limit, or by the caller. */
+function abortedOutcome(reason: unknown): { ok: false; error: ToolFailure } {
+  const kind = abortKind(reason);
+  const message = reason instanceof Error && reason.message ? reason.message : kind === 'timeout' ? 'timed out' : 'cancelled by the caller';
+  return { ok: false, error: { kind, message } };
+}
+
+function whenAborted(signal: AbortSignal): Promise<CallOutcome> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(abortedOutcome(signal.reason));
+    else signal.addEventListener('abort', () => resolve(abortedOutcome(signal.reason)), { once: true });
+  });
+}
 
 let lastMs = Number.NaN;
 let lastIso = '';
@@ -338,14 +550,6 @@ function isoTime(ms: number): string {
     lastIso = new Date(ms).toISOString();
   }
   return lastIso;
-}
-
-interface CallResult {
-  readonly outcome: CallOutcome;
-  /** The clock when the call finished. */
-  readonly endedAt: number;
-  /** Set when the call ran a composite. */
-  readonly chain?: ChainResult;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
@@ -361,9 +565,6 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   }
   return { ok: true, output };
 }
-
-/** Kinds that another attempt could fix. Bad input, a missing permission or an unknown tool stay bad. */
-const RETRYABLE = new Set(['execution', 'output']);
 
 function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null {
   const problems = schemaErrors(tool.parameters, input);

@@ -12,6 +12,15 @@ export interface ChainPlan {
   readonly steps: readonly PlanStep[];
   /** The most step executions one run may make before it fails with a `limit` error. */
   readonly maxStepExecutions: number;
+  /** When set, a result's `_meta.nextTool` is followed, within these bounds. */
+  readonly nextTools?: NextToolPolicy;
+}
+
+export interface NextToolPolicy {
+  /** The only tools a `_meta.nextTool` may name. */
+  readonly allow: readonly string[];
+  /** The most hops one step may make (default 5). */
+  readonly maxDepth: number;
 }
 
 export type PlanStep = CallStep;
@@ -24,6 +33,12 @@ export interface CallStep {
   readonly inputs: { readonly [name: string]: JsonValue };
   readonly onSuccess: SuccessTransition;
   readonly onFailure: FailurePolicy;
+  /** The most one attempt may take, in ms; past it the attempt fails with `timeout`. */
+  readonly timeoutMs?: number;
+  /** Tools tried in order, with the same input, when the step fails for good. */
+  readonly fallbacks?: readonly string[];
+  /** Reuse a result for the same resolved input within `ttlMs`; per user unless `shared`. */
+  readonly cache?: { readonly ttlMs: number; readonly shared: boolean };
 }
 
 export interface SuccessTransition {
@@ -44,6 +59,10 @@ export type FailurePolicy =
       readonly action: 'retry';
       readonly maxRetries: number;
       readonly backoff: Backoff;
+      /** Retry only failures of these kinds or error codes (default: execution, output, timeout). */
+      readonly retryOn?: readonly string[];
+      /** Never retry these kinds or error codes. */
+      readonly noRetryOn?: readonly string[];
       /** Where to go once retries are spent; absent means stop. */
       readonly afterRetries: { readonly action: 'stop' } | { readonly action: 'continue'; readonly next: string | null };
     };
@@ -58,3 +77,4 @@ export interface Backoff {
 
 export const DEFAULT_BACKOFF: Backoff = { initialMs: 1000, factor: 2, maxMs: 30_000, jitter: false };
 export const DEFAULT_MAX_STEP_EXECUTIONS = 1000;
+export const DEFAULT_MAX_NEXT_TOOL_DEPTH = 5;

@@ -1,3 +1,4 @@
+import { ResultCache } from './cache.js';
 import { RuntimeUsageError } from './errors.js';
 import type { ToolDefinition, ToolHandler } from './tool.js';
 
@@ -11,8 +12,11 @@ import type { ToolDefinition, ToolHandler } from './tool.js';
  */
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
+  /** Results of steps that ask to be cached; bounded, and per user unless a step shares them. */
+  readonly cache: ResultCache;
 
-  constructor(tools: Iterable<ToolDefinition> = []) {
+  constructor(tools: Iterable<ToolDefinition> = [], options: { readonly cacheSize?: number } = {}) {
+    this.cache = new ResultCache(options.cacheSize);
     for (const tool of tools) this.register(tool);
   }
 
@@ -36,7 +40,7 @@ export class ToolRegistry {
 
   /** A copy of this registry in which the named tools run the given handlers instead (test doubles). */
   withHandlers(handlers: Readonly<Record<string, ToolHandler<any, unknown>>>): ToolRegistry {
-    const copy = new ToolRegistry();
+    const copy = new ToolRegistry([], { cacheSize: this.cache.maxEntries });
     for (const tool of this.#tools.values()) {
       const handler = handlers[tool.name];
       copy.register(handler ? { ...tool, implementation: { kind: 'function', handler } } : tool);

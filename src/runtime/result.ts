@@ -30,7 +30,8 @@ export interface ChainSuccess<S> extends ChainResultBase {
 
 export interface ChainFailure<S> extends ChainResultBase {
   readonly success: false;
-  readonly status: 'failed';
+  /** `cancelled` when the caller's signal stopped it; `failed` otherwise (a timeout included). */
+  readonly status: 'failed' | 'cancelled';
   readonly final_state: Partial<S>;
   readonly failure: ChainFailureReason;
 }
@@ -53,6 +54,12 @@ export interface StepResult {
   readonly error?: ToolFailure;
   /** How the failure was handled: the chain stopped here, or continued. */
   readonly handled?: 'stopped' | 'continued';
+  /** The fallback tool that served the step, when its own tool failed for good. */
+  readonly served_by?: string;
+  /** True when the output came from the cache. */
+  readonly cached?: boolean;
+  /** The tools called through `_meta.nextTool` after the step's own, in order. */
+  readonly hops?: readonly { readonly tool: string; readonly output: unknown }[];
 }
 
 export interface AttemptRecord {
@@ -66,6 +73,8 @@ export interface AttemptRecord {
   /** The backoff waited before this attempt. */
   readonly waited_ms: number;
   readonly error?: ToolFailure;
+  /** How this attempt came about, when not as a plain attempt of the step's tool. */
+  readonly via?: 'cache' | 'fallback' | 'next_tool';
 }
 
 /** The outcome of one tool call: its output, or why it failed. */

@@ -1,3 +1,4 @@
+import type { ToolFailure } from './errors.js';
 import type { Backoff } from './plan.js';
 
 /**
@@ -9,4 +10,21 @@ import type { Backoff } from './plan.js';
 export function backoffDelay(backoff: Backoff, retry: number, random: () => number = Math.random): number {
   const ceiling = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (retry - 1));
   return backoff.jitter ? Math.floor(random() * ceiling) : ceiling;
+}
+
+/** Failure kinds another attempt could fix. Bad input, a refused policy or an unknown tool stay as they are. */
+export const RETRIED_BY_DEFAULT: ReadonlySet<string> = new Set(['execution', 'output', 'timeout']);
+
+/**
+ * Whether a failure is worth another attempt. `noRetryOn` wins over everything; `retryOn`, when
+ * given, replaces the default list. Each matches a failure kind or the code the tool's error carried.
+ *
+ * @example shouldRetry({ kind: 'execution', code: 'RATE_LIMITED', message: '' }, { retryOn: ['RATE_LIMITED'] }) // true
+ */
+export function shouldRetry(failure: ToolFailure, policy: { readonly retryOn?: readonly string[]; readonly noRetryOn?: readonly string[] }): boolean {
+  if (failure.kind === 'cancelled') return false;
+  const matches = (names: readonly string[]) => names.includes(failure.kind) || (failure.code !== undefined && names.includes(failure.code));
+  if (policy.noRetryOn && matches(policy.noRetryOn)) return false;
+  if (policy.retryOn) return matches(policy.retryOn);
+  return RETRIED_BY_DEFAULT.has(failure.kind);
 }

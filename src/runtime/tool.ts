@@ -21,6 +21,8 @@ export interface ToolCallContext {
   readonly chainId: string | null;
   readonly stepId: string | null;
   readonly attempt: number;
+  /** Aborts when the call times out or the chain is cancelled: a handler doing I/O should pass it on. */
+  readonly signal: AbortSignal;
 }
 
 export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;
