@@ -300,8 +300,9 @@ export class ChainExecutor {
           current = step.plan.onSuccess.next;
           continue;
         }
-        // A step cut short by the chain's own timeout or cancellation ends the chain, whatever its policy.
-        const interrupted = signal.aborted && (error.kind === 'timeout' || error.kind === 'cancelled');
+        // Once the chain's own time is up, or its caller cancelled it, a failed step ends the chain with
+        // that reason, whatever the step's policy and however the step failed (a wait cut short included).
+        const interrupted = signal.aborted;
         const policy = step.plan.onFailure;
         const after = policy.action === 'retry' ? policy.afterRetries : policy;
         const continues = after.action === 'continue' && !interrupted;

@@ -42,6 +42,8 @@ export interface ChainFailureReason {
   readonly tool: string | null;
   readonly kind: FailureKind;
   readonly message: string;
+  /** The code of the error the tool threw, when it had one. */
+  readonly code?: string;
   readonly details?: readonly string[];
 }
 
