@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChainPlan } from '../runtime/index.js';
+import { calleesOf } from './check/callees.js';
 import type { CompositeAnalysis } from './check/composite.js';
 import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
@@ -286,7 +287,7 @@ function heldBack(catalogue: Catalogue, failedFiles: ReadonlySet<string>, broken
     changed = false;
     for (const entry of catalogue.entries()) {
       if (held.has(entry.name) || entry.document.implementation.type !== 'composite') continue;
-      if (entry.document.implementation.composite.steps.some((step) => held.has(step.tool))) {
+      if (calleesOf(entry.document).some((name) => held.has(name))) {
         held.add(entry.name);
         changed = true;
       }

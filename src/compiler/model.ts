@@ -31,8 +31,13 @@ export interface StepDoc {
   readonly description?: string;
   readonly inputs?: { readonly [name: string]: JsonValue };
   readonly on_success?: { readonly map_outputs?: Readonly<Record<string, string>>; readonly next?: string };
+  readonly timeout_ms?: number;
+  readonly fallbacks?: readonly string[];
+  readonly cache?: { readonly ttl_seconds: number; readonly shared?: boolean };
   readonly on_failure?: {
     readonly action?: 'stop' | 'retry' | 'continue';
+    readonly retry_on?: readonly string[];
+    readonly no_retry_on?: readonly string[];
     readonly max_retries?: number;
     readonly initial_delay_ms?: number;
     readonly backoff_factor?: number;
@@ -84,7 +89,15 @@ export interface ToolDocument {
   readonly error_scenarios?: readonly ErrorScenarioDoc[];
   readonly implementation:
     | { readonly type: 'function'; readonly module: string; readonly export: string }
-    | { readonly type: 'composite'; readonly composite: { readonly steps: readonly StepDoc[]; readonly max_step_executions?: number } };
+    | {
+        readonly type: 'composite';
+        readonly composite: {
+          readonly steps: readonly StepDoc[];
+          readonly max_step_executions?: number;
+          readonly allow_next_tools?: readonly string[];
+          readonly max_next_tool_depth?: number;
+        };
+      };
 }
 
 /** A valid document with the file it came from. */

@@ -43,6 +43,15 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   if (!Number.isInteger(plan.maxStepExecutions) || plan.maxStepExecutions < 1) {
     throw new RuntimeUsageError(`plan '${plan.name}': maxStepExecutions must be a positive integer`);
   }
+  for (const step of plan.steps) {
+    const where = `plan '${plan.name}', step '${step.id}'`;
+    if (step.timeoutMs !== undefined && !(step.timeoutMs > 0)) throw new RuntimeUsageError(`${where}: timeoutMs must be positive`);
+    if (step.cache && !(step.cache.ttlMs > 0)) throw new RuntimeUsageError(`${where}: cache.ttlMs must be positive`);
+    if (step.fallbacks?.some((name) => typeof name !== 'string' || name === '')) throw new RuntimeUsageError(`${where}: fallbacks must be tool names`);
+  }
+  if (plan.nextTools && (!Number.isInteger(plan.nextTools.maxDepth) || plan.nextTools.maxDepth < 1)) {
+    throw new RuntimeUsageError(`plan '${plan.name}': nextTools.maxDepth must be a positive integer`);
+  }
   const compiled = { steps, tools: plan.steps.map((step) => ({ name: step.tool })) };
   cache.set(plan, compiled);
   return compiled;

@@ -182,6 +182,48 @@ describe('tool signature problems', () => {
   });
 });
 
+describe('resilience settings', () => {
+  it.each([
+    ['an unknown fallback', composite('      - tool: echo\n        inputs: { message: a }\n        fallbacks: [ecko]\n'), ['12:21 TG2002']],
+    ['a fallback that does not take the inputs', composite('      - tool: echo\n        inputs: { message: a }\n        fallbacks: [count]\n'), ['11:9 TG5002', '11:19 TG5001']],
+    ['retry settings on a step that does not retry', composite('      - tool: echo\n        inputs: { message: a }\n        on_failure: { action: stop, retry_on: [execution] }\n'), ['12:37 TG3008']],
+    ['an unknown tool in allow_next_tools', composite('      - { tool: echo, inputs: { message: a } }\n').replace('    steps:', '    allow_next_tools: [handof]\n    steps:'), ['9:24 TG2002']],
+    ['a bad cache setting', composite('      - { tool: echo, inputs: { message: a }, cache: { ttl_seconds: 0 } }\n'), ['10:69 TG1101']],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('checks a mapped output against each fallback too', async () => {
+    project = createProject({
+      'config/tools/shout.yaml': 'name: shout\ndescription: s\nparameters: [{ name: message, type: string, required: true }]\nreturns: { type: object, properties: { loud: { type: string } } }\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples: [{ description: e, input: { message: x } }]\n',
+      'config/tools/flow.yaml': composite('      - tool: echo\n        inputs: { message: a }\n        on_success: { map_outputs: { data: d } }\n        fallbacks: [shout]\n'),
+    });
+    const { short, all } = await project.diagnose();
+    expect(short).toEqual(['config/tools/flow.yaml:12:38 TG5004']);
+    expect(all[0]?.message).toBe("'shout' returns no 'data'");
+  });
+
+  it('accepts every resilience setting and lowers it into the plan', async () => {
+    const yaml = composite(
+      '      - tool: echo\n        inputs: { message: a }\n        timeout_ms: 250\n        fallbacks: [echo]\n        cache: { ttl_seconds: 30, shared: true }\n        on_failure: { action: retry, max_retries: 2, retry_on: [timeout, RATE_LIMITED], no_retry_on: [validation] }\n',
+    ).replace('    steps:', '    allow_next_tools: [count]\n    max_next_tool_depth: 3\n    steps:');
+    project = createProject({ 'config/tools/flow.yaml': yaml });
+    const result = await project.compiler().build();
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plans.get('flow')).toMatchObject({
+      nextTools: { allow: ['count'], maxDepth: 3 },
+      steps: [
+        {
+          timeoutMs: 250,
+          fallbacks: ['echo'],
+          cache: { ttlMs: 30_000, shared: true },
+          onFailure: { action: 'retry', maxRetries: 2, retryOn: ['timeout', 'RATE_LIMITED'], noRetryOn: ['validation'] },
+        },
+      ],
+    });
+  });
+});
+
 describe('every problem is reported in one run', () => {
   it('collects problems across steps and files', async () => {
     project = createProject({

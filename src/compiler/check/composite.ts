@@ -86,9 +86,16 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
     for (const found of scan.references) {
       if (here) checkReference(found, here, { allNames, stepIds, variableSchema, env, entry, report });
     }
-    if (callee) checkInputs(node, inputs, callee, { variableSchema, entry, report, scanned: scan.references });
-    checkOutputs(node, callee ? env.returnsOf(callee.name) : null, callee, entry, report);
+    // A fallback takes the step's inputs and stands in for its output: it must fit both, like the tool.
+    const fallbacks = (node.doc.fallbacks ?? []).map((name, index) => knownTool(name, [...node.path, 'fallbacks', index], env, entry, report));
+    for (const tool of [callee, ...fallbacks]) {
+      if (tool) checkInputs(node, inputs, tool, { variableSchema, entry, report, scanned: scan.references });
+    }
+    checkOutputs(node, [callee, ...fallbacks], env, entry, report);
+    checkRetrySettings(node, entry, report);
   }
+  const allowed = document.implementation.composite.allow_next_tools ?? [];
+  allowed.forEach((name, index) => knownTool(name, ['implementation', 'composite', 'allow_next_tools', index], env, entry, report));
   return { analysis: { nodes, state: variables }, diagnostics };
 }
 
@@ -134,18 +141,35 @@ function reaches(from: number, to: number, edges: ReturnType<typeof edgesOf>): b
 }
 
 function checkCallee(node: StepNode, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
-  const callee = env.catalogue.get(node.doc.tool);
-  if (callee || env.catalogue.isBroken(node.doc.tool)) return callee ?? null;
-  const suggestion = closestName(node.doc.tool, env.catalogue.names());
+  return knownTool(node.doc.tool, [...node.path, 'tool'], env, entry, report);
+}
+
+/** The tool with that name; reports it (with a suggestion) when there is none. */
+export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
+  const tool = env.catalogue.get(name);
+  if (tool || env.catalogue.isBroken(name)) return tool ?? null;
+  const suggestion = closestName(name, env.catalogue.names());
   report(
     diagnostic(
       'UNKNOWN_TOOL',
-      `no tool named '${node.doc.tool}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      entry.source.locate([...node.path, 'tool']),
+      `no tool named '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      entry.source.locate(at),
       'tools are the YAML files under the config dir, by their name field',
     ),
   );
   return null;
+}
+
+const RETRY_SETTINGS = ['max_retries', 'initial_delay_ms', 'backoff_factor', 'max_delay_ms', 'jitter', 'continue_on_max_retries', 'retry_on', 'no_retry_on'] as const;
+
+/** Retry settings on a step that does not retry are a mistake worth pointing at: they do nothing. */
+function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  const failure = node.doc.on_failure;
+  if (!failure || failure.action === 'retry') return;
+  for (const setting of RETRY_SETTINGS) {
+    if (failure[setting] === undefined) continue;
+    report(diagnostic('USELESS_RETRY_SETTING', `${setting} does nothing here: this step's on_failure action is ${failure.action ?? (failure.next ? 'continue' : 'stop')}`, entry.source.locate([...node.path, 'on_failure', setting], { key: true }), 'set action: retry, or remove it'));
+  }
 }
 
 interface ReferenceScope {
@@ -283,7 +307,8 @@ function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValu
   }
 }
 
-function checkOutputs(node: StepNode, returns: JsonSchema | null, callee: CatalogueEntry | null, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+/** `map_outputs` sources against what each tool that may serve the step returns. */
+function checkOutputs(node: StepNode, callees: readonly (CatalogueEntry | null)[], env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
     if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
@@ -292,21 +317,23 @@ function checkOutputs(node: StepNode, returns: JsonSchema | null, callee: Catalo
       report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));
       continue;
     }
-    if (!callee) continue;
-    const lookup = schemaAt(returns, parsed.segments);
-    if (lookup.kind === 'missing') {
-      const field = String(parsed.segments[lookup.at]);
-      const suggestion = closestName(field, lookup.known);
-      report(
-        diagnostic(
-          'UNKNOWN_OUTPUT',
-          `'${callee.name}' returns no '${formatPath(parsed.segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-          entry.source.locate(at, { key: true }),
-          `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
-        ),
-      );
-    }
+    for (const callee of callees) if (callee) checkOutputSource(callee, env.returnsOf(callee.name), parsed.segments, at, entry, report);
   }
+}
+
+function checkOutputSource(callee: CatalogueEntry, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  const lookup = schemaAt(returns, segments);
+  if (lookup.kind !== 'missing') return;
+  const field = String(segments[lookup.at]);
+  const suggestion = closestName(field, lookup.known);
+  report(
+    diagnostic(
+      'UNKNOWN_OUTPUT',
+      `'${callee.name}' returns no '${formatPath(segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      entry.source.locate(at, { key: true }),
+      `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
+    ),
+  );
 }
 
 /** A composite's state: its parameters and every mapped output, typed where the tools say. */

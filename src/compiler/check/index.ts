@@ -6,6 +6,7 @@ import type { JsonSchema } from '../../runtime/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
 import { checkComposite, stateSchema, type CheckEnvironment, type CompositeAnalysis } from './composite.js';
+import { calleesOf } from './callees.js';
 import { checkExamples } from './examples.js';
 import { checkRecursion } from './recursion.js';
 
@@ -82,7 +83,7 @@ export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue): 
   };
   for (const entry of catalogue.entries()) {
     const { document } = entry;
-    if (document.implementation.type === 'composite') for (const step of document.implementation.composite.steps) calls(entry.name, step.tool);
+    for (const callee of calleesOf(document)) calls(entry.name, callee);
     // Examples depend on the tools they stub.
     for (const example of [...(document.examples ?? []), ...(document.error_scenarios ?? [])]) {
       for (const stubbed of Object.keys(example.stubs ?? {})) calls(entry.name, stubbed);

@@ -1,6 +1,7 @@
 /** Composite tools that call themselves, directly or through other composites. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
+import { calleesOf } from './callees.js';
 import { stepsPath } from './steps.js';
 
 /** One diagnostic per composite that is part of a call cycle, keyed by that composite's name. */
@@ -8,8 +9,7 @@ export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic
   const calls = new Map<string, string[]>();
   for (const entry of catalogue.entries()) {
     if (entry.document.implementation.type !== 'composite') continue;
-    const callees = entry.document.implementation.composite.steps.map((step) => step.tool);
-    calls.set(entry.name, callees.filter((name) => catalogue.get(name)?.kind === 'composite'));
+    calls.set(entry.name, calleesOf(entry.document).filter((name) => catalogue.get(name)?.kind === 'composite'));
   }
   const found: { tool: string; diagnostic: Diagnostic }[] = [];
   for (const start of [...calls.keys()].sort()) {
@@ -17,13 +17,14 @@ export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic
     if (!cycle) continue;
     const entry = catalogue.get(start)!;
     const steps = entry.document.implementation.type === 'composite' ? entry.document.implementation.composite.steps : [];
-    const index = steps.findIndex((step) => step.tool === cycle[1]);
+    const index = steps.findIndex((step) => step.tool === cycle[1] || step.fallbacks?.includes(cycle[1]!));
+    const at = index >= 0 ? [...stepsPath(index), steps[index]!.tool === cycle[1] ? 'tool' : 'fallbacks'] : ['implementation', 'composite', 'allow_next_tools'];
     found.push({
       tool: start,
       diagnostic: diagnostic(
         'RECURSIVE_COMPOSITE',
         cycle.length === 2 ? `'${start}' calls itself` : `'${start}' calls itself through ${cycle.join(' → ')}`,
-        entry.source.locate([...stepsPath(index), 'tool']),
+        entry.source.locate(at),
         'a composite cannot call itself: a run would never end',
       ),
     });

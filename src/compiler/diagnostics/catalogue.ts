@@ -29,6 +29,7 @@ export const CATALOGUE = {
   ENDLESS_LOOP: { code: 'TG3005', severity: 'error' },
   EMPTY_COMPOSITE: { code: 'TG3006', severity: 'error' },
   USELESS_NEXT: { code: 'TG3007', severity: 'warning' },
+  USELESS_RETRY_SETTING: { code: 'TG3008', severity: 'warning' },
   // Data flow and templates
   UNDEFINED_VARIABLE: { code: 'TG4001', severity: 'error' },
   MAYBE_UNDEFINED_VARIABLE: { code: 'TG4002', severity: 'warning' },

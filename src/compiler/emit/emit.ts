@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { backoffDelay, type ChainPlan, type JsonSchema } from '../../runtime/index.js';
 import type { CompositeAnalysis } from '../check/composite.js';
+import { calleesOf } from '../check/callees.js';
 import { stateSchema } from '../check/composite.js';
 import type { ContextDoc, ExampleDoc, ErrorScenarioDoc, ShapeDoc, StubDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
@@ -233,7 +234,7 @@ function contextFor(entry: CatalogueEntry, catalogue: Catalogue): ContextDoc {
     seen.add(name);
     for (const permission of tool.document.policies?.required_permissions ?? []) permissions.add(permission);
     casefile ||= tool.document.policies?.requires_casefile === true;
-    if (tool.document.implementation.type === 'composite') for (const step of tool.document.implementation.composite.steps) visit(step.tool);
+    for (const callee of calleesOf(tool.document)) visit(callee);
   };
   visit(entry.name);
   return { user_id: 'test_user', session_id: 'test_session', casefile_id: casefile ? 'test_casefile' : null, permissions: [...permissions].sort() };
