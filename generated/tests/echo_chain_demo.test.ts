@@ -43,8 +43,8 @@ describe('echo_chain_demo', () => {
       stubs: { echo_tool: { error: 'injected failure' } },
     });
     const result = await echoChainDemo(executor, { initial_message: 'Hello chain!' });
-    const failed = result.results[0];
-    expect(failed).toMatchObject({ step: 'echo_tool', status: 'failed', attempts: 1 });
+    const first = result.results[0];
+    expect(first).toMatchObject({ step: 'echo_tool', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['echo_tool', 0]]);

@@ -46,8 +46,8 @@ describe('gmail_to_drive_pipeline', () => {
       max_results: 50,
       drive_folder_name: 'GitHub Notifications',
     });
-    const failed = result.results[0];
-    expect(failed).toMatchObject({ step: 'gmail_search_messages', status: 'failed', attempts: 1 });
+    const first = result.results[0];
+    expect(first).toMatchObject({ step: 'gmail_search_messages', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['gmail_search_messages', 0]]);

@@ -31,14 +31,14 @@ describe('resilient_workflow', () => {
       stubs: { primary_data_tool: { error: 'injected failure' } },
     });
     const result = await resilientWorkflow(executor, { search_term: 'weather' });
-    const failed = result.results[0];
-    expect(failed).toMatchObject({ step: 'primary_data_tool', status: 'failed', attempts: 1 });
+    const first = result.results[0];
+    expect(first).toMatchObject({ step: 'primary_data_tool', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['primary_data_tool', 0]]);
     const audited = context.trail.slice(0, 1);
     expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['primary_data_tool', 1, 'failure']]);
-    expect(failed?.handled).toBe('continued');
+    expect(first?.handled).toBe('continued');
     expect(result.results[1]?.step).toBe('fallback_data_tool');
   });
 });

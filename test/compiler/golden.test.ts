@@ -21,9 +21,13 @@ describe('the bundled examples', () => {
       'fallback_data_tool',
       'gmail_search_messages',
       'gmail_to_drive_pipeline',
+      'prepare_money_transfer',
       'primary_data_tool',
       'process_results',
+      'request_agent_handoff',
+      'resilient_lookup',
       'resilient_workflow',
+      'transfer_with_handoff',
     ]);
   });
 

@@ -4,7 +4,7 @@
  * templates hold the shape of the files.
  */
 import path from 'node:path';
-import { backoffDelay, type ChainPlan, type JsonSchema } from '../../runtime/index.js';
+import { backoffDelay, shouldRetry, type ChainPlan, type JsonSchema } from '../../runtime/index.js';
 import type { CompositeAnalysis } from '../check/composite.js';
 import { calleesOf } from '../check/callees.js';
 import { stateSchema } from '../check/composite.js';
@@ -203,23 +203,28 @@ function failurePolicyTest(
   const step = plan.steps[0];
   if (!step) return null;
   const policy = step.onFailure;
-  const retries = policy.action === 'retry' ? policy.maxRetries : 0;
+  // The injected failure is an execution error with no code: retried only if the policy retries those.
+  const injected = { kind: 'execution', message: 'injected failure' } as const;
+  const retries = policy.action === 'retry' && shouldRetry(injected, policy) ? policy.maxRetries : 0;
   // The wait before each attempt: none before the first, then the backoff (the test executor's jitter draws 0.5).
   const waits = [0, ...(policy.action === 'retry' ? Array.from({ length: retries }, (_, n) => backoffDelay(policy.backoff, n + 1, () => 0.5)) : [])];
   const after = policy.action === 'retry' ? policy.afterRetries : policy;
-  const described = policy.action === 'retry' ? `retries ${retries} time${retries === 1 ? '' : 's'}, then ${after.action === 'stop' ? 'stops' : 'continues'}` : policy.action === 'stop' ? 'stops the chain' : 'continues';
+  const fallback = step.fallbacks?.find((name) => name !== step.tool) ?? null;
+  const retried = retries > 0 ? `retries ${retries} time${retries === 1 ? '' : 's'}, then ` : '';
+  const outcome = fallback ? `is served by its fallback '${fallback}'` : after.action === 'stop' ? 'stops the chain' : 'continues';
   const example = entry.document.examples?.[0];
   const input = { ...sampleInput(entry), ...(example?.input ?? {}) };
   return {
-    title: quote(`when step '${step.id}' fails, on_failure ${policy.action} ${described}`),
+    title: quote(`when step '${step.id}' fails, on_failure ${policy.action} ${retried}${outcome}`),
     options: options(example?.context ?? context, { [step.tool]: { error: 'injected failure' } }),
     input: inputFor(input),
     step: quote(step.id),
     attempts: retries + 1,
     waits: printValue(waits.map((wait) => [step.id, wait]), '    '),
     audited: printValue(waits.map((_, n) => [step.id, n + 1, 'failure']), '    '),
-    stops: after.action === 'stop',
-    nextStep: after.action === 'continue' && after.next !== null ? quote(after.next) : null,
+    servedBy: fallback ? quote(fallback) : null,
+    stops: !fallback && after.action === 'stop',
+    nextStep: !fallback && after.action === 'continue' && after.next !== null ? quote(after.next) : null,
   };
 }
 

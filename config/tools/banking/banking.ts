@@ -1,0 +1,34 @@
+/**
+ * In-memory banking tools for the nextTool example: a transfer from a locked account hands the
+ * customer to an agent by naming the next tool in its result (`_meta.nextTool`).
+ */
+interface Account {
+  id: string;
+  name: string;
+  locked: boolean;
+}
+
+const ACCOUNTS: readonly Account[] = [
+  { id: 'acc_checking_001', name: 'Primary Checking', locked: true },
+  { id: 'acc_savings_001', name: 'High Yield Savings', locked: false },
+];
+
+export function prepareMoneyTransfer(input: { from_account_id: string; to_account_id: string; amount: number }) {
+  const from = ACCOUNTS.find((account) => account.id === input.from_account_id);
+  if (!from) throw Object.assign(new Error(`no account '${input.from_account_id}'`), { code: 'UNKNOWN_ACCOUNT' });
+  if (from.locked) {
+    return {
+      status: 'locked' as const,
+      message: `Your ${from.name} account (${from.id}) is locked. A customer service agent will help you.`,
+      _meta: { nextTool: { tool: 'request_agent_handoff', arguments: { reason: `Transfer attempted from locked account ${from.id}` } } },
+    };
+  }
+  return { status: 'prepared' as const, message: `Ready to move ${input.amount.toFixed(2)} from ${from.name}.` };
+}
+
+let queue = 0;
+
+export function requestAgentHandoff(input: { reason: string }) {
+  queue += 1;
+  return { ticket_id: `T-${String(queue).padStart(4, '0')}`, reason: input.reason };
+}
