@@ -33,10 +33,22 @@ export const REDACTED = '[REDACTED]';
  */
 export function redact(value: unknown, fields: readonly string[]): unknown {
   if (fields.length === 0 || typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item) => redact(item, fields));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    out[key] = fields.includes(key) ? REDACTED : redact(item, fields);
+  return redactIn(value, fields, new WeakSet());
+}
+
+/** Tool outputs are not always tame: cycles and throwing getters are reported, not followed. */
+function redactIn(value: unknown, fields: readonly string[], seen: WeakSet<object>): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (seen.has(value)) return '[Circular]';
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => redactIn(item, fields, seen));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = fields.includes(key) ? REDACTED : redactIn(item, fields, seen);
+    return out;
+  } catch {
+    return '[unreadable]';
+  } finally {
+    seen.delete(value);
   }
-  return out;
 }

@@ -94,7 +94,7 @@ export function createTestClock(start = Date.UTC(2026, 0, 1)): TestClock {
         next.fire();
         await turn();
       }
-      time = target;
+      time = Math.max(time, target);
     },
   };
 }

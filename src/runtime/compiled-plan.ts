@@ -1,21 +1,47 @@
 /**
- * A plan checked once and turned into lookups and resolvers, cached per plan object so that a
- * composite called a thousand times is prepared once.
+ * A plan checked once and turned into lookups, resolvers and parsed expressions, cached per plan
+ * object so that a composite called a thousand times is prepared once.
  */
+import type { PlannedToolCall } from './context.js';
 import { RuntimeUsageError } from './errors.js';
+import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { parsePath, type PathSegment } from './path.js';
-import type { PlannedToolCall } from './context.js';
-import type { CallStep, ChainPlan } from './plan.js';
+import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep, StepSequence } from './plan.js';
 
-export interface CompiledStep {
-  readonly plan: CallStep;
-  readonly resolveInputs: InputResolver;
+interface CompiledBase {
   readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
+  readonly when: Expression | null;
+  readonly transform: readonly { readonly to: string; readonly expression: Expression }[];
 }
 
-export interface CompiledPlan {
+export interface CompiledCall extends CompiledBase {
+  readonly kind: 'call';
+  readonly plan: CallStep;
+  readonly resolveInputs: InputResolver;
+}
+
+export interface CompiledParallel extends CompiledBase {
+  readonly kind: 'parallel';
+  readonly plan: ParallelStep;
+  readonly branches: readonly (CompiledSequence & { readonly id: string })[];
+}
+
+export interface CompiledLoop extends CompiledBase {
+  readonly kind: 'loop';
+  readonly plan: LoopStep;
+  readonly resolveOver: InputResolver;
+  readonly body: CompiledSequence;
+}
+
+export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop;
+
+export interface CompiledSequence {
+  readonly entry: string | null;
   readonly steps: ReadonlyMap<string, CompiledStep>;
+}
+
+export interface CompiledPlan extends CompiledSequence {
   /** The tools the plan calls, in step order, as the audit context lists them. */
   readonly tools: readonly PlannedToolCall[];
 }
@@ -26,38 +52,72 @@ const cache = new WeakMap<ChainPlan, CompiledPlan>();
 export function compilePlan(plan: ChainPlan): CompiledPlan {
   const cached = cache.get(plan);
   if (cached) return cached;
-  const steps = new Map<string, CompiledStep>();
-  for (const step of plan.steps) {
-    if (steps.has(step.id)) throw new RuntimeUsageError(`plan '${plan.name}': step id '${step.id}' is used twice`);
-    const outputs = step.onSuccess.mapOutputs.map(({ from, to }) => {
-      const parsed = parsePath(from);
-      if ('error' in parsed) throw new RuntimeUsageError(`plan '${plan.name}', step '${step.id}': ${parsed.error.message}`);
-      return { from, to, segments: parsed.segments };
-    });
-    steps.set(step.id, { plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`), outputs });
-  }
-  const targets = [plan.entry, ...plan.steps.flatMap((step) => [step.onSuccess.next, ...failureTargets(step)])];
-  for (const target of targets) {
-    if (target !== null && !steps.has(target)) throw new RuntimeUsageError(`plan '${plan.name}': no step '${target}'`);
-  }
   if (!Number.isInteger(plan.maxStepExecutions) || plan.maxStepExecutions < 1) {
     throw new RuntimeUsageError(`plan '${plan.name}': maxStepExecutions must be a positive integer`);
-  }
-  for (const step of plan.steps) {
-    const where = `plan '${plan.name}', step '${step.id}'`;
-    if (step.timeoutMs !== undefined && !(step.timeoutMs > 0)) throw new RuntimeUsageError(`${where}: timeoutMs must be positive`);
-    if (step.cache && !(step.cache.ttlMs > 0)) throw new RuntimeUsageError(`${where}: cache.ttlMs must be positive`);
-    if (step.fallbacks?.some((name) => typeof name !== 'string' || name === '')) throw new RuntimeUsageError(`${where}: fallbacks must be tool names`);
   }
   if (plan.nextTools && (!Number.isInteger(plan.nextTools.maxDepth) || plan.nextTools.maxDepth < 1)) {
     throw new RuntimeUsageError(`plan '${plan.name}': nextTools.maxDepth must be a positive integer`);
   }
-  const compiled = { steps, tools: plan.steps.map((step) => ({ name: step.tool })) };
+  const ids = new Set<string>();
+  const tools: PlannedToolCall[] = [];
+  const compiled = { ...compileSequence(plan, `plan '${plan.name}'`, ids, tools), tools };
   cache.set(plan, compiled);
   return compiled;
 }
 
-function failureTargets(step: CallStep): (string | null)[] {
+/** Step ids are unique across the whole plan, nested steps included: `steps.<id>` must mean one step. */
+function compileSequence(sequence: StepSequence, where: string, ids: Set<string>, tools: PlannedToolCall[]): CompiledSequence {
+  const steps = new Map<string, CompiledStep>();
+  for (const step of sequence.steps) {
+    if (ids.has(step.id)) throw new RuntimeUsageError(`${where}: step id '${step.id}' is used twice`);
+    ids.add(step.id);
+    steps.set(step.id, compileStep(step, `${where}, step '${step.id}'`, ids, tools));
+  }
+  const targets = [sequence.entry, ...sequence.steps.flatMap((step) => [step.onSuccess.next, ...failureTargets(step)])];
+  for (const target of targets) {
+    if (target !== null && !steps.has(target)) throw new RuntimeUsageError(`${where}: no step '${target}'`);
+  }
+  return { entry: sequence.entry, steps };
+}
+
+function compileStep(step: PlanStep, where: string, ids: Set<string>, tools: PlannedToolCall[]): CompiledStep {
+  const base: CompiledBase = {
+    outputs: step.onSuccess.mapOutputs.map(({ from, to }) => {
+      const parsed = parsePath(from);
+      if ('error' in parsed) throw new RuntimeUsageError(`${where}: ${parsed.error.message}`);
+      return { from, to, segments: parsed.segments };
+    }),
+    when: step.when === undefined ? null : compileExpression(step.when, `${where}, when`),
+    transform: (step.onSuccess.transform ?? []).map(({ to, expression }) => ({ to, expression: compileExpression(expression, `${where}, transform ${to}`) })),
+  };
+  switch (step.kind) {
+    case 'call': {
+      if (step.timeoutMs !== undefined && !(step.timeoutMs > 0)) throw new RuntimeUsageError(`${where}: timeoutMs must be positive`);
+      if (step.cache && !(step.cache.ttlMs > 0)) throw new RuntimeUsageError(`${where}: cache.ttlMs must be positive`);
+      if (step.fallbacks?.some((name) => typeof name !== 'string' || name === '')) throw new RuntimeUsageError(`${where}: fallbacks must be tool names`);
+      tools.push({ name: step.tool });
+      return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`) };
+    }
+    case 'parallel': {
+      if (step.branches.length === 0) throw new RuntimeUsageError(`${where}: a parallel step needs branches`);
+      if (step.concurrency !== null && !(Number.isInteger(step.concurrency) && step.concurrency >= 1)) throw new RuntimeUsageError(`${where}: concurrency must be a positive integer`);
+      const branchIds = new Set<string>();
+      const branches = step.branches.map((branch) => {
+        if (branchIds.has(branch.id)) throw new RuntimeUsageError(`${where}: branch id '${branch.id}' is used twice`);
+        branchIds.add(branch.id);
+        return { id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, ids, tools) };
+      });
+      return { ...base, kind: 'parallel', plan: step, branches };
+    }
+    case 'loop': {
+      if (!(Number.isInteger(step.concurrency) && step.concurrency >= 1)) throw new RuntimeUsageError(`${where}: concurrency must be a positive integer`);
+      if (!(Number.isInteger(step.maxFailures) && step.maxFailures >= 0)) throw new RuntimeUsageError(`${where}: maxFailures must be a whole number`);
+      return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, ids, tools) };
+    }
+  }
+}
+
+function failureTargets(step: PlanStep): (string | null)[] {
   const policy = step.onFailure;
   if (policy.action === 'continue') return [policy.next];
   if (policy.action === 'retry' && policy.afterRetries.action === 'continue') return [policy.afterRetries.next];

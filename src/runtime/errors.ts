@@ -51,10 +51,14 @@ export class RuntimeUsageError extends Error {
 /** The code an error carries, for retry matching: its `code` property, or a name more specific than `Error`. */
 export function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && code !== '') return code;
-  const name = (error as { name?: unknown }).name;
-  return typeof name === 'string' && name !== 'Error' && name !== '' ? name : undefined;
+  try {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return code;
+    const name = (error as { name?: unknown }).name;
+    return typeof name === 'string' && name !== 'Error' && name !== '' ? name : undefined;
+  } catch {
+    return undefined; // a getter that throws: there is no code to read
+  }
 }
 
 /** The failure for an error a handler threw. */
@@ -63,12 +67,17 @@ export function executionFailure(error: unknown): ToolFailure {
   return code === undefined ? { kind: 'execution', message: describeError(error) } : { kind: 'execution', message: describeError(error), code };
 }
 
+/** A one-line description of anything thrown; never throws itself, whatever it is given. */
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
   try {
+    if (error instanceof Error) return error.message || error.name;
+    if (typeof error === 'string') return error;
     return JSON.stringify(error) ?? String(error);
   } catch {
-    return String(error);
+    try {
+      return String(error);
+    } catch {
+      return 'an error that cannot be described';
+    }
   }
 }

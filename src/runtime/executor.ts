@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { redact, type AuditRecord } from './audit.js';
 import { cacheKey, stableJson } from './cache.js';
 import { systemClock, type Clock } from './clock.js';
-import { compilePlan, type CompiledStep } from './compiled-plan.js';
+import { compilePlan, type CompiledCall, type CompiledLoop, type CompiledParallel, type CompiledSequence, type CompiledStep } from './compiled-plan.js';
+import { evaluate, expressionError } from './expressions.js';
 import type { AuditContext } from './context.js';
-import { executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
+import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { nextToolOf } from './next-tool.js';
 import { lookupPath, MISSING } from './path.js';
 import type { ChainPlan, NextToolPolicy } from './plan.js';
@@ -134,12 +135,16 @@ export class ChainExecutor {
 
     let key: string | null = null;
     if (site.cache) {
-      key = cacheKey(definition.name, site.cache.shared ? null : this.context.userId, input);
-      const hit = this.registry.cache.get(key, this.#clock.now());
+      key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, input)) ?? null;
+      const hit = key === null ? undefined : this.registry.cache.get(key, this.#clock.now());
       if (hit) return { ...this.#finish(definition, site, startedAt, input, { ok: true, output: hit.output }, true), cached: true };
     }
     const remember = (result: CallResult): CallResult => {
-      if (key !== null && result.outcome.ok) this.registry.cache.set(key, result.outcome.output, this.#clock.now() + site.cache!.ttlMs);
+      // An output that cannot be copied (a function, a stream) is simply not cached.
+      if (key !== null && result.outcome.ok) {
+        const output = result.outcome.output;
+        safely(() => this.registry.cache.set(key!, output, this.#clock.now() + site.cache!.ttlMs));
+      }
       return result;
     };
 
@@ -161,7 +166,8 @@ export class ChainExecutor {
       } catch (error) {
         return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
       }
-      if (!isPromiseLike(produced)) return remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, produced)));
+      const later = settlesLater(definition, produced);
+      if (later !== true) return remember(this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later));
       return Promise.resolve(produced).then(
         (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
         (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
@@ -185,7 +191,8 @@ export class ChainExecutor {
       } catch (error) {
         return { ok: false, error: executionFailure(error) };
       }
-      if (!isPromiseLike(produced)) return checkOutput(definition, produced);
+      const later = settlesLater(definition, produced);
+      if (later !== true) return later === false ? checkOutput(definition, produced) : later;
       if (limit !== undefined) {
         void this.#clock.deadline(limit, timer.signal).then(() => {
           if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${definition.name}' did not finish within ${limit} ms`));
@@ -250,13 +257,17 @@ export class ChainExecutor {
     const startedAt = isoTime(this.#clock.now());
     // Object.assign, not a spread: V8 adds properties to a spread-made object on a slow path.
     const state: Record<string, unknown> = Object.assign({}, initialState);
-    const stepOutputs = new Map<string, unknown>();
-    const scope: TemplateScope = { state, steps: stepOutputs, builtins: { chain_id: chainId, chain_name: chainName, started_at: startedAt } };
-    const results: StepResult[] = [];
-    const history: AttemptRecord[] = [];
-    let failure: ChainFailureReason | null = null;
-    let executions = 0;
-    let succeeded = 0;
+    const frame: Frame = {
+      chainId,
+      depth,
+      history: [],
+      results: [],
+      stepOutputs: new Map(),
+      builtins: { chain_id: chainId, chain_name: chainName, started_at: startedAt },
+      nextTools: plan.nextTools,
+      maxExecutions: plan.maxStepExecutions,
+      executions: 0,
+    };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 
     // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
@@ -269,53 +280,9 @@ export class ChainExecutor {
         if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
       });
     }
-
-    let current = plan.entry;
-    if (depth > MAX_NESTING) {
-      failure = { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` };
-      current = null;
-    }
+    let failure: ChainFailureReason | null;
     try {
-      while (current !== null) {
-        if (signal.aborted) {
-          failure = { step: current, tool: null, ...abortedOutcome(signal.reason).error };
-          break;
-        }
-        if (executions >= plan.maxStepExecutions) {
-          failure = { step: current, tool: null, kind: 'limit', message: `the chain ran ${plan.maxStepExecutions} steps, its limit; is there a loop without an exit?` };
-          break;
-        }
-        executions += 1;
-        const step = compiled.steps.get(current)!;
-        const settled = this.#runStep(step, scope, chainId, depth, history, signal, plan.nextTools);
-        const run = isPromiseLike(settled) ? await settled : settled;
-        const outcome = run.outcome;
-        const error = outcome.ok ? mapOutputs(step, outcome.output, state) : outcome.error;
-        if (error === null) {
-          const output = (outcome as { output: unknown }).output;
-          stepOutputs.set(step.plan.id, output);
-          const result: StepResult = { step: step.plan.id, tool: step.plan.tool, status: 'success', attempts: run.attempts, output };
-          results.push(run.servedBy || run.cached || run.hops ? { ...result, ...stepExtras(run) } : result);
-          succeeded += 1;
-          current = step.plan.onSuccess.next;
-          continue;
-        }
-        // Once the chain's own time is up, or its caller cancelled it, a failed step ends the chain with
-        // that reason, whatever the step's policy and however the step failed (a wait cut short included).
-        const interrupted = signal.aborted;
-        const policy = step.plan.onFailure;
-        const after = policy.action === 'retry' ? policy.afterRetries : policy;
-        const continues = after.action === 'continue' && !interrupted;
-        results.push({ step: step.plan.id, tool: step.plan.tool, status: 'failed', attempts: run.attempts, error, handled: continues ? 'continued' : 'stopped', ...stepExtras(run) });
-        if (continues) {
-          current = (after as { next: string | null }).next;
-          continue;
-        }
-        failure = interrupted
-          ? { step: step.plan.id, tool: step.plan.tool, ...abortedOutcome(signal.reason).error }
-          : { step: step.plan.id, tool: step.plan.tool, kind: error.kind, message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.details ? { details: error.details } : {}) };
-        break;
-      }
+      failure = depth > MAX_NESTING ? { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` } : (await this.#runSequence(compiled, state, frame, signal, null)).failure;
     } finally {
       timer?.abort();
       release();
@@ -323,14 +290,20 @@ export class ChainExecutor {
 
     const completedAt = isoTime(this.#clock.now());
     this.context.trackChain(chainId, chainName, compiled.tools, failure ? 'failed' : 'succeeded');
-    const failed = results.length - succeeded;
+    const { results, history } = frame;
+    let succeeded = 0;
+    let failed = 0;
+    for (const result of results) {
+      if (result.status === 'success') succeeded += 1;
+      else if (result.status === 'failed') failed += 1;
+    }
     if (failure) {
       return {
         success: false,
         status: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
         chain_id: chainId,
         chain_name: chainName,
-        steps_executed: results.length,
+        steps_executed: succeeded + failed,
         steps_succeeded: succeeded,
         steps_failed: failed,
         results,
@@ -346,7 +319,7 @@ export class ChainExecutor {
       status: failed > 0 ? 'partial' : 'success',
       chain_id: chainId,
       chain_name: chainName,
-      steps_executed: results.length,
+      steps_executed: succeeded + failed,
       steps_succeeded: succeeded,
       steps_failed: failed,
       results,
@@ -358,11 +331,188 @@ export class ChainExecutor {
   }
 
   /**
+   * Runs a sequence of steps (a chain, a branch, a loop body) on `state` from its entry until a step
+   * leads to the end or the sequence fails. `last` is the output of the last step that succeeded.
+   */
+  async #runSequence(sequence: CompiledSequence, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Promise<{ failure: ChainFailureReason | null; last: unknown }> {
+    const scope: TemplateScope = { state, steps: frame.stepOutputs, builtins: frame.builtins };
+    const scoped = where === null ? {} : { scope: where };
+    let last: unknown = null;
+    let current = sequence.entry;
+    while (current !== null) {
+      if (signal.aborted) return { failure: { step: current, tool: null, ...abortedOutcome(signal.reason).error }, last };
+      if (frame.executions >= frame.maxExecutions) {
+        return { failure: { step: current, tool: null, kind: 'limit', message: `the chain ran ${frame.maxExecutions} steps, its limit; is there a loop without an exit?` }, last };
+      }
+      const step = sequence.steps.get(current)!;
+      const tool = step.kind === 'call' ? step.plan.tool : null;
+      if (step.when) {
+        let holds: unknown;
+        try {
+          holds = await evaluate(step.when, scope);
+        } catch (error) {
+          holds = error;
+        }
+        if (holds instanceof Error) {
+          const error: ToolFailure = { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(holds)}` };
+          frame.results.push({ step: step.plan.id, tool, status: 'failed', attempts: 0, error, handled: 'stopped', ...scoped });
+          return { failure: { step: step.plan.id, tool, ...error }, last };
+        }
+        if (!holds) {
+          frame.results.push({ step: step.plan.id, tool, status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}`, ...scoped });
+          current = step.plan.onSuccess.next;
+          continue;
+        }
+      }
+      frame.executions += 1;
+      const settled = step.kind === 'call' ? this.#runStep(step, scope, frame.chainId, frame.depth, frame.history, signal, frame.nextTools) : step.kind === 'parallel' ? this.#runParallel(step, state, frame, signal) : this.#runLoop(step, scope, state, frame, signal);
+      const run = isPromiseLike(settled) ? await settled : settled;
+      const outcome = run.outcome;
+      let error = outcome.ok ? safeMapOutputs(step, outcome.output, state) : outcome.error;
+      if (error === null && step.transform.length > 0) error = await applyTransforms(step, scope);
+      if (error === null) {
+        const output = (outcome as { output: unknown }).output;
+        frame.stepOutputs.set(step.plan.id, output);
+        const result: StepResult = { step: step.plan.id, tool, status: 'success', attempts: run.attempts, output };
+        frame.results.push(run.servedBy || run.cached || run.hops || where !== null ? { ...result, ...stepExtras(run), ...scoped } : result);
+        last = output;
+        current = step.plan.onSuccess.next;
+        continue;
+      }
+      // Once the chain's own time is up, or its caller cancelled it, a failed step ends the chain with
+      // that reason, whatever the step's policy and however the step failed (a wait cut short included).
+      const interrupted = signal.aborted;
+      const policy = step.plan.onFailure;
+      const after = policy.action === 'retry' ? policy.afterRetries : policy;
+      const continues = after.action === 'continue' && !interrupted;
+      frame.results.push({ step: step.plan.id, tool, status: 'failed', attempts: run.attempts, error, handled: continues ? 'continued' : 'stopped', ...stepExtras(run), ...scoped });
+      if (continues) {
+        current = (after as { next: string | null }).next;
+        continue;
+      }
+      const failure: ChainFailureReason = interrupted
+        ? { step: step.plan.id, tool, ...abortedOutcome(signal.reason).error }
+        : { step: step.plan.id, tool, kind: error.kind, message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.details ? { details: error.details } : {}) };
+      return { failure, last };
+    }
+    return { failure: null, last };
+  }
+
+  /**
+   * Runs the branches of a parallel block, at most `concurrency` at a time, each on its own copy of
+   * the state. With `any` or `first_success`, once a branch decides the block, the others are
+   * cancelled: their tools see their signal abort, and they are recorded as cancelled.
+   */
+  async #runParallel(step: CompiledParallel, state: Record<string, unknown>, frame: Frame, signal: AbortSignal): Promise<StepRun> {
+    const { branches } = step;
+    const { waitFor } = step.plan;
+    const limit = step.plan.concurrency ?? branches.length;
+    const links = branches.map(() => childController(signal));
+    const outcomes: ({ failure: ChainFailureReason | null; last: unknown } | undefined)[] = new Array(branches.length);
+    let decided: { index: number; ok: boolean } | null = null;
+    let started = 0;
+    await new Promise<void>((resolve) => {
+      let running = 0;
+      const launch = () => {
+        while (decided === null && running < limit && started < branches.length) {
+          const index = started++;
+          const branch = branches[index]!;
+          running += 1;
+          void this.#runSequence(branch, Object.assign({}, state), frame, links[index]!.controller.signal, `${step.plan.id}.${branch.id}`).then((outcome) => {
+            running -= 1;
+            outcomes[index] = outcome;
+            if (decided === null && (waitFor === 'any' || (waitFor === 'first_success' && outcome.failure === null))) {
+              decided = { index, ok: outcome.failure === null };
+              links.forEach((link, other) => {
+                if (other !== index) link.controller.abort(new AbortReason('cancelled', `branch '${branch.id}' decided '${step.plan.id}' first`));
+              });
+            }
+            if (running === 0 && (decided !== null || started === branches.length)) resolve();
+            else launch();
+          });
+        }
+      };
+      launch();
+    });
+    links.forEach((link) => link.release());
+
+    branches.forEach((branch, index) => {
+      const outcome = outcomes[index];
+      const status = outcome === undefined || (decided !== null && index !== decided.index && outcome.failure?.kind === 'cancelled') ? 'cancelled' : outcome.failure ? 'failed' : 'success';
+      frame.results.push({ step: `${step.plan.id}.${branch.id}`, tool: null, status, attempts: outcome === undefined ? 0 : 1, ...(outcome?.failure ? { error: { kind: outcome.failure.kind, message: outcome.failure.message } } : {}), scope: step.plan.id });
+    });
+
+    const branchFailure = (index: number): CallOutcome => {
+      const failure = outcomes[index]!.failure!;
+      return { ok: false, error: { kind: failure.kind, message: `branch '${branches[index]!.id}': ${failure.message}` } };
+    };
+    if (decided !== null) {
+      const { index, ok } = decided;
+      return { outcome: ok ? { ok: true, output: { [branches[index]!.id]: outcomes[index]!.last } } : branchFailure(index), attempts: 1 };
+    }
+    if (waitFor === 'first_success') {
+      return { outcome: { ok: false, error: { kind: 'execution', message: `no branch of '${step.plan.id}' succeeded; the last one said: ${branchFailure(branches.length - 1).ok ? '' : (branchFailure(branches.length - 1) as { error: ToolFailure }).error.message}` } }, attempts: 1 };
+    }
+    const firstFailed = outcomes.findIndex((outcome) => outcome?.failure);
+    if (firstFailed >= 0) return { outcome: branchFailure(firstFailed), attempts: 1 };
+    const output: Record<string, unknown> = {};
+    branches.forEach((branch, index) => (output[branch.id] = outcomes[index]!.last));
+    return { outcome: { ok: true, output }, attempts: 1 };
+  }
+
+  /**
+   * Runs a loop's body once per item, at most `concurrency` items at a time, each on its own copy of
+   * the state with the item as `as`. Results come back in input order; once more items have failed
+   * than the loop tolerates, no further item starts and those in flight are cancelled.
+   */
+  async #runLoop(step: CompiledLoop, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal): Promise<StepRun> {
+    let items: unknown;
+    try {
+      items = step.resolveOver(scope);
+    } catch (error) {
+      if (!(error instanceof UnresolvedReference)) throw error;
+      return { outcome: { ok: false, error: { kind: 'unresolved_reference', message: error.message } }, attempts: 1 };
+    }
+    if (!Array.isArray(items)) {
+      return { outcome: { ok: false, error: { kind: 'validation', message: `loop '${step.plan.id}' needs a list to go over, and ${step.plan.over} is ${items === null ? 'null' : typeof items}` } }, attempts: 1 };
+    }
+    const { as, concurrency, maxFailures } = step.plan;
+    const results: unknown[] = new Array(items.length).fill(null);
+    const failures: { index: number; step: string | null; kind: string; message: string }[] = [];
+    const { controller, release } = childController(signal);
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length && !controller.signal.aborted) {
+        const index = next++;
+        const itemState = Object.assign({}, state, { [as]: (items as unknown[])[index] });
+        const outcome = await this.#runSequence(step.body, itemState, frame, controller.signal, `${step.plan.id}[${index}]`);
+        if (outcome.failure === null) {
+          results[index] = outcome.last;
+          continue;
+        }
+        failures.push({ index, step: outcome.failure.step, kind: outcome.failure.kind, message: outcome.failure.message });
+        if (failures.length > maxFailures) controller.abort(new AbortReason('cancelled', `loop '${step.plan.id}' stopped after ${failures.length} failed items`));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+    release();
+    failures.sort((a, b) => a.index - b.index);
+    if (failures.length > maxFailures) {
+      const first = failures.find((failure) => failure.kind !== 'cancelled') ?? failures[0]!;
+      return {
+        outcome: { ok: false, error: { kind: first.kind as ToolFailure['kind'], message: `loop '${step.plan.id}': ${failures.length} item${failures.length === 1 ? '' : 's'} failed, more than the ${maxFailures} it tolerates; item ${first.index}: ${first.message}` } },
+        attempts: 1,
+      };
+    }
+    return { outcome: { ok: true, output: { results, failures } }, attempts: 1 };
+  }
+
+  /**
    * Runs one step: its tool with the retry policy, then its fallbacks if it failed for good, then
    * the tools its result names in `_meta.nextTool`. Every attempt lands in `history`. Synchronous
    * when the first attempt is and nothing else has to happen.
    */
-  #runStep(step: CompiledStep, scope: TemplateScope, chainId: string, depth: number, history: AttemptRecord[], signal: AbortSignal, nextTools: NextToolPolicy | undefined): Settled<StepRun> {
+  #runStep(step: CompiledCall, scope: TemplateScope, chainId: string, depth: number, history: AttemptRecord[], signal: AbortSignal, nextTools: NextToolPolicy | undefined): Settled<StepRun> {
     const first = this.#attempt(step, step.plan.tool, scope, this.#site(step, chainId, depth, signal, 1, 0, true), history, undefined);
     if (!isPromiseLike(first) && (first.outcome.ok ? !nextTools : !this.#mayRecover(step, first.outcome.error, signal))) {
       return first.cached ? { outcome: first.outcome, attempts: 1, cached: true } : { outcome: first.outcome, attempts: 1 };
@@ -371,12 +521,12 @@ export class ChainExecutor {
   }
 
   /** Whether a failed first attempt has anything left to try: a retry or a fallback. */
-  #mayRecover(step: CompiledStep, error: ToolFailure, signal: AbortSignal): boolean {
+  #mayRecover(step: CompiledCall, error: ToolFailure, signal: AbortSignal): boolean {
     const policy = step.plan.onFailure;
     return !signal.aborted && ((policy.action === 'retry' && policy.maxRetries > 0 && shouldRetry(error, policy)) || (step.plan.fallbacks?.length ?? 0) > 0);
   }
 
-  #site(step: CompiledStep, chainId: string, depth: number, signal: AbortSignal, attempt: number, waited: number, cacheable: boolean): CallSite {
+  #site(step: CompiledCall, chainId: string, depth: number, signal: AbortSignal, attempt: number, waited: number, cacheable: boolean): CallSite {
     return {
       chainId,
       stepId: step.plan.id,
@@ -390,7 +540,7 @@ export class ChainExecutor {
   }
 
   async #completeStep(
-    step: CompiledStep,
+    step: CompiledCall,
     scope: TemplateScope,
     chainId: string,
     depth: number,
@@ -427,14 +577,16 @@ export class ChainExecutor {
   }
 
   /** One attempt of one tool for a step: resolve the inputs, call, record. */
-  #attempt(step: CompiledStep, tool: string, scope: TemplateScope, site: CallSite, history: AttemptRecord[], via: AttemptRecord['via']): Settled<AttemptResult> {
+  #attempt(step: CompiledCall, tool: string, scope: TemplateScope, site: CallSite, history: AttemptRecord[], via: AttemptRecord['via']): Settled<AttemptResult> {
     const startedAt = this.#clock.now();
     let input: unknown;
     try {
       input = step.resolveInputs(scope);
     } catch (error) {
-      if (!(error instanceof UnresolvedReference)) throw error;
-      const outcome: CallOutcome = { ok: false, error: { kind: 'unresolved_reference', message: error.message } };
+      // A reference with no value, or a value that cannot be written into text (a cycle): the step fails.
+      const outcome: CallOutcome = error instanceof UnresolvedReference
+        ? { ok: false, error: { kind: 'unresolved_reference', message: error.message } }
+        : { ok: false, error: { kind: 'validation', message: `step '${step.plan.id}': its inputs could not be built: ${describeError(error)}` } };
       return record(step, tool, site, startedAt, { outcome, endedAt: startedAt }, history, via, undefined);
     }
     const timed: CallSite = { chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, depth: site.depth, signal: site.signal, waitedMs: site.waitedMs, timeoutMs: site.timeoutMs, cache: site.cache, startedAt };
@@ -448,7 +600,7 @@ export class ChainExecutor {
    * validated and policies checked like any call, at most `maxDepth` hops, and never back to a tool
    * already called with the same arguments. The step's output stays its own tool's.
    */
-  async #followNextTools(step: CompiledStep, input: unknown, output: unknown, policy: NextToolPolicy, site: CallSite, history: AttemptRecord[]): Promise<{ outcome: CallOutcome; hops: { tool: string; output: unknown }[] }> {
+  async #followNextTools(step: CompiledCall, input: unknown, output: unknown, policy: NextToolPolicy, site: CallSite, history: AttemptRecord[]): Promise<{ outcome: CallOutcome; hops: { tool: string; output: unknown }[] }> {
     const hops: { tool: string; output: unknown }[] = [];
     const seen = new Set([`${step.plan.tool}\u0000${stableJson(input)}`]);
     const refuse = (kind: ToolFailure['kind'], message: string, tool: string) => {
@@ -483,6 +635,31 @@ export class ChainExecutor {
   }
 }
 
+/** What the steps of one chain run share, nested sequences included. */
+interface Frame {
+  readonly chainId: string;
+  readonly depth: number;
+  readonly history: AttemptRecord[];
+  readonly results: StepResult[];
+  readonly stepOutputs: Map<string, unknown>;
+  readonly builtins: TemplateScope['builtins'];
+  readonly nextTools: NextToolPolicy | undefined;
+  readonly maxExecutions: number;
+  executions: number;
+}
+
+/** Sets the state variables a step's `transform` computes; the failure when one does not evaluate. */
+async function applyTransforms(step: CompiledStep, scope: TemplateScope): Promise<ToolFailure | null> {
+  for (const { to, expression } of step.transform) {
+    try {
+      (scope.state as Record<string, unknown>)[to] = await evaluate(expression, scope);
+    } catch (error) {
+      return { kind: 'output', message: `step '${step.plan.id}': transform ${to} failed: ${expressionError(error)}` };
+    }
+  }
+  return null;
+}
+
 interface AttemptResult {
   readonly outcome: CallOutcome;
   /** The resolved input, when the inputs resolved. */
@@ -491,7 +668,7 @@ interface AttemptResult {
 }
 
 /** Puts an attempt in the history and returns what the step needs of it. */
-function record(step: CompiledStep, tool: string, site: CallSite, startedAt: number, result: CallResult, history: AttemptRecord[], via: AttemptRecord['via'], input: unknown): AttemptResult {
+function record(step: CompiledCall, tool: string, site: CallSite, startedAt: number, result: CallResult, history: AttemptRecord[], via: AttemptRecord['via'], input: unknown): AttemptResult {
   const { outcome, endedAt } = result;
   const entry: Mutable<AttemptRecord> = { step: step.plan.id, tool, attempt: site.attempt, status: outcome.ok ? 'success' : 'failed', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: site.waitedMs };
   if (!outcome.ok) entry.error = outcome.error;
@@ -516,6 +693,15 @@ function stepExtras(run: StepRun): Pick<StepResult, 'served_by' | 'cached' | 'ho
 }
 
 type Settled<T> = T | Promise<T>;
+
+/** The value of `run`, or undefined when it throws. */
+function safely<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
+}
 
 interface CallResult {
   readonly outcome: CallOutcome;
@@ -557,12 +743,28 @@ function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/** Whether a handler's return value is a promise; an `output` failure when even that cannot be read. */
+function settlesLater(tool: ToolDefinition, produced: unknown): boolean | CallOutcome {
+  try {
+    return isPromiseLike(produced);
+  } catch (error) {
+    return unreadable(tool, error);
+  }
+}
+
+function unreadable(tool: ToolDefinition, error: unknown): CallOutcome {
+  return { ok: false, error: { kind: 'output', message: `'${tool.name}' returned output that cannot be read: ${describeError(error)}` } };
+}
+
 function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
-  if (tool.returns) {
-    const problems = schemaErrors(tool.returns, output);
+  if (!tool.returns) return { ok: true, output };
+  try {
+    const problems = schemaErrors(tool.returns, output, 'output');
     if (problems.length > 0) {
       return { ok: false, error: { kind: 'output', message: `'${tool.name}' returned output that does not match its returns schema`, details: problems } };
     }
+  } catch (error) {
+    return unreadable(tool, error);
   }
   return { ok: true, output };
 }
@@ -573,12 +775,21 @@ function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null
   return { kind: 'validation', message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`, details: problems };
 }
 
+function safeMapOutputs(step: CompiledStep, output: unknown, state: Record<string, unknown>): ToolFailure | null {
+  try {
+    return mapOutputs(step, output, state);
+  } catch (error) {
+    return { kind: 'output', message: `step '${step.plan.id}': its output cannot be read: ${describeError(error)}` };
+  }
+}
+
 /** Copies mapped outputs into state; returns the failure (and changes nothing) when a source path is missing. */
 function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, unknown>): ToolFailure | null {
   const outputs = step.outputs;
   for (const mapping of outputs) {
     if (lookupPath(output, mapping.segments) === MISSING) {
-      return { kind: 'output', message: `step '${step.plan.id}': the output of '${step.plan.tool}' has no '${mapping.from}' to map to state.${mapping.to}` };
+      const source = step.kind === 'call' ? `'${step.plan.tool}'` : `the ${step.kind} block`;
+      return { kind: 'output', message: `step '${step.plan.id}': the output of ${source} has no '${mapping.from}' to map to state.${mapping.to}` };
     }
   }
   for (const mapping of outputs) state[mapping.to] = lookupPath(output, mapping.segments);

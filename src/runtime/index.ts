@@ -15,7 +15,7 @@ export type { JsonSchema, JsonValue } from './json.js';
 export { formatPath, parsePath, readPath } from './path.js';
 export type { PathSegment } from './path.js';
 export { DEFAULT_BACKOFF, DEFAULT_MAX_NEXT_TOOL_DEPTH, DEFAULT_MAX_STEP_EXECUTIONS } from './plan.js';
-export type { Backoff, CallStep, ChainPlan, FailurePolicy, NextToolPolicy, OutputMapping, PlanStep, SuccessTransition } from './plan.js';
+export type { Backoff, CallStep, ChainPlan, FailurePolicy, LoopStep, NextToolPolicy, OutputMapping, ParallelStep, PlanStep, StepSequence, SuccessTransition } from './plan.js';
 export { ToolRegistry } from './registry.js';
 export type { AttemptRecord, CallOutcome, ChainFailure, ChainFailureReason, ChainResult, ChainSuccess, StepResult } from './result.js';
 export { backoffDelay, RETRIED_BY_DEFAULT, shouldRetry } from './retry.js';

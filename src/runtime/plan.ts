@@ -5,11 +5,8 @@
  */
 import type { JsonValue } from './json.js';
 
-export interface ChainPlan {
+export interface ChainPlan extends StepSequence {
   readonly name: string;
-  /** Id of the first step, or null for an empty chain. */
-  readonly entry: string | null;
-  readonly steps: readonly PlanStep[];
   /** The most step executions one run may make before it fails with a `limit` error. */
   readonly maxStepExecutions: number;
   /** When set, a result's `_meta.nextTool` is followed, within these bounds. */
@@ -23,16 +20,54 @@ export interface NextToolPolicy {
   readonly maxDepth: number;
 }
 
-export type PlanStep = CallStep;
+export type PlanStep = CallStep | ParallelStep | LoopStep;
 
-export interface CallStep {
-  readonly kind: 'call';
+/** What every kind of step has: an id, a condition, and where to go after. */
+interface StepBase {
   readonly id: string;
+  /** A JSONata expression over `{ state, steps, chain_id, … }`; when false the step is skipped. */
+  readonly when?: string;
+  readonly onSuccess: SuccessTransition;
+  readonly onFailure: FailurePolicy;
+}
+
+/** A list of steps run in order from `entry`: a chain, a parallel branch, or a loop's body. */
+export interface StepSequence {
+  readonly entry: string | null;
+  readonly steps: readonly PlanStep[];
+}
+
+/** Branches run at once. Its output is `{ [branch id]: that branch's last output }`. */
+export interface ParallelStep extends StepBase {
+  readonly kind: 'parallel';
+  /** `all`: every branch must succeed; `any`: the first to finish decides; `first_success`: the first to succeed. */
+  readonly waitFor: 'all' | 'any' | 'first_success';
+  /** How many branches may run at once; null for all of them. */
+  readonly concurrency: number | null;
+  readonly branches: readonly (StepSequence & { readonly id: string })[];
+}
+
+/**
+ * Its body once per item of `over`, with the item in state as `as`. Its output is
+ * `{ results, failures }`: the body's last output per item in input order (null where it failed),
+ * and the failed items.
+ */
+export interface LoopStep extends StepBase {
+  readonly kind: 'loop';
+  /** A template that resolves to an array: `<< state.messages >>`. */
+  readonly over: string;
+  readonly as: string;
+  readonly concurrency: number;
+  /** How many items may fail before the loop fails. */
+  readonly maxFailures: number;
+  readonly body: StepSequence;
+}
+
+export interface CallStep extends StepBase {
+  readonly kind: 'call';
   readonly tool: string;
   /** Any JSON; strings may hold `<< … >>` templates, at any depth. */
   readonly inputs: { readonly [name: string]: JsonValue };
-  readonly onSuccess: SuccessTransition;
-  readonly onFailure: FailurePolicy;
   /** The most one attempt may take, in ms; past it the attempt fails with `timeout`. */
   readonly timeoutMs?: number;
   /** Tools tried in order, with the same input, when the step fails for good. */
@@ -44,6 +79,8 @@ export interface CallStep {
 export interface SuccessTransition {
   /** Output path (in the tool's result) to state variable. */
   readonly mapOutputs: readonly OutputMapping[];
+  /** State variables computed by JSONata expressions after the outputs are mapped. */
+  readonly transform?: readonly { readonly to: string; readonly expression: string }[];
   readonly next: string | null;
 }
 

@@ -49,8 +49,10 @@ export interface ChainFailureReason {
 
 export interface StepResult {
   readonly step: string;
-  readonly tool: string;
-  readonly status: 'success' | 'failed';
+  /** The tool a call step called; null for a parallel block, a branch or a loop. */
+  readonly tool: string | null;
+  /** `skipped` when its `when` was false; `cancelled` for a branch another branch decided first, or one that never started. */
+  readonly status: 'success' | 'failed' | 'skipped' | 'cancelled';
   readonly attempts: number;
   readonly output?: unknown;
   readonly error?: ToolFailure;
@@ -60,6 +62,10 @@ export interface StepResult {
   readonly served_by?: string;
   /** True when the output came from the cache. */
   readonly cached?: boolean;
+  /** Where the step ran, when inside a block: `fetch_all.weather` (a branch), `each_message[3]` (a loop item). */
+  readonly scope?: string;
+  /** Why a step was skipped. */
+  readonly reason?: string;
   /** The tools called through `_meta.nextTool` after the step's own, in order. */
   readonly hops?: readonly { readonly tool: string; readonly output: unknown }[];
 }

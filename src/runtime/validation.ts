@@ -18,15 +18,15 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
   return validate;
 }
 
-/** Returns the schema errors as `path: message` lines; empty when the value is valid. */
-export function schemaErrors(schema: JsonSchema, value: unknown): string[] {
+/** Returns the schema errors as `path: message` lines (the root named `root`); empty when the value is valid. */
+export function schemaErrors(schema: JsonSchema, value: unknown, root = 'input'): string[] {
   const validate = validatorFor(schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map(formatError);
+  return (validate.errors ?? []).map((error) => formatError(error, root));
 }
 
-function formatError(error: ErrorObject): string {
-  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : 'input';
+function formatError(error: ErrorObject, root: string): string {
+  const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : root;
   if (error.keyword === 'additionalProperties') {
     return `${where}: unknown field '${String(error.params['additionalProperty'])}'`;
   }

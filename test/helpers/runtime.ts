@@ -8,6 +8,7 @@ import {
   type CallStep,
   type ChainPlan,
   type FailurePolicy,
+  type PlanStep,
   type ToolDefinition,
   type ToolHandler,
   type ToolPolicies,
@@ -37,7 +38,7 @@ export function step(id: string, toolName: string, options: Partial<Omit<CallSte
 }
 
 /** A plan whose steps run in order unless a step names its own next. */
-export function chain(name: string, steps: CallStep[], maxStepExecutions = 1000): ChainPlan {
+export function chain(name: string, steps: PlanStep[], maxStepExecutions = 1000): ChainPlan {
   return { name, entry: steps[0]?.id ?? null, steps, maxStepExecutions };
 }
 

@@ -201,7 +201,8 @@ function failurePolicyTest(
   inputFor: (input: Record<string, unknown>) => string,
 ) {
   const step = plan.steps[0];
-  if (!step) return null;
+  // The test makes the first step's tool fail: a block has no tool of its own.
+  if (!step || step.kind !== 'call') return null;
   const policy = step.onFailure;
   // The injected failure is an execution error with no code: retried only if the policy retries those.
   const injected = { kind: 'execution', message: 'injected failure' } as const;
