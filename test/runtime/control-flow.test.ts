@@ -287,3 +287,28 @@ describe('nesting', () => {
     ]);
   });
 });
+
+describe('resilience inside blocks', () => {
+  it('retries a step inside a loop body, and times out a step inside a branch', async () => {
+    const shaky = flaky(1, { ok: true });
+    const hang = tool('hang', () => new Promise(() => {}));
+    const { executor: run, clock } = executor([tool('shaky', shaky), hang, echo]);
+    const retry = { action: 'retry', maxRetries: 2, backoff: { initialMs: 10, factor: 2, maxMs: 100, jitter: false }, afterRetries: { action: 'stop' } } as const;
+    const running = run.executeChain(
+      chain('c', [
+        {
+          ...parallel('p', 'all', [
+            ['looping', [loop('l', '<< state.items >>', 'item', [step('s', 'shaky', { failure: retry })])]],
+            ['slow', [{ ...step('h', 'hang', { failure: { action: 'continue', next: null } }), timeoutMs: 50 }]],
+          ]),
+        },
+      ]),
+      { items: [1] },
+    );
+    await clock.advance(50);
+    const result = await running;
+    expect(result.success).toBe(true);
+    expect(result.results.find((r) => r.step === 's')).toMatchObject({ attempts: 2, scope: 'l[0]' });
+    expect(result.results.find((r) => r.step === 'h')).toMatchObject({ status: 'failed', handled: 'continued', error: { kind: 'timeout' }, scope: 'p.slow' });
+  });
+});
