@@ -25,15 +25,13 @@ export interface ParameterDoc extends ShapeDoc {
   readonly default?: JsonValue;
 }
 
-export interface StepDoc {
+/** What every kind of step has. */
+interface StepCommon {
   readonly id?: string;
-  readonly tool: string;
   readonly description?: string;
-  readonly inputs?: { readonly [name: string]: JsonValue };
-  readonly on_success?: { readonly map_outputs?: Readonly<Record<string, string>>; readonly next?: string };
-  readonly timeout_ms?: number;
-  readonly fallbacks?: readonly string[];
-  readonly cache?: { readonly ttl_seconds: number; readonly shared?: boolean };
+  /** A JSONata expression; when false the step is skipped. */
+  readonly when?: string;
+  readonly on_success?: { readonly map_outputs?: Readonly<Record<string, string>>; readonly transform?: Readonly<Record<string, string>>; readonly next?: string };
   readonly on_failure?: {
     readonly action?: 'stop' | 'retry' | 'continue';
     readonly retry_on?: readonly string[];
@@ -46,6 +44,33 @@ export interface StepDoc {
     readonly continue_on_max_retries?: boolean;
     readonly next?: string;
   };
+}
+
+export interface CallStepDoc extends StepCommon {
+  readonly tool: string;
+  readonly inputs?: { readonly [name: string]: JsonValue };
+  readonly timeout_ms?: number;
+  readonly fallbacks?: readonly string[];
+  readonly cache?: { readonly ttl_seconds: number; readonly shared?: boolean };
+}
+
+/** A branch of a parallel block: one step, or several under an id. */
+export type BranchDoc = StepDoc | { readonly id: string; readonly steps: readonly StepDoc[] };
+
+export interface ParallelStepDoc extends StepCommon {
+  readonly parallel: readonly BranchDoc[];
+  readonly wait_for?: 'all' | 'any' | 'first_success';
+  readonly concurrency?: number;
+}
+
+export interface LoopStepDoc extends StepCommon {
+  readonly loop: { readonly over: string; readonly as: string; readonly concurrency?: number; readonly max_failures?: number; readonly steps: readonly StepDoc[] };
+}
+
+export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc;
+
+export function isCall(step: StepDoc): step is CallStepDoc {
+  return 'tool' in step;
 }
 
 export interface ContextDoc {

@@ -1,4 +1,4 @@
-import type { ToolDocument } from '../model.js';
+import { isCall, type StepDoc, type ToolDocument } from '../model.js';
 
 /**
  * Every tool a composite may call: its steps' tools, their fallbacks, and the tools a result may
@@ -7,5 +7,12 @@ import type { ToolDocument } from '../model.js';
 export function calleesOf(document: ToolDocument): string[] {
   if (document.implementation.type !== 'composite') return [];
   const { composite } = document.implementation;
-  return [...new Set([...composite.steps.flatMap((step) => [step.tool, ...(step.fallbacks ?? [])]), ...(composite.allow_next_tools ?? [])])];
+  return [...new Set([...composite.steps.flatMap(toolsOf), ...(composite.allow_next_tools ?? [])])];
+}
+
+/** The tools a step calls, blocks included. */
+function toolsOf(step: StepDoc): string[] {
+  if (isCall(step)) return [step.tool, ...(step.fallbacks ?? [])];
+  if ('loop' in step) return step.loop.steps.flatMap(toolsOf);
+  return step.parallel.flatMap((branch) => ('steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch as StepDoc)));
 }

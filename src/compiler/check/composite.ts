@@ -1,11 +1,13 @@
 /**
  * Stage 4: static analysis of one composite tool. Collects every problem; never stops at the first.
  */
-import { BUILTINS, closestName, formatPath, parsePath, type JsonSchema, type JsonValue } from '../../runtime/index.js';
+import { BUILTINS, closestName, formatPath, parsePath, parseTemplate, type JsonSchema, type JsonValue, type Reference } from '../../runtime/index.js';
+import { isPlainObject } from '../../runtime/json.js';
 import { literalErrors } from './literals.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
-import type { StepDoc } from '../model.js';
+import { isCall, type CallStepDoc, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
+import { checkExpression } from './expressions.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
@@ -52,51 +54,181 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
 
   const { nodes, diagnostics: stepProblems } = buildSteps(steps, source);
   diagnostics.push(...stepProblems);
-  const edges = edgesOf(nodes);
-  const live = reachable(nodes, edges);
-  for (const node of nodes) {
-    if (!live.has(node.index)) {
-      report(diagnostic('UNREACHABLE_STEP', `step '${node.id}' can never run: no step leads to it`, source.locate([...node.path, node.explicitId ? 'id' : 'tool']), 'point a next at it, or remove it'));
-    }
-  }
-  reportEndlessLoops(nodes, edges, live, entry, report);
+  const everyNode = flatten(nodes);
+  const outputSchema = outputSchemas(env);
 
   // Data flow: parameters the caller must pass (or that have defaults) are always there.
   const parameterNames = entry.parameters.map((p) => p.name);
   const always = entry.parameters.filter((p) => mustPass(p) || p.default !== undefined || p.required === true).map((p) => p.name);
   const initial: Definitions = { must: new Set(always), may: new Set(parameterNames) };
-  const definedBy = (node: StepNode) => [...Object.values(node.doc.on_success?.map_outputs ?? {}), `steps.${node.id}`];
-  const flow = definitions(nodes, edges, initial, definedBy);
-  const allNames = [...new Set([...parameterNames, ...nodes.flatMap((node) => Object.values(node.doc.on_success?.map_outputs ?? {}))])];
-  const stepIds = new Map(nodes.map((node) => [node.id, node]));
-  const variables = stateVariables(entry, nodes, env, flow.atEnd);
-  const variableSchema = new Map(variables.map((v) => [v.name, v.schema]));
+  const allNames = [...new Set([...parameterNames, ...everyNode.flatMap((node) => [...definedBy(node).filter((name) => !name.startsWith('steps.')), ...(node.body ? [loopOf(node).as] : [])])])];
+  const stepIds = new Map(everyNode.map((node) => [node.id, node]));
+  const variableSchema = variableSchemas(entry, everyNode, outputSchema);
+  const context: SequenceContext = { entry, env, report, allNames, stepIds, variableSchema, outputSchema };
+  const flow = checkSequence(nodes, initial, context);
+  const variables = stateVariables(entry, nodes, outputSchema, flow.atEnd);
 
-  for (const node of nodes) {
-    const callee = checkCallee(node, env, entry, report);
-    const here = flow.atStep.get(node.index);
-    const inputs = node.doc.inputs ?? {};
-    const scan = scanTemplates(inputs, [...node.path, 'inputs']);
-    for (const problem of scan.problems) {
-      report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
-    }
-    for (const seed of scan.seedTemplates) {
-      report(diagnostic('SEED_TEMPLATE', `'${seed.text}' is passed to the tool as literal text`, source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } }), `toolgen templates are written ${seed.replacement}`));
-    }
-    for (const found of scan.references) {
-      if (here) checkReference(found, here, { allNames, stepIds, variableSchema, env, entry, report });
-    }
-    // A fallback takes the step's inputs and stands in for its output: it must fit both, like the tool.
-    const fallbacks = (node.doc.fallbacks ?? []).map((name, index) => knownTool(name, [...node.path, 'fallbacks', index], env, entry, report));
-    for (const tool of [callee, ...fallbacks]) {
-      if (tool) checkInputs(node, inputs, tool, { variableSchema, entry, report, scanned: scan.references });
-    }
-    checkOutputs(node, [callee, ...fallbacks], env, entry, report);
-    checkRetrySettings(node, entry, report);
-  }
   const allowed = document.implementation.composite.allow_next_tools ?? [];
   allowed.forEach((name, index) => knownTool(name, ['implementation', 'composite', 'allow_next_tools', index], env, entry, report));
   return { analysis: { nodes, state: variables }, diagnostics };
+}
+
+type SequenceContext = ReferenceScopeBase;
+
+/** The state variables and step outputs a step defines when it succeeds. */
+function definedBy(node: StepNode): string[] {
+  return [...Object.values(node.doc.on_success?.map_outputs ?? {}), ...Object.keys(node.doc.on_success?.transform ?? {}), `steps.${node.id}`];
+}
+
+function flatten(nodes: readonly StepNode[]): StepNode[] {
+  return nodes.flatMap((node) => [node, ...flatten(node.body ?? []), ...(node.branches ?? []).flatMap((branch) => flatten(branch.nodes))]);
+}
+
+function loopOf(node: StepNode): LoopStepDoc['loop'] {
+  return (node.doc as LoopStepDoc).loop;
+}
+
+/** The key a step is best pointed at by when it has no id: its tool, or its block. */
+function headKey(node: StepNode): string {
+  if (node.explicitId) return 'id';
+  return isCall(node.doc) ? 'tool' : 'parallel' in node.doc ? 'parallel' : 'loop';
+}
+
+/**
+ * Checks one sequence of steps (the composite's, a branch's, a loop body's) given what is defined
+ * when it starts; recurses into blocks. Returns the sequence's data flow.
+ */
+function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: SequenceContext): ReturnType<typeof definitions> {
+  const { entry, report } = ctx;
+  const { source } = entry;
+  const edges = edgesOf(nodes);
+  const live = reachable(nodes, edges);
+  for (const node of nodes) {
+    if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', `step '${node.id}' can never run: no step leads to it`, source.locate([...node.path, headKey(node)]), 'point a next at it, or remove it'));
+  }
+  reportEndlessLoops(nodes, edges, live, entry, report);
+  const flow = definitions(nodes, edges, initial, definedBy);
+  for (const node of nodes) {
+    const here = flow.atStep.get(node.index);
+    const { doc } = node;
+    if (doc.when !== undefined) checkExpression(doc.when, [...node.path, 'when'], source, report);
+    for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
+      const at: YamlPath = [...node.path, 'on_success', 'transform', to];
+      if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
+      checkExpression(expression, at, source, report);
+    }
+    if (isCall(doc)) {
+      checkCallStep(node, doc, here, ctx);
+      continue;
+    }
+    if (doc.on_failure?.action === 'retry') {
+      report(diagnostic('BLOCK_RETRY', `a ${'parallel' in doc ? 'parallel block' : 'loop'} cannot retry as a whole`, source.locate([...node.path, 'on_failure', 'action']), 'retry the steps inside it, or use stop or continue here'));
+    }
+    const start = here ?? initial;
+    if (node.branches) {
+      for (const branch of node.branches) checkSequence(branch.nodes, start, ctx);
+    } else if (node.body) {
+      const loop = loopOf(node);
+      const overAt: YamlPath = [...node.path, 'loop', 'over'];
+      const scan = scanTemplates(loop.over, overAt);
+      for (const problem of scan.problems) report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+      for (const found of scan.references) {
+        if (here) checkReference(found, here, ctx);
+        const listed = found.reference.root === 'state' ? schemaAt(ctx.variableSchema.get(found.reference.name) ?? null, found.reference.path) : { kind: 'unknown' as const };
+        const types = listed.kind === 'found' ? typesOf(listed.schema) : null;
+        if (types && !types.has('array')) {
+          report(diagnostic('LOOP_OVER_NOT_LIST', `a loop goes over a list, and << ${found.reference.text} >> is ${[...types].join(' or ')}`, source.locate(overAt), 'point over at a list in state'));
+        }
+      }
+      checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
+    }
+    checkOutputs(node, [{ name: `the ${'parallel' in doc ? 'parallel block' : 'loop'} '${node.id}'`, schema: ctx.outputSchema(node) }], entry, report);
+  }
+  return flow;
+}
+
+function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | undefined, ctx: SequenceContext): void {
+  const { entry, env, report } = ctx;
+  const { source } = entry;
+  const callee = knownTool(doc.tool, [...node.path, 'tool'], env, entry, report);
+  const inputs = doc.inputs ?? {};
+  const scan = scanTemplates(inputs, [...node.path, 'inputs']);
+  for (const problem of scan.problems) {
+    report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+  }
+  for (const seed of scan.seedTemplates) {
+    report(diagnostic('SEED_TEMPLATE', `'${seed.text}' is passed to the tool as literal text`, source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } }), `toolgen templates are written ${seed.replacement}`));
+  }
+  for (const found of scan.references) {
+    if (here) checkReference(found, here, ctx);
+  }
+  // A fallback takes the step's inputs and stands in for its output: it must fit both, like the tool.
+  const fallbacks = (doc.fallbacks ?? []).map((name, index) => knownTool(name, [...node.path, 'fallbacks', index], env, entry, report));
+  for (const tool of [callee, ...fallbacks]) {
+    if (tool) checkInputs(node, inputs, tool, { variableSchema: ctx.variableSchema, entry, report, scanned: scan.references });
+  }
+  const sources = [callee, ...fallbacks].filter((tool): tool is CatalogueEntry => tool !== null).map((tool) => ({ name: `'${tool.name}'`, schema: env.returnsOf(tool.name) }));
+  checkOutputs(node, sources, entry, report);
+  checkRetrySettings(node, entry, report);
+}
+
+/** What each step returns, as far as the tools' signatures say; blocks shape their branches' and items' outputs. */
+function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSchema | null {
+  const memo = new Map<StepNode, JsonSchema | null>();
+  const last = (nodes: readonly StepNode[]) => (nodes.length > 0 ? of(nodes[nodes.length - 1]!) : null);
+  function of(node: StepNode): JsonSchema | null {
+    if (memo.has(node)) return memo.get(node)!;
+    let schema: JsonSchema | null;
+    if (isCall(node.doc)) schema = env.returnsOf(node.doc.tool);
+    else if (node.branches) {
+      const all = (node.doc as ParallelStepDoc).wait_for === undefined || (node.doc as ParallelStepDoc).wait_for === 'all';
+      schema = {
+        type: 'object',
+        properties: Object.fromEntries(node.branches.map((branch) => [branch.id, last(branch.nodes) ?? {}])),
+        required: all ? node.branches.map((branch) => branch.id) : [],
+      };
+    } else {
+      schema = {
+        type: 'object',
+        properties: {
+          results: { type: 'array', items: last(node.body ?? []) ?? {} },
+          failures: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, step: { type: ['string', 'null'] }, kind: { type: 'string' }, message: { type: 'string' } } } },
+        },
+        required: ['results', 'failures'],
+      };
+    }
+    memo.set(node, schema);
+    return schema;
+  }
+  return of;
+}
+
+/** What is known of the type of every name a template may read: parameters, mapped outputs, loop items. */
+function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
+  const schemas = new Map<string, JsonSchema>();
+  for (const parameter of entry.parameters) schemas.set(parameter.name, shapeSchema(parameter));
+  const merge = (name: string, schema: JsonSchema) => {
+    const previous = schemas.get(name);
+    schemas.set(name, previous && JSON.stringify(previous) !== JSON.stringify(schema) ? {} : schema);
+  };
+  for (const node of nodes) {
+    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
+      const parsed = parsePath(from);
+      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(outputSchema(node), parsed.segments);
+      merge(to, lookup.kind === 'found' ? lookup.schema : {});
+    }
+    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) merge(to, {});
+  }
+  for (const node of nodes) {
+    if (!node.body) continue;
+    const loop = loopOf(node);
+    const over = parseTemplate(loop.over);
+    const reference = !('error' in over) && over.whole ? (over.parts[0] as { reference: Reference }).reference : null;
+    const list = reference?.root === 'state' ? schemaAt(schemas.get(reference.name) ?? null, reference.path) : null;
+    const items = list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {};
+    merge(loop.as, items);
+  }
+  return schemas;
 }
 
 function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof edgesOf>, live: Set<number>, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
@@ -140,10 +272,6 @@ function reaches(from: number, to: number, edges: ReturnType<typeof edgesOf>): b
   return false;
 }
 
-function checkCallee(node: StepNode, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
-  return knownTool(node.doc.tool, [...node.path, 'tool'], env, entry, report);
-}
-
 /** The tool with that name; reports it (with a suggestion) when there is none. */
 export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
   const tool = env.catalogue.get(name);
@@ -172,7 +300,8 @@ function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report: (d: D
   }
 }
 
-interface ReferenceScope {
+interface ReferenceScopeBase {
+  readonly outputSchema: (node: StepNode) => JsonSchema | null;
   readonly allNames: readonly string[];
   readonly stepIds: ReadonlyMap<string, StepNode>;
   readonly variableSchema: ReadonlyMap<string, JsonSchema>;
@@ -181,7 +310,7 @@ interface ReferenceScope {
   readonly report: (d: Diagnostic) => void;
 }
 
-function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScope): void {
+function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScopeBase): void {
   const { reference } = found;
   // Locating is not free; only a reported problem needs it.
   const at = () => scope.entry.source.locate(found.path, { span: { offset: found.offset, length: found.length } });
@@ -223,7 +352,8 @@ function checkReference(found: FoundReference, here: Definitions, scope: Referen
     return;
   }
   if (!here.must.has(key)) scope.report(diagnostic('MAYBE_UNDEFINED_VARIABLE', `step '${reference.step}' has succeeded on some paths that reach this step, not all`, at()));
-  checkFieldPath(reference.path, scope.env.returnsOf(step.doc.tool), `the output of '${step.doc.tool}'`, at, scope.report);
+  const what = isCall(step.doc) ? `the output of '${step.doc.tool}'` : `the output of step '${step.id}'`;
+  checkFieldPath(reference.path, scope.outputSchema(step), what, at, scope.report);
 }
 
 function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, what: string, at: () => Location, report: (d: Diagnostic) => void): void {
@@ -302,13 +432,13 @@ function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValu
   }
   const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
   if (missing.length > 0) {
-    const at: YamlPath = node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
+    const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
     scope.report(diagnostic('MISSING_INPUT', `'${callee.name}' requires ${missing.map((p) => `'${p.name}'`).join(', ')}, and this step does not pass ${missing.length > 1 ? 'them' : 'it'}`, source.locate(at, { key: true })));
   }
 }
 
-/** `map_outputs` sources against what each tool that may serve the step returns. */
-function checkOutputs(node: StepNode, callees: readonly (CatalogueEntry | null)[], env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+/** `map_outputs` sources against what everything that may serve the step returns. */
+function checkOutputs(node: StepNode, sources: readonly { readonly name: string; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
     if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
@@ -317,11 +447,11 @@ function checkOutputs(node: StepNode, callees: readonly (CatalogueEntry | null)[
       report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));
       continue;
     }
-    for (const callee of callees) if (callee) checkOutputSource(callee, env.returnsOf(callee.name), parsed.segments, at, entry, report);
+    for (const source of sources) checkOutputSource(source.name, source.schema, parsed.segments, at, entry, report);
   }
 }
 
-function checkOutputSource(callee: CatalogueEntry, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+function checkOutputSource(what: string, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   const lookup = schemaAt(returns, segments);
   if (lookup.kind !== 'missing') return;
   const field = String(segments[lookup.at]);
@@ -329,7 +459,7 @@ function checkOutputSource(callee: CatalogueEntry, returns: JsonSchema | null, s
   report(
     diagnostic(
       'UNKNOWN_OUTPUT',
-      `'${callee.name}' returns no '${formatPath(segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      `${what} returns no '${formatPath(segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
       entry.source.locate(at, { key: true }),
       `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
     ),
@@ -337,14 +467,17 @@ function checkOutputSource(callee: CatalogueEntry, returns: JsonSchema | null, s
 }
 
 /** A composite's state: its parameters and every mapped output, typed where the tools say. */
-export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], env: CheckEnvironment, atEnd: Definitions): StateVariable[] {
+export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null, atEnd: Definitions): StateVariable[] {
   const variables = new Map<string, StateVariable>();
   for (const parameter of entry.parameters) {
     variables.set(parameter.name, { name: parameter.name, schema: shapeSchema(parameter), alwaysAtEnd: atEnd.must.has(parameter.name) });
   }
   for (const node of nodes) {
-    const returns = env.returnsOf(node.doc.tool);
-    for (const [from, to] of Object.entries((node.doc as StepDoc).on_success?.map_outputs ?? {})) {
+    const returns = outputSchema(node);
+    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) {
+      if (!variables.has(to)) variables.set(to, { name: to, schema: {}, alwaysAtEnd: atEnd.must.has(to) });
+    }
+    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
       const parsed = parsePath(from);
       const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(returns, parsed.segments);
       const schema = lookup.kind === 'found' ? lookup.schema : {};

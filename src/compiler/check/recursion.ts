@@ -1,6 +1,7 @@
 /** Composite tools that call themselves, directly or through other composites. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
+import { isCall } from '../model.js';
 import { calleesOf } from './callees.js';
 import { stepsPath } from './steps.js';
 
@@ -11,15 +12,17 @@ export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic
     if (entry.document.implementation.type !== 'composite') continue;
     calls.set(entry.name, calleesOf(entry.document).filter((name) => catalogue.get(name)?.kind === 'composite'));
   }
-  const found: { tool: string; diagnostic: Diagnostic }[] = [];
+  const problems: { tool: string; diagnostic: Diagnostic }[] = [];
   for (const start of [...calls.keys()].sort()) {
     const cycle = shortestCycle(start, calls);
     if (!cycle) continue;
     const entry = catalogue.get(start)!;
     const steps = entry.document.implementation.type === 'composite' ? entry.document.implementation.composite.steps : [];
-    const index = steps.findIndex((step) => step.tool === cycle[1] || step.fallbacks?.includes(cycle[1]!));
-    const at = index >= 0 ? [...stepsPath(index), steps[index]!.tool === cycle[1] ? 'tool' : 'fallbacks'] : ['implementation', 'composite', 'allow_next_tools'];
-    found.push({
+    const index = steps.findIndex((step) => isCall(step) && (step.tool === cycle[1] || step.fallbacks?.includes(cycle[1]!)));
+    const found = steps[index];
+    // Point at the step that calls into the cycle; a call from inside a block is pointed at by the block.
+    const at = found && isCall(found) ? [...stepsPath(index), found.tool === cycle[1] ? 'tool' : 'fallbacks'] : ['implementation', 'composite', 'steps'];
+    problems.push({
       tool: start,
       diagnostic: diagnostic(
         'RECURSIVE_COMPOSITE',
@@ -29,7 +32,7 @@ export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic
       ),
     });
   }
-  return found;
+  return problems;
 }
 
 /** The shortest call path from `start` back to itself, both ends included. */

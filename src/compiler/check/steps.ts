@@ -5,7 +5,7 @@
 import { closestName } from '../../runtime/index.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
-import type { StepDoc } from '../model.js';
+import { isCall, type BranchDoc, type StepDoc } from '../model.js';
 
 export const END = 'end';
 
@@ -15,6 +15,10 @@ export interface StepNode {
   readonly explicitId: boolean;
   readonly doc: StepDoc;
   readonly path: YamlPath;
+  /** For a parallel block: its branches, each a sequence of its own. */
+  readonly branches?: readonly BranchNode[];
+  /** For a loop: its body. */
+  readonly body?: readonly StepNode[];
   /** Where the chain goes when the step succeeds: a step index, or null for the end. */
   readonly onSuccess: number | null;
   /** Where it goes when the step fails for good: a step index, null for the end, or 'stop'. */
@@ -26,30 +30,71 @@ export function stepsPath(index?: number): YamlPath {
   return index === undefined ? base : [...base, index];
 }
 
+/** A branch of a parallel block, as a sequence of steps. */
+export interface BranchNode {
+  readonly id: string;
+  readonly path: YamlPath;
+  readonly nodes: readonly StepNode[];
+}
+
+/** What a step is called when it has no id: its tool, or the kind of block it is. */
+export function baseName(step: StepDoc): string {
+  return isCall(step) ? step.tool : 'parallel' in step ? 'parallel' : 'loop';
+}
+
 function derivedId(tool: string): string {
   const id = tool.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^[^A-Za-z_]/, '_$&');
   return id || 'step';
 }
 
-export function buildSteps(steps: readonly StepDoc[], source: SourceFile): { nodes: StepNode[]; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const ids: string[] = [];
-  const taken = new Set<string>();
-  steps.forEach((step, index) => {
-    if (step.id === undefined) return;
-    if (step.id === END) diagnostics.push(diagnostic('RESERVED_NAME', `'end' cannot be a step id: next: end ends the chain`, source.locate([...stepsPath(index), 'id'])));
-    if (taken.has(step.id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', `step id '${step.id}' is used by an earlier step`, source.locate([...stepsPath(index), 'id']), 'step ids must be unique within a composite'));
-    taken.add(step.id);
+/** A list of steps and where it is in the YAML; `offset` is the YAML index of its first step. */
+interface StepList {
+  readonly steps: readonly StepDoc[];
+  readonly path: YamlPath;
+  readonly offset: number;
+}
+
+/** Every explicit id in a list of steps, nested ones included, with where it is. */
+function explicitIds(list: StepList): { id: string; at: YamlPath }[] {
+  return list.steps.flatMap((step, index) => {
+    const at = [...list.path, index + list.offset];
+    const own = step.id === undefined ? [] : [{ id: step.id, at: [...at, 'id'] }];
+    return [...own, ...nestedLists(step, at).flatMap(explicitIds)];
   });
+}
+
+/** The step lists inside a block: one per branch (a one-step branch is a list of one), or the loop body. */
+function nestedLists(step: StepDoc, at: YamlPath): StepList[] {
+  if ('parallel' in step) {
+    return step.parallel.map((branch, index) =>
+      isMultiStep(branch) ? { steps: branch.steps, path: [...at, 'parallel', index, 'steps'], offset: 0 } : { steps: [branch], path: [...at, 'parallel'], offset: index },
+    );
+  }
+  if ('loop' in step) return [{ steps: step.loop.steps, path: [...at, 'loop', 'steps'], offset: 0 }];
+  return [];
+}
+
+export function isMultiStep(branch: BranchDoc): branch is { readonly id: string; readonly steps: readonly StepDoc[] } {
+  return 'steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch);
+}
+
+/**
+ * Builds the step graph of a list of steps, and of the lists inside its blocks. `taken` holds the
+ * ids of the whole composite: `steps.<id>` must name one step wherever it is.
+ */
+export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: YamlPath = stepsPath(), taken = reserveIds({ steps, path, offset: 0 }, source), offset = 0): { nodes: StepNode[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [...taken.diagnostics];
+  taken.diagnostics.length = 0;
+  const ids: string[] = [];
   steps.forEach((step, index) => {
     if (step.id !== undefined) {
       ids[index] = step.id;
       return;
     }
-    const base = derivedId(step.tool);
+    const base = derivedId(baseName(step));
     let id = base;
-    for (let n = 2; taken.has(id) || id === END; n += 1) id = `${base}_${n}`;
-    taken.add(id);
+    for (let n = 2; taken.ids.has(id) || id === END; n += 1) id = `${base}_${n}`;
+    taken.ids.add(id);
     ids[index] = id;
   });
 
@@ -61,7 +106,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile): { nod
     if (name === undefined) return fallback < steps.length ? fallback : null;
     if (name === END) return null;
     const found = indexOf.get(name);
-    const callers = steps.map((step, index) => ({ step, index })).filter(({ step }) => step.tool === name);
+    const callers = steps.map((step, index) => ({ step, index })).filter(({ step }) => isCall(step) && step.tool === name);
     if (found !== undefined) {
       const derivedCallers = callers.filter(({ step }) => step.id === undefined);
       if (!steps[found]!.id && derivedCallers.length > 1) {
@@ -82,17 +127,53 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile): { nod
   };
 
   const nodes = steps.map((step, index): StepNode => {
-    const path = stepsPath(index);
-    const onSuccess = target(step.on_success?.next, index + 1, [...path, 'on_success', 'next']);
+    const at: YamlPath = [...path, index + offset];
+    const onSuccess = target(step.on_success?.next, index + 1, [...at, 'on_success', 'next']);
     const failure = step.on_failure;
     const action = failure?.action ?? (failure?.next !== undefined ? 'continue' : 'stop');
-    const failureNext = failure?.next !== undefined ? target(failure.next, index + 1, [...path, 'on_failure', 'next']) : index + 1 < steps.length ? index + 1 : null;
+    const failureNext = failure?.next !== undefined ? target(failure.next, index + 1, [...at, 'on_failure', 'next']) : index + 1 < steps.length ? index + 1 : null;
     const continues = action === 'continue' || (action === 'retry' && failure?.continue_on_max_retries === true);
     if (failure?.next !== undefined && !continues) {
       const why = action === 'retry' ? 'after the retries the chain stops unless continue_on_max_retries is true' : 'the chain stops on failure';
-      diagnostics.push(diagnostic('USELESS_NEXT', `this next is never followed: ${why}`, source.locate([...path, 'on_failure', 'next'])));
+      diagnostics.push(diagnostic('USELESS_NEXT', `this next is never followed: ${why}`, source.locate([...at, 'on_failure', 'next'])));
     }
-    return { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path, onSuccess, onFailure: continues ? failureNext : 'stop' };
+    const node: StepNode = { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, onSuccess, onFailure: continues ? failureNext : 'stop' };
+    if ('parallel' in step) {
+      const branchIds = new Set<string>();
+      const branches = step.parallel.map((branch, b): BranchNode => {
+        const branchPath: YamlPath = [...at, 'parallel', b];
+        const inner = isMultiStep(branch) ? buildSteps(branch.steps, source, [...branchPath, 'steps'], taken) : buildSteps([branch], source, [...at, 'parallel'], taken, b);
+        diagnostics.push(...inner.diagnostics);
+        const id = isMultiStep(branch) ? branch.id : inner.nodes[0]!.id;
+        if (branchIds.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', `branch id '${id}' is used by an earlier branch of '${node.id}'`, source.locate([...branchPath, 'id'])));
+        branchIds.add(id);
+        return { id, path: branchPath, nodes: inner.nodes };
+      });
+      return { ...node, branches };
+    }
+    if ('loop' in step) {
+      const inner = buildSteps(step.loop.steps, source, [...at, 'loop', 'steps'], taken);
+      diagnostics.push(...inner.diagnostics);
+      return { ...node, body: inner.nodes };
+    }
+    return node;
   });
   return { nodes, diagnostics };
+}
+
+interface TakenIds {
+  readonly ids: Set<string>;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Claims every explicit id first, so a derived id never takes one a later step asks for. */
+function reserveIds(list: StepList, source: SourceFile): TakenIds {
+  const ids = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const { id, at } of explicitIds(list)) {
+    if (id === END) diagnostics.push(diagnostic('RESERVED_NAME', `'end' cannot be a step id: next: end ends the chain`, source.locate(at)));
+    if (ids.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', `step id '${id}' is used by an earlier step`, source.locate(at), 'step ids must be unique within a composite, nested steps included'));
+    ids.add(id);
+  }
+  return { ids, diagnostics };
 }

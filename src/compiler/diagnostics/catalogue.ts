@@ -30,6 +30,7 @@ export const CATALOGUE = {
   EMPTY_COMPOSITE: { code: 'TG3006', severity: 'error' },
   USELESS_NEXT: { code: 'TG3007', severity: 'warning' },
   USELESS_RETRY_SETTING: { code: 'TG3008', severity: 'warning' },
+  BLOCK_RETRY: { code: 'TG3009', severity: 'error' },
   // Data flow and templates
   UNDEFINED_VARIABLE: { code: 'TG4001', severity: 'error' },
   MAYBE_UNDEFINED_VARIABLE: { code: 'TG4002', severity: 'warning' },
@@ -38,6 +39,7 @@ export const CATALOGUE = {
   RESERVED_NAME: { code: 'TG4005', severity: 'error' },
   UNKNOWN_STEP_REFERENCE: { code: 'TG4006', severity: 'error' },
   UNKNOWN_OUTPUT_FIELD: { code: 'TG4007', severity: 'error' },
+  EXPRESSION_SYNTAX: { code: 'TG4008', severity: 'error' },
   // Tool signatures
   UNKNOWN_INPUT: { code: 'TG5001', severity: 'error' },
   MISSING_INPUT: { code: 'TG5002', severity: 'error' },
@@ -47,6 +49,7 @@ export const CATALOGUE = {
   EXAMPLE_INPUT: { code: 'TG5006', severity: 'error' },
   NO_EXAMPLES: { code: 'TG5007', severity: 'warning' },
   UNKNOWN_STUB: { code: 'TG5008', severity: 'error' },
+  LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error' },
   // Output
   WRITE_FAILED: { code: 'TG6001', severity: 'error' },
 } as const;

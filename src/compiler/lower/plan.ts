@@ -2,7 +2,8 @@
  * Stage 5: a checked composite becomes a ChainPlan, with every default made explicit: ids, targets,
  * retry numbers. The runtime interprets this and nothing else.
  */
-import { DEFAULT_BACKOFF, DEFAULT_MAX_NEXT_TOOL_DEPTH, DEFAULT_MAX_STEP_EXECUTIONS, type ChainPlan, type FailurePolicy, type PlanStep } from '../../runtime/index.js';
+import { DEFAULT_BACKOFF, DEFAULT_MAX_NEXT_TOOL_DEPTH, DEFAULT_MAX_STEP_EXECUTIONS, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../runtime/index.js';
+import type { CallStepDoc, LoopStepDoc, ParallelStepDoc } from '../model.js';
 import type { CompositeAnalysis } from '../check/composite.js';
 import type { StepNode } from '../check/steps.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
@@ -10,33 +11,61 @@ import type { CatalogueEntry } from '../resolve/catalogue.js';
 export const DEFAULT_MAX_RETRIES = 3;
 
 export function lowerComposite(entry: CatalogueEntry, analysis: CompositeAnalysis): ChainPlan {
-  const { nodes } = analysis;
-  const idAt = (index: number | null) => (index === null ? null : nodes[index]!.id);
   const implementation = entry.document.implementation;
-  const maxStepExecutions = implementation.type === 'composite' ? (implementation.composite.max_step_executions ?? DEFAULT_MAX_STEP_EXECUTIONS) : DEFAULT_MAX_STEP_EXECUTIONS;
-  const steps = nodes.map((node): PlanStep => {
-    const { doc } = node;
-    return {
-      kind: 'call',
-      id: node.id,
-      tool: doc.tool,
-      inputs: doc.inputs ?? {},
-      onSuccess: {
-        mapOutputs: Object.entries(doc.on_success?.map_outputs ?? {}).map(([from, to]) => ({ from, to })),
-        next: idAt(node.onSuccess),
-      },
-      onFailure: failurePolicy(node, idAt),
-      // Only what the YAML sets, so plans without these read as they always did.
-      ...(doc.timeout_ms === undefined ? {} : { timeoutMs: doc.timeout_ms }),
-      ...(doc.fallbacks ? { fallbacks: doc.fallbacks } : {}),
-      ...(doc.cache ? { cache: { ttlMs: doc.cache.ttl_seconds * 1000, shared: doc.cache.shared ?? false } } : {}),
-    };
-  });
   const composite = implementation.type === 'composite' ? implementation.composite : null;
+  const maxStepExecutions = composite?.max_step_executions ?? DEFAULT_MAX_STEP_EXECUTIONS;
   const nextTools = composite?.allow_next_tools
     ? { nextTools: { allow: composite.allow_next_tools, maxDepth: composite.max_next_tool_depth ?? DEFAULT_MAX_NEXT_TOOL_DEPTH } }
     : {};
-  return { name: entry.name, entry: nodes[0]?.id ?? null, steps, maxStepExecutions, ...nextTools };
+  return { name: entry.name, ...lowerSequence(analysis.nodes), maxStepExecutions, ...nextTools };
+}
+
+function lowerSequence(nodes: readonly StepNode[]): StepSequence {
+  const idAt = (index: number | null) => (index === null ? null : nodes[index]!.id);
+  return { entry: nodes[0]?.id ?? null, steps: nodes.map((node) => lowerStep(node, idAt)) };
+}
+
+function lowerStep(node: StepNode, idAt: (index: number | null) => string | null): PlanStep {
+  const { doc } = node;
+  const transform = Object.entries(doc.on_success?.transform ?? {}).map(([to, expression]) => ({ to, expression }));
+  // Only what the YAML sets, so plans without these read as they always did.
+  const when = doc.when === undefined ? {} : { when: doc.when };
+  const transitions = {
+    onSuccess: {
+      mapOutputs: Object.entries(doc.on_success?.map_outputs ?? {}).map(([from, to]) => ({ from, to })),
+      ...(transform.length > 0 ? { transform } : {}),
+      next: idAt(node.onSuccess),
+    },
+    onFailure: failurePolicy(node, idAt),
+  };
+  if (node.branches) {
+    const parallel = doc as ParallelStepDoc;
+    return {
+      kind: 'parallel',
+      id: node.id,
+      ...when,
+      waitFor: parallel.wait_for ?? 'all',
+      concurrency: parallel.concurrency ?? null,
+      branches: node.branches.map((branch) => ({ id: branch.id, ...lowerSequence(branch.nodes) })),
+      ...transitions,
+    };
+  }
+  if (node.body) {
+    const { loop } = doc as LoopStepDoc;
+    return { kind: 'loop', id: node.id, ...when, over: loop.over.trim(), as: loop.as, concurrency: loop.concurrency ?? 1, maxFailures: loop.max_failures ?? 0, body: lowerSequence(node.body), ...transitions };
+  }
+  const call = doc as CallStepDoc;
+  return {
+    kind: 'call',
+    id: node.id,
+    tool: call.tool,
+    inputs: call.inputs ?? {},
+    ...when,
+    ...transitions,
+    ...(call.timeout_ms === undefined ? {} : { timeoutMs: call.timeout_ms }),
+    ...(call.fallbacks ? { fallbacks: call.fallbacks } : {}),
+    ...(call.cache ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? false } } : {}),
+  };
 }
 
 function failurePolicy(node: StepNode, idAt: (index: number | null) => string | null): FailurePolicy {
