@@ -224,6 +224,62 @@ describe('resilience settings', () => {
   });
 });
 
+describe('control flow', () => {
+  it.each([
+    ['a JSONata syntax error in when, at its position', composite('      - tool: echo\n        inputs: { message: a }\n        when: "state.x <"\n'), ['12:24 TG4008']],
+    ['a template where an expression is wanted', composite('      - tool: echo\n        inputs: { message: a }\n        when: "<< state.x > 1 >>"\n'), ['12:15 TG4008']],
+    ['a JSONata syntax error in a transform', composite('      - tool: echo\n        inputs: { message: a }\n        on_success:\n          transform: { y: "$sum(" }\n'), ['13:32 TG4008']],
+    ['a loop over something that is not a list', composite('      - loop: { over: << state.topic >>, as: item, steps: [{ tool: echo, inputs: { message: << item >> } }] }\n'), ['10:23 TG5009']],
+    ['a retry on a block', composite('      - loop: { over: << state.topic >>, as: t, steps: [{ tool: echo, inputs: { message: a } }] }\n        on_failure: { action: retry }\n').replace('type: string, required: true }', 'type: array, required: true }'), ['11:31 TG3009']],
+    ['a duplicate id inside a branch', composite('      - id: fetch\n        parallel:\n          - { id: fetch, tool: echo, inputs: { message: a } }\n'), ['12:19 TG3001']],
+    ['an unknown tool inside a loop', composite('      - loop: { over: << state.topic >>, as: x, steps: [{ tool: ecko, inputs: { message: a } }] }\n').replace('type: string, required: true }', 'type: array, required: true }'), ['10:65 TG2002']],
+    ['a variable defined only inside a branch, used after it', composite('      - parallel:\n          - { tool: echo, inputs: { message: a }, on_success: { map_outputs: { data: inner } } }\n      - tool: echo\n        inputs: { message: << state.inner >> }\n'), ['13:28 TG4001']],
+    ['a block output field that does not exist', composite('      - parallel:\n          - { id: a, tool: echo, inputs: { message: x } }\n        on_success: { map_outputs: { b.data: d } }\n'), ['12:38 TG5004']],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('knows what a loop item is, what each branch returns, and types the state from them', async () => {
+    const yaml = composite(
+      [
+        '      - tool: count',
+        '        inputs: { n: 1 }',
+        '        on_success: { map_outputs: { items: list } }',
+        '      - id: each',
+        '        loop:',
+        '          over: << state.list >>',
+        '          as: item',
+        '          concurrency: 2',
+        '          steps:',
+        '            - tool: echo',
+        '              inputs: { message: << item.id >> }',
+        '        on_success: { map_outputs: { results: echoed } }',
+        '      - id: both',
+        '        parallel:',
+        '          - { id: left, tool: echo, inputs: { message: l } }',
+        '          - { id: right, tool: count, inputs: { n: 2 } }',
+        '        wait_for: all',
+        '        when: "$count(state.echoed) > 0"',
+        '        on_success:',
+        '          map_outputs: { right.n: total }',
+        '          transform: { doubled: "state.total * 2" }',
+        '',
+      ].join('\n'),
+    );
+    project = createProject({ 'config/tools/flow.yaml': yaml });
+    const result = await project.compiler().build();
+    expect(result.diagnostics).toEqual([]);
+    const module = result.files.find((file) => file.path.endsWith('tools/flow.ts'))!.content;
+    // The loop's results are a list of the body's output; the block with a when may be skipped, so what it maps is optional.
+    expect(module).toContain('  echoed: Array<{\n    data?: string;\n  }>;\n');
+    expect(module).toContain('  total?: number;\n');
+    expect(module).toContain('  doubled?: unknown;\n');
+    expect(module).toContain('  total?: number;');
+    expect(module).toContain('  doubled?: unknown;');
+    expect(result.plans.get('flow')?.steps.map((step) => step.kind)).toEqual(['call', 'loop', 'parallel']);
+  });
+});
+
 describe('every problem is reported in one run', () => {
   it('collects problems across steps and files', async () => {
     project = createProject({

@@ -3,12 +3,15 @@
  */
 import type { StepNode } from './steps.js';
 
-export type Edge = { readonly from: number; readonly to: number | null; readonly kind: 'success' | 'failure' };
+/** A way out of a step: it succeeded, it failed and its policy goes on, or its `when` was false. */
+export type Edge = { readonly from: number; readonly to: number | null; readonly kind: 'success' | 'failure' | 'skipped' };
 
 export function edgesOf(nodes: readonly StepNode[]): Edge[] {
   const edges: Edge[] = [];
   for (const node of nodes) {
     edges.push({ from: node.index, to: node.onSuccess, kind: 'success' });
+    // A skipped step goes where success goes, having defined nothing.
+    if (node.doc.when !== undefined) edges.push({ from: node.index, to: node.onSuccess, kind: 'skipped' });
     if (node.onFailure !== 'stop') edges.push({ from: node.index, to: node.onFailure, kind: 'failure' });
   }
   return edges;
@@ -78,7 +81,7 @@ export interface Definitions {
 
 /**
  * Forward data flow: which names are defined on entry to each step. A step's success edge defines
- * what it maps (and `steps.<id>`); a failure edge defines nothing. `atEnd` is what holds when the
+ * what it maps (and `steps.<id>`); a failure or skipped edge defines nothing. `atEnd` is what holds when the
  * chain ends normally.
  */
 export function definitions(
