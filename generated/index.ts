@@ -6,12 +6,15 @@ import { echoToolDefinition } from './tools/echo_tool.js';
 import { fallbackDataToolDefinition } from './tools/fallback_data_tool.js';
 import { gmailSearchMessagesDefinition } from './tools/gmail_search_messages.js';
 import { gmailToDrivePipelineDefinition } from './tools/gmail_to_drive_pipeline.js';
+import { inboxTriageDefinition } from './tools/inbox_triage.js';
 import { prepareMoneyTransferDefinition } from './tools/prepare_money_transfer.js';
 import { primaryDataToolDefinition } from './tools/primary_data_tool.js';
 import { processResultsDefinition } from './tools/process_results.js';
 import { requestAgentHandoffDefinition } from './tools/request_agent_handoff.js';
 import { resilientLookupDefinition } from './tools/resilient_lookup.js';
 import { resilientWorkflowDefinition } from './tools/resilient_workflow.js';
+import { sendAlertDefinition } from './tools/send_alert.js';
+import { summarizeMessageDefinition } from './tools/summarize_message.js';
 import { transferWithHandoffDefinition } from './tools/transfer_with_handoff.js';
 
 export * from './tools/drive_upload_file.js';
@@ -20,12 +23,15 @@ export * from './tools/echo_tool.js';
 export * from './tools/fallback_data_tool.js';
 export * from './tools/gmail_search_messages.js';
 export * from './tools/gmail_to_drive_pipeline.js';
+export * from './tools/inbox_triage.js';
 export * from './tools/prepare_money_transfer.js';
 export * from './tools/primary_data_tool.js';
 export * from './tools/process_results.js';
 export * from './tools/request_agent_handoff.js';
 export * from './tools/resilient_lookup.js';
 export * from './tools/resilient_workflow.js';
+export * from './tools/send_alert.js';
+export * from './tools/summarize_message.js';
 export * from './tools/transfer_with_handoff.js';
 
 /** Every generated tool, by name. */
@@ -36,12 +42,15 @@ export const generatedTools: readonly ToolDefinition[] = [
   fallbackDataToolDefinition,
   gmailSearchMessagesDefinition,
   gmailToDrivePipelineDefinition,
+  inboxTriageDefinition,
   prepareMoneyTransferDefinition,
   primaryDataToolDefinition,
   processResultsDefinition,
   requestAgentHandoffDefinition,
   resilientLookupDefinition,
   resilientWorkflowDefinition,
+  sendAlertDefinition,
+  summarizeMessageDefinition,
   transferWithHandoffDefinition,
 ];
 

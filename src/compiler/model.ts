@@ -17,6 +17,8 @@ export interface ShapeDoc {
   readonly max_value?: number;
   readonly pattern?: string;
   readonly items?: ShapeDoc;
+  /** For an object: its fields. */
+  readonly properties?: readonly ParameterDoc[];
 }
 
 export interface ParameterDoc extends ShapeDoc {

@@ -21,12 +21,15 @@ describe('the bundled examples', () => {
       'fallback_data_tool',
       'gmail_search_messages',
       'gmail_to_drive_pipeline',
+      'inbox_triage',
       'prepare_money_transfer',
       'primary_data_tool',
       'process_results',
       'request_agent_handoff',
       'resilient_lookup',
       'resilient_workflow',
+      'send_alert',
+      'summarize_message',
       'transfer_with_handoff',
     ]);
   });

@@ -36,3 +36,16 @@ export function driveUploadFile(input: { file_name: string; content: unknown; mi
   const fileId = `file_${createHash('sha256').update(input.file_name).update(body).digest('hex').slice(0, 12)}`;
   return { file_id: fileId, web_view_link: `https://drive.example.com/file/${fileId}`, size_bytes: Buffer.byteLength(body) };
 }
+
+/** A one-line summary of a message, and whether it looks urgent. */
+export function summarizeMessage(input: { message: Message }): { id: string; summary: string; urgent: boolean } {
+  const { message } = input;
+  return { id: message.id, summary: `${message.from}: ${message.subject}`, urgent: /failed|urgent|down/i.test(message.subject) };
+}
+
+/** Sends an alert (to an in-memory outbox in this example). */
+export const outbox: string[] = [];
+export function sendAlert(input: { text: string }): { sent: boolean; position: number } {
+  outbox.push(input.text);
+  return { sent: true, position: outbox.length };
+}

@@ -13,6 +13,12 @@ export function shapeSchema(shape: ShapeDoc): JsonSchema {
   if (shape.max_value !== undefined) schema['maximum'] = shape.max_value;
   if (shape.pattern !== undefined) schema['pattern'] = shape.pattern;
   if (shape.items) schema['items'] = shapeSchema(shape.items);
+  if (shape.properties) {
+    const nested = parametersSchema(shape.properties);
+    // Nested objects stay open to fields they do not list; only the tool's own input is closed.
+    schema['properties'] = nested['properties'];
+    schema['required'] = nested['required'];
+  }
   return schema;
 }
 
