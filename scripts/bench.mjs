@@ -32,6 +32,8 @@ const CHAIN_ROUNDS = 5;
 const CHAINS_PER_ROUND = 4000; // 20,000 chains per side in all
 const COMPILE_TARGET = 3;
 const EXECUTOR_TARGET = 2;
+const PARALLEL_TARGET = 1.1;
+const LOOP_TARGET = 1.2;
 const WATCH_EDITS = 21;
 const WATCH_TARGET_MS = 100;
 const WATCH_SCALING_TARGET = 1.5;
@@ -256,6 +258,7 @@ async function main() {
   // The executor first: the compile benchmark leaves a large heap behind (the runtime's shared ajv
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
   const chain = await executorBench();
+  const blocks = await blockBench();
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
   process.once('SIGINT', () => {
@@ -285,6 +288,10 @@ async function main() {
   ratioRow(compile.buildMs / compile.parseMs, COMPILE_TARGET);
   row('  first build in the process', ms(compile.firstMs), '(cold: module loading, JIT)');
   row(`  write the ${compile.files} output files`, ms(compile.writeMs), `(${compile.writer}, fresh dir; again unchanged: ${ms(compile.unchangedMs)})`);
+  row('parallel: 3 × 50 ms tools', ms(blocks.parallelMs), `(median of 5; one tool alone ${ms(blocks.singleMs)})`);
+  ratioRow(blocks.parallelMs / blocks.singleMs, PARALLEL_TARGET, 'ratio to one tool');
+  row('loop: 200 × 10 ms, 20 at once', ms(blocks.loopMs), '(median of 5; ideal 100 ms)');
+  ratioRow(blocks.loopMs / 100, LOOP_TARGET, 'ratio to ideal');
   for (const watch of watches) {
     row(`watch, ${watch.tools} tools: save → disk`, ms(watch.latencyMs), `(median of ${WATCH_EDITS} edits; the rebuild itself ${ms(watch.rebuildMs)})`);
   }
@@ -296,6 +303,44 @@ async function main() {
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
   row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
   for (const line of rows) console.log(line);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 4. Control flow: wall-clock time of blocks of waiting tools, with the real clock
+// ---------------------------------------------------------------------------------------------------
+
+async function blockBench() {
+  const sleepy = (ms) => defineTool({ name: `sleep_${ms}`, description: 'Waits', parameters: { type: 'object' }, implementation: { kind: 'function', handler: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), ms)) } });
+  const registry = new ToolRegistry([sleepy(50), sleepy(10)]);
+  const call = (id, tool) => ({ kind: 'call', id, tool, inputs: {}, onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'stop' } });
+  const single = { name: 'single', entry: 'one', maxStepExecutions: 10, steps: [call('one', 'sleep_50')] };
+  const parallel = {
+    name: 'parallel',
+    entry: 'p',
+    maxStepExecutions: 10,
+    steps: [{ kind: 'parallel', id: 'p', waitFor: 'all', concurrency: null, branches: ['a', 'b', 'c'].map((id) => ({ id, entry: `s_${id}`, steps: [call(`s_${id}`, 'sleep_50')] })), onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'stop' } }],
+  };
+  const loop = {
+    name: 'loop',
+    entry: 'l',
+    maxStepExecutions: 1000,
+    steps: [{ kind: 'loop', id: 'l', over: '<< state.items >>', as: 'item', concurrency: 20, maxFailures: 0, body: { entry: 'each', steps: [call('each', 'sleep_10')] }, onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'stop' } }],
+  };
+  const items = Array.from({ length: 200 }, (_, i) => i);
+  const run = async (plan, state = {}) => {
+    const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench', sessionId: 'bench' }) });
+    const started = performance.now();
+    const result = await executor.executeChain(plan, state);
+    assert.ok(result.success, `${plan.name} failed: ${result.failure?.message}`);
+    return performance.now() - started;
+  };
+  const measure = async (plan, state) => {
+    await run(plan, state);
+    const times = [];
+    for (let i = 0; i < 5; i += 1) times.push(await run(plan, state));
+    return median(times);
+  };
+  return { singleMs: await measure(single), parallelMs: await measure(parallel), loopMs: await measure(loop, { items }) };
 }
 
 // ---------------------------------------------------------------------------------------------------
