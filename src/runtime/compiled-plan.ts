@@ -44,6 +44,8 @@ export interface CompiledSequence {
 export interface CompiledPlan extends CompiledSequence {
   /** The tools the plan calls, in step order, as the audit context lists them. */
   readonly tools: readonly PlannedToolCall[];
+  /** In DAG mode, each step's dependencies. */
+  readonly dependsOn: ReadonlyMap<string, readonly string[]>;
 }
 
 const cache = new WeakMap<ChainPlan, CompiledPlan>();
@@ -60,18 +62,60 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   }
   const ids = new Set<string>();
   const tools: PlannedToolCall[] = [];
-  const compiled = { ...compileSequence(plan, `plan '${plan.name}'`, ids, tools), tools };
+  const sequence = compileSequence(plan, `plan '${plan.name}'`, ids, tools, plan.missingReferences ?? 'fail');
+  const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
+  if (plan.mode === 'dag') {
+    for (const [id, deps] of dependsOn) {
+      for (const dep of deps) if (!sequence.steps.has(dep)) throw new RuntimeUsageError(`plan '${plan.name}': step '${id}' depends on '${dep}', which is not a step`);
+    }
+    const cycle = findDependencyCycle(dependsOn);
+    if (cycle) throw new RuntimeUsageError(`plan '${plan.name}': the steps depend on each other in a cycle: ${cycle.join(' → ')}`);
+  }
+  for (const id of plan.outputSteps ?? []) if (!sequence.steps.has(id)) throw new RuntimeUsageError(`plan '${plan.name}': output step '${id}' is not a step`);
+  const compiled = { ...sequence, tools, dependsOn };
   cache.set(plan, compiled);
   return compiled;
 }
 
+/**
+ * A cycle among dependencies, as the path that goes round it (`a → b → a`), or null. Iterative, so a
+ * long chain of dependencies cannot overflow the stack.
+ */
+export function findDependencyCycle(dependsOn: ReadonlyMap<string, readonly string[]>): string[] | null {
+  const state = new Map<string, 'open' | 'done'>();
+  for (const start of dependsOn.keys()) {
+    if (state.has(start)) continue;
+    const path: string[] = [];
+    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
+    state.set(start, 'open');
+    path.push(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const deps = dependsOn.get(top.id) ?? [];
+      if (top.next >= deps.length) {
+        state.set(top.id, 'done');
+        stack.pop();
+        path.pop();
+        continue;
+      }
+      const dep = deps[top.next++]!;
+      if (state.get(dep) === 'open') return [...path.slice(path.indexOf(dep)), dep];
+      if (state.has(dep) || !dependsOn.has(dep)) continue;
+      state.set(dep, 'open');
+      path.push(dep);
+      stack.push({ id: dep, next: 0 });
+    }
+  }
+  return null;
+}
+
 /** Step ids are unique across the whole plan, nested steps included: `steps.<id>` must mean one step. */
-function compileSequence(sequence: StepSequence, where: string, ids: Set<string>, tools: PlannedToolCall[]): CompiledSequence {
+function compileSequence(sequence: StepSequence, where: string, ids: Set<string>, tools: PlannedToolCall[], missing: 'fail' | 'null'): CompiledSequence {
   const steps = new Map<string, CompiledStep>();
   for (const step of sequence.steps) {
     if (ids.has(step.id)) throw new RuntimeUsageError(`${where}: step id '${step.id}' is used twice`);
     ids.add(step.id);
-    steps.set(step.id, compileStep(step, `${where}, step '${step.id}'`, ids, tools));
+    steps.set(step.id, compileStep(step, `${where}, step '${step.id}'`, ids, tools, missing));
   }
   const targets = [sequence.entry, ...sequence.steps.flatMap((step) => [step.onSuccess.next, ...failureTargets(step)])];
   for (const target of targets) {
@@ -80,7 +124,7 @@ function compileSequence(sequence: StepSequence, where: string, ids: Set<string>
   return { entry: sequence.entry, steps };
 }
 
-function compileStep(step: PlanStep, where: string, ids: Set<string>, tools: PlannedToolCall[]): CompiledStep {
+function compileStep(step: PlanStep, where: string, ids: Set<string>, tools: PlannedToolCall[], missing: 'fail' | 'null'): CompiledStep {
   const base: CompiledBase = {
     outputs: step.onSuccess.mapOutputs.map(({ from, to }) => {
       const parsed = parsePath(from);
@@ -96,7 +140,7 @@ function compileStep(step: PlanStep, where: string, ids: Set<string>, tools: Pla
       if (step.cache && !(step.cache.ttlMs > 0)) throw new RuntimeUsageError(`${where}: cache.ttlMs must be positive`);
       if (step.fallbacks?.some((name) => typeof name !== 'string' || name === '')) throw new RuntimeUsageError(`${where}: fallbacks must be tool names`);
       tools.push({ name: step.tool });
-      return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`) };
+      return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing) };
     }
     case 'parallel': {
       if (step.branches.length === 0) throw new RuntimeUsageError(`${where}: a parallel step needs branches`);
@@ -105,14 +149,14 @@ function compileStep(step: PlanStep, where: string, ids: Set<string>, tools: Pla
       const branches = step.branches.map((branch) => {
         if (branchIds.has(branch.id)) throw new RuntimeUsageError(`${where}: branch id '${branch.id}' is used twice`);
         branchIds.add(branch.id);
-        return { id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, ids, tools) };
+        return { id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, ids, tools, missing) };
       });
       return { ...base, kind: 'parallel', plan: step, branches };
     }
     case 'loop': {
       if (!(Number.isInteger(step.concurrency) && step.concurrency >= 1)) throw new RuntimeUsageError(`${where}: concurrency must be a positive integer`);
       if (!(Number.isInteger(step.maxFailures) && step.maxFailures >= 0)) throw new RuntimeUsageError(`${where}: maxFailures must be a whole number`);
-      return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, ids, tools) };
+      return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, ids, tools, missing) };
     }
   }
 }

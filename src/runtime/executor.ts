@@ -10,7 +10,7 @@ import { nextToolOf } from './next-tool.js';
 import { lookupPath, MISSING } from './path.js';
 import type { ChainPlan, NextToolPolicy } from './plan.js';
 import type { ToolRegistry } from './registry.js';
-import type { AttemptRecord, CallOutcome, ChainFailureReason, ChainResult, StepResult } from './result.js';
+import type { AttemptRecord, CallOutcome, ChainFailureReason, ChainResult, StepOutcome, StepResult } from './result.js';
 import { backoffDelay, shouldRetry } from './retry.js';
 import { abortKind, AbortReason, childController, NEVER } from './signals.js';
 import { closestName } from './suggest.js';
@@ -162,7 +162,7 @@ export class ChainExecutor {
     if (limit === undefined && site.signal === NEVER) {
       let produced: unknown;
       try {
-        produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: NEVER });
+        produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: NEVER, executor: this });
       } catch (error) {
         return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
       }
@@ -187,7 +187,7 @@ export class ChainExecutor {
     try {
       let produced: unknown;
       try {
-        produced = definition.implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: controller.signal });
+        produced = definition.implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: controller.signal, executor: this });
       } catch (error) {
         return { ok: false, error: executionFailure(error) };
       }
@@ -282,7 +282,12 @@ export class ChainExecutor {
     }
     let failure: ChainFailureReason | null;
     try {
-      failure = depth > MAX_NESTING ? { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` } : (await this.#runSequence(compiled, state, frame, signal, null)).failure;
+      failure =
+        depth > MAX_NESTING
+          ? { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` }
+          : plan.mode === 'dag'
+            ? (await this.#runDag(compiled, compiled.dependsOn, state, frame, signal)).failure
+            : (await this.#runSequence(compiled, state, frame, signal, null)).failure;
     } finally {
       timer?.abort();
       release();
@@ -291,6 +296,7 @@ export class ChainExecutor {
     const completedAt = isoTime(this.#clock.now());
     this.context.trackChain(chainId, chainName, compiled.tools, failure ? 'failed' : 'succeeded');
     const { results, history } = frame;
+    const outputs = plan.mode === 'dag' ? { outputs: dagOutputs(plan, results) } : {};
     let succeeded = 0;
     let failed = 0;
     for (const result of results) {
@@ -312,6 +318,7 @@ export class ChainExecutor {
         failure,
         started_at: startedAt,
         completed_at: completedAt,
+        ...outputs,
       };
     }
     return {
@@ -327,6 +334,7 @@ export class ChainExecutor {
       final_state: state,
       started_at: startedAt,
       completed_at: completedAt,
+      ...outputs,
     };
   }
 
@@ -336,7 +344,6 @@ export class ChainExecutor {
    */
   async #runSequence(sequence: CompiledSequence, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Promise<{ failure: ChainFailureReason | null; last: unknown }> {
     const scope: TemplateScope = { state, steps: frame.stepOutputs, builtins: frame.builtins };
-    const scoped = where === null ? {} : { scope: where };
     let last: unknown = null;
     let current = sequence.entry;
     while (current !== null) {
@@ -345,37 +352,9 @@ export class ChainExecutor {
         return { failure: { step: current, tool: null, kind: 'limit', message: `the chain ran ${frame.maxExecutions} steps, its limit; is there a loop without an exit?` }, last };
       }
       const step = sequence.steps.get(current)!;
-      const tool = step.kind === 'call' ? step.plan.tool : null;
-      if (step.when) {
-        let holds: unknown;
-        try {
-          holds = await evaluate(step.when, scope);
-        } catch (error) {
-          holds = error;
-        }
-        if (holds instanceof Error) {
-          const error: ToolFailure = { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(holds)}` };
-          frame.results.push({ step: step.plan.id, tool, status: 'failed', attempts: 0, error, handled: 'stopped', ...scoped });
-          return { failure: { step: step.plan.id, tool, ...error }, last };
-        }
-        if (!holds) {
-          frame.results.push({ step: step.plan.id, tool, status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}`, ...scoped });
-          current = step.plan.onSuccess.next;
-          continue;
-        }
-      }
-      frame.executions += 1;
-      const settled = step.kind === 'call' ? this.#runStep(step, scope, frame.chainId, frame.depth, frame.history, signal, frame.nextTools) : step.kind === 'parallel' ? this.#runParallel(step, state, frame, signal) : this.#runLoop(step, scope, state, frame, signal);
-      const run = isPromiseLike(settled) ? await settled : settled;
-      const outcome = run.outcome;
-      let error = outcome.ok ? safeMapOutputs(step, outcome.output, state) : outcome.error;
-      if (error === null && step.transform.length > 0) error = await applyTransforms(step, scope);
-      if (error === null) {
-        const output = (outcome as { output: unknown }).output;
-        frame.stepOutputs.set(step.plan.id, output);
-        const result: StepResult = { step: step.plan.id, tool, status: 'success', attempts: run.attempts, output };
-        frame.results.push(run.servedBy || run.cached || run.hops || where !== null ? { ...result, ...stepExtras(run), ...scoped } : result);
-        last = output;
+      const executed = await this.#executeStep(step, scope, state, frame, signal, where);
+      if (executed.status !== 'failed') {
+        if (executed.status === 'success') last = executed.output;
         current = step.plan.onSuccess.next;
         continue;
       }
@@ -385,17 +364,106 @@ export class ChainExecutor {
       const policy = step.plan.onFailure;
       const after = policy.action === 'retry' ? policy.afterRetries : policy;
       const continues = after.action === 'continue' && !interrupted;
-      frame.results.push({ step: step.plan.id, tool, status: 'failed', attempts: run.attempts, error, handled: continues ? 'continued' : 'stopped', ...stepExtras(run), ...scoped });
+      this.#recordFailure(step, executed, continues ? 'continued' : 'stopped', frame, where);
       if (continues) {
         current = (after as { next: string | null }).next;
         continue;
       }
+      const { error } = executed;
+      const tool = toolOf(step);
       const failure: ChainFailureReason = interrupted
         ? { step: step.plan.id, tool, ...abortedOutcome(signal.reason).error }
         : { step: step.plan.id, tool, kind: error.kind, message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.details ? { details: error.details } : {}) };
       return { failure, last };
     }
     return { failure: null, last };
+  }
+
+  /**
+   * One step, whatever its kind: its condition, its run, its outputs mapped and transformed. A step
+   * that succeeds or is skipped is recorded here; a failure is left to the caller, whose policy decides
+   * how it was handled.
+   */
+  async #executeStep(step: CompiledStep, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Promise<StepExecution> {
+    const tool = toolOf(step);
+    const scoped = where === null ? {} : { scope: where };
+    if (step.when) {
+      let holds: unknown;
+      try {
+        holds = await evaluate(step.when, scope);
+      } catch (error) {
+        return { status: 'failed', error: { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}` }, attempts: 0, extras: {} };
+      }
+      if (!holds) {
+        frame.results.push({ step: step.plan.id, tool, status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}`, ...scoped });
+        return { status: 'skipped' };
+      }
+    }
+    frame.executions += 1;
+    const settled = step.kind === 'call' ? this.#runStep(step, scope, frame.chainId, frame.depth, frame.history, signal, frame.nextTools) : step.kind === 'parallel' ? this.#runParallel(step, state, frame, signal) : this.#runLoop(step, scope, state, frame, signal);
+    const run = isPromiseLike(settled) ? await settled : settled;
+    const outcome = run.outcome;
+    let error = outcome.ok ? safeMapOutputs(step, outcome.output, state) : outcome.error;
+    if (error === null && step.transform.length > 0) error = await applyTransforms(step, scope);
+    if (error !== null) return { status: 'failed', error, attempts: run.attempts, extras: stepExtras(run) };
+    const output = (outcome as { output: unknown }).output;
+    frame.stepOutputs.set(step.plan.id, output);
+    const result: StepResult = { step: step.plan.id, tool, status: 'success', attempts: run.attempts, output };
+    frame.results.push(run.servedBy || run.cached || run.hops || where !== null ? { ...result, ...stepExtras(run), ...scoped } : result);
+    return { status: 'success', output };
+  }
+
+  #recordFailure(step: CompiledStep, failed: Extract<StepExecution, { status: 'failed' }>, handled: 'continued' | 'stopped', frame: Frame, where: string | null): void {
+    frame.results.push({ step: step.plan.id, tool: toolOf(step), status: 'failed', attempts: failed.attempts, error: failed.error, handled, ...failed.extras, ...(where === null ? {} : { scope: where }) });
+  }
+
+  /**
+   * Runs a plan in DAG mode: each step starts as soon as every step it depends on has succeeded,
+   * independent steps at once. A failed step's dependents are skipped with the reason; the others
+   * still run (fail-forward).
+   */
+  async #runDag(sequence: CompiledSequence, dependsOn: ReadonlyMap<string, readonly string[]>, state: Record<string, unknown>, frame: Frame, signal: AbortSignal): Promise<{ failure: ChainFailureReason | null; last: unknown }> {
+    const scope: TemplateScope = { state, steps: frame.stepOutputs, builtins: frame.builtins };
+    const status = new Map<string, 'waiting' | 'running' | 'done' | 'failed' | 'skipped'>([...sequence.steps.keys()].map((id) => [id, 'waiting']));
+    let failure: ChainFailureReason | null = null;
+    let last: unknown = null;
+    const skipDependents = (failedId: string, reason: string) => {
+      for (const [id, deps] of dependsOn) {
+        if (status.get(id) !== 'waiting' || !deps.includes(failedId)) continue;
+        status.set(id, 'skipped');
+        const step = sequence.steps.get(id)!;
+        frame.results.push({ step: id, tool: toolOf(step), status: 'skipped', attempts: 0, reason });
+        skipDependents(id, reason);
+      }
+    };
+    await new Promise<void>((resolve) => {
+      let running = 0;
+      const launch = () => {
+        for (const [id, step] of sequence.steps) {
+          if (status.get(id) !== 'waiting' || !(dependsOn.get(id) ?? []).every((dep) => status.get(dep) === 'done')) continue;
+          if (signal.aborted || frame.executions >= frame.maxExecutions) break;
+          status.set(id, 'running');
+          running += 1;
+          void this.#executeStep(step, scope, state, frame, signal, null).then((executed) => {
+            running -= 1;
+            if (executed.status === 'failed') {
+              status.set(id, 'failed');
+              this.#recordFailure(step, executed, 'stopped', frame, null);
+              failure ??= { step: id, tool: toolOf(step), kind: executed.error.kind, message: executed.error.message };
+              skipDependents(id, `Skipped because dependency '${id}' failed`);
+            } else {
+              status.set(id, 'done');
+              if (executed.status === 'success') last = executed.output;
+            }
+            launch();
+          });
+        }
+        if (running === 0) resolve();
+      };
+      launch();
+    });
+    if (!failure && signal.aborted) failure = { step: null, tool: null, ...abortedOutcome(signal.reason).error };
+    return { failure, last };
   }
 
   /**
@@ -633,6 +701,29 @@ export class ChainExecutor {
       latest = outcome.output;
     }
   }
+}
+
+type StepExecution =
+  | { readonly status: 'success'; readonly output: unknown }
+  | { readonly status: 'skipped' }
+  | { readonly status: 'failed'; readonly error: ToolFailure; readonly attempts: number; readonly extras: Pick<StepResult, 'served_by' | 'cached' | 'hops'> };
+
+/** What each output step of a DAG came to, in plan order. */
+function dagOutputs(plan: ChainPlan, results: readonly StepResult[]): Record<string, StepOutcome> {
+  const wanted = plan.outputSteps ?? plan.steps.map((step) => step.id);
+  const outputs: Record<string, StepOutcome> = {};
+  for (const id of wanted) {
+    const result = results.find((r) => r.step === id);
+    if (!result) outputs[id] = { success: false, skipped: 'it did not run' };
+    else if (result.status === 'success') outputs[id] = { success: true, output: result.output };
+    else if (result.status === 'skipped') outputs[id] = { success: false, skipped: result.reason ?? 'skipped' };
+    else outputs[id] = { success: false, error: result.error?.message ?? result.status };
+  }
+  return outputs;
+}
+
+function toolOf(step: CompiledStep): string | null {
+  return step.kind === 'call' ? step.plan.tool : null;
 }
 
 /** What the steps of one chain run share, nested sequences included. */

@@ -33,3 +33,6 @@ export type { Provider, ValidationReport } from './providers.js';
 export { ResultCache } from './cache.js';
 export { nextToolOf } from './next-tool.js';
 export type { NextToolRequest } from './next-tool.js';
+export { PLAN_TOOL, toChainPlan, ToolPlanner } from './tool-plans.js';
+export type { PlanRun, PlanStatus, StepPlan, ToolListPlan } from './tool-plans.js';
+export type { StepOutcome } from './result.js';

@@ -2,7 +2,7 @@
  * Step inputs compiled once per plan into resolvers, so a run only walks values and reads state.
  */
 import type { JsonValue } from './json.js';
-import { parseTemplate, renderTemplate, type ParsedTemplate, type TemplateScope } from './template.js';
+import { parseTemplate, renderTemplate, UnresolvedReference, type ParsedTemplate, type TemplateScope } from './template.js';
 import { RuntimeUsageError } from './errors.js';
 
 export type InputResolver = (scope: TemplateScope) => unknown;
@@ -10,7 +10,7 @@ export type InputResolver = (scope: TemplateScope) => unknown;
 /**
  * @example compileInputs({ message: 'Hi << state.name >>' }, 'greet')({ state: { name: 'Ada' }, ... }) // { message: 'Hi Ada' }
  */
-export function compileInputs(value: JsonValue, where: string): InputResolver {
+export function compileInputs(value: JsonValue, where: string, missing: 'fail' | 'null' = 'fail'): InputResolver {
   if (typeof value === 'string') {
     if (!value.includes('<<')) return () => value;
     const parsed = parseTemplate(value);
@@ -20,14 +20,24 @@ export function compileInputs(value: JsonValue, where: string): InputResolver {
       return () => text;
     }
     const template: ParsedTemplate = parsed;
+    if (missing === 'null' && template.whole) {
+      return (scope) => {
+        try {
+          return renderTemplate(template, scope, where);
+        } catch (error) {
+          if (error instanceof UnresolvedReference && error.reference.root === 'steps' && scope.steps.has(error.reference.step)) return null;
+          throw error;
+        }
+      };
+    }
     return (scope) => renderTemplate(template, scope, where);
   }
   if (Array.isArray(value)) {
-    const items = value.map((item, index) => compileInputs(item, `${where}[${index}]`));
+    const items = value.map((item, index) => compileInputs(item, `${where}[${index}]`, missing));
     return (scope) => items.map((item) => item(scope));
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => [key, compileInputs(item, `${where}.${key}`)] as const);
+    const entries = Object.entries(value).map(([key, item]) => [key, compileInputs(item, `${where}.${key}`, missing)] as const);
     return (scope) => {
       const out: Record<string, unknown> = {};
       for (const [key, item] of entries) out[key] = item(scope);

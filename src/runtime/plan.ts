@@ -7,6 +7,18 @@ import type { JsonValue } from './json.js';
 
 export interface ChainPlan extends StepSequence {
   readonly name: string;
+  /**
+   * `dag`: steps run as soon as the steps they depend on (`dependsOn`) have succeeded, independent
+   * ones at once; a failure skips its dependents and the rest go on. Default: in order, by `next`.
+   */
+  readonly mode?: 'sequence' | 'dag';
+  /** In DAG mode, the steps whose results the run reports in `outputs` (default: all). */
+  readonly outputSteps?: readonly string[];
+  /**
+   * What a whole-value reference to a missing field gives: a failure of the step (default), or null
+   * (the rule of LLM-written plans, seed 003).
+   */
+  readonly missingReferences?: 'fail' | 'null';
   /** The most step executions one run may make before it fails with a `limit` error. */
   readonly maxStepExecutions: number;
   /** When set, a result's `_meta.nextTool` is followed, within these bounds. */
@@ -27,6 +39,8 @@ interface StepBase {
   readonly id: string;
   /** A JSONata expression over `{ state, steps, chain_id, … }`; when false the step is skipped. */
   readonly when?: string;
+  /** In DAG mode, the steps that must succeed before this one starts. */
+  readonly dependsOn?: readonly string[];
   readonly onSuccess: SuccessTransition;
   readonly onFailure: FailurePolicy;
 }

@@ -18,6 +18,17 @@ interface ChainResultBase {
   readonly execution_history: readonly AttemptRecord[];
   readonly started_at: string;
   readonly completed_at: string;
+  /** In DAG mode: what each output step (every step, unless the plan names some) came to. */
+  readonly outputs?: Readonly<Record<string, StepOutcome>>;
+}
+
+/** A DAG step's result as a plan's caller sees it. */
+export interface StepOutcome {
+  readonly success: boolean;
+  readonly output?: unknown;
+  readonly error?: string;
+  /** Why the step did not run (a dependency failed) or was skipped. */
+  readonly skipped?: string;
 }
 
 export interface ChainSuccess<S> extends ChainResultBase {

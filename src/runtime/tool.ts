@@ -1,4 +1,5 @@
 import type { AuditContext } from './context.js';
+import type { ChainExecutor } from './executor.js';
 import type { JsonSchema } from './json.js';
 import type { ChainPlan } from './plan.js';
 
@@ -23,6 +24,8 @@ export interface ToolCallContext {
   readonly attempt: number;
   /** Aborts when the call times out or the chain is cancelled: a handler doing I/O should pass it on. */
   readonly signal: AbortSignal;
+  /** The executor making the call: a tool that runs other tools runs them through it, as the same caller. */
+  readonly executor: ChainExecutor;
 }
 
 export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;
