@@ -352,7 +352,8 @@ export class ChainExecutor {
         return { failure: { step: current, tool: null, kind: 'limit', message: `the chain ran ${frame.maxExecutions} steps, its limit; is there a loop without an exit?` }, last };
       }
       const step = sequence.steps.get(current)!;
-      const executed = await this.#executeStep(step, scope, state, frame, signal, where);
+      const settled = this.#executeStep(step, scope, state, frame, signal, where);
+      const executed = isPromiseLike(settled) ? await settled : settled;
       if (executed.status !== 'failed') {
         if (executed.status === 'success') last = executed.output;
         current = step.plan.onSuccess.next;
@@ -384,32 +385,48 @@ export class ChainExecutor {
    * that succeeds or is skipped is recorded here; a failure is left to the caller, whose policy decides
    * how it was handled.
    */
-  async #executeStep(step: CompiledStep, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Promise<StepExecution> {
-    const tool = toolOf(step);
-    const scoped = where === null ? {} : { scope: where };
-    if (step.when) {
-      let holds: unknown;
-      try {
-        holds = await evaluate(step.when, scope);
-      } catch (error) {
-        return { status: 'failed', error: { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}` }, attempts: 0, extras: {} };
-      }
-      if (!holds) {
-        frame.results.push({ step: step.plan.id, tool, status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}`, ...scoped });
-        return { status: 'skipped' };
-      }
+  #executeStep(step: CompiledStep, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Settled<StepExecution> {
+    if (step.when) return this.#executeIf(step, scope, state, frame, signal, where);
+    return this.#executeNow(step, scope, state, frame, signal, where);
+  }
+
+  async #executeIf(step: CompiledStep, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Promise<StepExecution> {
+    let holds: unknown;
+    try {
+      holds = await evaluate(step.when!, scope);
+    } catch (error) {
+      return { status: 'failed', error: { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}` }, attempts: 0, extras: {} };
     }
+    if (!holds) {
+      frame.results.push({ step: step.plan.id, tool: toolOf(step), status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}`, ...(where === null ? {} : { scope: where }) });
+      return { status: 'skipped' };
+    }
+    return this.#executeNow(step, scope, state, frame, signal, where);
+  }
+
+  #executeNow(step: CompiledStep, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Settled<StepExecution> {
     frame.executions += 1;
     const settled = step.kind === 'call' ? this.#runStep(step, scope, frame.chainId, frame.depth, frame.history, signal, frame.nextTools) : step.kind === 'parallel' ? this.#runParallel(step, state, frame, signal) : this.#runLoop(step, scope, state, frame, signal);
-    const run = isPromiseLike(settled) ? await settled : settled;
+    if (isPromiseLike(settled)) return settled.then((run) => this.#afterRun(step, run, scope, state, frame, where));
+    return this.#afterRun(step, settled, scope, state, frame, where);
+  }
+
+  /** Maps and transforms a step's output into state and records its success; or reports why it failed. */
+  #afterRun(step: CompiledStep, run: StepRun, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, where: string | null): Settled<StepExecution> {
     const outcome = run.outcome;
-    let error = outcome.ok ? safeMapOutputs(step, outcome.output, state) : outcome.error;
-    if (error === null && step.transform.length > 0) error = await applyTransforms(step, scope);
+    const error = outcome.ok ? safeMapOutputs(step, outcome.output, state) : outcome.error;
     if (error !== null) return { status: 'failed', error, attempts: run.attempts, extras: stepExtras(run) };
-    const output = (outcome as { output: unknown }).output;
+    if (step.transform.length > 0) {
+      return applyTransforms(step, scope).then((failed) => (failed ? { status: 'failed' as const, error: failed, attempts: run.attempts, extras: stepExtras(run) } : this.#succeeded(step, run, frame, where)));
+    }
+    return this.#succeeded(step, run, frame, where);
+  }
+
+  #succeeded(step: CompiledStep, run: StepRun, frame: Frame, where: string | null): StepExecution {
+    const output = (run.outcome as { output: unknown }).output;
     frame.stepOutputs.set(step.plan.id, output);
-    const result: StepResult = { step: step.plan.id, tool, status: 'success', attempts: run.attempts, output };
-    frame.results.push(run.servedBy || run.cached || run.hops || where !== null ? { ...result, ...stepExtras(run), ...scoped } : result);
+    const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts: run.attempts, output };
+    frame.results.push(run.servedBy || run.cached || run.hops || where !== null ? { ...result, ...stepExtras(run), ...(where === null ? {} : { scope: where }) } : result);
     return { status: 'success', output };
   }
 
@@ -444,7 +461,7 @@ export class ChainExecutor {
           if (signal.aborted || frame.executions >= frame.maxExecutions) break;
           status.set(id, 'running');
           running += 1;
-          void this.#executeStep(step, scope, state, frame, signal, null).then((executed) => {
+          void Promise.resolve(this.#executeStep(step, scope, state, frame, signal, null)).then((executed) => {
             running -= 1;
             if (executed.status === 'failed') {
               status.set(id, 'failed');
