@@ -33,6 +33,8 @@ interface StepCommon {
   readonly description?: string;
   /** A JSONata expression; when false the step is skipped. */
   readonly when?: string;
+  /** DAG mode: the steps that must succeed first. */
+  readonly depends_on?: readonly string[];
   readonly on_success?: { readonly map_outputs?: Readonly<Record<string, string>>; readonly transform?: Readonly<Record<string, string>>; readonly next?: string };
   readonly on_failure?: {
     readonly action?: 'stop' | 'retry' | 'continue';
@@ -123,6 +125,8 @@ export interface ToolDocument {
           readonly max_step_executions?: number;
           readonly allow_next_tools?: readonly string[];
           readonly max_next_tool_depth?: number;
+          readonly mode?: 'sequence' | 'dag';
+          readonly output_steps?: readonly string[];
         };
       };
 }

@@ -280,6 +280,42 @@ describe('control flow', () => {
   });
 });
 
+describe('DAG mode', () => {
+  const dag = (steps: string) => composite(steps).replace('    steps:', '    mode: dag\n    steps:');
+  it.each([
+    ['a next in a DAG', dag('      - { id: a, tool: echo, inputs: { message: x }, on_success: { next: b } }\n      - { id: b, tool: echo, inputs: { message: y } }\n'), ['11:68 TG3010']],
+    ['an unknown dependency, with a suggestion', dag('      - { id: first, tool: echo, inputs: { message: x } }\n      - { id: b, tool: echo, inputs: { message: y }, depends_on: [frist] }\n'), ['12:67 TG4006']],
+    [
+      'a dependency cycle, with its path',
+      dag('      - { id: a, tool: echo, inputs: { message: << steps.c.data >> } }\n      - { id: b, tool: echo, inputs: { message: << steps.a.data >> } }\n      - { id: c, tool: echo, inputs: { message: x }, depends_on: [b] }\n'),
+      ['11:15 TG3011'],
+    ],
+    [
+      'reading state that only a step it does not depend on sets',
+      dag('      - { id: a, tool: echo, inputs: { message: x }, on_success: { map_outputs: { data: got } } }\n      - { id: b, tool: echo, inputs: { message: << state.got >> } }\n'),
+      ['12:49 TG4001'],
+    ],
+  ])('%s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('explains the cycle', async () => {
+    project = createProject({ 'config/tools/flow.yaml': dag('      - { id: a, tool: echo, inputs: { message: << steps.b.data >> } }\n      - { id: b, tool: echo, inputs: { message: << steps.a.data >> } }\n') });
+    const { all } = await project.diagnose();
+    expect(all.map((d) => d.message)).toEqual(['the steps depend on each other in a cycle: a → b → a']);
+  });
+
+  it('lowers declared and implied dependencies, and the output steps', async () => {
+    const yaml = dag(
+      '      - { id: a, tool: echo, inputs: { message: x }, on_success: { map_outputs: { data: got } } }\n      - { id: b, tool: count, inputs: { n: 1 } }\n      - { id: c, tool: echo, inputs: { message: "<< state.got >> << steps.b.n >>" }, depends_on: [a] }\n',
+    ).replace('    mode: dag', '    mode: dag\n    output_steps: [c]');
+    project = createProject({ 'config/tools/flow.yaml': yaml });
+    const result = await project.compiler().build();
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plans.get('flow')).toMatchObject({ mode: 'dag', outputSteps: ['c'], steps: [{ id: 'a', dependsOn: [] }, { id: 'b', dependsOn: [] }, { id: 'c', dependsOn: ['a', 'b'] }] });
+  });
+});
+
 describe('every problem is reported in one run', () => {
   it('collects problems across steps and files', async () => {
     project = createProject({

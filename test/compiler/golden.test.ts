@@ -15,10 +15,13 @@ describe('the bundled examples', () => {
     const result = await new Compiler(defaultOptions(root)).build();
     expect(result.diagnostics).toEqual([]);
     expect(result.built).toEqual([
+      'compare_data',
+      'compare_weather',
       'drive_upload_file',
       'echo_chain_demo',
       'echo_tool',
       'fallback_data_tool',
+      'get_weather',
       'gmail_search_messages',
       'gmail_to_drive_pipeline',
       'inbox_triage',

@@ -3,6 +3,7 @@
  */
 import { BUILTINS, closestName, formatPath, parsePath, parseTemplate, type JsonSchema, type JsonValue, type Reference } from '../../runtime/index.js';
 import { isPlainObject } from '../../runtime/json.js';
+import { findDependencyCycle } from '../../runtime/compiled-plan.js';
 import { literalErrors } from './literals.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
@@ -26,6 +27,8 @@ export interface StateVariable {
 export interface CompositeAnalysis {
   readonly nodes: readonly StepNode[];
   readonly state: readonly StateVariable[];
+  /** Set for a composite in DAG mode: each top-level step's dependencies, declared or implied by references. */
+  readonly dag: { readonly dependsOn: ReadonlyMap<string, readonly string[]>; readonly outputSteps: readonly string[] | null } | null;
 }
 
 const RESERVED = new Set<string>([...BUILTINS, 'state', 'steps']);
@@ -49,7 +52,7 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   });
   if (steps.length === 0) {
     report(diagnostic('EMPTY_COMPOSITE', 'a composite tool needs at least one step', source.locate(stepsPath())));
-    return { analysis: { nodes: [], state: [] }, diagnostics };
+    return { analysis: { nodes: [], state: [], dag: null }, diagnostics };
   }
 
   const { nodes, diagnostics: stepProblems } = buildSteps(steps, source);
@@ -65,12 +68,15 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   const stepIds = new Map(everyNode.map((node) => [node.id, node]));
   const variableSchema = variableSchemas(entry, everyNode, outputSchema);
   const context: SequenceContext = { entry, env, report, allNames, stepIds, variableSchema, outputSchema };
-  const flow = checkSequence(nodes, initial, context);
-  const variables = stateVariables(entry, nodes, outputSchema, flow.atEnd);
+  const composite = document.implementation.composite;
+  const isDag = composite.mode === 'dag' || steps.some((step) => step.depends_on !== undefined);
+  const dag = isDag ? checkDag(nodes, initial, context, composite.output_steps) : null;
+  const atEnd = dag ? dag.atEnd : checkSequence(nodes, initial, context).atEnd;
+  const variables = stateVariables(entry, nodes, outputSchema, atEnd);
 
   const allowed = document.implementation.composite.allow_next_tools ?? [];
   allowed.forEach((name, index) => knownTool(name, ['implementation', 'composite', 'allow_next_tools', index], env, entry, report));
-  return { analysis: { nodes, state: variables }, diagnostics };
+  return { analysis: { nodes, state: variables, dag: dag ? { dependsOn: dag.dependsOn, outputSteps: composite.output_steps ?? null } : null }, diagnostics };
 }
 
 type SequenceContext = ReferenceScopeBase;
@@ -108,43 +114,110 @@ function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: Se
   }
   reportEndlessLoops(nodes, edges, live, entry, report);
   const flow = definitions(nodes, edges, initial, definedBy);
-  for (const node of nodes) {
-    const here = flow.atStep.get(node.index);
-    const { doc } = node;
-    if (doc.when !== undefined) checkExpression(doc.when, [...node.path, 'when'], source, report);
-    for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
-      const at: YamlPath = [...node.path, 'on_success', 'transform', to];
-      if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
-      checkExpression(expression, at, source, report);
-    }
-    if (isCall(doc)) {
-      checkCallStep(node, doc, here, ctx);
-      continue;
-    }
-    if (doc.on_failure?.action === 'retry') {
-      report(diagnostic('BLOCK_RETRY', `a ${'parallel' in doc ? 'parallel block' : 'loop'} cannot retry as a whole`, source.locate([...node.path, 'on_failure', 'action']), 'retry the steps inside it, or use stop or continue here'));
-    }
-    const start = here ?? initial;
-    if (node.branches) {
-      for (const branch of node.branches) checkSequence(branch.nodes, start, ctx);
-    } else if (node.body) {
-      const loop = loopOf(node);
-      const overAt: YamlPath = [...node.path, 'loop', 'over'];
-      const scan = scanTemplates(loop.over, overAt);
-      for (const problem of scan.problems) report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
-      for (const found of scan.references) {
-        if (here) checkReference(found, here, ctx);
-        const listed = found.reference.root === 'state' ? schemaAt(ctx.variableSchema.get(found.reference.name) ?? null, found.reference.path) : { kind: 'unknown' as const };
-        const types = listed.kind === 'found' ? typesOf(listed.schema) : null;
-        if (types && !types.has('array')) {
-          report(diagnostic('LOOP_OVER_NOT_LIST', `a loop goes over a list, and << ${found.reference.text} >> is ${[...types].join(' or ')}`, source.locate(overAt), 'point over at a list in state'));
-        }
-      }
-      checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
-    }
-    checkOutputs(node, [{ name: `the ${'parallel' in doc ? 'parallel block' : 'loop'} '${node.id}'`, schema: ctx.outputSchema(node) }], entry, report);
-  }
+  for (const node of nodes) checkNode(node, flow.atStep.get(node.index), initial, ctx);
   return flow;
+}
+
+/**
+ * Checks a composite in DAG mode: dependencies (declared, and implied by `<< steps.x >>`) name steps
+ * and form no cycle; a step reads only what the steps it depends on define; `next` has no place.
+ */
+function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: SequenceContext, outputSteps: readonly string[] | undefined): { atEnd: Definitions; dependsOn: Map<string, string[]> } {
+  const { entry, report } = ctx;
+  const { source } = entry;
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const dependsOn = new Map<string, string[]>();
+  for (const node of nodes) {
+    const declared = node.doc.depends_on ?? [];
+    declared.forEach((dep, index) => {
+      if (byId.has(dep)) return;
+      const suggestion = closestName(dep, [...byId.keys()]);
+      report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${dep}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, source.locate([...node.path, 'depends_on', index])));
+    });
+    for (const key of ['on_success', 'on_failure'] as const) {
+      if (node.doc[key]?.next !== undefined) {
+        report(diagnostic('DAG_NEXT', 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', source.locate([...node.path, key, 'next'], { key: true }), 'use depends_on'));
+      }
+    }
+    const implied = referencedSteps(node.doc).filter((id) => id !== node.id && byId.has(id));
+    dependsOn.set(node.id, [...new Set([...declared.filter((dep) => byId.has(dep)), ...implied])]);
+  }
+  (outputSteps ?? []).forEach((id, index) => {
+    if (!byId.has(id)) report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${id}'`, source.locate(['implementation', 'composite', 'output_steps', index])));
+  });
+  const cycle = findDependencyCycle(dependsOn);
+  if (cycle) {
+    const first = byId.get(cycle[0]!)!;
+    report(diagnostic('DEPENDENCY_CYCLE', `the steps depend on each other in a cycle: ${cycle.join(' → ')}`, source.locate([...first.path, first.doc.depends_on ? 'depends_on' : headKey(first)]), 'a step can only use what steps before it produced'));
+  }
+  // What a step may read: what its dependencies, and theirs, define when they succeed.
+  const ancestors = (id: string, seen = new Set<string>()): Set<string> => {
+    for (const dep of dependsOn.get(id) ?? []) {
+      if (seen.has(dep)) continue;
+      seen.add(dep);
+      ancestors(dep, seen);
+    }
+    return seen;
+  };
+  for (const node of nodes) {
+    const defined = new Set([...initial.must, ...[...ancestors(node.id)].flatMap((id) => definedBy(byId.get(id)!))]);
+    checkNode(node, { must: defined, may: new Set([...initial.may, ...defined]) }, initial, ctx);
+  }
+  // A run that succeeds ran every step.
+  const all = new Set([...initial.must, ...nodes.flatMap(definedBy)]);
+  return { atEnd: { must: all, may: new Set([...initial.may, ...all]) }, dependsOn };
+}
+
+/** The step ids a step's templates read (`<< steps.x… >>`), anywhere inside it. */
+function referencedSteps(value: unknown): string[] {
+  if (typeof value === 'string') {
+    if (!value.includes('<<')) return [];
+    const parsed = parseTemplate(value);
+    if ('error' in parsed) return [];
+    return parsed.parts.flatMap((part) => ('reference' in part && part.reference.root === 'steps' ? [part.reference.step] : []));
+  }
+  if (Array.isArray(value)) return value.flatMap(referencedSteps);
+  if (isPlainObject(value)) return Object.values(value).flatMap(referencedSteps);
+  return [];
+}
+
+/** The checks of one step, given what is defined when it starts (undefined when it never starts). */
+function checkNode(node: StepNode, here: Definitions | undefined, initial: Definitions, ctx: SequenceContext): void {
+  const { entry, report } = ctx;
+  const { source } = entry;
+  const { doc } = node;
+  if (doc.when !== undefined) checkExpression(doc.when, [...node.path, 'when'], source, report);
+  for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
+    const at: YamlPath = [...node.path, 'on_success', 'transform', to];
+    if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
+    checkExpression(expression, at, source, report);
+  }
+  if (isCall(doc)) {
+    checkCallStep(node, doc, here, ctx);
+    return;
+  }
+  if (doc.on_failure?.action === 'retry') {
+    report(diagnostic('BLOCK_RETRY', `a ${'parallel' in doc ? 'parallel block' : 'loop'} cannot retry as a whole`, source.locate([...node.path, 'on_failure', 'action']), 'retry the steps inside it, or use stop or continue here'));
+  }
+  const start = here ?? initial;
+  if (node.branches) {
+    for (const branch of node.branches) checkSequence(branch.nodes, start, ctx);
+  } else if (node.body) {
+    const loop = loopOf(node);
+    const overAt: YamlPath = [...node.path, 'loop', 'over'];
+    const scan = scanTemplates(loop.over, overAt);
+    for (const problem of scan.problems) report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+    for (const found of scan.references) {
+      if (here) checkReference(found, here, ctx);
+      const listed = found.reference.root === 'state' ? schemaAt(ctx.variableSchema.get(found.reference.name) ?? null, found.reference.path) : { kind: 'unknown' as const };
+      const types = listed.kind === 'found' ? typesOf(listed.schema) : null;
+      if (types && !types.has('array')) {
+        report(diagnostic('LOOP_OVER_NOT_LIST', `a loop goes over a list, and << ${found.reference.text} >> is ${[...types].join(' or ')}`, source.locate(overAt), 'point over at a list in state'));
+      }
+    }
+    checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
+  }
+  checkOutputs(node, [{ name: `the ${'parallel' in doc ? 'parallel block' : 'loop'} '${node.id}'`, schema: ctx.outputSchema(node) }], entry, report);
 }
 
 function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | undefined, ctx: SequenceContext): void {

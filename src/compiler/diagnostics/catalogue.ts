@@ -31,6 +31,8 @@ export const CATALOGUE = {
   USELESS_NEXT: { code: 'TG3007', severity: 'warning' },
   USELESS_RETRY_SETTING: { code: 'TG3008', severity: 'warning' },
   BLOCK_RETRY: { code: 'TG3009', severity: 'error' },
+  DAG_NEXT: { code: 'TG3010', severity: 'error' },
+  DEPENDENCY_CYCLE: { code: 'TG3011', severity: 'error' },
   // Data flow and templates
   UNDEFINED_VARIABLE: { code: 'TG4001', severity: 'error' },
   MAYBE_UNDEFINED_VARIABLE: { code: 'TG4002', severity: 'warning' },

@@ -224,6 +224,8 @@ function failurePolicyTest(
     waits: printValue(waits.map((wait) => [step.id, wait]), '    '),
     audited: printValue(waits.map((_, n) => [step.id, n + 1, 'failure']), '    '),
     servedBy: fallback ? quote(fallback) : null,
+    // In a DAG, independent steps interleave: the step's own attempts are picked out by its id.
+    dag: plan.mode === 'dag',
     stops: !fallback && after.action === 'stop',
     nextStep: !fallback && after.action === 'continue' && after.next !== null ? quote(after.next) : null,
   };

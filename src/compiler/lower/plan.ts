@@ -17,7 +17,29 @@ export function lowerComposite(entry: CatalogueEntry, analysis: CompositeAnalysi
   const nextTools = composite?.allow_next_tools
     ? { nextTools: { allow: composite.allow_next_tools, maxDepth: composite.max_next_tool_depth ?? DEFAULT_MAX_NEXT_TOOL_DEPTH } }
     : {};
-  return { name: entry.name, ...lowerSequence(analysis.nodes), maxStepExecutions, ...nextTools };
+  const sequence = lowerSequence(analysis.nodes);
+  if (!analysis.dag) return { name: entry.name, ...sequence, maxStepExecutions, ...nextTools };
+  const { dependsOn, outputSteps } = analysis.dag;
+  return {
+    name: entry.name,
+    mode: 'dag',
+    entry: sequence.entry,
+    // Dependencies decide the order; a failure skips its dependents, so there is nowhere to continue to.
+    steps: sequence.steps.map((step): PlanStep => {
+      const { kind, id, ...rest } = step;
+      return {
+        kind,
+        id,
+        dependsOn: dependsOn.get(id) ?? [],
+        ...rest,
+        onSuccess: { ...step.onSuccess, next: null },
+        onFailure: step.onFailure.action === 'retry' ? { ...step.onFailure, afterRetries: { action: 'stop' as const } } : { action: 'stop' as const },
+      } as PlanStep;
+    }),
+    ...(outputSteps ? { outputSteps } : {}),
+    maxStepExecutions,
+    ...nextTools,
+  };
 }
 
 function lowerSequence(nodes: readonly StepNode[]): StepSequence {
