@@ -139,14 +139,17 @@ export class ChainExecutor {
       const hit = key === null ? undefined : this.registry.cache.get(key, this.#clock.now());
       if (hit) return { ...this.#finish(definition, site, startedAt, input, { ok: true, output: hit.output }, true), cached: true };
     }
-    const remember = (result: CallResult): CallResult => {
-      // An output that cannot be copied (a function, a stream) is simply not cached.
-      if (key !== null && result.outcome.ok) {
-        const output = result.outcome.output;
-        safely(() => this.registry.cache.set(key!, output, this.#clock.now() + site.cache!.ttlMs));
-      }
-      return result;
-    };
+    const remember =
+      key === null
+        ? unchanged
+        : (result: CallResult): CallResult => {
+            // An output that cannot be copied (a function, a stream) is simply not cached.
+            if (result.outcome.ok) {
+              const output = result.outcome.output;
+              safely(() => this.registry.cache.set(key, output, this.#clock.now() + site.cache!.ttlMs));
+            }
+            return result;
+          };
 
     const implementation = definition.implementation;
     const limit = site.timeoutMs ?? (definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000);
@@ -228,26 +231,41 @@ export class ChainExecutor {
     const fields = tool.audit.redactFields;
     const context = this.context;
     const endedAt = this.#clock.now();
-    // Literals written out rather than spread: this runs once per attempt, and spreads are slow.
-    const record: Mutable<AuditRecord> = {
-      event: outcome.ok ? tool.audit.successEvent : tool.audit.failureEvent,
-      tool: tool.name,
-      status: outcome.ok ? 'success' : 'failure',
-      userId: context.userId,
-      sessionId: context.sessionId,
-      casefileId: context.casefileId,
-      chainId: site.chainId,
-      stepId: site.stepId,
-      attempt: site.attempt,
-      startedAtMs: startedAt,
-      durationMs: endedAt - startedAt,
-      waitedMs: site.waitedMs,
-      input: redact(input, fields),
-    };
-    if (outcome.ok) record.output = redact(outcome.output, fields);
-    else record.error = { kind: outcome.error.kind, message: outcome.error.message };
-    if (cached) record.cached = true;
-    context.record(record);
+    // Whole literals, not a spread nor fields added later: this runs once per attempt, and both are slow.
+    const record: AuditRecord = outcome.ok
+      ? {
+          event: tool.audit.successEvent,
+          tool: tool.name,
+          status: 'success',
+          userId: context.userId,
+          sessionId: context.sessionId,
+          casefileId: context.casefileId,
+          chainId: site.chainId,
+          stepId: site.stepId,
+          attempt: site.attempt,
+          startedAtMs: startedAt,
+          durationMs: endedAt - startedAt,
+          waitedMs: site.waitedMs,
+          input: redact(input, fields),
+          output: redact(outcome.output, fields),
+        }
+      : {
+          event: tool.audit.failureEvent,
+          tool: tool.name,
+          status: 'failure',
+          userId: context.userId,
+          sessionId: context.sessionId,
+          casefileId: context.casefileId,
+          chainId: site.chainId,
+          stepId: site.stepId,
+          attempt: site.attempt,
+          startedAtMs: startedAt,
+          durationMs: endedAt - startedAt,
+          waitedMs: site.waitedMs,
+          input: redact(input, fields),
+          error: { kind: outcome.error.kind, message: outcome.error.message },
+        };
+    context.record(cached ? { ...record, cached: true } : record);
     return { outcome, endedAt };
   }
 
@@ -801,6 +819,8 @@ function stepExtras(run: StepRun): Pick<StepResult, 'served_by' | 'cached' | 'ho
 }
 
 type Settled<T> = T | Promise<T>;
+
+const unchanged = (result: CallResult): CallResult => result;
 
 /** The value of `run`, or undefined when it throws. */
 function safely<T>(run: () => T): T | undefined {

@@ -1,4 +1,5 @@
 /** AbortSignal plumbing: a signal that never aborts, and one signal following another. */
+import { setMaxListeners } from 'node:events';
 
 /** Passed to handlers when nothing can cancel their call. */
 export const NEVER: AbortSignal = new AbortController().signal;
@@ -17,6 +18,8 @@ export class AbortReason extends Error {
  */
 export function childController(parent: AbortSignal | undefined): { controller: AbortController; release: () => void } {
   const controller = new AbortController();
+  // A loop or a block hands its signal to every call in flight under it: many listeners is normal here.
+  setMaxListeners(0, controller.signal);
   if (!parent || parent === NEVER) return { controller, release: () => {} };
   if (parent.aborted) {
     controller.abort(parent.reason);
