@@ -8,7 +8,8 @@ export interface ToolCall {
   /** The provider's call id (OpenAI, Anthropic), echoed back in the result so replies can be matched. */
   readonly id?: string;
   readonly name: string;
-  readonly arguments: Readonly<Record<string, unknown>>;
+  /** An object, or JSON text of one (OpenAI sends arguments as text). */
+  readonly arguments: Readonly<Record<string, unknown>> | string;
 }
 
 /** What became of one call. Exactly one of `result` (on success) or `error` and `errorKind` is set. */
@@ -61,7 +62,8 @@ async function runOne(executor: ChainExecutor, call: ToolCall): Promise<ToolResu
   const startedAt = performance.now();
   let outcome: CallOutcome;
   try {
-    outcome = await executor.call(call.name, call.arguments);
+    const parsed = argumentsOf(call);
+    outcome = 'error' in parsed ? { ok: false, error: { kind: 'validation', message: parsed.error } } : await executor.call(call.name, parsed.value);
   } catch (error) {
     // `call` reports failing tools in its outcome; a throw is a bug, but it should cost one result, not the batch.
     outcome = { ok: false, error: { kind: 'execution', message: describeError(error) } };
@@ -71,4 +73,14 @@ async function runOne(executor: ChainExecutor, call: ToolCall): Promise<ToolResu
   return outcome.ok
     ? { ...named, success: true, result: outcome.output, executionTime }
     : { ...named, success: false, error: outcome.error.message, errorKind: outcome.error.kind, executionTime };
+}
+
+/** A call's arguments as an object: JSON text is parsed, as OpenAI sends it. */
+function argumentsOf(call: ToolCall): { value: unknown } | { error: string } {
+  if (typeof call.arguments !== 'string') return { value: call.arguments };
+  try {
+    return { value: JSON.parse(call.arguments) };
+  } catch (error) {
+    return { error: `the arguments of '${call.name}' are not valid JSON: ${describeError(error)}` };
+  }
 }

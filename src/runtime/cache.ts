@@ -22,7 +22,8 @@ export class ResultCache {
     // Refresh its place: the least recently used entry is the one to go when the cache is full.
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    return { output: entry.output };
+    // A copy each time: a tool that changes what it was given must not change the next hit.
+    return { output: structuredClone(entry.output) };
   }
 
   set(key: string, output: unknown, expires: number): void {

@@ -152,10 +152,11 @@ export class ChainExecutor {
           };
 
     const implementation = definition.implementation;
-    const limit = site.timeoutMs ?? (definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000);
+    // The step's bound and the tool's own: the smaller one holds.
+    const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
+    const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      const chainLimit = site.timeoutMs === undefined ? limit : limit === undefined ? site.timeoutMs : Math.min(limit, site.timeoutMs);
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, chainLimit).then((chain) => {
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit).then((chain) => {
         const outcome: CallOutcome = chain.success
           ? { ok: true, output: chain.final_state }
           : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
@@ -283,8 +284,7 @@ export class ChainExecutor {
       stepOutputs: new Map(),
       builtins: { chain_id: chainId, chain_name: chainName, started_at: startedAt },
       nextTools: plan.nextTools,
-      maxExecutions: plan.maxStepExecutions,
-      executions: 0,
+      budget: { used: 0, max: plan.maxStepExecutions },
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 
@@ -366,9 +366,9 @@ export class ChainExecutor {
     let current = sequence.entry;
     while (current !== null) {
       if (signal.aborted) return { failure: { step: current, tool: null, ...abortedOutcome(signal.reason).error }, last };
-      if (frame.executions >= frame.maxExecutions) {
-        return { failure: { step: current, tool: null, kind: 'limit', message: `the chain ran ${frame.maxExecutions} steps, its limit; is there a loop without an exit?` }, last };
-      }
+      // Every visit counts, a skipped one too: a loop of skipped steps must end as well.
+      if (frame.budget.used >= frame.budget.max) return { failure: limitReached(frame, current), last };
+      frame.budget.used += 1;
       const step = sequence.steps.get(current)!;
       const settled = this.#executeStep(step, scope, state, frame, signal, where);
       const executed = isPromiseLike(settled) ? await settled : settled;
@@ -423,7 +423,6 @@ export class ChainExecutor {
   }
 
   #executeNow(step: CompiledStep, scope: TemplateScope, state: Record<string, unknown>, frame: Frame, signal: AbortSignal, where: string | null): Settled<StepExecution> {
-    frame.executions += 1;
     const settled = step.kind === 'call' ? this.#runStep(step, scope, frame.chainId, frame.depth, frame.history, signal, frame.nextTools) : step.kind === 'parallel' ? this.#runParallel(step, state, frame, signal) : this.#runLoop(step, scope, state, frame, signal);
     if (isPromiseLike(settled)) return settled.then((run) => this.#afterRun(step, run, scope, state, frame, where));
     return this.#afterRun(step, settled, scope, state, frame, where);
@@ -476,7 +475,12 @@ export class ChainExecutor {
       const launch = () => {
         for (const [id, step] of sequence.steps) {
           if (status.get(id) !== 'waiting' || !(dependsOn.get(id) ?? []).every((dep) => status.get(dep) === 'done')) continue;
-          if (signal.aborted || frame.executions >= frame.maxExecutions) break;
+          if (signal.aborted) break;
+          if (frame.budget.used >= frame.budget.max) {
+            failure ??= limitReached(frame, id);
+            break;
+          }
+          frame.budget.used += 1;
           status.set(id, 'running');
           running += 1;
           void Promise.resolve(this.#executeStep(step, scope, state, frame, signal, null)).then((executed) => {
@@ -486,9 +490,13 @@ export class ChainExecutor {
               this.#recordFailure(step, executed, 'stopped', frame, null);
               failure ??= { step: id, tool: toolOf(step), kind: executed.error.kind, message: executed.error.message };
               skipDependents(id, `Skipped because dependency '${id}' failed`);
+            } else if (executed.status === 'skipped') {
+              // What a skipped step would have produced is not there: its dependents cannot run either.
+              status.set(id, 'skipped');
+              skipDependents(id, `Skipped because dependency '${id}' was skipped`);
             } else {
               status.set(id, 'done');
-              if (executed.status === 'success') last = executed.output;
+              last = executed.output;
             }
             launch();
           });
@@ -521,7 +529,7 @@ export class ChainExecutor {
           const index = started++;
           const branch = branches[index]!;
           running += 1;
-          void this.#runSequence(branch, Object.assign({}, state), frame, links[index]!.controller.signal, `${step.plan.id}.${branch.id}`).then((outcome) => {
+          void this.#runSequence(branch, Object.assign({}, state), ownOutputs(frame), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`).then((outcome) => {
             running -= 1;
             outcomes[index] = outcome;
             if (decided === null && (waitFor === 'any' || (waitFor === 'first_success' && outcome.failure === null))) {
@@ -554,7 +562,8 @@ export class ChainExecutor {
       return { outcome: ok ? { ok: true, output: { [branches[index]!.id]: outcomes[index]!.last } } : branchFailure(index), attempts: 1 };
     }
     if (waitFor === 'first_success') {
-      return { outcome: { ok: false, error: { kind: 'execution', message: `no branch of '${step.plan.id}' succeeded; the last one said: ${branchFailure(branches.length - 1).ok ? '' : (branchFailure(branches.length - 1) as { error: ToolFailure }).error.message}` } }, attempts: 1 };
+      const lastSaid = (branchFailure(branches.length - 1) as { error: ToolFailure }).error.message;
+      return { outcome: { ok: false, error: { kind: 'execution', message: `no branch of '${step.plan.id}' succeeded; the last one said: ${lastSaid}` } }, attempts: 1 };
     }
     const firstFailed = outcomes.findIndex((outcome) => outcome?.failure);
     if (firstFailed >= 0) return { outcome: branchFailure(firstFailed), attempts: 1 };
@@ -588,7 +597,7 @@ export class ChainExecutor {
       while (next < items.length && !controller.signal.aborted) {
         const index = next++;
         const itemState = Object.assign({}, state, { [as]: (items as unknown[])[index] });
-        const outcome = await this.#runSequence(step.body, itemState, frame, controller.signal, `${step.plan.id}[${index}]`);
+        const outcome = await this.#runSequence(step.body, itemState, ownOutputs(frame), controller.signal, `${step.plan.id}[${index}]`);
         if (outcome.failure === null) {
           results[index] = outcome.last;
           continue;
@@ -757,6 +766,10 @@ function dagOutputs(plan: ChainPlan, results: readonly StepResult[]): Record<str
   return outputs;
 }
 
+function limitReached(frame: Frame, step: string): ChainFailureReason {
+  return { step, tool: null, kind: 'limit', message: `the chain ran ${frame.budget.max} steps, its limit; is there a loop without an exit?` };
+}
+
 function toolOf(step: CompiledStep): string | null {
   return step.kind === 'call' ? step.plan.tool : null;
 }
@@ -770,8 +783,13 @@ interface Frame {
   readonly stepOutputs: Map<string, unknown>;
   readonly builtins: TemplateScope['builtins'];
   readonly nextTools: NextToolPolicy | undefined;
-  readonly maxExecutions: number;
-  executions: number;
+  /** Step visits: shared by the whole run, blocks included, so no nesting escapes the bound. */
+  readonly budget: { used: number; readonly max: number };
+}
+
+/** A frame for a branch or a loop item: the same run, with step outputs of its own (items run at once). */
+function ownOutputs(frame: Frame): Frame {
+  return { ...frame, stepOutputs: new Map(frame.stepOutputs) };
 }
 
 /** Sets the state variables a step's `transform` computes; the failure when one does not evaluate. */

@@ -144,3 +144,18 @@ describe('callMany: concurrency', () => {
     await expect(callMany(run, [{ name: 'echo', arguments: { message: 'a' } }], { concurrency })).rejects.toThrow(RuntimeUsageError);
   });
 });
+
+describe('arguments as JSON text', () => {
+  it('parses them, as OpenAI sends them, and reports text that is not JSON', async () => {
+    const { ChainExecutor: Executor, AuditContext: Context, ToolRegistry: Registry, defineTool: define, callMany: many } = await import('../../src/runtime/index.js');
+    const echoTool = define({ name: 'echo', description: 'e', parameters: { type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }, implementation: { kind: 'function', handler: (input: { v: number }) => input } });
+    const executor = new Executor({ registry: new Registry([echoTool]), context: new Context({ userId: 'u', sessionId: 's' }) });
+    const results = await many(executor, [
+      { id: 'a', name: 'echo', arguments: '{"v": 1}' },
+      { id: 'b', name: 'echo', arguments: '{"v": ' },
+    ]);
+    expect(results[0]).toMatchObject({ success: true, result: { v: 1 } });
+    expect(results[1]).toMatchObject({ success: false, errorKind: 'validation' });
+    expect(results[1]?.error).toMatch(/^the arguments of 'echo' are not valid JSON/);
+  });
+});

@@ -312,3 +312,48 @@ describe('resilience inside blocks', () => {
     expect(result.results.find((r) => r.step === 'h')).toMatchObject({ status: 'failed', handled: 'continued', error: { kind: 'timeout' }, scope: 'p.slow' });
   });
 });
+
+describe('fixes found in review', () => {
+  it('counts skipped steps toward the bound, so a loop of skipped steps ends', async () => {
+    const { executor: run } = executor([echo]);
+    const plan = chain('c', [{ ...step('check', 'echo', { inputs: { value: 1 }, next: 'check' }), when: 'state.pending' }], 5);
+    const result = await run.executeChain(plan, { pending: false });
+    expect(result.failure).toMatchObject({ kind: 'limit', step: 'check' });
+    expect(result.results.filter((r) => r.status === 'skipped')).toHaveLength(5);
+  });
+
+  it('gives each loop item its own step outputs, even when items run at once', async () => {
+    const slow = gate();
+    const { executor: run } = executor([echo, tool('slow', slow.handler)]);
+    const body = [
+      step('first', 'echo', { inputs: { value: '<< state.item >>' }, next: 'wait' }),
+      step('wait', 'slow', { next: 'third' }),
+      step('third', 'echo', { inputs: { value: 'item << state.item >> saw << steps.first.value >>' } }),
+    ];
+    const running = run.executeChain(chain('c', [loop('l', '<< state.items >>', 'item', body, { concurrency: 2 })]), { items: ['a', 'b'] });
+    await tick();
+    slow.waiting[0]!.resolve({});
+    slow.waiting[1]!.resolve({});
+    const result = await running;
+    expect((result.results.find((r) => r.step === 'l')?.output as { results: unknown[] }).results).toEqual([{ value: 'item a saw a' }, { value: 'item b saw b' }]);
+  });
+
+  it('in a DAG, skips the dependents of a step whose when was false', async () => {
+    const after = flaky(0);
+    const { executor: run } = executor([echo, tool('after', after)]);
+    const plan: ChainPlan = {
+      ...chain('c', [{ ...step('a', 'echo', { inputs: { value: 1 } }), when: 'state.go' }, { ...step('b', 'after'), dependsOn: ['a'] }]),
+      mode: 'dag',
+    };
+    const result = await run.executeChain(plan, { go: false });
+    expect(result.outputs).toEqual({ a: { success: false, skipped: 'when is false: state.go' }, b: { success: false, skipped: "Skipped because dependency 'a' was skipped" } });
+    expect(after.calls()).toBe(0);
+  });
+
+  it('in a DAG, fails when the step bound stops it', async () => {
+    const { executor: run } = executor([echo]);
+    const plan: ChainPlan = { ...chain('c', ['a', 'b', 'c'].map((id) => step(id, 'echo', { inputs: { value: id } })), 2), mode: 'dag' };
+    const result = await run.executeChain(plan);
+    expect(result).toMatchObject({ success: false, failure: { kind: 'limit' } });
+  });
+});

@@ -316,3 +316,28 @@ describe('_meta.nextTool', () => {
     expect(result.results[0]?.hops).toBeUndefined();
   });
 });
+
+describe('fixes found in review', () => {
+  it("holds the smaller of a step's timeout_ms and its tool's timeout_seconds", async () => {
+    const slow = hanging();
+    const bounded = tool('bounded', slow, { policies: { timeoutSeconds: 1 } });
+    const { executor: run, clock } = executor([bounded]);
+    const running = run.executeChain(chain('c', [{ ...step('a', 'bounded'), timeoutMs: 5000 }]));
+    await clock.advance(1000);
+    expect((await running).failure).toMatchObject({ kind: 'timeout', message: "'bounded' did not finish within 1000 ms" });
+  });
+
+  it('hands out a copy of a cached result, so a tool that changes its input cannot change the next hit', async () => {
+    const list = flaky(0, { items: ['a'] });
+    const push = tool('push', (input: { items: string[] }) => (input.items.push('x'), { n: input.items.length }));
+    const { executor: run } = executor([tool('list', list), push]);
+    const plan = chain('c', [
+      { ...step('l', 'list', { map: { items: 'items' }, next: 'p' }), cache: { ttlMs: 60_000, shared: false } },
+      step('p', 'push', { inputs: { items: '<< state.items >>' }, map: { n: 'n' } }),
+    ]);
+    const counts = [];
+    for (let i = 0; i < 3; i += 1) counts.push((await run.executeChain(plan)).final_state['n']);
+    expect(counts).toEqual([2, 2, 2]);
+    expect(list.calls()).toBe(1);
+  });
+});
