@@ -30,7 +30,7 @@ describe('compare_weather', () => {
       stubs: { get_weather: { error: 'injected failure' } },
     });
     const result = await compareWeather(executor, { city_a: 'Tokyo', city_b: 'London' });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'weather_a');
     expect(first).toMatchObject({ step: 'weather_a', status: 'failed', attempts: 1 });
     const history = result.execution_history.filter((attempt) => attempt.step === 'weather_a');
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['weather_a', 0]]);

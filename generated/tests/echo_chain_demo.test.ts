@@ -43,7 +43,7 @@ describe('echo_chain_demo', () => {
       stubs: { echo_tool: { error: 'injected failure' } },
     });
     const result = await echoChainDemo(executor, { initial_message: 'Hello chain!' });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'echo_tool');
     expect(first).toMatchObject({ step: 'echo_tool', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);

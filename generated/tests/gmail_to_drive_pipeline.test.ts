@@ -46,7 +46,7 @@ describe('gmail_to_drive_pipeline', () => {
       max_results: 50,
       drive_folder_name: 'GitHub Notifications',
     });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'gmail_search_messages');
     expect(first).toMatchObject({ step: 'gmail_search_messages', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);

@@ -27,7 +27,7 @@ describe('inbox_triage', () => {
       stubs: { gmail_search_messages: { error: 'injected failure' } },
     });
     const result = await inboxTriage(executor, { query: 'from:notifications@github.com is:unread', folder: 'Triage' });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'search');
     expect(first).toMatchObject({ step: 'search', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);

@@ -31,7 +31,7 @@ describe('resilient_lookup', () => {
       stubs: { primary_data_tool: { error: 'injected failure' } },
     });
     const result = await resilientLookup(executor, { topic: 'news' });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'lookup');
     expect(first).toMatchObject({ step: 'lookup', status: 'success', attempts: 1, served_by: 'fallback_data_tool' });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);

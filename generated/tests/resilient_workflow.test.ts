@@ -31,7 +31,7 @@ describe('resilient_workflow', () => {
       stubs: { primary_data_tool: { error: 'injected failure' } },
     });
     const result = await resilientWorkflow(executor, { search_term: 'weather' });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'primary_data_tool');
     expect(first).toMatchObject({ step: 'primary_data_tool', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);

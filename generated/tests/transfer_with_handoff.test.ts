@@ -27,7 +27,7 @@ describe('transfer_with_handoff', () => {
       stubs: { prepare_money_transfer: { error: 'injected failure' } },
     });
     const result = await transferWithHandoff(executor, { from_account_id: 'acc_checking_001', to_account_id: 'acc_savings_001', amount: 100 });
-    const first = result.results[0];
+    const first = result.results.find((stepResult) => stepResult.step === 'prepare');
     expect(first).toMatchObject({ step: 'prepare', status: 'failed', attempts: 1 });
     // The first step runs first: its attempts open the history and the audit trail.
     const history = result.execution_history.slice(0, 1);

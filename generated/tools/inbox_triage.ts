@@ -22,7 +22,7 @@ export type InboxTriageState = {
     id: string;
     summary: string;
     urgent: boolean;
-  }>;
+  } | null>;
   archive_id: string;
 };
 
@@ -152,9 +152,14 @@ export const inboxTriageDefinition = defineTool<InboxTriageParams, InboxTriageSt
       summaries: {
         type: 'array',
         items: {
-          type: 'object',
-          required: ['id', 'summary', 'urgent'],
-          properties: { id: { type: 'string' }, summary: { type: 'string' }, urgent: { type: 'boolean' } },
+          anyOf: [
+            {
+              type: 'object',
+              required: ['id', 'summary', 'urgent'],
+              properties: { id: { type: 'string' }, summary: { type: 'string' }, urgent: { type: 'boolean' } },
+            },
+            { type: 'null' },
+          ],
         },
       },
       archive_id: { type: 'string' },

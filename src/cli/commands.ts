@@ -44,7 +44,13 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
   const { compiler, settings } = compilerFor(options);
   const result = await compiler.build(names);
   printDiagnostics(output, result.diagnostics, result.sources);
-  const written = await writeAll(result.files);
+  let written: number;
+  try {
+    written = await writeAll(result.files);
+  } catch (error) {
+    // The disk said no (permissions, space): a problem of the machine, not of the YAML.
+    throw new UsageError(`cannot write the generated files: ${error instanceof Error ? error.message : String(error)}`);
+  }
   // Prune only after a clean full build: with errors, a tool's old files must stay in place.
   let removed = 0;
   if (names.length === 0 && !hasErrors(result.diagnostics)) {

@@ -89,8 +89,12 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
       printDiagnostics(output, result.diagnostics, result.sources);
       for (const file of result.files) {
         if (!result.fresh.has(file.path) || onDisk.get(file.path) === file.content) continue;
-        if (await writeIfChanged(file)) count += 1;
-        onDisk.set(file.path, file.content);
+        try {
+          if (await writeIfChanged(file)) count += 1;
+          onDisk.set(file.path, file.content);
+        } catch (error) {
+          output.err(`toolgen: cannot write ${shown(file.path)}: ${error instanceof Error ? error.message : String(error)}`);
+        }
       }
       for (const file of result.gone) {
         if (await removeGenerated(file)) removed += 1;

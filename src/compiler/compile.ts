@@ -77,6 +77,8 @@ interface SourceState {
 /** What the previous build made, for the next one to reuse. */
 interface PreviousBuild {
   readonly catalogue: Catalogue;
+  /** Names of tools whose YAML did not parse or validate: callers see them differently. */
+  readonly broken: ReadonlySet<string>;
   readonly checked: CheckResult;
   readonly emitted: ReadonlyMap<string, { readonly entry: CatalogueEntry; readonly files: readonly OutputFile[] }>;
 }
@@ -151,11 +153,19 @@ export class Compiler {
     const diagnostics: Diagnostic[] = [...selected.diagnostics];
     const failed = new Set<string>();
     for (const file of loaded) {
-      const found = analysed.perFile.get(file.source.displayPath)!;
-      if (hasErrors(found)) failed.add(file.source.displayPath);
-      if (selected.files.has(file.source.displayPath)) diagnostics.push(...found);
+      if (hasErrors(analysed.perFile.get(file.source.displayPath)!)) failed.add(file.source.displayPath);
     }
-    const emitted = this.#emit(analysed, failed, selected.files);
+    const held = heldBack(analysed.catalogue, failed, analysed.brokenNames);
+    for (const entry of analysed.catalogue.entries()) {
+      if (!held.has(entry.name) || failed.has(entry.source.displayPath)) continue;
+      // Built on a broken signature, its types would be wrong: it waits, and says why.
+      const callee = calleesOf(entry.document).find((name) => held.has(name));
+      analysed.perFile.get(entry.source.displayPath)!.push(diagnostic('HELD_BACK', `'${entry.name}' is not built: it calls '${callee}', which has errors`, entry.source.locate(['name']), `fix '${callee}' first; the previous '${entry.name}' stays as it was`));
+    }
+    for (const file of loaded) {
+      if (selected.files.has(file.source.displayPath)) diagnostics.push(...analysed.perFile.get(file.source.displayPath)!);
+    }
+    const emitted = this.#emit(analysed, held, selected.files);
     return {
       diagnostics: sortDiagnostics(diagnostics),
       sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
@@ -177,14 +187,14 @@ export class Compiler {
     const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports: this.#handlerExports, previous: previous?.catalogue ?? null });
     resolved.diagnostics.forEach(report);
     const { catalogue } = resolved;
-    const dirty = previous ? affectedBy(changedTools(previous.catalogue, catalogue), catalogue) : null;
+    const dirty = previous ? affectedBy(changedTools(previous, catalogue, brokenNames), catalogue) : null;
     const checked = checkCatalogue(catalogue, previous && dirty ? { previous: previous.checked, dirty } : undefined);
     for (const found of checked.diagnostics.values()) found.forEach(report);
     return { catalogue, checked, brokenNames, perFile, dirty };
   }
 
   /** Lower and emit the selected tools that have no errors (reusing what an edit did not touch); keep the files of those that do. */
-  #emit(analysed: Analysed, failed: ReadonlySet<string>, selected: ReadonlySet<string>) {
+  #emit(analysed: Analysed, held: ReadonlySet<string>, selected: ReadonlySet<string>) {
     const { root, configDir, outDir } = this.options;
     const { catalogue, checked, brokenNames, dirty } = analysed;
     const previous = this.#previous;
@@ -197,20 +207,25 @@ export class Compiler {
     const rebuilt: string[] = [];
     const indexed: IndexedTool[] = [];
     const emitted = new Map<string, { entry: CatalogueEntry; files: readonly OutputFile[] }>();
-    const held = heldBack(catalogue, failed, brokenNames);
     for (const entry of catalogue.entries()) {
       const paths = outputPaths(outDir, entry);
+      const before = previous?.emitted.get(entry.name);
       if (held.has(entry.name)) {
         keep.add(paths.module).add(paths.test);
+        if (existsSync(paths.module)) indexed.push(entry);
+        // Still its files: if its YAML goes away while it has errors, they go too.
+        if (before) emitted.set(entry.name, before);
+        continue;
+      }
+      const analysis = checked.analyses.get(entry.name);
+      const plan = analysis ? lowered(entry, analysis) : null;
+      if (plan) plans.set(entry.name, plan);
+      if (!selected.has(entry.source.displayPath)) {
+        // Not built this time: in the index only if it was built before.
         if (existsSync(paths.module)) indexed.push(entry);
         continue;
       }
       indexed.push(entry);
-      const analysis = checked.analyses.get(entry.name);
-      const plan = analysis ? lowered(entry, analysis) : null;
-      if (plan) plans.set(entry.name, plan);
-      if (!selected.has(entry.source.displayPath)) continue;
-      const before = previous?.emitted.get(entry.name);
       let output: readonly OutputFile[];
       if (before && before.entry === entry && dirty && !dirty.has(entry.name)) {
         output = before.files;
@@ -242,7 +257,7 @@ export class Compiler {
     const index = emitIndex(sortByName(indexed), ctx, configDir);
     files.push(index);
     fresh.add(index.path);
-    this.#previous = { catalogue, checked, emitted };
+    this.#previous = { catalogue, checked, emitted, broken: new Set(brokenNames) };
     return { files, fresh, keep, gone, built: built.sort(byCodePoint), rebuilt: rebuilt.sort(byCodePoint), plans };
   }
 }
@@ -259,11 +274,15 @@ function lowered(entry: CatalogueEntry, analysis: CompositeAnalysis): ChainPlan 
   return plan;
 }
 
-/** Names whose catalogue entry is not the very same object as before: new, gone, or edited. */
-function changedTools(before: Catalogue, after: Catalogue): Set<string> {
+/** Names whose catalogue entry is not the very same object as before (new, gone, edited), or that broke or mended. */
+function changedTools(before: PreviousBuild, after: Catalogue, broken: readonly string[]): Set<string> {
   const changed = new Set<string>();
-  for (const name of new Set([...before.names(), ...after.names()])) {
-    if (before.get(name) !== after.get(name)) changed.add(name);
+  for (const name of new Set([...before.catalogue.names(), ...after.names()])) {
+    if (before.catalogue.get(name) !== after.get(name)) changed.add(name);
+  }
+  const now = new Set(broken);
+  for (const name of new Set([...before.broken, ...now])) {
+    if (before.broken.has(name) !== now.has(name)) changed.add(name);
   }
   return changed;
 }
@@ -280,20 +299,9 @@ type IndexedTool = Pick<CatalogueEntry, 'name' | 'names'>;
  * directly or through others (their types would be built from a signature that is not there now).
  */
 function heldBack(catalogue: Catalogue, failedFiles: ReadonlySet<string>, brokenNames: readonly string[]): Set<string> {
-  const held = new Set<string>(brokenNames.filter((name) => !catalogue.get(name)));
-  for (const entry of catalogue.entries()) if (failedFiles.has(entry.source.displayPath)) held.add(entry.name);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const entry of catalogue.entries()) {
-      if (held.has(entry.name) || entry.document.implementation.type !== 'composite') continue;
-      if (calleesOf(entry.document).some((name) => held.has(name))) {
-        held.add(entry.name);
-        changed = true;
-      }
-    }
-  }
-  return held;
+  const failed = new Set<string>(brokenNames.filter((name) => !catalogue.get(name)));
+  for (const entry of catalogue.entries()) if (failedFiles.has(entry.source.displayPath)) failed.add(entry.name);
+  return affectedBy(failed, catalogue, { stubs: false });
 }
 
 /** What analysis found: the catalogue, the checks' results, and every diagnostic by file. */

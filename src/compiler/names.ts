@@ -37,7 +37,3 @@ export function deriveNames(name: string): DerivedNames {
   const fileSlug = parts.map((part) => part.toLowerCase()).join('_');
   return { functionName, typeName, fileSlug };
 }
-
-export function isIdentifier(name: string): boolean {
-  return /^[A-Za-z_$][\w$]*$/.test(name) && !RESERVED.has(name);
-}

@@ -2,9 +2,10 @@
  * `<< … >>` templates: parsing, and resolution against a scope.
  *
  * A string that is exactly one template keeps the referenced value's type; templates inside a longer
- * string are interpolated (objects and arrays as JSON). `\<<` writes a literal `<<`.
+ * string are interpolated (objects and arrays as JSON). In a string that holds a template, `\<<` writes
+ * a literal `<<` and `\\` a backslash.
  */
-import { formatPath, lookupPath, MISSING, parsePath, readPath, type PathSegment } from './path.js';
+import { formatPath, lookupPath, MISSING, parsePath, type PathSegment } from './path.js';
 
 export const BUILTINS = ['chain_id', 'chain_name', 'started_at'] as const;
 export type Builtin = (typeof BUILTINS)[number];
@@ -38,6 +39,13 @@ export function parseTemplate(source: string): ParsedTemplate | { error: Templat
   let text = '';
   let index = 0;
   while (index < source.length) {
+    // In a string with templates, `\\` is a backslash and `\<<` a literal `<<`, so a backslash can
+    // stand right before a template.
+    if (source.startsWith('\\\\', index)) {
+      text += '\\';
+      index += 2;
+      continue;
+    }
     if (source.startsWith('\\<<', index)) {
       text += '<<';
       index += 3;
@@ -106,18 +114,6 @@ function describeMissing(reference: Reference): string {
   if (reference.root === 'steps') return `has no value: step '${reference.step}' has not succeeded yet or its output has no ${formatPath(reference.path) || 'value'}`;
   if (reference.root === 'state') return `has no value: state has no ${formatPath([reference.name, ...reference.path])}`;
   return 'has no value';
-}
-
-export function readReference(reference: Reference, scope: TemplateScope): { found: boolean; value: unknown } {
-  switch (reference.root) {
-    case 'builtin':
-      return { found: true, value: scope.builtins[reference.name] };
-    case 'state':
-      return readPath(scope.state, [reference.name, ...reference.path]);
-    case 'steps':
-      if (!scope.steps.has(reference.step)) return { found: false, value: undefined };
-      return readPath(scope.steps.get(reference.step), reference.path);
-  }
 }
 
 function lookupReference(reference: Reference, scope: TemplateScope): unknown {

@@ -75,7 +75,7 @@ function fromStepPlan(request: StepPlan, registry: ToolRegistry, name: string): 
     const dependsOn = new Set<string>();
     const inputs = rewrite(args as Record<string, JsonValue>, (text) => {
       const match = REF.exec(text);
-      if (!match) return escapeTemplates(text);
+      if (!match) return literal(text);
       dependsOn.add(match[1]!);
       return `<< steps.${match[1]}${match[2] ?? ''} >>`;
     }) as Record<string, JsonValue>;
@@ -97,13 +97,15 @@ function fromToolList(request: ToolListPlan, registry: ToolRegistry, name: strin
     const declared = tool.dependsOn === null || tool.dependsOn === undefined ? [] : typeof tool.dependsOn === 'string' ? [tool.dependsOn] : [...tool.dependsOn];
     const dependsOn = new Set<string>(declared);
     const parameters = isPlainObject(tool.parameters) ? tool.parameters : {};
-    const inputs = rewrite(parameters as Record<string, JsonValue>, (text) =>
+    const inputs = rewrite(parameters as Record<string, JsonValue>, (text) => {
+      if (!SEED_TEMPLATE.test(text)) return literal(text);
+      SEED_TEMPLATE.lastIndex = 0;
       // Every {{tool.field}}, wherever it is in the text: the old resolver kept only the first, and only whole strings.
-      escapeTemplates(text).replace(SEED_TEMPLATE, (_, step: string, field: string) => {
+      return escaped(text).replace(SEED_TEMPLATE, (_, step: string, field: string) => {
         dependsOn.add(step);
         return `<< steps.${step}.${field} >>`;
-      }),
-    ) as Record<string, JsonValue>;
+      });
+    }) as Record<string, JsonValue>;
     drafts.push({ id: tool.name, tool: tool.name, inputs, dependsOn });
   });
   return finish(drafts, registry, name, errors, {});
@@ -145,9 +147,14 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
 }
 
-/** Text from a plan is data: a `<<` in it is not a toolgen template. */
-function escapeTemplates(text: string): string {
-  return text.replaceAll('<<', '\\<<');
+/** Text from a plan is data: written so that no `<<` in it reads as a toolgen template. */
+function literal(text: string): string {
+  return text.includes('<<') ? escaped(text) : text;
+}
+
+/** The text with its backslashes and `<<` escaped, as toolgen reads strings that hold templates. */
+function escaped(text: string): string {
+  return text.replaceAll('\\', '\\\\').replaceAll('<<', '\\<<');
 }
 
 function rewrite(value: JsonValue, text: (value: string) => string): JsonValue {

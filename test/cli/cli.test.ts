@@ -79,6 +79,23 @@ describe('toolgen (build)', () => {
     expect(filesUnder(path.join(project.root, 'generated'))).toEqual(['index.ts', 'tests/relay.test.ts', 'tools/relay.ts']);
   });
 
+  it('keeps the index to modules that exist when building named tools', async () => {
+    project = createProject();
+    await run([]);
+    project.write('config/tools/relay.yaml', CHAIN);
+    const { code } = await run(['echo']);
+    expect(code).toBe(0);
+    expect(project.read('generated/index.ts')).not.toContain('relay');
+  });
+
+  it('says so, and exits 1, when a named composite cannot be built because a tool it calls has errors', async () => {
+    project = createProject({ 'config/tools/relay.yaml': CHAIN });
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes\ndescripton: typo'));
+    const { code, err } = await run(['relay']);
+    expect(code).toBe(1);
+    expect(err).toContain("error TG2008 'relay' is not built: it calls 'echo', which has errors");
+  });
+
   it('suggests the name when a named tool does not exist', async () => {
     project = createProject();
     const { code, err } = await run(['ecko']);

@@ -63,6 +63,26 @@ describe('catalogue problems', () => {
     expect(await diagnose(yaml, 'config/tools/z_flow.yaml')).toEqual(expected);
   });
 
+  it('two names that would make the same identifier', async () => {
+    project = createProject({
+      'config/tools/a.yaml': 'name: delete\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples: [{ description: e, input: {} }]\n',
+      'config/tools/b.yaml': 'name: delete_tool\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples: [{ description: e, input: {} }]\n',
+    });
+    const { all } = await project.diagnose();
+    expect(all.map((d) => [d.location?.file, d.code, d.message])).toEqual([['config/tools/b.yaml', 'TG2005', "tools 'delete' and 'delete_tool' would both generate the identifier 'deleteTool'"]]);
+  });
+
+  it('a composite held back because a tool it calls has errors', async () => {
+    project = createProject({ 'config/tools/flow.yaml': composite('      - { tool: echo, inputs: { message: a } }\n') });
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes\ndescripton: typo'));
+    const { all } = await project.diagnose();
+    expect(all.map((d) => [d.location?.file, d.code])).toEqual([
+      ['config/tools/echo.yaml', 'TG1102'],
+      ['config/tools/flow.yaml', 'TG2008'],
+    ]);
+    expect(all[1]?.message).toBe("'flow' is not built: it calls 'echo', which has errors");
+  });
+
   it('a composite calling itself through another', async () => {
     project = createProject({
       'config/tools/a.yaml': 'name: a\ndescription: d\nimplementation:\n  type: composite\n  composite:\n    steps:\n      - tool: b\n',
@@ -239,6 +259,21 @@ describe('control flow', () => {
     expect(await diagnose(yaml)).toEqual(expected);
   });
 
+  it.each([
+    ['a misspelled state variable in when, with a suggestion', composite('      - { tool: echo, inputs: { message: a }, when: "state.topik = 1" }\n'), ['10:60 TG4001']],
+    ['an unknown step in a transform', composite('      - tool: echo\n        inputs: { message: a }\n        on_success: { transform: { y: "steps.nope.data" } }\n'), ['12:46 TG4006']],
+  ])('checks what an expression reads: %s', async (_, yaml, expected) => {
+    expect(await diagnose(yaml)).toEqual(expected);
+  });
+
+  it('types the results of a loop that tolerates failures as possibly null', async () => {
+    const yaml = composite('      - id: each\n        loop: { over: << state.list >>, as: x, max_failures: 1, steps: [{ tool: echo, inputs: { message: a } }] }\n        on_success: { map_outputs: { results: out } }\n').replace('name: topic, type: string', 'name: list, type: array');
+    project = createProject({ 'config/tools/flow.yaml': yaml });
+    const result = await project.compiler().build();
+    expect(result.diagnostics).toEqual([]);
+    expect(result.files.find((f) => f.path.endsWith('tools/flow.ts'))!.content).toContain('  out: Array<{\n    data?: string;\n  } | null>;\n');
+  });
+
   it('knows what a loop item is, what each branch returns, and types the state from them', async () => {
     const yaml = composite(
       [
@@ -303,6 +338,17 @@ describe('DAG mode', () => {
     project = createProject({ 'config/tools/flow.yaml': dag('      - { id: a, tool: echo, inputs: { message: << steps.b.data >> } }\n      - { id: b, tool: echo, inputs: { message: << steps.a.data >> } }\n') });
     const { all } = await project.diagnose();
     expect(all.map((d) => d.message)).toEqual(['the steps depend on each other in a cycle: a → b → a']);
+  });
+
+  it('takes dependencies from expressions too', async () => {
+    const yaml = dag('      - { id: b, tool: echo, inputs: { message: y }, when: "steps.a.data = \'go\'" }\n      - { id: a, tool: echo, inputs: { message: x } }\n');
+    project = createProject({ 'config/tools/flow.yaml': yaml });
+    const result = await project.compiler().build();
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plans.get('flow')?.steps.map((step) => [step.id, step.dependsOn])).toEqual([
+      ['b', ['a']],
+      ['a', []],
+    ]);
   });
 
   it('lowers declared and implied dependencies, and the output steps', async () => {

@@ -122,3 +122,28 @@ describe('incremental builds', () => {
     await expectSameAsFullBuild(fixed);
   });
 });
+
+describe('incremental builds after review', () => {
+  it('match a full build when a tool breaks and is then deleted', async () => {
+    project = createProject({ [file('relay')]: RELAY });
+    const compiler = project.compiler();
+    await compiler.build();
+    project.write(file('echo'), 'name: echo\ndescription: [broken\n');
+    await expectSameAsFullBuild(await compiler.update([path.join(project.root, file('echo'))]));
+    project.remove(file('echo'));
+    const deleted = await compiler.update([path.join(project.root, file('echo'))]);
+    expect(deleted.diagnostics.map((d) => d.code)).toEqual(['TG2002']);
+    await expectSameAsFullBuild(deleted);
+  });
+
+  it('remove the files of a tool deleted while it had errors', async () => {
+    project = createProject({ [file('relay')]: RELAY });
+    const compiler = project.compiler();
+    await compiler.build();
+    project.write(file('relay'), RELAY.replace('state.text', 'state.txt'));
+    await compiler.update([path.join(project.root, file('relay'))]);
+    project.remove(file('relay'));
+    const deleted = await compiler.update([path.join(project.root, file('relay'))]);
+    expect(deleted.gone.map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/tests/relay.test.ts', 'generated/tools/relay.ts']);
+  });
+});

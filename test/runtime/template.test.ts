@@ -36,6 +36,8 @@ describe('templates', () => {
     ['null: << state.nothing >>', 'null: null'],
     [' << state.name >>', ' Ada'],
     ['literal \\<< not a template', 'literal << not a template'],
+    ['C:\\\\docs\\\\<< state.name >>', 'C:\\docs\\Ada'],
+    ['a \\\\\\<< b', 'a \\<< b'],
     ['no templates at all', 'no templates at all'],
   ])('an embedded template interpolates: %j', (template, expected) => {
     expect(resolve(template)).toBe(expected);

@@ -193,6 +193,18 @@ describe("seed 000's tool lists", () => {
     expect(run.outputs!['createBlog']).toEqual({ success: false, error: expect.stringContaining('<< steps.createAuthor.id_typo >> has no value') });
   });
 
+  it('keeps a backslash before a template, and never passes the template on as text', async () => {
+    const { registry, planner, executor } = world();
+    registry.register(tool('list_dir', () => ({ file: 'notes.txt' })));
+    const run = await planner.execute(executor, {
+      tools: [
+        { name: 'list_dir', parameters: {} },
+        { name: 'record', parameters: { path: 'C:\\docs\\{{list_dir.file}}', literal: 'a \\<< b' }, dependsOn: 'list_dir' },
+      ],
+    });
+    expect(run.outputs!['record']).toEqual({ success: true, output: { path: 'C:\\docs\\notes.txt', literal: 'a \\<< b' } });
+  });
+
   it('rejects a cycle of dependsOn with its path (the old sort had no check and overflowed the stack)', async () => {
     const { planner, executor } = world();
     const run = await planner.execute(executor, {

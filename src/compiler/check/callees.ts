@@ -1,4 +1,5 @@
 import { isCall, type StepDoc, type ToolDocument } from '../model.js';
+import { isMultiStep } from './steps.js';
 
 /**
  * Every tool a composite may call: its steps' tools, their fallbacks, and the tools a result may
@@ -14,5 +15,5 @@ export function calleesOf(document: ToolDocument): string[] {
 function toolsOf(step: StepDoc): string[] {
   if (isCall(step)) return [step.tool, ...(step.fallbacks ?? [])];
   if ('loop' in step) return step.loop.steps.flatMap(toolsOf);
-  return step.parallel.flatMap((branch) => ('steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch as StepDoc)));
+  return step.parallel.flatMap((branch) => (isMultiStep(branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch)));
 }

@@ -8,7 +8,7 @@ import { literalErrors } from './literals.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall, type CallStepDoc, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
-import { checkExpression } from './expressions.js';
+import { checkExpression, expressionReferences } from './expressions.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
@@ -62,8 +62,8 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
 
   // Data flow: parameters the caller must pass (or that have defaults) are always there.
   const parameterNames = entry.parameters.map((p) => p.name);
-  const always = entry.parameters.filter((p) => mustPass(p) || p.default !== undefined || p.required === true).map((p) => p.name);
-  const initial: Definitions = { must: new Set(always), may: new Set(parameterNames) };
+  const given = entry.parameters.filter((p) => p.required === true || p.default !== undefined).map((p) => p.name);
+  const initial: Definitions = { must: new Set(given), may: new Set(parameterNames) };
   const allNames = [...new Set([...parameterNames, ...everyNode.flatMap((node) => [...definedBy(node).filter((name) => !name.startsWith('steps.')), ...(node.body ? [loopOf(node).as] : [])])])];
   const stepIds = new Map(everyNode.map((node) => [node.id, node]));
   const variableSchema = variableSchemas(entry, everyNode, outputSchema);
@@ -139,7 +139,9 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
         report(diagnostic('DAG_NEXT', 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', source.locate([...node.path, key, 'next'], { key: true }), 'use depends_on'));
       }
     }
-    const implied = referencedSteps(node.doc).filter((id) => id !== node.id && byId.has(id));
+    const expressions = [node.doc.when, ...Object.values(node.doc.on_success?.transform ?? {})].filter((text): text is string => text !== undefined);
+    const read = [...referencedSteps(node.doc), ...expressions.flatMap((text) => expressionReferences(text).filter((r) => r.root === 'steps').map((r) => r.name))];
+    const implied = read.filter((id) => id !== node.id && byId.has(id));
     dependsOn.set(node.id, [...new Set([...declared.filter((dep) => byId.has(dep)), ...implied])]);
   }
   (outputSteps ?? []).forEach((id, index) => {
@@ -163,9 +165,15 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
     const defined = new Set([...initial.must, ...[...ancestors(node.id)].flatMap((id) => definedBy(byId.get(id)!))]);
     checkNode(node, { must: defined, may: new Set([...initial.may, ...defined]) }, initial, ctx);
   }
-  // A run that succeeds ran every step.
-  const all = new Set([...initial.must, ...nodes.flatMap(definedBy)]);
-  return { atEnd: { must: all, may: new Set([...initial.may, ...all]) }, dependsOn };
+  // A run that succeeds ran every step, except those a false `when` skipped, with their dependents.
+  const conditional = (id: string, seen = new Set<string>()): boolean => {
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return byId.get(id)!.doc.when !== undefined || (dependsOn.get(id) ?? []).some((dep) => conditional(dep, seen));
+  };
+  const always = nodes.filter((node) => !conditional(node.id)).flatMap(definedBy);
+  const all = nodes.flatMap(definedBy);
+  return { atEnd: { must: new Set([...initial.must, ...always]), may: new Set([...initial.may, ...all]) }, dependsOn };
 }
 
 /** The step ids a step's templates read (`<< steps.x… >>`), anywhere inside it. */
@@ -181,16 +189,46 @@ function referencedSteps(value: unknown): string[] {
   return [];
 }
 
+/**
+ * What an expression reads must exist: a state variable defined on some path to it, a step that
+ * exists. (An expression may well read what is only sometimes there: it sees it as absent, not as an error.)
+ */
+function checkExpressionReferences(text: string, at: YamlPath, here: Definitions, ctx: SequenceContext): void {
+  for (const reference of expressionReferences(text)) {
+    const where = ctx.entry.source.locate(at, { span: { offset: reference.offset, length: reference.length } });
+    if (reference.root === 'steps') {
+      if (!ctx.stepIds.has(reference.name)) {
+        const suggestion = closestName(reference.name, [...ctx.stepIds.keys()]);
+        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, where));
+      }
+      continue;
+    }
+    if (here.may.has(reference.name)) continue;
+    const known = ctx.allNames.includes(reference.name);
+    const suggestion = known ? null : closestName(reference.name, ctx.allNames);
+    const message = known
+      ? `state.${reference.name} is not defined on any path that reaches this step`
+      : `state.${reference.name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
+    ctx.report(diagnostic('UNDEFINED_VARIABLE', message, where, 'state holds the parameters and what map_outputs and transform set'));
+  }
+}
+
 /** The checks of one step, given what is defined when it starts (undefined when it never starts). */
 function checkNode(node: StepNode, here: Definitions | undefined, initial: Definitions, ctx: SequenceContext): void {
   const { entry, report } = ctx;
   const { source } = entry;
   const { doc } = node;
-  if (doc.when !== undefined) checkExpression(doc.when, [...node.path, 'when'], source, report);
+  if (doc.when !== undefined) {
+    checkExpression(doc.when, [...node.path, 'when'], source, report);
+    if (here) checkExpressionReferences(doc.when, [...node.path, 'when'], here, ctx);
+  }
+  // A transform runs after the step's own outputs are mapped: it may read them.
+  const afterStep = here ? { must: new Set([...here.must, ...definedBy(node)]), may: new Set([...here.may, ...definedBy(node)]) } : undefined;
   for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'transform', to];
     if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
     checkExpression(expression, at, source, report);
+    if (afterStep) checkExpressionReferences(expression, at, afterStep, ctx);
   }
   if (isCall(doc)) {
     checkCallStep(node, doc, here, ctx);
@@ -264,7 +302,8 @@ function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSchema | 
       schema = {
         type: 'object',
         properties: {
-          results: { type: 'array', items: last(node.body ?? []) ?? {} },
+          // An item that failed (when the loop tolerates failures) leaves null in its place.
+          results: { type: 'array', items: (node.doc as LoopStepDoc).loop.max_failures ? { anyOf: [last(node.body ?? []) ?? {}, { type: 'null' }] } : (last(node.body ?? []) ?? {}) },
           failures: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, step: { type: ['string', 'null'] }, kind: { type: 'string' }, message: { type: 'string' } } } },
         },
         required: ['results', 'failures'],

@@ -71,10 +71,10 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
 }
 
 /**
- * The tools whose checks must run again after `changed` tools changed: those, and every composite
- * that calls one of them, directly or through others.
+ * The tools affected when `changed` tools change: those, and every composite that calls one of them,
+ * directly or through others; with `stubs`, also the tools whose examples stub one.
  */
-export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue): Set<string> {
+export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue, options: { readonly stubs: boolean } = { stubs: true }): Set<string> {
   const callers = new Map<string, string[]>();
   const calls = (caller: string, callee: string) => {
     const list = callers.get(callee) ?? [];
@@ -84,7 +84,8 @@ export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue): 
   for (const entry of catalogue.entries()) {
     const { document } = entry;
     for (const callee of calleesOf(document)) calls(entry.name, callee);
-    // Examples depend on the tools they stub.
+    // Examples depend on the tools they stub (their checks do; their code does not).
+    if (!options.stubs) continue;
     for (const example of [...(document.examples ?? []), ...(document.error_scenarios ?? [])]) {
       for (const stubbed of Object.keys(example.stubs ?? {})) calls(entry.name, stubbed);
     }

@@ -1,7 +1,7 @@
 /**
  * Every diagnostic toolgen can report, with its stable code and severity. Codes never change meaning;
- * retired codes are not reused. Ranges: 1xxx input files, 2xxx catalogue, 3xxx step graph,
- * 4xxx data flow and templates, 5xxx tool signatures, 6xxx output.
+ * retired codes are not reused (retired: TG5005, TG6001). Ranges: 1xxx input files, 2xxx catalogue,
+ * 3xxx step graph, 4xxx data flow and templates, 5xxx tool signatures.
  */
 export const CATALOGUE = {
   // Input files
@@ -21,6 +21,7 @@ export const CATALOGUE = {
   IDENTIFIER_CLASH: { code: 'TG2005', severity: 'error' },
   RECURSIVE_COMPOSITE: { code: 'TG2006', severity: 'error' },
   UNKNOWN_NAME: { code: 'TG2007', severity: 'error' },
+  HELD_BACK: { code: 'TG2008', severity: 'error' },
   // Step graph
   DUPLICATE_STEP_ID: { code: 'TG3001', severity: 'error' },
   UNKNOWN_NEXT: { code: 'TG3002', severity: 'error' },
@@ -47,13 +48,10 @@ export const CATALOGUE = {
   MISSING_INPUT: { code: 'TG5002', severity: 'error' },
   INPUT_TYPE: { code: 'TG5003', severity: 'error' },
   UNKNOWN_OUTPUT: { code: 'TG5004', severity: 'error' },
-  BAD_PARAMETER: { code: 'TG5005', severity: 'error' },
   EXAMPLE_INPUT: { code: 'TG5006', severity: 'error' },
   NO_EXAMPLES: { code: 'TG5007', severity: 'warning' },
   UNKNOWN_STUB: { code: 'TG5008', severity: 'error' },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error' },
-  // Output
-  WRITE_FAILED: { code: 'TG6001', severity: 'error' },
 } as const;
 
 export type DiagnosticId = keyof typeof CATALOGUE;

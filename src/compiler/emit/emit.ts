@@ -200,9 +200,10 @@ function failurePolicyTest(
   options: (context: ContextDoc, stubs: Record<string, StubDoc>) => string,
   inputFor: (input: Record<string, unknown>) => string,
 ) {
-  const step = plan.steps[0];
-  // The test makes the first step's tool fail: a block has no tool of its own.
-  if (!step || step.kind !== 'call') return null;
+  // The step that runs first: the entry, or in a DAG a step that depends on nothing.
+  const step = plan.mode === 'dag' ? plan.steps.find((candidate) => (candidate.dependsOn ?? []).length === 0) : plan.steps.find((candidate) => candidate.id === plan.entry);
+  // The test makes its tool fail: a block has no tool of its own, and a step with `when` may not run.
+  if (!step || step.kind !== 'call' || step.when !== undefined) return null;
   const policy = step.onFailure;
   // The injected failure is an execution error with no code: retried only if the policy retries those.
   const injected = { kind: 'execution', message: 'injected failure' } as const;

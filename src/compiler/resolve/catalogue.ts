@@ -73,6 +73,11 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
   const catalogue = new Catalogue();
   const diagnostics: Diagnostic[] = [];
   const bySlug = new Map<string, CatalogueEntry>();
+  const byIdentifier = new Map<string, CatalogueEntry>();
+  const claim = (entry: CatalogueEntry) => {
+    bySlug.set(entry.names.fileSlug.toLowerCase(), entry);
+    byIdentifier.set(entry.names.functionName, entry).set(entry.names.typeName, entry);
+  };
   for (const name of input.brokenNames) catalogue.markBroken(name);
   for (const { document, source } of input.tools) {
     const previous = catalogue.get(document.name);
@@ -83,14 +88,16 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     }
     const reused = input.previous?.get(document.name);
     const names = reused?.document === document ? reused.names : deriveNames(document.name);
-    const clash = bySlug.get(names.fileSlug.toLowerCase());
+    // Two names that differ only in what an identifier cannot hold would collide in the generated code.
+    const clash = bySlug.get(names.fileSlug.toLowerCase()) ?? byIdentifier.get(names.functionName) ?? byIdentifier.get(names.typeName);
     if (clash) {
-      diagnostics.push(diagnostic('IDENTIFIER_CLASH', `tools '${clash.name}' and '${document.name}' would both generate '${names.fileSlug}.ts'`, source.locate(['name']), 'rename one of them so their names differ in letters or digits'));
+      const what = bySlug.has(names.fileSlug.toLowerCase()) ? `'${names.fileSlug}.ts'` : `the identifier '${byIdentifier.has(names.functionName) ? names.functionName : names.typeName}'`;
+      diagnostics.push(diagnostic('IDENTIFIER_CLASH', `tools '${clash.name}' and '${document.name}' would both generate ${what}`, source.locate(['name']), 'rename one of them so their names differ in letters or digits'));
       continue;
     }
     if (reused?.document === document) {
       catalogue.add(reused);
-      bySlug.set(names.fileSlug.toLowerCase(), reused);
+      claim(reused);
       continue;
     }
     const implementation = document.implementation;
@@ -109,7 +116,7 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
           : null,
     };
     catalogue.add(entry);
-    bySlug.set(names.fileSlug.toLowerCase(), entry);
+    claim(entry);
   }
   diagnostics.push(...(await checkHandlers(catalogue.entries(), input.handlerExports)));
   return { catalogue, diagnostics };
