@@ -11,20 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import { writeIfChanged } from '../../src/compiler/write/files.js';
 import { AuditContext, ChainExecutor, ToolRegistry, type ToolDefinition } from '../../src/runtime/index.js';
+import { seededRandom } from '../helpers/random.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const FRAGMENTS = ["'", '"', '`', '``', '*/', '/*', '${', '${x}', '}', '\\', '\\n', '\n', '\r\n', '\t', '\u2028', '\u2029', '\u0001', 'naïve', '日本語', '🎉', '</script>', '{{ x }}', '-->', ' ', 'é', '\\u0041', '$', '#', ':', '- '];
-
-/** A small deterministic generator (mulberry32) so every run checks the same cases. */
-function random(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function hostile(next: () => number, minLength = 1): string {
   let text = '';
@@ -41,7 +31,7 @@ interface Case {
 }
 
 const CASES = 24;
-const next = random(20261121);
+const next = seededRandom(20261121);
 const cases: Case[] = Array.from({ length: CASES }, (_, i) => ({
   // A word first so every tool gets a distinct file name; no leading or trailing blank (the schema forbids it).
   name: `t${i}_${hostile(next)}`.trimEnd() + 'x',

@@ -23,6 +23,7 @@ import {
   type ToolHandler,
 } from '../../src/runtime/index.js';
 import { chain, executor, step, tool } from '../helpers/runtime.js';
+import { seededRandom } from '../helpers/random.js';
 
 // ---------------------------------------------------------------------------------------------
 // Unhandled rejections: collected for the whole file, checked after every test and at the end.
@@ -54,18 +55,6 @@ afterAll(async () => {
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness and the backoff formula, written out independently of the runtime.
-
-/** mulberry32: a small seeded PRNG with values in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A `random` that returns the given values in order (and fails the test if asked for more). */
 function sequence(values: readonly number[]): () => number {
@@ -519,10 +508,10 @@ describe('(e) flaky tools: n failures, then success', () => {
   it('with jitter and the seeded PRNG: waits stay below their ceiling and match the replay', async () => {
     const backoff: Backoff = { initialMs: 40, factor: 2, maxMs: 500, jitter: true };
     const clock = createTestClock();
-    const { run, audit } = setup([tool('flaky', flakyAsync(6), { returns: RETURNS })], mulberry32(7), clock);
+    const { run, audit } = setup([tool('flaky', flakyAsync(6), { returns: RETURNS })], seededRandom(7), clock);
     const result = await run.executeChain(chain('c', [step('x', 'flaky', { failure: policy('retry+stop', null, 6, backoff) })]));
     expectAll(result, audit);
-    const expected = expectedWaits(backoff, 6, mulberry32(7));
+    const expected = expectedWaits(backoff, 6, seededRandom(7));
     expect(clock.sleeps).toEqual(expected);
     expected.forEach((wait, i) => {
       expect(wait).toBeGreaterThanOrEqual(0);
@@ -539,7 +528,7 @@ describe('(f) tools failing at random (seeded)', () => {
   const backoff: Backoff = { initialMs: 10, factor: 2, maxMs: 60, jitter: true };
 
   async function runMany(seed: number) {
-    const coin = mulberry32(seed);
+    const coin = seededRandom(seed);
     const log: { chain: string | null; step: string | null; attempt: number; ok: boolean }[] = [];
     const randomTool = (name: string) =>
       tool(name, async (_: unknown, context: ToolCallContext) => {
@@ -561,7 +550,7 @@ describe('(f) tools failing at random (seeded)', () => {
       const audit = new AuditContext({ userId: `u${i}`, sessionId: 's' });
       const clock = createTestClock();
       const jitterSeed = seed * 1000 + i;
-      const run = new ChainExecutor({ registry, context: audit, clock, random: mulberry32(jitterSeed) });
+      const run = new ChainExecutor({ registry, context: audit, clock, random: seededRandom(jitterSeed) });
       outcomes.push({ result: await run.executeChain(plan), audit, sleeps: clock.sleeps, jitterSeed, policies });
     }
     return { outcomes, log };
@@ -588,7 +577,7 @@ describe('(f) tools failing at random (seeded)', () => {
       }
       expect(result.status).toBe(expected);
       // Jittered waits, replayed from the same seed: one draw per retry, in order.
-      const replay = mulberry32(jitterSeed);
+      const replay = seededRandom(jitterSeed);
       const retriesSeen = result.execution_history.filter((h) => h.attempt > 1);
       expect(sleeps).toEqual(retriesSeen.map((h) => Math.floor(replay() * ceilingOf(backoff, h.attempt - 1))));
       expect(retriesSeen.map((h) => h.waited_ms)).toEqual(sleeps);

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuditContext, ChainExecutor, createTestClock, ToolRegistry, type Backoff, type ChainPlan, type ChainResult, type FailurePolicy, type ToolCallContext } from '../../src/runtime/index.js';
 import { chain, step, tool } from '../helpers/runtime.js';
+import { seededRandom } from '../helpers/random.js';
 
 const CHAINS = 1000;
 const STEPS = 5;
@@ -15,22 +16,10 @@ const TOOLS = 5;
 const FAIL_RATE = 0.1;
 const PLAN_VARIANTS = 40;
 
-/** mulberry32: a small seeded PRNG with values in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The fate of one attempt: a pure function of (seed, chain, step, attempt), so interleaving cannot change it. */
 function fate(seed: number, idx: number, k: number, attempt: number): { fails: boolean; ticks: number } {
   const mix = (Math.imul(idx + 1, 0x9e3779b1) ^ Math.imul(k + 1, 0x85ebca6b) ^ Math.imul(attempt, 0xc2b2ae35) ^ seed) >>> 0;
-  const draw = mulberry32(mix);
+  const draw = seededRandom(mix);
   return { fails: draw() < FAIL_RATE, ticks: 1 + Math.floor(draw() * 4) };
 }
 
@@ -65,7 +54,7 @@ interface Variant {
 
 /** A few dozen plans, shared by the chains (so the compiled-plan cache is shared too). */
 function variants(seed: number): Variant[] {
-  const pick = mulberry32(seed ^ 0x51ab);
+  const pick = seededRandom(seed ^ 0x51ab);
   return Array.from({ length: PLAN_VARIANTS }, (_, v) => {
     const mixes = Array.from({ length: STEPS }, () => MIX[Math.floor(pick() * MIX.length)]!);
     const tools = Array.from({ length: STEPS }, () => `t${Math.floor(pick() * TOOLS)}`);
@@ -141,7 +130,7 @@ async function soak(seed: number) {
   const runs = Array.from({ length: CHAINS }, (_, idx) => {
     const context = new AuditContext({ userId: `user-${idx}`, sessionId: `session-${idx}` });
     const clock = createTestClock();
-    const executor = new ChainExecutor({ registry, context, clock, random: mulberry32(seed + idx) });
+    const executor = new ChainExecutor({ registry, context, clock, random: seededRandom(seed + idx) });
     return { idx, context, clock, variant: plans[idx % PLAN_VARIANTS]!, executor };
   });
 
@@ -231,7 +220,7 @@ describe('soak: 1,000 concurrent chains over one shared registry', () => {
       );
 
       // Waits follow the formula: exact without jitter; with jitter, the chain's own seeded draws in order.
-      const replay = mulberry32(SEED + run.idx);
+      const replay = seededRandom(SEED + run.idx);
       const waits = result.execution_history.map((h) => {
         if (h.attempt === 1) return 0;
         const mix = run.variant.mixes[Number(h.step.slice(1))]!;
