@@ -1,28 +1,23 @@
 /**
  * Stage 4: static analysis of one composite tool. Collects every problem; never stops at the first.
  */
-import { BUILTINS, closestName, formatPath, parsePath, parseTemplate, type JsonSchema, type JsonValue, type Reference } from '../../runtime/index.js';
-import { isPlainObject } from '../../runtime/json.js';
+import { closestName, type JsonSchema } from '../../runtime/index.js';
 import { findDependencyCycle } from '../../runtime/compiled-plan.js';
-import { literalErrors } from './literals.js';
-import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
-import { isCall, type CallStepDoc, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
+import { isCall, type CallStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
-import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
-import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
+import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
-import { isLiteral, scanTemplates, type FoundReference } from './templates.js';
+import { scanTemplates } from './templates.js';
+import { checkExpressionReferences, checkReference, referencedSteps, RESERVED, type ReferenceScope } from './references.js';
+import { checkInputs, checkOutputs, checkRetrySettings, knownTool } from './signatures.js';
+import { loopOf, outputSchemas, stateVariables, variableSchemas, type StateVariable } from './state-types.js';
 
-/** A state variable of a composite: a parameter, or an output mapped into state. */
-export interface StateVariable {
-  readonly name: string;
-  readonly schema: JsonSchema;
-  /** Defined whenever the chain ends normally. */
-  readonly alwaysAtEnd: boolean;
-}
+export type { StateVariable } from './state-types.js';
+export { knownTool } from './signatures.js';
 
 export interface CompositeAnalysis {
   readonly nodes: readonly StepNode[];
@@ -30,8 +25,6 @@ export interface CompositeAnalysis {
   /** Set for a composite in DAG mode: each top-level step's dependencies, declared or implied by references. */
   readonly dag: { readonly dependsOn: ReadonlyMap<string, readonly string[]>; readonly outputSteps: readonly string[] | null } | null;
 }
-
-const RESERVED = new Set<string>([...BUILTINS, 'state', 'steps']);
 
 /** What the checks need to know about other tools. */
 export interface CheckEnvironment {
@@ -79,7 +72,7 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   return { analysis: { nodes, state: variables, dag: dag ? { dependsOn: dag.dependsOn, outputSteps: composite.output_steps ?? null } : null }, diagnostics };
 }
 
-type SequenceContext = ReferenceScopeBase;
+type SequenceContext = ReferenceScope;
 
 /** The state variables and step outputs a step defines when it succeeds. */
 function definedBy(node: StepNode): string[] {
@@ -90,9 +83,6 @@ function flatten(nodes: readonly StepNode[]): StepNode[] {
   return nodes.flatMap((node) => [node, ...flatten(node.body ?? []), ...(node.branches ?? []).flatMap((branch) => flatten(branch.nodes))]);
 }
 
-function loopOf(node: StepNode): LoopStepDoc['loop'] {
-  return (node.doc as LoopStepDoc).loop;
-}
 
 /** The key a step is best pointed at by when it has no id: its tool, or its block. */
 function headKey(node: StepNode): string {
@@ -176,43 +166,6 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
   return { atEnd: { must: new Set([...initial.must, ...always]), may: new Set([...initial.may, ...all]) }, dependsOn };
 }
 
-/** The step ids a step's templates read (`<< steps.x… >>`), anywhere inside it. */
-function referencedSteps(value: unknown): string[] {
-  if (typeof value === 'string') {
-    if (!value.includes('<<')) return [];
-    const parsed = parseTemplate(value);
-    if ('error' in parsed) return [];
-    return parsed.parts.flatMap((part) => ('reference' in part && part.reference.root === 'steps' ? [part.reference.step] : []));
-  }
-  if (Array.isArray(value)) return value.flatMap(referencedSteps);
-  if (isPlainObject(value)) return Object.values(value).flatMap(referencedSteps);
-  return [];
-}
-
-/**
- * What an expression reads must exist: a state variable defined on some path to it, a step that
- * exists. (An expression may well read what is only sometimes there: it sees it as absent, not as an error.)
- */
-function checkExpressionReferences(text: string, at: YamlPath, here: Definitions, ctx: SequenceContext): void {
-  for (const reference of expressionReferences(text)) {
-    const where = ctx.entry.source.locate(at, { span: { offset: reference.offset, length: reference.length } });
-    if (reference.root === 'steps') {
-      if (!ctx.stepIds.has(reference.name)) {
-        const suggestion = closestName(reference.name, [...ctx.stepIds.keys()]);
-        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, where));
-      }
-      continue;
-    }
-    if (here.may.has(reference.name)) continue;
-    const known = ctx.allNames.includes(reference.name);
-    const suggestion = known ? null : closestName(reference.name, ctx.allNames);
-    const message = known
-      ? `state.${reference.name} is not defined on any path that reaches this step`
-      : `state.${reference.name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
-    ctx.report(diagnostic('UNDEFINED_VARIABLE', message, where, 'state holds the parameters and what map_outputs and transform set'));
-  }
-}
-
 /** The checks of one step, given what is defined when it starts (undefined when it never starts). */
 function checkNode(node: StepNode, here: Definitions | undefined, initial: Definitions, ctx: SequenceContext): void {
   const { entry, report } = ctx;
@@ -283,66 +236,6 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
   checkRetrySettings(node, entry, report);
 }
 
-/** What each step returns, as far as the tools' signatures say; blocks shape their branches' and items' outputs. */
-function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSchema | null {
-  const memo = new Map<StepNode, JsonSchema | null>();
-  const last = (nodes: readonly StepNode[]) => (nodes.length > 0 ? of(nodes[nodes.length - 1]!) : null);
-  function of(node: StepNode): JsonSchema | null {
-    if (memo.has(node)) return memo.get(node)!;
-    let schema: JsonSchema | null;
-    if (isCall(node.doc)) schema = env.returnsOf(node.doc.tool);
-    else if (node.branches) {
-      const all = (node.doc as ParallelStepDoc).wait_for === undefined || (node.doc as ParallelStepDoc).wait_for === 'all';
-      schema = {
-        type: 'object',
-        properties: Object.fromEntries(node.branches.map((branch) => [branch.id, last(branch.nodes) ?? {}])),
-        required: all ? node.branches.map((branch) => branch.id) : [],
-      };
-    } else {
-      schema = {
-        type: 'object',
-        properties: {
-          // An item that failed (when the loop tolerates failures) leaves null in its place.
-          results: { type: 'array', items: (node.doc as LoopStepDoc).loop.max_failures ? { anyOf: [last(node.body ?? []) ?? {}, { type: 'null' }] } : (last(node.body ?? []) ?? {}) },
-          failures: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, step: { type: ['string', 'null'] }, kind: { type: 'string' }, message: { type: 'string' } } } },
-        },
-        required: ['results', 'failures'],
-      };
-    }
-    memo.set(node, schema);
-    return schema;
-  }
-  return of;
-}
-
-/** What is known of the type of every name a template may read: parameters, mapped outputs, loop items. */
-function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
-  const schemas = new Map<string, JsonSchema>();
-  for (const parameter of entry.parameters) schemas.set(parameter.name, shapeSchema(parameter));
-  const merge = (name: string, schema: JsonSchema) => {
-    const previous = schemas.get(name);
-    schemas.set(name, previous && JSON.stringify(previous) !== JSON.stringify(schema) ? {} : schema);
-  };
-  for (const node of nodes) {
-    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
-      const parsed = parsePath(from);
-      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(outputSchema(node), parsed.segments);
-      merge(to, lookup.kind === 'found' ? lookup.schema : {});
-    }
-    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) merge(to, {});
-  }
-  for (const node of nodes) {
-    if (!node.body) continue;
-    const loop = loopOf(node);
-    const over = parseTemplate(loop.over);
-    const reference = !('error' in over) && over.whole ? (over.parts[0] as { reference: Reference }).reference : null;
-    const list = reference?.root === 'state' ? schemaAt(schemas.get(reference.name) ?? null, reference.path) : null;
-    const items = list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {};
-    merge(loop.as, items);
-  }
-  return schemas;
-}
-
 function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof edgesOf>, live: Set<number>, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   const ending = canEnd(nodes, edges);
   const stuck = new Set([...live].filter((index) => !ending.has(index)));
@@ -382,229 +275,4 @@ function reaches(from: number, to: number, edges: ReturnType<typeof edgesOf>): b
     }
   }
   return false;
-}
-
-/** The tool with that name; reports it (with a suggestion) when there is none. */
-export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
-  const tool = env.catalogue.get(name);
-  if (tool || env.catalogue.isBroken(name)) return tool ?? null;
-  const suggestion = closestName(name, env.catalogue.names());
-  report(
-    diagnostic(
-      'UNKNOWN_TOOL',
-      `no tool named '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      entry.source.locate(at),
-      'tools are the YAML files under the config dir, by their name field',
-    ),
-  );
-  return null;
-}
-
-const RETRY_SETTINGS = ['max_retries', 'initial_delay_ms', 'backoff_factor', 'max_delay_ms', 'jitter', 'continue_on_max_retries', 'retry_on', 'no_retry_on'] as const;
-
-/** Retry settings on a step that does not retry are a mistake worth pointing at: they do nothing. */
-function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
-  const failure = node.doc.on_failure;
-  if (!failure || failure.action === 'retry') return;
-  for (const setting of RETRY_SETTINGS) {
-    if (failure[setting] === undefined) continue;
-    report(diagnostic('USELESS_RETRY_SETTING', `${setting} does nothing here: this step's on_failure action is ${failure.action ?? (failure.next ? 'continue' : 'stop')}`, entry.source.locate([...node.path, 'on_failure', setting], { key: true }), 'set action: retry, or remove it'));
-  }
-}
-
-interface ReferenceScopeBase {
-  readonly outputSchema: (node: StepNode) => JsonSchema | null;
-  readonly allNames: readonly string[];
-  readonly stepIds: ReadonlyMap<string, StepNode>;
-  readonly variableSchema: ReadonlyMap<string, JsonSchema>;
-  readonly env: CheckEnvironment;
-  readonly entry: CatalogueEntry;
-  readonly report: (d: Diagnostic) => void;
-}
-
-function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScopeBase): void {
-  const { reference } = found;
-  // Locating is not free; only a reported problem needs it.
-  const at = () => scope.entry.source.locate(found.path, { span: { offset: found.offset, length: found.length } });
-  if (reference.root === 'builtin') return;
-  if (reference.root === 'state') {
-    const name = reference.name;
-    if (!here.may.has(name)) {
-      const known = scope.allNames.includes(name);
-      const suggestion = known ? null : closestName(name, scope.allNames);
-      const message = known
-        ? `state.${name} is not defined on any path that reaches this step`
-        : `state.${name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
-      scope.report(diagnostic('UNDEFINED_VARIABLE', message, at(), known ? 'it is set by map_outputs of a step that has not succeeded before this one' : 'state holds the parameters and what map_outputs sets'));
-      return;
-    }
-    if (!here.must.has(name)) {
-      const optional = scope.entry.parameters.some((p) => p.name === name);
-      scope.report(
-        diagnostic(
-          'MAYBE_UNDEFINED_VARIABLE',
-          optional ? `state.${name} is an optional parameter with no default: it is missing when the caller leaves it out` : `state.${name} is defined on some paths that reach this step, not all`,
-          at(),
-          optional ? 'give the parameter a default, or make it required' : 'this step fails with an unresolved reference on the other paths',
-        ),
-      );
-    }
-    checkFieldPath(reference.path, scope.variableSchema.get(name) ?? null, `state.${name}`, at, scope.report);
-    return;
-  }
-  const step = scope.stepIds.get(reference.step);
-  if (!step) {
-    const suggestion = closestName(reference.step, [...scope.stepIds.keys()]);
-    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.step}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, at()));
-    return;
-  }
-  const key = `steps.${reference.step}`;
-  if (!here.may.has(key)) {
-    scope.report(diagnostic('UNDEFINED_VARIABLE', `step '${reference.step}' has not succeeded on any path that reaches this step`, at()));
-    return;
-  }
-  if (!here.must.has(key)) scope.report(diagnostic('MAYBE_UNDEFINED_VARIABLE', `step '${reference.step}' has succeeded on some paths that reach this step, not all`, at()));
-  const what = isCall(step.doc) ? `the output of '${step.doc.tool}'` : `the output of step '${step.id}'`;
-  checkFieldPath(reference.path, scope.outputSchema(step), what, at, scope.report);
-}
-
-function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, what: string, at: () => Location, report: (d: Diagnostic) => void): void {
-  const lookup = schemaAt(schema, path);
-  if (lookup.kind !== 'missing') return;
-  const field = String(path[lookup.at]);
-  const suggestion = closestName(field, lookup.known);
-  const parent = formatPath(path.slice(0, lookup.at));
-  report(
-    diagnostic(
-      'UNKNOWN_OUTPUT_FIELD',
-      `${what}${parent ? `.${parent}` : ''} has no field '${field}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      at(),
-      `declared fields: ${lookup.known.join(', ') || 'none'}`,
-    ),
-  );
-}
-
-interface InputScope {
-  readonly variableSchema: ReadonlyMap<string, JsonSchema>;
-  readonly entry: CatalogueEntry;
-  readonly report: (d: Diagnostic) => void;
-  readonly scanned: readonly FoundReference[];
-}
-
-function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValue }, callee: CatalogueEntry, scope: InputScope): void {
-  const { source } = scope.entry;
-  const parameters = new Map(callee.parameters.map((p) => [p.name, p]));
-  for (const [name, value] of Object.entries(inputs)) {
-    const at: YamlPath = [...node.path, 'inputs', name];
-    const parameter = parameters.get(name);
-    if (!parameter) {
-      const suggestion = closestName(name, [...parameters.keys()]);
-      scope.report(
-        diagnostic(
-          'UNKNOWN_INPUT',
-          `'${callee.name}' has no parameter '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-          source.locate(at, { key: true }),
-          parameters.size > 0 ? `its parameters: ${[...parameters.keys()].join(', ')}` : `'${callee.name}' takes no parameters`,
-        ),
-      );
-      continue;
-    }
-    const wanted = shapeSchema(parameter);
-    if (isLiteral(value)) {
-      const problems = literalErrors(wanted, value);
-      if (problems.length > 0) {
-        scope.report(diagnostic('INPUT_TYPE', `${JSON.stringify(value)} is not a valid '${name}' for '${callee.name}': ${problems.map((p) => p.replace(/^input: /, '')).join('; ')}`, source.locate(at)));
-      }
-      continue;
-    }
-    const wantedTypes = typesOf(wanted);
-    if (!wantedTypes) continue;
-    if (typeof value !== 'string') {
-      // A list or mapping with templates inside: its shape is known even if its contents are not.
-      const given = jsonType(value);
-      if (!typesCompatible(new Set([given]), wantedTypes)) {
-        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, not ${given === 'array' ? 'a list' : 'a mapping'}`, source.locate(at)));
-      }
-      continue;
-    }
-    const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
-    if (!whole) {
-      if (!wantedTypes.has('string')) {
-        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, and text with templates inside is always a string`, source.locate(at), 'to pass a value with its type, make the value exactly one template: << state.x >>'));
-      }
-      continue;
-    }
-    const reference = whole.reference;
-    if (reference.root !== 'state') continue;
-    const given = schemaAt(scope.variableSchema.get(reference.name) ?? null, reference.path);
-    const givenTypes = given.kind === 'found' ? typesOf(given.schema) : null;
-    if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
-      scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, but << ${reference.text} >> is ${[...givenTypes].join(' or ')}`, source.locate(at)));
-    }
-  }
-  const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
-  if (missing.length > 0) {
-    const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
-    scope.report(diagnostic('MISSING_INPUT', `'${callee.name}' requires ${missing.map((p) => `'${p.name}'`).join(', ')}, and this step does not pass ${missing.length > 1 ? 'them' : 'it'}`, source.locate(at, { key: true })));
-  }
-}
-
-/** `map_outputs` sources against what everything that may serve the step returns. */
-function checkOutputs(node: StepNode, sources: readonly { readonly name: string; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
-  for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
-    const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
-    if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
-    const parsed = parsePath(from);
-    if ('error' in parsed) {
-      report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));
-      continue;
-    }
-    for (const source of sources) checkOutputSource(source.name, source.schema, parsed.segments, at, entry, report);
-  }
-}
-
-function checkOutputSource(what: string, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
-  const lookup = schemaAt(returns, segments);
-  if (lookup.kind !== 'missing') return;
-  const field = String(segments[lookup.at]);
-  const suggestion = closestName(field, lookup.known);
-  report(
-    diagnostic(
-      'UNKNOWN_OUTPUT',
-      `${what} returns no '${formatPath(segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      entry.source.locate(at, { key: true }),
-      `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
-    ),
-  );
-}
-
-/** A composite's state: its parameters and every mapped output, typed where the tools say. */
-export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null, atEnd: Definitions): StateVariable[] {
-  const variables = new Map<string, StateVariable>();
-  for (const parameter of entry.parameters) {
-    variables.set(parameter.name, { name: parameter.name, schema: shapeSchema(parameter), alwaysAtEnd: atEnd.must.has(parameter.name) });
-  }
-  for (const node of nodes) {
-    const returns = outputSchema(node);
-    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) {
-      if (!variables.has(to)) variables.set(to, { name: to, schema: {}, alwaysAtEnd: atEnd.must.has(to) });
-    }
-    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
-      const parsed = parsePath(from);
-      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(returns, parsed.segments);
-      const schema = lookup.kind === 'found' ? lookup.schema : {};
-      const previous = variables.get(to);
-      // The same name set from outputs of different shapes: all that is known is that it is some value.
-      const merged = previous && JSON.stringify(previous.schema) !== JSON.stringify(schema) ? {} : schema;
-      variables.set(to, { name: to, schema: merged, alwaysAtEnd: atEnd.must.has(to) });
-    }
-  }
-  return [...variables.values()];
-}
-
-/** The object schema of a composite's final state, used as its `returns`. */
-export function stateSchema(variables: readonly StateVariable[]): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const variable of variables) properties[variable.name] = variable.schema;
-  return { type: 'object', properties, required: variables.filter((v) => v.alwaysAtEnd).map((v) => v.name) };
 }

@@ -5,7 +5,8 @@
 import type { JsonSchema } from '../../runtime/index.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
-import { checkComposite, stateSchema, type CheckEnvironment, type CompositeAnalysis } from './composite.js';
+import { checkComposite, type CheckEnvironment, type CompositeAnalysis } from './composite.js';
+import { stateSchema } from './state-types.js';
 import { calleesOf } from './callees.js';
 import { checkExamples } from './examples.js';
 import { checkRecursion } from './recursion.js';

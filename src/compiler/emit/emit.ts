@@ -7,7 +7,7 @@ import path from 'node:path';
 import { backoffDelay, shouldRetry, type ChainPlan, type JsonSchema } from '../../runtime/index.js';
 import type { CompositeAnalysis } from '../check/composite.js';
 import { calleesOf } from '../check/callees.js';
-import { stateSchema } from '../check/composite.js';
+import { stateSchema } from '../check/state-types.js';
 import type { ContextDoc, ExampleDoc, ErrorScenarioDoc, ShapeDoc, StubDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { resolveModuleFile } from '../resolve/handlers.js';

@@ -1,0 +1,137 @@
+/**
+ * A step against the signatures of the tools that may serve it: its inputs against their parameters,
+ * its mapped outputs against their `returns`, its retry settings against its policy.
+ */
+import { closestName, formatPath, parsePath, type JsonSchema, type JsonValue } from '../../runtime/index.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { YamlPath } from '../load/source.js';
+import type { CatalogueEntry } from '../resolve/catalogue.js';
+import { mustPass, shapeSchema } from '../resolve/parameters.js';
+import type { CheckEnvironment } from './composite.js';
+import { literalErrors } from './literals.js';
+import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
+import type { StepNode } from './steps.js';
+import { isLiteral, type FoundReference } from './templates.js';
+import { RESERVED } from './references.js';
+
+/** The tool with that name; reports it (with a suggestion) when there is none. */
+export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
+  const tool = env.catalogue.get(name);
+  if (tool || env.catalogue.isBroken(name)) return tool ?? null;
+  const suggestion = closestName(name, env.catalogue.names());
+  report(
+    diagnostic(
+      'UNKNOWN_TOOL',
+      `no tool named '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      entry.source.locate(at),
+      'tools are the YAML files under the config dir, by their name field',
+    ),
+  );
+  return null;
+}
+
+export const RETRY_SETTINGS = ['max_retries', 'initial_delay_ms', 'backoff_factor', 'max_delay_ms', 'jitter', 'continue_on_max_retries', 'retry_on', 'no_retry_on'] as const;
+
+/** Retry settings on a step that does not retry are a mistake worth pointing at: they do nothing. */
+export function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  const failure = node.doc.on_failure;
+  if (!failure || failure.action === 'retry') return;
+  for (const setting of RETRY_SETTINGS) {
+    if (failure[setting] === undefined) continue;
+    report(diagnostic('USELESS_RETRY_SETTING', `${setting} does nothing here: this step's on_failure action is ${failure.action ?? (failure.next ? 'continue' : 'stop')}`, entry.source.locate([...node.path, 'on_failure', setting], { key: true }), 'set action: retry, or remove it'));
+  }
+}
+
+export interface InputScope {
+  readonly variableSchema: ReadonlyMap<string, JsonSchema>;
+  readonly entry: CatalogueEntry;
+  readonly report: (d: Diagnostic) => void;
+  readonly scanned: readonly FoundReference[];
+}
+
+export function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValue }, callee: CatalogueEntry, scope: InputScope): void {
+  const { source } = scope.entry;
+  const parameters = new Map(callee.parameters.map((p) => [p.name, p]));
+  for (const [name, value] of Object.entries(inputs)) {
+    const at: YamlPath = [...node.path, 'inputs', name];
+    const parameter = parameters.get(name);
+    if (!parameter) {
+      const suggestion = closestName(name, [...parameters.keys()]);
+      scope.report(
+        diagnostic(
+          'UNKNOWN_INPUT',
+          `'${callee.name}' has no parameter '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+          source.locate(at, { key: true }),
+          parameters.size > 0 ? `its parameters: ${[...parameters.keys()].join(', ')}` : `'${callee.name}' takes no parameters`,
+        ),
+      );
+      continue;
+    }
+    const wanted = shapeSchema(parameter);
+    if (isLiteral(value)) {
+      const problems = literalErrors(wanted, value);
+      if (problems.length > 0) {
+        scope.report(diagnostic('INPUT_TYPE', `${JSON.stringify(value)} is not a valid '${name}' for '${callee.name}': ${problems.map((p) => p.replace(/^input: /, '')).join('; ')}`, source.locate(at)));
+      }
+      continue;
+    }
+    const wantedTypes = typesOf(wanted);
+    if (!wantedTypes) continue;
+    if (typeof value !== 'string') {
+      // A list or mapping with templates inside: its shape is known even if its contents are not.
+      const given = jsonType(value);
+      if (!typesCompatible(new Set([given]), wantedTypes)) {
+        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, not ${given === 'array' ? 'a list' : 'a mapping'}`, source.locate(at)));
+      }
+      continue;
+    }
+    const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
+    if (!whole) {
+      if (!wantedTypes.has('string')) {
+        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, and text with templates inside is always a string`, source.locate(at), 'to pass a value with its type, make the value exactly one template: << state.x >>'));
+      }
+      continue;
+    }
+    const reference = whole.reference;
+    if (reference.root !== 'state') continue;
+    const given = schemaAt(scope.variableSchema.get(reference.name) ?? null, reference.path);
+    const givenTypes = given.kind === 'found' ? typesOf(given.schema) : null;
+    if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
+      scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, but << ${reference.text} >> is ${[...givenTypes].join(' or ')}`, source.locate(at)));
+    }
+  }
+  const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
+  if (missing.length > 0) {
+    const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
+    scope.report(diagnostic('MISSING_INPUT', `'${callee.name}' requires ${missing.map((p) => `'${p.name}'`).join(', ')}, and this step does not pass ${missing.length > 1 ? 'them' : 'it'}`, source.locate(at, { key: true })));
+  }
+}
+
+/** `map_outputs` sources against what everything that may serve the step returns. */
+export function checkOutputs(node: StepNode, sources: readonly { readonly name: string; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
+    const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
+    if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
+    const parsed = parsePath(from);
+    if ('error' in parsed) {
+      report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));
+      continue;
+    }
+    for (const source of sources) checkOutputSource(source.name, source.schema, parsed.segments, at, entry, report);
+  }
+}
+
+export function checkOutputSource(what: string, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+  const lookup = schemaAt(returns, segments);
+  if (lookup.kind !== 'missing') return;
+  const field = String(segments[lookup.at]);
+  const suggestion = closestName(field, lookup.known);
+  report(
+    diagnostic(
+      'UNKNOWN_OUTPUT',
+      `${what} returns no '${formatPath(segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
+      entry.source.locate(at, { key: true }),
+      `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
+    ),
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * What is known of the types of a composite's values: each step's output (blocks shape their
+ * branches' and items' outputs), every name a template may read, and the state a run ends with.
+ */
+import { parsePath, parseTemplate, type JsonSchema, type Reference } from '../../runtime/index.js';
+import { isPlainObject } from '../../runtime/json.js';
+import { isCall, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
+import type { CatalogueEntry } from '../resolve/catalogue.js';
+import { shapeSchema } from '../resolve/parameters.js';
+import type { CheckEnvironment } from './composite.js';
+import type { Definitions } from './flow.js';
+import { schemaAt } from './schema-path.js';
+import type { StepNode } from './steps.js';
+
+/** A state variable of a composite: a parameter, or an output mapped into state. */
+export interface StateVariable {
+  readonly name: string;
+  readonly schema: JsonSchema;
+  /** Defined whenever the chain ends normally. */
+  readonly alwaysAtEnd: boolean;
+}
+
+/** What each step returns, as far as the tools' signatures say; blocks shape their branches' and items' outputs. */
+export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSchema | null {
+  const memo = new Map<StepNode, JsonSchema | null>();
+  const last = (nodes: readonly StepNode[]) => (nodes.length > 0 ? of(nodes[nodes.length - 1]!) : null);
+  function of(node: StepNode): JsonSchema | null {
+    if (memo.has(node)) return memo.get(node)!;
+    let schema: JsonSchema | null;
+    if (isCall(node.doc)) schema = env.returnsOf(node.doc.tool);
+    else if (node.branches) {
+      const all = (node.doc as ParallelStepDoc).wait_for === undefined || (node.doc as ParallelStepDoc).wait_for === 'all';
+      schema = {
+        type: 'object',
+        properties: Object.fromEntries(node.branches.map((branch) => [branch.id, last(branch.nodes) ?? {}])),
+        required: all ? node.branches.map((branch) => branch.id) : [],
+      };
+    } else {
+      schema = {
+        type: 'object',
+        properties: {
+          // An item that failed (when the loop tolerates failures) leaves null in its place.
+          results: { type: 'array', items: (node.doc as LoopStepDoc).loop.max_failures ? { anyOf: [last(node.body ?? []) ?? {}, { type: 'null' }] } : (last(node.body ?? []) ?? {}) },
+          failures: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, step: { type: ['string', 'null'] }, kind: { type: 'string' }, message: { type: 'string' } } } },
+        },
+        required: ['results', 'failures'],
+      };
+    }
+    memo.set(node, schema);
+    return schema;
+  }
+  return of;
+}
+
+/** What is known of the type of every name a template may read: parameters, mapped outputs, loop items. */
+export function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
+  const schemas = new Map<string, JsonSchema>();
+  for (const parameter of entry.parameters) schemas.set(parameter.name, shapeSchema(parameter));
+  const merge = (name: string, schema: JsonSchema) => {
+    const previous = schemas.get(name);
+    schemas.set(name, previous && JSON.stringify(previous) !== JSON.stringify(schema) ? {} : schema);
+  };
+  for (const node of nodes) {
+    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
+      const parsed = parsePath(from);
+      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(outputSchema(node), parsed.segments);
+      merge(to, lookup.kind === 'found' ? lookup.schema : {});
+    }
+    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) merge(to, {});
+  }
+  for (const node of nodes) {
+    if (!node.body) continue;
+    const loop = loopOf(node);
+    const over = parseTemplate(loop.over);
+    const reference = !('error' in over) && over.whole ? (over.parts[0] as { reference: Reference }).reference : null;
+    const list = reference?.root === 'state' ? schemaAt(schemas.get(reference.name) ?? null, reference.path) : null;
+    const items = list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {};
+    merge(loop.as, items);
+  }
+  return schemas;
+}
+
+/** A composite's state: its parameters and every mapped output, typed where the tools say. */
+export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null, atEnd: Definitions): StateVariable[] {
+  const variables = new Map<string, StateVariable>();
+  for (const parameter of entry.parameters) {
+    variables.set(parameter.name, { name: parameter.name, schema: shapeSchema(parameter), alwaysAtEnd: atEnd.must.has(parameter.name) });
+  }
+  for (const node of nodes) {
+    const returns = outputSchema(node);
+    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) {
+      if (!variables.has(to)) variables.set(to, { name: to, schema: {}, alwaysAtEnd: atEnd.must.has(to) });
+    }
+    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
+      const parsed = parsePath(from);
+      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(returns, parsed.segments);
+      const schema = lookup.kind === 'found' ? lookup.schema : {};
+      const previous = variables.get(to);
+      // The same name set from outputs of different shapes: all that is known is that it is some value.
+      const merged = previous && JSON.stringify(previous.schema) !== JSON.stringify(schema) ? {} : schema;
+      variables.set(to, { name: to, schema: merged, alwaysAtEnd: atEnd.must.has(to) });
+    }
+  }
+  return [...variables.values()];
+}
+
+/** The object schema of a composite's final state, used as its `returns`. */
+export function stateSchema(variables: readonly StateVariable[]): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const variable of variables) properties[variable.name] = variable.schema;
+  return { type: 'object', properties, required: variables.filter((v) => v.alwaysAtEnd).map((v) => v.name) };
+}
+
+/** The loop a loop node runs. */
+export function loopOf(node: StepNode): LoopStepDoc['loop'] {
+  return (node.doc as LoopStepDoc).loop;
+}
+
