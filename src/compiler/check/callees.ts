@@ -5,11 +5,18 @@ import { isMultiStep } from './steps.js';
  * Every tool a composite may call: its steps' tools, their fallbacks, and the tools a result may
  * name in `_meta.nextTool`. What recursion checks, rebuilds and test contexts follow.
  */
-export function calleesOf(document: ToolDocument): string[] {
-  if (document.implementation.type !== 'composite') return [];
-  const { composite } = document.implementation;
-  return [...new Set([...composite.steps.flatMap(toolsOf), ...(composite.allow_next_tools ?? [])])];
+export function calleesOf(document: ToolDocument): readonly string[] {
+  let callees = known.get(document);
+  if (!callees) {
+    const composite = document.implementation.type === 'composite' ? document.implementation.composite : null;
+    callees = composite ? [...new Set([...composite.steps.flatMap(toolsOf), ...(composite.allow_next_tools ?? [])])] : [];
+    known.set(document, callees);
+  }
+  return callees;
 }
+
+// Documents are never changed, and an unchanged file keeps its document between builds: work it out once.
+const known = new WeakMap<ToolDocument, readonly string[]>();
 
 /** The tools a step calls, blocks included. */
 function toolsOf(step: StepDoc): string[] {
