@@ -17,12 +17,12 @@ export type InboxTriageState = {
     subject: string;
     unread: boolean;
   }>;
-  urgent_count: unknown;
   summaries: Array<{
     id: string;
     summary: string;
     urgent: boolean;
   } | null>;
+  urgent_count: unknown;
   archive_id: string;
 };
 
@@ -148,7 +148,6 @@ export const inboxTriageDefinition = defineTool<InboxTriageParams, InboxTriageSt
           },
         },
       },
-      urgent_count: {},
       summaries: {
         type: 'array',
         items: {
@@ -162,9 +161,10 @@ export const inboxTriageDefinition = defineTool<InboxTriageParams, InboxTriageSt
           ],
         },
       },
+      urgent_count: {},
       archive_id: { type: 'string' },
     },
-    required: ['query', 'folder', 'messages', 'urgent_count', 'summaries', 'archive_id'],
+    required: ['query', 'folder', 'messages', 'summaries', 'urgent_count', 'archive_id'],
   },
   policies: {
     requiresCasefile: false,

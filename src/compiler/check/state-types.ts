@@ -52,56 +52,46 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
   return of;
 }
 
-/** What is known of the type of every name a template may read: parameters, mapped outputs, loop items. */
-export function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
+/**
+ * The schema of the parameters and of every name the given steps assign (`map_outputs`, `transform`),
+ * in that order. A name assigned values of different shapes is only known to be some value.
+ */
+function assignedSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();
   for (const parameter of entry.parameters) schemas.set(parameter.name, shapeSchema(parameter));
-  const merge = (name: string, schema: JsonSchema) => {
-    const previous = schemas.get(name);
-    schemas.set(name, previous && JSON.stringify(previous) !== JSON.stringify(schema) ? {} : schema);
-  };
   for (const node of nodes) {
     for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
       const parsed = parsePath(from);
       const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(outputSchema(node), parsed.segments);
-      merge(to, lookup.kind === 'found' ? lookup.schema : {});
+      merge(schemas, to, lookup.kind === 'found' ? lookup.schema : {});
     }
-    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) merge(to, {});
+    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) merge(schemas, to, {});
   }
+  return schemas;
+}
+
+function merge(schemas: Map<string, JsonSchema>, name: string, schema: JsonSchema): void {
+  const previous = schemas.get(name);
+  schemas.set(name, previous && JSON.stringify(previous) !== JSON.stringify(schema) ? {} : schema);
+}
+
+/** What is known of the type of every name a template may read: parameters, mapped outputs, loop items. */
+export function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
+  const schemas = assignedSchemas(entry, nodes, outputSchema);
   for (const node of nodes) {
     if (!node.body) continue;
     const loop = loopOf(node);
     const over = parseTemplate(loop.over);
     const reference = !('error' in over) && over.whole ? (over.parts[0] as { reference: Reference }).reference : null;
     const list = reference?.root === 'state' ? schemaAt(schemas.get(reference.name) ?? null, reference.path) : null;
-    const items = list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {};
-    merge(loop.as, items);
+    merge(schemas, loop.as, list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {});
   }
   return schemas;
 }
 
-/** A composite's state: its parameters and every mapped output, typed where the tools say. */
+/** A composite's state: its parameters and what its top-level steps assign, typed where the tools say. */
 export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null, atEnd: Definitions): StateVariable[] {
-  const variables = new Map<string, StateVariable>();
-  for (const parameter of entry.parameters) {
-    variables.set(parameter.name, { name: parameter.name, schema: shapeSchema(parameter), alwaysAtEnd: atEnd.must.has(parameter.name) });
-  }
-  for (const node of nodes) {
-    const returns = outputSchema(node);
-    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) {
-      if (!variables.has(to)) variables.set(to, { name: to, schema: {}, alwaysAtEnd: atEnd.must.has(to) });
-    }
-    for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
-      const parsed = parsePath(from);
-      const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(returns, parsed.segments);
-      const schema = lookup.kind === 'found' ? lookup.schema : {};
-      const previous = variables.get(to);
-      // The same name set from outputs of different shapes: all that is known is that it is some value.
-      const merged = previous && JSON.stringify(previous.schema) !== JSON.stringify(schema) ? {} : schema;
-      variables.set(to, { name: to, schema: merged, alwaysAtEnd: atEnd.must.has(to) });
-    }
-  }
-  return [...variables.values()];
+  return [...assignedSchemas(entry, nodes, outputSchema)].map(([name, schema]) => ({ name, schema, alwaysAtEnd: atEnd.must.has(name) }));
 }
 
 /** The object schema of a composite's final state, used as its `returns`. */
