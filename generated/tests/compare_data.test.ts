@@ -7,7 +7,7 @@ import { compareData } from '../tools/compare_data.js';
 describe('compare_data', () => {
   it('finds the warmer city', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await compareData(executor, { data_a: { city: 'Tokyo', temp: 25 }, data_b: { city: 'London', temp: 12 } });
     expect(output).toMatchObject({ warmer: 'Tokyo', difference: 13 });

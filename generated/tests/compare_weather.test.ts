@@ -7,7 +7,7 @@ import { compareWeather } from '../tools/compare_weather.js';
 describe('compare_weather', () => {
   it('compares Tokyo and London', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await compareWeather(executor, { city_a: 'Tokyo', city_b: 'London' });
     expect(result.failure).toBeUndefined();
@@ -17,7 +17,7 @@ describe('compare_weather', () => {
 
   it('skips the comparison when a lookup fails', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await compareWeather(executor, { city_a: 'Tokyo', city_b: 'Atlantis' });
     expect(result.success).toBe(false);
@@ -26,7 +26,7 @@ describe('compare_weather', () => {
 
   it("when step 'weather_a' fails, on_failure stop stops the chain", async () => {
     const { executor, context } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
       stubs: { get_weather: { error: 'injected failure' } },
     });
     const result = await compareWeather(executor, { city_a: 'Tokyo', city_b: 'London' });

@@ -7,7 +7,7 @@ import { echoChainDemo } from '../tools/echo_chain_demo.js';
 describe('echo_chain_demo', () => {
   it("passes each step's output to the next", async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await echoChainDemo(executor, { initial_message: 'Hello chain!' });
     expect(result.failure).toBeUndefined();
@@ -21,7 +21,7 @@ describe('echo_chain_demo', () => {
 
   it('stops at the second step when it fails', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
       stubs: {
         echo_tool: {
           sequence: [
@@ -39,7 +39,7 @@ describe('echo_chain_demo', () => {
 
   it("when step 'echo_tool' fails, on_failure stop stops the chain", async () => {
     const { executor, context } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
       stubs: { echo_tool: { error: 'injected failure' } },
     });
     const result = await echoChainDemo(executor, { initial_message: 'Hello chain!' });

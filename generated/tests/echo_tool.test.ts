@@ -7,7 +7,7 @@ import { echoTool, type EchoToolParams } from '../tools/echo_tool.js';
 describe('echo_tool', () => {
   it('echoes the message', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await echoTool(executor, { message: 'Hello' });
     expect(output).toMatchObject({ message: 'Hello', data: 'Hello', session_id: null });
@@ -15,7 +15,7 @@ describe('echo_tool', () => {
 
   it('keeps the session label', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await echoTool(executor, { message: 'Hi', session_id: 's-1' });
     expect(output).toMatchObject({ session_id: 's-1' });
@@ -23,7 +23,7 @@ describe('echo_tool', () => {
 
   it('rejects an empty message', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     await expect(echoTool(executor, { message: '' } as unknown as EchoToolParams)).rejects.toMatchObject({ kind: 'validation' });
     await expect(echoTool(executor, { message: '' } as unknown as EchoToolParams)).rejects.toThrow('message');
@@ -31,7 +31,7 @@ describe('echo_tool', () => {
 
   it('rejects a missing message', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     await expect(echoTool(executor, {} as unknown as EchoToolParams)).rejects.toMatchObject({ kind: 'validation' });
   });

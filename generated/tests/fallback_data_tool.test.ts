@@ -7,7 +7,7 @@ import { fallbackDataTool } from '../tools/fallback_data_tool.js';
 describe('fallback_data_tool', () => {
   it('covers topics the primary source does not', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await fallbackDataTool(executor, { query: 'history' });
     expect(output).toMatchObject({ results: ['1066', '1492'] });
@@ -15,7 +15,7 @@ describe('fallback_data_tool', () => {
 
   it('returns nothing for an unknown topic', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await fallbackDataTool(executor, { query: 'astrology' });
     expect(output).toMatchObject({ results: [] });

@@ -7,7 +7,7 @@ import { getWeather } from '../tools/get_weather.js';
 describe('get_weather', () => {
   it('knows Tokyo', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await getWeather(executor, { location: 'Tokyo' });
     expect(output).toMatchObject({ temp: 25, condition: 'sunny' });
@@ -15,7 +15,7 @@ describe('get_weather', () => {
 
   it('does not know every city', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     await expect(getWeather(executor, { location: 'Atlantis' })).rejects.toMatchObject({ kind: 'execution' });
     await expect(getWeather(executor, { location: 'Atlantis' })).rejects.toThrow('Atlantis');

@@ -6,7 +6,7 @@ import { gmailToDrivePipeline } from '../tools/gmail_to_drive_pipeline.js';
 
 describe('gmail_to_drive_pipeline', () => {
   it('archives unread GitHub notifications', async () => {
-    const { executor } = createTestExecutor(createToolRegistry(), { context: { casefile_id: 'case-7', permissions: ['gmail.read', 'drive.write'] } });
+    const { executor } = createTestExecutor(createToolRegistry(), { context: { casefileId: 'case-7', permissions: ['gmail.read', 'drive.write'] } });
     const result = await gmailToDrivePipeline(executor, {
       search_query: 'from:notifications@github.com is:unread',
       max_results: 50,
@@ -18,7 +18,7 @@ describe('gmail_to_drive_pipeline', () => {
   });
 
   it('requires a casefile', async () => {
-    const { executor } = createTestExecutor(createToolRegistry(), { context: { casefile_id: null, permissions: ['gmail.read', 'drive.write'] } });
+    const { executor } = createTestExecutor(createToolRegistry(), { context: { casefileId: null, permissions: ['gmail.read', 'drive.write'] } });
     const result = await gmailToDrivePipeline(executor, { search_query: 'test', drive_folder_name: 'Test' });
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ kind: 'policy' });
@@ -27,7 +27,7 @@ describe('gmail_to_drive_pipeline', () => {
 
   it('stops after the upload fails four times', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { casefile_id: 'case-7', permissions: ['gmail.read', 'drive.write'] },
+      context: { casefileId: 'case-7', permissions: ['gmail.read', 'drive.write'] },
       stubs: { drive_upload_file: { error: 'Drive quota exceeded' } },
     });
     const result = await gmailToDrivePipeline(executor, { search_query: 'invoice', drive_folder_name: 'Billing' });
@@ -38,7 +38,7 @@ describe('gmail_to_drive_pipeline', () => {
 
   it("when step 'gmail_search_messages' fails, on_failure stop stops the chain", async () => {
     const { executor, context } = createTestExecutor(createToolRegistry(), {
-      context: { casefile_id: 'case-7', permissions: ['gmail.read', 'drive.write'] },
+      context: { casefileId: 'case-7', permissions: ['gmail.read', 'drive.write'] },
       stubs: { gmail_search_messages: { error: 'injected failure' } },
     });
     const result = await gmailToDrivePipeline(executor, {

@@ -7,7 +7,7 @@ import { primaryDataTool } from '../tools/primary_data_tool.js';
 describe('primary_data_tool', () => {
   it('knows the weather', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await primaryDataTool(executor, { query: 'weather' });
     expect(output).toMatchObject({ results: ['sunny', 'rain'] });
@@ -15,7 +15,7 @@ describe('primary_data_tool', () => {
 
   it('fails for a topic it does not cover', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     await expect(primaryDataTool(executor, { query: 'history' })).rejects.toMatchObject({ kind: 'execution' });
     await expect(primaryDataTool(executor, { query: 'history' })).rejects.toThrow('no data');

@@ -7,7 +7,7 @@ import { processResults } from '../tools/process_results.js';
 describe('process_results', () => {
   it('joins the results', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await processResults(executor, { data: ['a', 'b'] });
     expect(output).toMatchObject({ summary: 'a, b', count: 2 });

@@ -7,7 +7,7 @@ import { requestAgentHandoff } from '../tools/request_agent_handoff.js';
 describe('request_agent_handoff', () => {
   it('opens a ticket', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await requestAgentHandoff(executor, { reason: 'locked account' });
     expect(output).toMatchObject({ reason: 'locked account' });

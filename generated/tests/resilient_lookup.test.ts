@@ -7,7 +7,7 @@ import { resilientLookup } from '../tools/resilient_lookup.js';
 describe('resilient_lookup', () => {
   it('uses the primary source', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await resilientLookup(executor, { topic: 'news' });
     expect(result.failure).toBeUndefined();
@@ -17,7 +17,7 @@ describe('resilient_lookup', () => {
 
   it('is served by the fallback when the primary has no data', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await resilientLookup(executor, { topic: 'history' });
     expect(result.failure).toBeUndefined();
@@ -27,7 +27,7 @@ describe('resilient_lookup', () => {
 
   it("when step 'lookup' fails, on_failure retry is served by its fallback 'fallback_data_tool'", async () => {
     const { executor, context } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
       stubs: { primary_data_tool: { error: 'injected failure' } },
     });
     const result = await resilientLookup(executor, { topic: 'news' });

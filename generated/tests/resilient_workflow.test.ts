@@ -7,7 +7,7 @@ import { resilientWorkflow } from '../tools/resilient_workflow.js';
 describe('resilient_workflow', () => {
   it('uses the primary source when it has the data', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await resilientWorkflow(executor, { search_term: 'weather' });
     expect(result.failure).toBeUndefined();
@@ -17,7 +17,7 @@ describe('resilient_workflow', () => {
 
   it('falls back to the archive when the primary fails', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const result = await resilientWorkflow(executor, { search_term: 'history' });
     expect(result.failure).toBeUndefined();
@@ -27,7 +27,7 @@ describe('resilient_workflow', () => {
 
   it("when step 'primary_data_tool' fails, on_failure continue continues", async () => {
     const { executor, context } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
       stubs: { primary_data_tool: { error: 'injected failure' } },
     });
     const result = await resilientWorkflow(executor, { search_term: 'weather' });

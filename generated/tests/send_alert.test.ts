@@ -7,7 +7,7 @@ import { sendAlert } from '../tools/send_alert.js';
 describe('send_alert', () => {
   it('sends the alert', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await sendAlert(executor, { text: 'disk full' });
     expect(output).toMatchObject({ sent: true });

@@ -7,7 +7,7 @@ import { summarizeMessage } from '../tools/summarize_message.js';
 describe('summarize_message', () => {
   it('flags a failed build as urgent', async () => {
     const { executor } = createTestExecutor(createToolRegistry(), {
-      context: { user_id: 'test_user', session_id: 'test_session', casefile_id: null, permissions: [] },
+      context: { userId: 'test_user', sessionId: 'test_session', casefileId: null, permissions: [] },
     });
     const output = await summarizeMessage(executor, { message: { id: 'm4', from: 'ci@example.com', subject: 'CI failed on main', unread: true } });
     expect(output).toMatchObject({ urgent: true, summary: 'ci@example.com: CI failed on main' });

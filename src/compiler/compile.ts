@@ -3,11 +3,12 @@
  * is expensive to make (the schema validator, the templates, parsed files, analyses, emitted code)
  * between builds, so that watch mode pays only for what an edit changed.
  */
+import type { ChainPlan } from '../language/plan.js';
+import { closestName } from '../language/suggest.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChainPlan } from '../runtime/index.js';
 import { calleesOf } from './check/callees.js';
 import type { CompositeAnalysis } from './check/composite.js';
 import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
@@ -20,7 +21,6 @@ import type { ToolDocument, ToolSource } from './model.js';
 import { deriveNames } from './names.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
-import { closestName } from '../runtime/index.js';
 import { SchemaValidator } from './validate/schema.js';
 
 export interface CompilerOptions {

@@ -2,7 +2,8 @@
  * The tool YAML as TypeScript types: what a document looks like once it passed the JSON Schema.
  * Field names are the YAML's own.
  */
-import type { FailureKind, JsonSchema, JsonValue } from '../runtime/index.js';
+import type { FailureKind } from '../language/failures.js';
+import type { JsonSchema, JsonValue } from '../language/json.js';
 import type { SourceFile } from './load/source.js';
 
 export type ParameterType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';

@@ -1,4 +1,4 @@
-import type { FailureKind } from './errors.js';
+import type { FailureKind } from '../language/failures.js';
 
 /** One tool attempt, as the audit trail records it. */
 export interface AuditRecord {

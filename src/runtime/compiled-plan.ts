@@ -6,8 +6,9 @@ import type { PlannedToolCall } from './context.js';
 import { RuntimeUsageError } from './errors.js';
 import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
-import { parsePath, type PathSegment } from './path.js';
-import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep, StepSequence } from './plan.js';
+import { findDependencyCycle } from '../language/graph.js';
+import { parsePath, type PathSegment } from '../language/path.js';
+import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep, StepSequence } from '../language/plan.js';
 
 interface CompiledBase {
   readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
@@ -75,38 +76,6 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   const compiled = { ...sequence, tools, dependsOn };
   cache.set(plan, compiled);
   return compiled;
-}
-
-/**
- * A cycle among dependencies, as the path that goes round it (`a → b → a`), or null. Iterative, so a
- * long chain of dependencies cannot overflow the stack.
- */
-export function findDependencyCycle(dependsOn: ReadonlyMap<string, readonly string[]>): string[] | null {
-  const state = new Map<string, 'open' | 'done'>();
-  for (const start of dependsOn.keys()) {
-    if (state.has(start)) continue;
-    const path: string[] = [];
-    const stack: { id: string; next: number }[] = [{ id: start, next: 0 }];
-    state.set(start, 'open');
-    path.push(start);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      const deps = dependsOn.get(top.id) ?? [];
-      if (top.next >= deps.length) {
-        state.set(top.id, 'done');
-        stack.pop();
-        path.pop();
-        continue;
-      }
-      const dep = deps[top.next++]!;
-      if (state.get(dep) === 'open') return [...path.slice(path.indexOf(dep)), dep];
-      if (state.has(dep) || !dependsOn.has(dep)) continue;
-      state.set(dep, 'open');
-      path.push(dep);
-      stack.push({ id: dep, next: 0 });
-    }
-  }
-  return null;
 }
 
 /** Step ids are unique across the whole plan, nested steps included: `steps.<id>` must mean one step. */

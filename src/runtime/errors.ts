@@ -1,23 +1,4 @@
-/** Why a tool call failed. Every failure the runtime reports carries one of these kinds. */
-export type FailureKind =
-  /** The input did not match the tool's parameter schema. */
-  | 'validation'
-  /** The audit context lacks a casefile or a permission the tool requires. */
-  | 'policy'
-  /** The tool is not in the registry. */
-  | 'unknown_tool'
-  /** A `<< … >>` reference had no value when the step ran. */
-  | 'unresolved_reference'
-  /** The tool threw or rejected. */
-  | 'execution'
-  /** The tool returned something its `returns` schema rejects, or a mapped output is missing. */
-  | 'output'
-  /** The chain ran more steps than its plan allows, or a nextTool chain went too deep or came back. */
-  | 'limit'
-  /** The call or the chain did not finish within its bound. */
-  | 'timeout'
-  /** The caller cancelled the chain. */
-  | 'cancelled';
+import type { FailureKind } from '../language/failures.js';
 
 export interface ToolFailure {
   readonly kind: FailureKind;

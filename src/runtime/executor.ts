@@ -7,13 +7,14 @@ import type { AuditContext } from './context.js';
 import { abortedOutcome, isPromiseLike, whenAborted, type CallResult, type CallSite, type Core, type Frame, type Settled } from './engine/core.js';
 import { dagOutputs, runDag, runSequence } from './engine/sequence.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
-import type { ChainPlan } from './plan.js';
+import type { ChainPlan } from '../language/plan.js';
 import type { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { AbortReason, childController, NEVER } from './signals.js';
-import { closestName } from './suggest.js';
+import { closestName } from '../language/suggest.js';
 import type { ToolDefinition } from './tool.js';
-import { schemaErrors, withDefaults } from './validation.js';
+import { schemaErrors } from '../language/validation.js';
+import { withDefaults } from './input-defaults.js';
 
 export interface ChainExecutorOptions {
   readonly registry: ToolRegistry;

@@ -4,7 +4,7 @@
  */
 import jsonata from 'jsonata';
 import { RuntimeUsageError } from './errors.js';
-import type { TemplateScope } from './template.js';
+import type { TemplateScope } from './references.js';
 
 export type Expression = ReturnType<typeof jsonata>;
 

@@ -1,8 +1,9 @@
 /**
  * Step inputs compiled once per plan into resolvers, so a run only walks values and reads state.
  */
-import type { JsonValue } from './json.js';
-import { parseTemplate, renderTemplate, UnresolvedReference, type ParsedTemplate, type TemplateScope } from './template.js';
+import type { JsonValue } from '../language/json.js';
+import { parseTemplate, type ParsedTemplate } from '../language/template.js';
+import { renderTemplate, UnresolvedReference, type TemplateScope } from './references.js';
 import { RuntimeUsageError } from './errors.js';
 
 export type InputResolver = (scope: TemplateScope) => unknown;

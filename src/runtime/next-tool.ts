@@ -2,7 +2,7 @@
  * `_meta.nextTool`: a tool's result naming the tool to call next (the MCP tool-chaining pattern).
  * Both spellings seen in the wild are accepted: `{ tool, arguments }` and `{ name, arguments }`.
  */
-import { isPlainObject } from './json.js';
+import { isPlainObject } from '../language/json.js';
 
 export interface NextToolRequest {
   readonly tool: string;

@@ -1,4 +1,5 @@
-import type { FailureKind, ToolFailure } from './errors.js';
+import type { FailureKind } from '../language/failures.js';
+import type { ToolFailure } from './errors.js';
 
 /**
  * What a chain run returns. Field names are snake_case because this object is data: it is returned to

@@ -1,5 +1,6 @@
+import { RETRIED_BY_DEFAULT } from '../language/failures.js';
+import type { Backoff } from '../language/plan.js';
 import type { ToolFailure } from './errors.js';
-import type { Backoff } from './plan.js';
 
 /**
  * The wait before retry `retry` (1-based): `min(maxMs, initialMs × factor^(retry−1))`; with jitter, a
@@ -11,9 +12,6 @@ export function backoffDelay(backoff: Backoff, retry: number, random: () => numb
   const ceiling = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (retry - 1));
   return backoff.jitter ? Math.floor(random() * ceiling) : ceiling;
 }
-
-/** Failure kinds another attempt could fix. Bad input, a refused policy or an unknown tool stay as they are. */
-export const RETRIED_BY_DEFAULT: ReadonlySet<string> = new Set(['execution', 'output', 'timeout']);
 
 /**
  * Whether a failure is worth another attempt. `noRetryOn` wins over everything; `retryOn`, when

@@ -7,17 +7,7 @@ import { AuditContext } from './context.js';
 import { ChainExecutor } from './executor.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolHandler } from './tool.js';
-
-export type StubResponse = { readonly output: unknown } | { readonly error: string };
-/** A fixed response, or responses for successive calls (the last one repeats). */
-export type Stub = StubResponse | { readonly sequence: readonly StubResponse[] };
-
-export interface TestContext {
-  readonly user_id?: string;
-  readonly session_id?: string;
-  readonly casefile_id?: string | null;
-  readonly permissions?: readonly string[];
-}
+import { TEST_RANDOM, type Stub, type TestContext } from '../language/testing.js';
 
 export interface TestExecutor {
   readonly executor: ChainExecutor;
@@ -48,12 +38,12 @@ export function createTestExecutor(registry: ToolRegistry, options: { context?: 
   }
   const spec = options.context ?? {};
   const context = new AuditContext({
-    userId: spec.user_id ?? 'test_user',
-    sessionId: spec.session_id ?? 'test_session',
-    casefileId: spec.casefile_id ?? null,
+    userId: spec.userId ?? 'test_user',
+    sessionId: spec.sessionId ?? 'test_session',
+    casefileId: spec.casefileId ?? null,
     permissions: spec.permissions ?? [],
   });
   const clock = createTestClock();
-  const executor = new ChainExecutor({ registry: registry.withHandlers(handlers), context, clock, random: () => 0.5 });
+  const executor = new ChainExecutor({ registry: registry.withHandlers(handlers), context, clock, random: () => TEST_RANDOM });
   return { executor, clock, context, calls };
 }

@@ -1,7 +1,7 @@
 import type { AuditContext } from './context.js';
 import type { ChainExecutor } from './executor.js';
-import type { JsonSchema } from './json.js';
-import type { ChainPlan } from './plan.js';
+import type { JsonSchema } from '../language/json.js';
+import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../language/plan.js';
 
 export interface ToolPolicies {
   readonly requiresCasefile: boolean;
@@ -53,8 +53,6 @@ export interface ToolDefinition<P = any, R = unknown, I = P> {
   readonly __params?: P;
 }
 
-export const DEFAULT_POLICIES: ToolPolicies = { requiresCasefile: false, requiredPermissions: [], timeoutSeconds: null };
-
 /**
  * Declares a tool. Missing policies and audit settings take their defaults.
  *
@@ -71,13 +69,14 @@ export function defineTool<P, R, I = P>(
     readonly returns?: JsonSchema | null;
   },
 ): ToolDefinition<P, R, I> {
+  const events = defaultAuditEvents(spec.name);
   return {
     ...spec,
     returns: spec.returns ?? null,
-    policies: { ...DEFAULT_POLICIES, ...spec.policies },
+    policies: { ...DEFAULTS.policies, ...spec.policies },
     audit: {
-      successEvent: spec.audit?.successEvent ?? `${spec.name}.succeeded`,
-      failureEvent: spec.audit?.failureEvent ?? `${spec.name}.failed`,
+      successEvent: spec.audit?.successEvent ?? events.successEvent,
+      failureEvent: spec.audit?.failureEvent ?? events.failureEvent,
       redactFields: spec.audit?.redactFields ?? [],
     },
   };

@@ -534,13 +534,15 @@ describe('the packed package, installed into a fresh app', () => {
     const script = [
       "const api = await import('toolgen');",
       "const runtime = await import('toolgen/runtime');",
+      "const agents = await import('toolgen/agents');",
       "const pkg = (await import('toolgen/package.json', { with: { type: 'json' } })).default;",
-      'console.log(JSON.stringify({ api: Object.keys(api).sort(), runtime: Object.keys(runtime).sort(), version: pkg.version }));',
+      'console.log(JSON.stringify({ api: Object.keys(api).sort(), runtime: Object.keys(runtime).sort(), agents: Object.keys(agents).sort(), version: pkg.version }));',
     ].join('\n');
     const loaded = expectSuccess(run(process.execPath, ['--input-type=module', '-e', script], app));
-    const exported = JSON.parse(loaded.stdout) as { api: string[]; runtime: string[]; version: string };
+    const exported = JSON.parse(loaded.stdout) as { api: string[]; runtime: string[]; agents: string[]; version: string };
     expect(exported.api).toEqual(expect.arrayContaining(['Compiler', 'defaultOptions', 'main']));
     expect(exported.runtime).toEqual(expect.arrayContaining(['AuditContext', 'ChainExecutor', 'ToolRegistry', 'createTestExecutor', 'defineTool']));
+    expect(exported.agents).toEqual(['PLAN_TOOL', 'ToolPlanner', 'callMany', 'toChainPlan', 'toProviderTools', 'validateToolCalls', 'validateToolDefinitions']);
     expect(exported.version).toBe(repoVersion);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { callMany, type ToolCall } from '../../src/runtime/batch.js';
+import { callMany, type ToolCall } from '../../src/runtime/agents/batch.js';
 import { RuntimeUsageError } from '../../src/runtime/index.js';
 import { executor, tool } from '../helpers/runtime.js';
 
@@ -147,7 +147,8 @@ describe('callMany: concurrency', () => {
 
 describe('arguments as JSON text', () => {
   it('parses them, as OpenAI sends them, and reports text that is not JSON', async () => {
-    const { ChainExecutor: Executor, AuditContext: Context, ToolRegistry: Registry, defineTool: define, callMany: many } = await import('../../src/runtime/index.js');
+    const { ChainExecutor: Executor, AuditContext: Context, ToolRegistry: Registry, defineTool: define } = await import('../../src/runtime/index.js');
+    const { callMany: many } = await import('../../src/runtime/agents/index.js');
     const echoTool = define({ name: 'echo', description: 'e', parameters: { type: 'object', properties: { v: { type: 'integer' } }, required: ['v'] }, implementation: { kind: 'function', handler: (input: { v: number }) => input } });
     const executor = new Executor({ registry: new Registry([echoTool]), context: new Context({ userId: 'u', sessionId: 's' }) });
     const results = await many(executor, [

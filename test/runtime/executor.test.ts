@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, RuntimeUsageError, ToolCallError, type ChainPlan } from '../../src/runtime/index.js';
+import { RuntimeUsageError, ToolCallError, type ChainPlan } from '../../src/runtime/index.js';
+import { backoffDelay } from '../../src/runtime/retry.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
 
 const echo = tool('echo', (input: { message: string }) => ({ data: input.message }), {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPath, parsePath, readPath } from '../../src/runtime/index.js';
+import { formatPath, parsePath, readPath } from '../../src/language/path.js';
 
 describe('parsePath', () => {
   it.each([

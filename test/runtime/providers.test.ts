@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toProviderTools, validateToolCalls, validateToolDefinitions, type Provider } from '../../src/runtime/providers.js';
+import { toProviderTools, validateToolCalls, validateToolDefinitions, type Provider } from '../../src/runtime/agents/providers.js';
 import { defineTool, RuntimeUsageError, ToolRegistry, type ToolDefinition } from '../../src/runtime/index.js';
 
 const NAME_RULE = 'name must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64)';

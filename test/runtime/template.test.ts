@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplate } from '../../src/runtime/index.js';
+import { parseTemplate } from '../../src/language/template.js';
 import { compileInputs } from '../../src/runtime/inputs.js';
-import type { TemplateScope } from '../../src/runtime/template.js';
+import type { TemplateScope } from '../../src/runtime/references.js';
 
 const scope: TemplateScope = {
   state: { name: 'Ada', count: 3, user: { tags: ['x', 'y'], profile: { city: 'Paris' } }, nothing: null, flag: false },

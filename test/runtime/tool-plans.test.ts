@@ -3,7 +3,8 @@
  * 000's `dependsOn` plans, validated before anything runs and executed by the DAG engine.
  */
 import { describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, createTestClock, ToolPlanner, ToolRegistry, toChainPlan, type ToolCallContext } from '../../src/runtime/index.js';
+import { AuditContext, ChainExecutor, createTestClock, ToolRegistry, type ToolCallContext } from '../../src/runtime/index.js';
+import { ToolPlanner, toChainPlan } from '../../src/runtime/agents/index.js';
 import { flaky, tool } from '../helpers/runtime.js';
 
 /** Tools of the seed's examples, each logging when it starts and ends (by microtask turns, not time). */

@@ -1,8 +1,10 @@
 /**
  * Stage 4: static analysis of one composite tool. Collects every problem; never stops at the first.
  */
-import { closestName, type JsonSchema } from '../../runtime/index.js';
-import { findDependencyCycle } from '../../runtime/compiled-plan.js';
+import { RESERVED_NAMES } from '../../language/template.js';
+import { findDependencyCycle } from '../../language/graph.js';
+import type { JsonSchema } from '../../language/json.js';
+import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall, type CallStepDoc } from '../model.js';
@@ -12,7 +14,7 @@ import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } 
 import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { scanTemplates } from './templates.js';
-import { checkExpressionReferences, checkReference, referencedSteps, RESERVED, type ReferenceScope } from './references.js';
+import { checkExpressionReferences, checkReference, referencedSteps, type ReferenceScope } from './references.js';
 import { checkInputs, checkOutputs, checkRetrySettings, knownTool } from './signatures.js';
 import { loopOf, outputSchemas, stateVariables, variableSchemas, type StateVariable } from './state-types.js';
 
@@ -41,7 +43,7 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   const report = (d: Diagnostic) => diagnostics.push(d);
 
   entry.parameters.forEach((parameter, index) => {
-    if (RESERVED.has(parameter.name)) report(diagnostic('RESERVED_NAME', `'${parameter.name}' is reserved and cannot name a parameter`, source.locate(['parameters', index, 'name']), `reserved: ${[...RESERVED].join(', ')}`));
+    if (RESERVED_NAMES.has(parameter.name)) report(diagnostic('RESERVED_NAME', `'${parameter.name}' is reserved and cannot name a parameter`, source.locate(['parameters', index, 'name']), `reserved: ${[...RESERVED_NAMES].join(', ')}`));
   });
   if (steps.length === 0) {
     report(diagnostic('EMPTY_COMPOSITE', 'a composite tool needs at least one step', source.locate(stepsPath())));
@@ -179,7 +181,7 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
   const afterStep = here ? { must: new Set([...here.must, ...definedBy(node)]), may: new Set([...here.may, ...definedBy(node)]) } : undefined;
   for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'transform', to];
-    if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
+    if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
     checkExpression(expression, at, source, report);
     if (afterStep) checkExpressionReferences(expression, at, afterStep, ctx);
   }

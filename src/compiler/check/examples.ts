@@ -2,7 +2,7 @@
  * Checks the `examples` and `error_scenarios` that the generated tests are made from: example input
  * must be valid input, and stubs must name tools that exist.
  */
-import { closestName } from '../../runtime/index.js';
+import { closestName } from '../../language/suggest.js';
 import { literalErrors } from './literals.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';

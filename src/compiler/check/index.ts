@@ -2,7 +2,7 @@
  * Stage 4: checks every tool against the catalogue. A composite's output is its state, so analysing
  * one composite may analyse the composites it calls first; each is analysed once.
  */
-import type { JsonSchema } from '../../runtime/index.js';
+import type { JsonSchema } from '../../language/json.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
 import { checkComposite, type CheckEnvironment, type CompositeAnalysis } from './composite.js';

@@ -3,9 +3,8 @@
  * afresh on every build, so validators are cached by the schema's JSON text rather than by object:
  * compiling one is the expensive part, and most tools share a handful of parameter shapes.
  */
-import type { JsonSchema } from '../../runtime/index.js';
-import { isPlainObject } from '../../runtime/json.js';
-import { schemaErrors } from '../../runtime/validation.js';
+import { type JsonSchema, isPlainObject } from '../../language/json.js';
+import { schemaErrors } from '../../language/validation.js';
 
 const canonical = new Map<string, JsonSchema>();
 

@@ -2,8 +2,10 @@
  * What templates and expressions read must exist where they read it: a state variable defined on the
  * paths that reach the step, a step that has succeeded, a field the tool's `returns` declares.
  */
-import { BUILTINS, closestName, formatPath, parseTemplate, type JsonSchema } from '../../runtime/index.js';
-import { isPlainObject } from '../../runtime/json.js';
+import { type JsonSchema, isPlainObject } from '../../language/json.js';
+import { formatPath } from '../../language/path.js';
+import { closestName } from '../../language/suggest.js';
+import { parseTemplate } from '../../language/template.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall } from '../model.js';
@@ -14,9 +16,6 @@ import type { Definitions } from './flow.js';
 import { schemaAt } from './schema-path.js';
 import type { StepNode } from './steps.js';
 import type { FoundReference } from './templates.js';
-
-/** Names a parameter or state variable cannot take: templates read them as built-ins or roots. */
-export const RESERVED = new Set<string>([...BUILTINS, 'state', 'steps']);
 
 export interface ReferenceScope {
   readonly outputSchema: (node: StepNode) => JsonSchema | null;

@@ -2,8 +2,8 @@
  * What a JSON Schema says about the value at a path: used to check `map_outputs` sources and
  * `<< steps.x.field >>` against a tool's declared `returns`.
  */
-import type { JsonSchema, PathSegment } from '../../runtime/index.js';
-import { isPlainObject } from '../../runtime/json.js';
+import { type JsonSchema, isPlainObject } from '../../language/json.js';
+import type { PathSegment } from '../../language/path.js';
 
 export type SchemaLookup =
   | { readonly kind: 'found'; readonly schema: JsonSchema }

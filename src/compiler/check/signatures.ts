@@ -2,7 +2,10 @@
  * A step against the signatures of the tools that may serve it: its inputs against their parameters,
  * its mapped outputs against their `returns`, its retry settings against its policy.
  */
-import { closestName, formatPath, parsePath, type JsonSchema, type JsonValue } from '../../runtime/index.js';
+import type { JsonSchema, JsonValue } from '../../language/json.js';
+import { formatPath, parsePath } from '../../language/path.js';
+import { failureAction } from '../../language/plan.js';
+import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { YamlPath } from '../load/source.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
@@ -12,7 +15,7 @@ import { literalErrors } from './literals.js';
 import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
 import type { StepNode } from './steps.js';
 import { isLiteral, type FoundReference } from './templates.js';
-import { RESERVED } from './references.js';
+import { RESERVED_NAMES } from '../../language/template.js';
 
 /** The tool with that name; reports it (with a suggestion) when there is none. */
 export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
@@ -38,7 +41,7 @@ export function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report
   if (!failure || failure.action === 'retry') return;
   for (const setting of RETRY_SETTINGS) {
     if (failure[setting] === undefined) continue;
-    report(diagnostic('USELESS_RETRY_SETTING', `${setting} does nothing here: this step's on_failure action is ${failure.action ?? (failure.next ? 'continue' : 'stop')}`, entry.source.locate([...node.path, 'on_failure', setting], { key: true }), 'set action: retry, or remove it'));
+    report(diagnostic('USELESS_RETRY_SETTING', `${setting} does nothing here: this step's on_failure action is ${failureAction(failure)}`, entry.source.locate([...node.path, 'on_failure', setting], { key: true }), 'set action: retry, or remove it'));
   }
 }
 
@@ -111,7 +114,7 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
 export function checkOutputs(node: StepNode, sources: readonly { readonly name: string; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
-    if (RESERVED.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
+    if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
     const parsed = parsePath(from);
     if ('error' in parsed) {
       report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));

@@ -2,8 +2,11 @@
  * What is known of the types of a composite's values: each step's output (blocks shape their
  * branches' and items' outputs), every name a template may read, and the state a run ends with.
  */
-import { parsePath, parseTemplate, type JsonSchema, type Reference } from '../../runtime/index.js';
-import { isPlainObject } from '../../runtime/json.js';
+import { loopOutputSchema, parallelOutputSchema } from '../../language/blocks.js';
+import { DEFAULTS } from '../../language/plan.js';
+import { type JsonSchema, isPlainObject } from '../../language/json.js';
+import { parsePath } from '../../language/path.js';
+import { parseTemplate, type Reference } from '../../language/template.js';
 import { isCall, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { shapeSchema } from '../resolve/parameters.js';
@@ -29,22 +32,12 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
     let schema: JsonSchema | null;
     if (isCall(node.doc)) schema = env.returnsOf(node.doc.tool);
     else if (node.branches) {
-      const all = (node.doc as ParallelStepDoc).wait_for === undefined || (node.doc as ParallelStepDoc).wait_for === 'all';
-      schema = {
-        type: 'object',
-        properties: Object.fromEntries(node.branches.map((branch) => [branch.id, last(branch.nodes) ?? {}])),
-        required: all ? node.branches.map((branch) => branch.id) : [],
-      };
+      const waitFor = (node.doc as ParallelStepDoc).wait_for ?? DEFAULTS.waitFor;
+      schema = parallelOutputSchema(node.branches.map((branch) => ({ id: branch.id, output: last(branch.nodes) ?? {} })), waitFor === 'all');
     } else {
-      schema = {
-        type: 'object',
-        properties: {
-          // An item that failed (when the loop tolerates failures) leaves null in its place.
-          results: { type: 'array', items: (node.doc as LoopStepDoc).loop.max_failures ? { anyOf: [last(node.body ?? []) ?? {}, { type: 'null' }] } : (last(node.body ?? []) ?? {}) },
-          failures: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, step: { type: ['string', 'null'] }, kind: { type: 'string' }, message: { type: 'string' } } } },
-        },
-        required: ['results', 'failures'],
-      };
+      // An item that failed (when the loop tolerates failures) leaves null in its place.
+      const maxFailures = (node.doc as LoopStepDoc).loop.max_failures ?? DEFAULTS.loopMaxFailures;
+      schema = loopOutputSchema(last(node.body ?? []) ?? {}, maxFailures > 0);
     }
     memo.set(node, schema);
     return schema;

@@ -2,7 +2,8 @@
  * Step ids and transitions. Ids default to the tool's name, made unique (`echo_tool`, `echo_tool_2`);
  * `next` names a step id, or `end`.
  */
-import { closestName } from '../../runtime/index.js';
+import { failureAction } from '../../language/plan.js';
+import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import { isCall, type BranchDoc, type StepDoc } from '../model.js';
@@ -130,7 +131,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
     const at: YamlPath = [...path, index + offset];
     const onSuccess = target(step.on_success?.next, index + 1, [...at, 'on_success', 'next']);
     const failure = step.on_failure;
-    const action = failure?.action ?? (failure?.next !== undefined ? 'continue' : 'stop');
+    const action = failureAction(failure);
     const failureNext = failure?.next !== undefined ? target(failure.next, index + 1, [...at, 'on_failure', 'next']) : index + 1 < steps.length ? index + 1 : null;
     const continues = action === 'continue' || (action === 'retry' && failure?.continue_on_max_retries === true);
     if (failure?.next !== undefined && !continues) {

@@ -2,7 +2,8 @@
  * Finds every `<< … >>` template in a step's inputs, wherever it sits, with the YAML path and the
  * offset inside the string so a problem can be pointed at exactly.
  */
-import { parseTemplate, type JsonValue, type Reference } from '../../runtime/index.js';
+import type { JsonValue } from '../../language/json.js';
+import { parseTemplate, type Reference } from '../../language/template.js';
 import type { YamlPath } from '../load/source.js';
 
 export interface FoundReference {

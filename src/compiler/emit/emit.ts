@@ -4,7 +4,10 @@
  * templates hold the shape of the files.
  */
 import path from 'node:path';
-import { backoffDelay, shouldRetry, type ChainPlan, type JsonSchema } from '../../runtime/index.js';
+import type { JsonSchema } from '../../language/json.js';
+import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../../language/plan.js';
+import type { TestContext } from '../../language/testing.js';
+import { promisedWaits, retries as retriesKind } from '../lower/promises.js';
 import type { CompositeAnalysis } from '../check/composite.js';
 import { calleesOf } from '../check/callees.js';
 import { stateSchema } from '../check/state-types.js';
@@ -55,16 +58,16 @@ export function emitTool(entry: CatalogueEntry, ctx: EmitContext, composite: { a
     parameters: printValue(entry.inputSchema, '  '),
     policies: printValue(
       {
-        requiresCasefile: document.policies?.requires_casefile ?? false,
-        requiredPermissions: document.policies?.required_permissions ?? [],
-        timeoutSeconds: document.policies?.timeout_seconds ?? null,
+        requiresCasefile: document.policies?.requires_casefile ?? DEFAULTS.policies.requiresCasefile,
+        requiredPermissions: document.policies?.required_permissions ?? DEFAULTS.policies.requiredPermissions,
+        timeoutSeconds: document.policies?.timeout_seconds ?? DEFAULTS.policies.timeoutSeconds,
       },
       '  ',
     ),
     audit: printValue(
       {
-        successEvent: document.audit?.success_event ?? `${entry.name}.succeeded`,
-        failureEvent: document.audit?.failure_event ?? `${entry.name}.failed`,
+        successEvent: document.audit?.success_event ?? defaultAuditEvents(entry.name).successEvent,
+        failureEvent: document.audit?.failure_event ?? defaultAuditEvents(entry.name).failureEvent,
         redactFields: document.audit?.redact_fields ?? [],
       },
       '  ',
@@ -153,7 +156,7 @@ function testView(entry: CatalogueEntry, ctx: EmitContext, composite: { analysis
     return `${printed} as unknown as ${common.paramsName}`;
   };
   const options = (context: ContextDoc | undefined, stubs: Readonly<Record<string, StubDoc>> | undefined) => {
-    const value: Record<string, unknown> = { context: context ?? baseContext };
+    const value: Record<string, unknown> = { context: testContext(context ?? baseContext) };
     if (stubs && Object.keys(stubs).length > 0) value['stubs'] = stubs;
     return printValue(value, '    ');
   };
@@ -206,10 +209,9 @@ function failurePolicyTest(
   if (!step || step.kind !== 'call' || step.when !== undefined) return null;
   const policy = step.onFailure;
   // The injected failure is an execution error with no code: retried only if the policy retries those.
-  const injected = { kind: 'execution', message: 'injected failure' } as const;
-  const retries = policy.action === 'retry' && shouldRetry(injected, policy) ? policy.maxRetries : 0;
+  const retries = policy.action === 'retry' && retriesKind(policy, 'execution') ? policy.maxRetries : 0;
   // The wait before each attempt: none before the first, then the backoff (the test executor's jitter draws 0.5).
-  const waits = [0, ...(policy.action === 'retry' ? Array.from({ length: retries }, (_, n) => backoffDelay(policy.backoff, n + 1, () => 0.5)) : [])];
+  const waits = [0, ...(policy.action === 'retry' ? promisedWaits(policy.backoff, retries) : [])];
   const after = policy.action === 'retry' ? policy.afterRetries : policy;
   const fallback = step.fallbacks?.find((name) => name !== step.tool) ?? null;
   const retried = retries > 0 ? `retries ${retries} time${retries === 1 ? '' : 's'}, then ` : '';
@@ -230,6 +232,16 @@ function failurePolicyTest(
     stops: !fallback && after.action === 'stop',
     nextStep: !fallback && after.action === 'continue' && after.next !== null ? quote(after.next) : null,
   };
+}
+
+/** The YAML's `context` as the test executor takes it. */
+function testContext(context: ContextDoc): TestContext {
+  const out: { -readonly [K in keyof TestContext]: TestContext[K] } = {};
+  if (context.user_id !== undefined) out.userId = context.user_id;
+  if (context.session_id !== undefined) out.sessionId = context.session_id;
+  if (context.casefile_id !== undefined) out.casefileId = context.casefile_id;
+  if (context.permissions !== undefined) out.permissions = context.permissions;
+  return out;
 }
 
 /** A context that satisfies the policies of the tool and of every tool it calls. */

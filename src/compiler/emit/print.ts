@@ -2,8 +2,7 @@
  * Prints values and types as TypeScript source, formatted the way a person would write them:
  * single quotes, two-space indent, short things on one line, trailing commas on long ones.
  */
-import type { JsonSchema } from '../../runtime/index.js';
-import { isPlainObject } from '../../runtime/json.js';
+import { type JsonSchema, isPlainObject } from '../../language/json.js';
 
 const LINE = 100;
 

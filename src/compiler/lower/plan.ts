@@ -2,20 +2,18 @@
  * Stage 5: a checked composite becomes a ChainPlan, with every default made explicit: ids, targets,
  * retry numbers. The runtime interprets this and nothing else.
  */
-import { DEFAULT_BACKOFF, DEFAULT_MAX_NEXT_TOOL_DEPTH, DEFAULT_MAX_STEP_EXECUTIONS, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../runtime/index.js';
+import { DEFAULTS, failureAction, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../language/plan.js';
 import type { CallStepDoc, LoopStepDoc, ParallelStepDoc } from '../model.js';
 import type { CompositeAnalysis } from '../check/composite.js';
 import type { StepNode } from '../check/steps.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 
-export const DEFAULT_MAX_RETRIES = 3;
-
 export function lowerComposite(entry: CatalogueEntry, analysis: CompositeAnalysis): ChainPlan {
   const implementation = entry.document.implementation;
   const composite = implementation.type === 'composite' ? implementation.composite : null;
-  const maxStepExecutions = composite?.max_step_executions ?? DEFAULT_MAX_STEP_EXECUTIONS;
+  const maxStepExecutions = composite?.max_step_executions ?? DEFAULTS.maxStepExecutions;
   const nextTools = composite?.allow_next_tools
-    ? { nextTools: { allow: composite.allow_next_tools, maxDepth: composite.max_next_tool_depth ?? DEFAULT_MAX_NEXT_TOOL_DEPTH } }
+    ? { nextTools: { allow: composite.allow_next_tools, maxDepth: composite.max_next_tool_depth ?? DEFAULTS.maxNextToolDepth } }
     : {};
   const sequence = lowerSequence(analysis.nodes);
   if (!analysis.dag) return { name: entry.name, ...sequence, maxStepExecutions, ...nextTools };
@@ -66,7 +64,7 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
       kind: 'parallel',
       id: node.id,
       ...when,
-      waitFor: parallel.wait_for ?? 'all',
+      waitFor: parallel.wait_for ?? DEFAULTS.waitFor,
       concurrency: parallel.concurrency ?? null,
       branches: node.branches.map((branch) => ({ id: branch.id, ...lowerSequence(branch.nodes) })),
       ...transitions,
@@ -74,7 +72,7 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
   }
   if (node.body) {
     const { loop } = doc as LoopStepDoc;
-    return { kind: 'loop', id: node.id, ...when, over: loop.over.trim(), as: loop.as, concurrency: loop.concurrency ?? 1, maxFailures: loop.max_failures ?? 0, body: lowerSequence(node.body), ...transitions };
+    return { kind: 'loop', id: node.id, ...when, over: loop.over.trim(), as: loop.as, concurrency: loop.concurrency ?? DEFAULTS.loopConcurrency, maxFailures: loop.max_failures ?? DEFAULTS.loopMaxFailures, body: lowerSequence(node.body), ...transitions };
   }
   const call = doc as CallStepDoc;
   return {
@@ -86,24 +84,24 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
     ...transitions,
     ...(call.timeout_ms === undefined ? {} : { timeoutMs: call.timeout_ms }),
     ...(call.fallbacks ? { fallbacks: call.fallbacks } : {}),
-    ...(call.cache ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? false } } : {}),
+    ...(call.cache ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? DEFAULTS.cacheShared } } : {}),
   };
 }
 
 function failurePolicy(node: StepNode, idAt: (index: number | null) => string | null): FailurePolicy {
   const doc = node.doc.on_failure;
   const next = node.onFailure === 'stop' ? null : idAt(node.onFailure);
-  const action = doc?.action ?? (doc?.next !== undefined ? 'continue' : 'stop');
+  const action = failureAction(doc);
   if (action === 'stop') return { action: 'stop' };
   if (action === 'continue') return { action: 'continue', next };
   return {
     action: 'retry',
-    maxRetries: doc?.max_retries ?? DEFAULT_MAX_RETRIES,
+    maxRetries: doc?.max_retries ?? DEFAULTS.maxRetries,
     backoff: {
-      initialMs: doc?.initial_delay_ms ?? DEFAULT_BACKOFF.initialMs,
-      factor: doc?.backoff_factor ?? DEFAULT_BACKOFF.factor,
-      maxMs: doc?.max_delay_ms ?? DEFAULT_BACKOFF.maxMs,
-      jitter: doc?.jitter ?? DEFAULT_BACKOFF.jitter,
+      initialMs: doc?.initial_delay_ms ?? DEFAULTS.backoff.initialMs,
+      factor: doc?.backoff_factor ?? DEFAULTS.backoff.factor,
+      maxMs: doc?.max_delay_ms ?? DEFAULTS.backoff.maxMs,
+      jitter: doc?.jitter ?? DEFAULTS.backoff.jitter,
     },
     ...(doc?.retry_on ? { retryOn: doc.retry_on } : {}),
     ...(doc?.no_retry_on ? { noRetryOn: doc.no_retry_on } : {}),

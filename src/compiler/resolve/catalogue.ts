@@ -2,7 +2,7 @@
  * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call.
  */
 import path from 'node:path';
-import type { JsonSchema } from '../../runtime/index.js';
+import type { JsonSchema } from '../../language/json.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { ParameterDoc, ToolDocument, ToolSource } from '../model.js';

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CatalogueEntry } from './catalogue.js';
-import { closestName } from '../../runtime/index.js';
+import { closestName } from '../../language/suggest.js';
 
 /** Exported names per module, keyed by path and modification time so edits are seen. */
 export type HandlerExports = Map<string, { readonly mtimeMs: number; readonly names: ReadonlySet<string> | 'unknown' }>;

@@ -1,5 +1,5 @@
 /** Parameters as declared in YAML, turned into the JSON Schema the runtime validates inputs with. */
-import type { JsonSchema } from '../../runtime/index.js';
+import type { JsonSchema } from '../../language/json.js';
 import type { ParameterDoc, ShapeDoc } from '../model.js';
 
 export function shapeSchema(shape: ShapeDoc): JsonSchema {

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { closestName, formatPath } from '../../runtime/index.js';
+import { formatPath } from '../../language/path.js';
+import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../load/source.js';
 import type { ToolDocument } from '../model.js';

@@ -6,7 +6,7 @@ import type { CompiledLoop, CompiledParallel } from '../compiled-plan.js';
 import type { ToolFailure } from '../errors.js';
 import type { CallOutcome, ChainFailureReason } from '../result.js';
 import { AbortReason, childController } from '../signals.js';
-import { UnresolvedReference, type TemplateScope } from '../template.js';
+import { UnresolvedReference, type TemplateScope } from '../references.js';
 import { ownOutputs, type Core, type Frame, type StepRun } from './core.js';
 import { runSequence } from './sequence.js';
 

@@ -6,10 +6,10 @@ import { stableJson } from '../cache.js';
 import type { CompiledCall } from '../compiled-plan.js';
 import { describeError, type ToolFailure } from '../errors.js';
 import { nextToolOf } from '../next-tool.js';
-import type { NextToolPolicy } from '../plan.js';
+import type { NextToolPolicy } from '../../language/plan.js';
 import type { AttemptRecord, CallOutcome } from '../result.js';
 import { backoffDelay, shouldRetry } from '../retry.js';
-import { UnresolvedReference, type TemplateScope } from '../template.js';
+import { UnresolvedReference, type TemplateScope } from '../references.js';
 import { isPromiseLike, record, type AttemptResult, type CallSite, type Core, type Settled, type StepRun } from './core.js';
 
 /**

@@ -7,12 +7,12 @@ import type { Clock } from '../clock.js';
 import type { CompiledCall, CompiledStep } from '../compiled-plan.js';
 import { describeError, type ToolFailure } from '../errors.js';
 import { evaluate, expressionError } from '../expressions.js';
-import type { NextToolPolicy } from '../plan.js';
-import { lookupPath, MISSING } from '../path.js';
+import type { NextToolPolicy } from '../../language/plan.js';
+import { lookupPath, MISSING } from '../../language/path.js';
 import type { ToolRegistry } from '../registry.js';
 import type { AttemptRecord, CallOutcome, ChainFailureReason, ChainResult, StepResult } from '../result.js';
 import { abortKind } from '../signals.js';
-import type { TemplateScope } from '../template.js';
+import type { TemplateScope } from '../references.js';
 import type { ToolDefinition } from '../tool.js';
 
 /** What the runners need of the executor: its tools, its caller, its clock, and the call itself. */

@@ -4,9 +4,9 @@
  */
 import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
 import { evaluate, expressionError } from '../expressions.js';
-import type { ChainPlan } from '../plan.js';
+import type { ChainPlan } from '../../language/plan.js';
 import type { ChainFailureReason, StepOutcome, StepResult } from '../result.js';
-import type { TemplateScope } from '../template.js';
+import type { TemplateScope } from '../references.js';
 import { runLoop, runParallel } from './blocks.js';
 import { runStep } from './call-steps.js';
 import { abortedOutcome, applyTransforms, isPromiseLike, limitReached, safeMapOutputs, stepExtras, toolOf, type Core, type Frame, type Settled, type StepExecution, type StepRun } from './core.js';

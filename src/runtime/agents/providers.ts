@@ -2,10 +2,10 @@
  * What OpenAI, Anthropic and Ollama accept in tool calls and tool definitions, checked before a call
  * is run or a definition is sent, so a bad name fails here with a sentence instead of as a 400 later.
  */
-import { RuntimeUsageError } from './errors.js';
-import { ToolRegistry } from './registry.js';
-import { closestName } from './suggest.js';
-import type { ToolDefinition } from './tool.js';
+import { RuntimeUsageError } from '../errors.js';
+import { ToolRegistry } from '../registry.js';
+import { closestName } from '../../language/suggest.js';
+import type { ToolDefinition } from '../tool.js';
 
 export type Provider = 'openai' | 'anthropic' | 'ollama';
 

@@ -1,14 +1,18 @@
 /**
- * `<< … >>` templates: parsing, and resolution against a scope.
+ * The `<< … >>` template grammar, shared by the compiler (which checks templates) and the runtime
+ * (which resolves them).
  *
  * A string that is exactly one template keeps the referenced value's type; templates inside a longer
  * string are interpolated (objects and arrays as JSON). In a string that holds a template, `\<<` writes
  * a literal `<<` and `\\` a backslash.
  */
-import { formatPath, lookupPath, MISSING, parsePath, type PathSegment } from './path.js';
+import { parsePath, type PathSegment } from './path.js';
 
 export const BUILTINS = ['chain_id', 'chain_name', 'started_at'] as const;
 export type Builtin = (typeof BUILTINS)[number];
+
+/** Names a parameter, state variable or step id cannot take: templates read them as built-ins or roots. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([...BUILTINS, 'state', 'steps']);
 
 /** Where a reference reads from. */
 export type Reference =
@@ -93,59 +97,4 @@ function parseReference(expression: string): Reference | { error: TemplateError 
     return { root: 'builtin', name: head as Builtin, text: expression };
   }
   return { root: 'state', name: head as string, path: rest, text: expression };
-}
-
-/** What templates read at run time. */
-export interface TemplateScope {
-  readonly state: Readonly<Record<string, unknown>>;
-  readonly steps: ReadonlyMap<string, unknown>;
-  readonly builtins: Readonly<Record<Builtin, string>>;
-}
-
-/** A reference that had nothing behind it at run time. */
-export class UnresolvedReference extends Error {
-  constructor(readonly reference: Reference, readonly where: string) {
-    super(`${where}: << ${reference.text} >> ${describeMissing(reference)}`);
-    this.name = 'UnresolvedReference';
-  }
-}
-
-function describeMissing(reference: Reference): string {
-  if (reference.root === 'steps') return `has no value: step '${reference.step}' has not succeeded yet or its output has no ${formatPath(reference.path) || 'value'}`;
-  if (reference.root === 'state') return `has no value: state has no ${formatPath([reference.name, ...reference.path])}`;
-  return 'has no value';
-}
-
-function lookupReference(reference: Reference, scope: TemplateScope): unknown {
-  switch (reference.root) {
-    case 'builtin':
-      return scope.builtins[reference.name];
-    case 'state': {
-      const value = scope.state[reference.name];
-      return value === undefined ? MISSING : lookupPath(value, reference.path);
-    }
-    case 'steps':
-      return scope.steps.has(reference.step) ? lookupPath(scope.steps.get(reference.step), reference.path) : MISSING;
-  }
-}
-
-/** Renders a parsed template; throws UnresolvedReference for a reference with no value. */
-export function renderTemplate(template: ParsedTemplate, scope: TemplateScope, where: string): unknown {
-  if (template.whole) {
-    const { reference } = template.parts[0] as { reference: Reference };
-    const value = lookupReference(reference, scope);
-    if (value === MISSING) throw new UnresolvedReference(reference, where);
-    return value;
-  }
-  let out = '';
-  for (const part of template.parts) {
-    if ('text' in part) {
-      out += part.text;
-      continue;
-    }
-    const value = lookupReference(part.reference, scope);
-    if (value === MISSING) throw new UnresolvedReference(part.reference, where);
-    out += typeof value === 'string' ? value : JSON.stringify(value);
-  }
-  return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The lowered plan: the contract between the compiler and the runtime. Everything is explicit here
  * (every step has an id, every transition a target, every policy its numbers), so the executor never
- * guesses. `null` as a target means the chain ends.
+ * guesses. `null` as a target means the chain ends. Every default the language has is at the end of
+ * this file, and only there.
  */
 import type { JsonValue } from './json.js';
 
@@ -126,6 +127,47 @@ export interface Backoff {
   readonly jitter: boolean;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 1000, factor: 2, maxMs: 30_000, jitter: false };
-export const DEFAULT_MAX_STEP_EXECUTIONS = 1000;
-export const DEFAULT_MAX_NEXT_TOOL_DEPTH = 5;
+/** Every default of the language: what a YAML field (or a plan written at run time) means when left out. */
+export const DEFAULTS = {
+  /** The most step executions one run may make. */
+  maxStepExecutions: 1000,
+  /** The most `_meta.nextTool` hops one step may make. */
+  maxNextToolDepth: 5,
+  /** Retries after the first attempt, with `on_failure.action: retry`. */
+  maxRetries: 3,
+  backoff: { initialMs: 1000, factor: 2, maxMs: 30_000, jitter: false },
+  /** How a parallel block ends. */
+  waitFor: 'all',
+  /** Loop items run at once. */
+  loopConcurrency: 1,
+  /** Loop items that may fail before the loop fails. */
+  loopMaxFailures: 0,
+  /** A cached result is per user unless shared. */
+  cacheShared: false,
+  /** A tool's policies when the YAML sets none. */
+  policies: { requiresCasefile: false, requiredPermissions: [], timeoutSeconds: null },
+} as const;
+
+/** A failure policy as the YAML writes it: only the fields that decide the action. */
+export interface FailureSettings {
+  readonly action?: 'stop' | 'retry' | 'continue';
+  readonly next?: string;
+}
+
+/**
+ * The action of an `on_failure`: as written, or `continue` when it gives only a `next`, or `stop`.
+ *
+ * @example failureAction({ next: 'cleanup' }) // 'continue'
+ */
+export function failureAction(settings: FailureSettings | undefined): 'stop' | 'retry' | 'continue' {
+  return settings?.action ?? (settings?.next !== undefined ? 'continue' : 'stop');
+}
+
+/**
+ * The audit events of a tool that names none.
+ *
+ * @example defaultAuditEvents('echo_tool') // { successEvent: 'echo_tool.succeeded', failureEvent: 'echo_tool.failed' }
+ */
+export function defaultAuditEvents(tool: string): { readonly successEvent: string; readonly failureEvent: string } {
+  return { successEvent: `${tool}.succeeded`, failureEvent: `${tool}.failed` };
+}

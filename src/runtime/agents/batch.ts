@@ -1,7 +1,8 @@
 /** Running the tool calls a model asked for in one turn, side by side. */
-import { describeError, RuntimeUsageError, type FailureKind } from './errors.js';
-import type { ChainExecutor } from './executor.js';
-import type { CallOutcome } from './result.js';
+import type { FailureKind } from '../../language/failures.js';
+import { describeError, RuntimeUsageError } from '../errors.js';
+import type { ChainExecutor } from '../executor.js';
+import type { CallOutcome } from '../result.js';
 
 /** One call as a model produces it: which tool, with which arguments. */
 export interface ToolCall {

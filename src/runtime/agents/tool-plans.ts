@@ -6,14 +6,14 @@
  * - tools by name with `dependsOn` and `{{tool.field}}` templates in their parameters (seed 000).
  */
 import { randomBytes } from 'node:crypto';
-import { findDependencyCycle } from './compiled-plan.js';
-import type { ChainExecutor } from './executor.js';
-import { isPlainObject, type JsonValue } from './json.js';
-import type { CallStep, ChainPlan } from './plan.js';
-import type { ToolRegistry } from './registry.js';
-import type { ChainResult, StepOutcome } from './result.js';
-import { closestName } from './suggest.js';
-import { defineTool, type ToolDefinition } from './tool.js';
+import { findDependencyCycle } from '../../language/graph.js';
+import type { ChainExecutor } from '../executor.js';
+import { isPlainObject, type JsonValue } from '../../language/json.js';
+import type { CallStep, ChainPlan } from '../../language/plan.js';
+import type { ToolRegistry } from '../registry.js';
+import type { ChainResult, StepOutcome } from '../result.js';
+import { closestName } from '../../language/suggest.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 
 /** Seed 003's format: `{ steps: [{ id, tool, arguments }], output_steps? }`. */
 export interface StepPlan {
