@@ -258,6 +258,13 @@ async function main() {
   // The executor first: the compile benchmark leaves a large heap behind (the runtime's shared ajv
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
   const chain = await executorBench();
+  if (process.env.BENCH_ONLY === 'executor') {
+    row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+    row('same calls by hand + validation', us(chain.byHand));
+    ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
+    for (const line of rows) console.log(line);
+    return;
+  }
   const blocks = await blockBench();
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
   const cleanup = () => rm(root, { recursive: true, force: true });

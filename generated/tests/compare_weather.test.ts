@@ -35,7 +35,7 @@ describe('compare_weather', () => {
     const history = result.execution_history.filter((attempt) => attempt.step === 'weather_a');
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['weather_a', 0]]);
     const audited = context.trail.filter((record) => record.stepId === 'weather_a');
-    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['weather_a', 1, 'failure']]);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['weather_a', 1, 'failed']]);
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ step: 'weather_a', kind: 'execution' });
   });

@@ -49,7 +49,7 @@ describe('echo_chain_demo', () => {
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['echo_tool', 0]]);
     const audited = context.trail.slice(0, 1);
-    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['echo_tool', 1, 'failure']]);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['echo_tool', 1, 'failed']]);
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ step: 'echo_tool', kind: 'execution' });
   });

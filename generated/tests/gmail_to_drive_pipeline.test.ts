@@ -52,7 +52,7 @@ describe('gmail_to_drive_pipeline', () => {
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['gmail_search_messages', 0]]);
     const audited = context.trail.slice(0, 1);
-    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['gmail_search_messages', 1, 'failure']]);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['gmail_search_messages', 1, 'failed']]);
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ step: 'gmail_search_messages', kind: 'execution' });
   });

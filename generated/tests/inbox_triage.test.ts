@@ -33,7 +33,7 @@ describe('inbox_triage', () => {
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['search', 0]]);
     const audited = context.trail.slice(0, 1);
-    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['search', 1, 'failure']]);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['search', 1, 'failed']]);
     expect(result.success).toBe(false);
     expect(result.failure).toMatchObject({ step: 'search', kind: 'execution' });
   });

@@ -37,7 +37,7 @@ describe('resilient_lookup', () => {
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['lookup', 0]]);
     const audited = context.trail.slice(0, 1);
-    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['lookup', 1, 'failure']]);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['lookup', 1, 'failed']]);
     expect(result.execution_history[1]).toMatchObject({ step: 'lookup', tool: 'fallback_data_tool', via: 'fallback' });
   });
 });

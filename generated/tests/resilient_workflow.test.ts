@@ -37,7 +37,7 @@ describe('resilient_workflow', () => {
     const history = result.execution_history.slice(0, 1);
     expect(history.map((attempt) => [attempt.step, attempt.waited_ms])).toEqual([['primary_data_tool', 0]]);
     const audited = context.trail.slice(0, 1);
-    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['primary_data_tool', 1, 'failure']]);
+    expect(audited.map((record) => [record.stepId, record.attempt, record.status])).toEqual([['primary_data_tool', 1, 'failed']]);
     expect(first?.handled).toBe('continued');
     expect(result.results[1]?.step).toBe('fallback_data_tool');
   });

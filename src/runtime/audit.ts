@@ -4,7 +4,7 @@ import type { FailureKind } from '../language/failures.js';
 export interface AuditRecord {
   readonly event: string;
   readonly tool: string;
-  readonly status: 'success' | 'failure';
+  readonly status: 'success' | 'failed';
   readonly userId: string;
   readonly sessionId: string;
   readonly casefileId: string | null;

@@ -30,7 +30,7 @@ export class RuntimeUsageError extends Error {
 }
 
 /** The code an error carries, for retry matching: its `code` property, or a name more specific than `Error`. */
-export function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   try {
     const code = (error as { code?: unknown }).code;

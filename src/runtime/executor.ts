@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { redact, type AuditRecord } from './audit.js';
+import type { ChainPlan } from '../language/plan.js';
+import { closestName } from '../language/suggest.js';
+import { schemaErrors } from '../language/validation.js';
+import { auditRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
+import type { CallSite, Core } from './call.js';
+import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
 import { compilePlan } from './compiled-plan.js';
 import type { AuditContext } from './context.js';
-import { abortedOutcome, isPromiseLike, whenAborted, type CallResult, type CallSite, type Core, type Frame, type Settled } from './engine/core.js';
-import { dagOutputs, runDag, runSequence } from './engine/sequence.js';
+import { topContext, type Run } from './engine/context.js';
+import { dagOutputs, runDag } from './engine/dag.js';
+import { runSequence } from './engine/sequence.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
-import type { ChainPlan } from '../language/plan.js';
+import { withDefaults } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
-import { AbortReason, childController, NEVER } from './signals.js';
-import { closestName } from '../language/suggest.js';
-import type { ToolDefinition } from './tool.js';
-import { schemaErrors } from '../language/validation.js';
-import { withDefaults } from './input-defaults.js';
+import { isPromiseLike, type Settled } from './settled.js';
+import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
+import type { RunOptions, ToolCaller, ToolDefinition } from './tool.js';
+
+export type { RunOptions } from './tool.js';
 
 export interface ChainExecutorOptions {
   readonly registry: ToolRegistry;
@@ -25,13 +31,7 @@ export interface ChainExecutorOptions {
   readonly random?: () => number;
 }
 
-/** What a caller may pass with any call or run. */
-export interface RunOptions {
-  /** Aborting it cancels the run: no further tool starts, and the tool in flight sees its signal abort. */
-  readonly signal?: AbortSignal;
-}
-
-const topLevel = (signal: AbortSignal | undefined): CallSite => ({ chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0 });
+const topLevel = (signal: AbortSignal | undefined, onChain?: CallSite['onChain']): CallSite => ({ chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -42,11 +42,11 @@ const MAX_NESTING = 32;
  * const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'u1', sessionId: 's1' }) });
  * const result = await executor.runComposite(echoChainDemoTool, { initial_message: 'Hello' });
  */
-export class ChainExecutor {
+export class ChainExecutor implements ToolCaller {
   readonly registry: ToolRegistry;
   readonly context: AuditContext;
   readonly #clock: Clock;
-  /** What the runners of `engine/` see of this executor. */
+  /** What the engine sees of this executor. */
   readonly #core: Core;
 
   constructor(options: ChainExecutorOptions) {
@@ -58,7 +58,7 @@ export class ChainExecutor {
       context: this.context,
       clock: this.#clock,
       random: options.random ?? Math.random,
-      call: (tool, input, site) => this.#call(tool, input, site),
+      call: (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt),
     };
   }
 
@@ -77,26 +77,13 @@ export class ChainExecutor {
   /** Runs a composite tool. Policy, input, timeout and cancellation come back as a failed result, not an exception. */
   async runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P, options: RunOptions = {}): Promise<ChainResult<S>> {
     if (tool.implementation.kind !== 'composite') throw new RuntimeUsageError(`'${tool.name}' is not a composite tool`);
-    const { chain, outcome } = await this.#call(tool, input, topLevel(options.signal));
+    let chain: ChainResult | null = null;
+    const { outcome } = await this.#call(tool, input, topLevel(options.signal, (ran) => (chain = ran)));
     if (chain) return chain as ChainResult<S>;
     // The call was refused before the chain started (policy or input): report it as a chain that never ran.
     const failure = (outcome as { ok: false; error: ToolFailure }).error;
     const now = isoTime(this.#clock.now());
-    return {
-      success: false,
-      status: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
-      chain_id: randomUUID(),
-      chain_name: tool.name,
-      steps_executed: 0,
-      steps_succeeded: 0,
-      steps_failed: 0,
-      results: [],
-      execution_history: [],
-      final_state: {},
-      failure: { step: null, tool: tool.name, ...failure },
-      started_at: now,
-      completed_at: now,
-    };
+    return chainResult({ chainId: randomUUID(), chainName: tool.name, results: [], history: [], state: {}, failure: { step: null, tool: tool.name, ...failure }, startedAt: now, completedAt: now }) as ChainResult<S>;
   }
 
   /** Runs a plan from the given state. The seed's `execute_chain`. */
@@ -109,36 +96,37 @@ export class ChainExecutor {
    * the output, audit. Returns synchronously when the handler does and nothing can interrupt it, so a
    * chain of synchronous tools pays for no extra promises.
    */
-  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite): Settled<CallResult> {
+  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started?: number): Settled<Attempt> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
+    const startedAt = started ?? this.#clock.now();
     if (!definition) {
       const name = tool as string;
       const suggestion = closestName(name, this.registry.names());
-      const hint = suggestion ? ` (did you mean '${suggestion}'?)` : '';
-      return { outcome: { ok: false, error: { kind: 'unknown_tool', message: `no tool named '${name}' is registered${hint}` } }, endedAt: this.#clock.now() };
+      const error: ToolFailure = { kind: 'unknown_tool', message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}` };
+      // Nothing was called, so nothing is audited; the run's history still shows the attempt.
+      return this.#attempt(name, site, startedAt, rawInput, { ok: false, error }, site.via);
     }
-    const startedAt = site.startedAt ?? this.#clock.now();
     const input = withDefaults(definition.parameters, rawInput);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input);
     if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
-    if (site.signal.aborted) return this.#finish(definition, site, startedAt, input, abortedOutcome(site.signal.reason));
+    if (site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
 
     let key: string | null = null;
     if (site.cache) {
       key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, input)) ?? null;
       const hit = key === null ? undefined : this.registry.cache.get(key, this.#clock.now());
-      if (hit) return { ...this.#finish(definition, site, startedAt, input, { ok: true, output: hit.output }, true), cached: true };
+      if (hit) return this.#finish(definition, site, startedAt, input, { ok: true, output: hit.output }, 'cache');
     }
     const remember =
       key === null
         ? unchanged
-        : (result: CallResult): CallResult => {
+        : (attempt: Attempt): Attempt => {
             // An output that cannot be copied (a function, a stream) is simply not cached.
-            if (result.outcome.ok) {
-              const output = result.outcome.output;
+            if (attempt.outcome.ok) {
+              const output = attempt.outcome.output;
               safely(() => this.registry.cache.set(key, output, this.#clock.now() + site.cache!.ttlMs));
             }
-            return result;
+            return attempt;
           };
 
     const implementation = definition.implementation;
@@ -147,10 +135,9 @@ export class ChainExecutor {
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
       return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit).then((chain) => {
-        const outcome: CallOutcome = chain.success
-          ? { ok: true, output: chain.final_state }
-          : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
-        return remember({ ...this.#finish(definition, site, startedAt, input, outcome), chain });
+        site.onChain?.(chain);
+        const outcome: CallOutcome = chain.success ? { ok: true, output: chain.final_state } : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+        return remember(this.#finish(definition, site, startedAt, input, outcome));
       });
     }
     if (limit === undefined && site.signal === NEVER) {
@@ -167,14 +154,14 @@ export class ChainExecutor {
         (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
       );
     }
-    return this.#guardedCall(definition, input, site, startedAt, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
+    return this.#guardedCall(definition, input, site, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
   }
 
   /**
    * Runs a handler that can be interrupted: by its time limit, or by the caller. The handler gets a
    * signal that aborts either way; the executor stops waiting for it at once, whatever it does.
    */
-  async #guardedCall(definition: ToolDefinition, input: unknown, site: CallSite, startedAt: number, limit: number | undefined): Promise<CallOutcome> {
+  async #guardedCall(definition: ToolDefinition, input: unknown, site: CallSite, limit: number | undefined): Promise<CallOutcome> {
     if (definition.implementation.kind !== 'function') throw new RuntimeUsageError(`'${definition.name}' has no handler`);
     const { controller, release } = childController(site.signal);
     const timer = new AbortController();
@@ -197,7 +184,7 @@ export class ChainExecutor {
         (output): CallOutcome => checkOutput(definition, output),
         (error: unknown): CallOutcome => ({ ok: false, error: executionFailure(error) }),
       );
-      return await Promise.race([finished, whenAborted(controller.signal)]);
+      return await Promise.race([finished, whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error }))]);
     } finally {
       timer.abort();
       release();
@@ -217,47 +204,16 @@ export class ChainExecutor {
     return null;
   }
 
-  /** Records the attempt in the audit trail and hands the outcome back. */
-  #finish(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome, cached = false): CallResult {
-    const fields = tool.audit.redactFields;
-    const context = this.context;
-    const endedAt = this.#clock.now();
-    // Whole literals, not a spread nor fields added later: this runs once per attempt, and both are slow.
-    const record: AuditRecord = outcome.ok
-      ? {
-          event: tool.audit.successEvent,
-          tool: tool.name,
-          status: 'success',
-          userId: context.userId,
-          sessionId: context.sessionId,
-          casefileId: context.casefileId,
-          chainId: site.chainId,
-          stepId: site.stepId,
-          attempt: site.attempt,
-          startedAtMs: startedAt,
-          durationMs: endedAt - startedAt,
-          waitedMs: site.waitedMs,
-          input: redact(input, fields),
-          output: redact(outcome.output, fields),
-        }
-      : {
-          event: tool.audit.failureEvent,
-          tool: tool.name,
-          status: 'failure',
-          userId: context.userId,
-          sessionId: context.sessionId,
-          casefileId: context.casefileId,
-          chainId: site.chainId,
-          stepId: site.stepId,
-          attempt: site.attempt,
-          startedAtMs: startedAt,
-          durationMs: endedAt - startedAt,
-          waitedMs: site.waitedMs,
-          input: redact(input, fields),
-          error: { kind: outcome.error.kind, message: outcome.error.message },
-        };
-    context.record(cached ? { ...record, cached: true } : record);
-    return { outcome, endedAt };
+  /** The attempt value of a call that ended now. */
+  #attempt(tool: string, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome, via: Attempt['via']): Attempt {
+    return { tool, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, startedAt, endedAt: this.#clock.now(), waitedMs: site.waitedMs, input, outcome, via };
+  }
+
+  /** Makes the attempt value and records it in the audit trail. */
+  #finish(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome, served?: 'cache'): Attempt {
+    const attempt = this.#attempt(tool.name, site, startedAt, input, outcome, served ?? site.via);
+    this.context.record(auditRecord(attempt, tool, this.context));
+    return attempt;
   }
 
   async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined): Promise<ChainResult> {
@@ -266,15 +222,16 @@ export class ChainExecutor {
     const startedAt = isoTime(this.#clock.now());
     // Object.assign, not a spread: V8 adds properties to a spread-made object on a slow path.
     const state: Record<string, unknown> = Object.assign({}, initialState);
-    const frame: Frame = {
+    const run: Run = {
+      core: this.#core,
       chainId,
       depth,
       history: [],
       results: [],
-      stepOutputs: new Map(),
       builtins: { chain_id: chainId, chain_name: chainName, started_at: startedAt },
       nextTools: plan.nextTools,
       budget: { used: 0, max: plan.maxStepExecutions },
+      runSequence,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 
@@ -290,65 +247,24 @@ export class ChainExecutor {
     }
     let failure: ChainFailureReason | null;
     try {
+      const context = topContext(run, state, signal);
       failure =
         depth > MAX_NESTING
           ? { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` }
           : plan.mode === 'dag'
-            ? (await runDag(this.#core, compiled, compiled.dependsOn, state, frame, signal)).failure
-            : (await runSequence(this.#core, compiled, state, frame, signal, null)).failure;
+            ? (await runDag(compiled, compiled.dependsOn, context)).failure
+            : (await runSequence(compiled, context)).failure;
     } finally {
       timer?.abort();
       release();
     }
-
-    const completedAt = isoTime(this.#clock.now());
-    this.context.trackChain(chainId, chainName, compiled.tools, failure ? 'failed' : 'succeeded');
-    const { results, history } = frame;
-    const outputs = plan.mode === 'dag' ? { outputs: dagOutputs(plan, results) } : {};
-    let succeeded = 0;
-    let failed = 0;
-    for (const result of results) {
-      if (result.status === 'success') succeeded += 1;
-      else if (result.status === 'failed') failed += 1;
-    }
-    if (failure) {
-      return {
-        success: false,
-        status: failure.kind === 'cancelled' ? 'cancelled' : 'failed',
-        chain_id: chainId,
-        chain_name: chainName,
-        steps_executed: succeeded + failed,
-        steps_succeeded: succeeded,
-        steps_failed: failed,
-        results,
-        execution_history: history,
-        final_state: state,
-        failure,
-        started_at: startedAt,
-        completed_at: completedAt,
-        ...outputs,
-      };
-    }
-    return {
-      success: true,
-      status: failed > 0 ? 'partial' : 'success',
-      chain_id: chainId,
-      chain_name: chainName,
-      steps_executed: succeeded + failed,
-      steps_succeeded: succeeded,
-      steps_failed: failed,
-      results,
-      execution_history: history,
-      final_state: state,
-      started_at: startedAt,
-      completed_at: completedAt,
-      ...outputs,
-    };
+    this.context.trackChain(chainId, chainName, compiled.tools, failure ? 'failed' : 'success');
+    const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
+    return chainResult({ chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs });
   }
-
 }
 
-const unchanged = (result: CallResult): CallResult => result;
+const unchanged = (attempt: Attempt): Attempt => attempt;
 
 /** The value of `run`, or undefined when it throws. */
 function safely<T>(run: () => T): T | undefined {

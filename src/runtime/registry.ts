@@ -1,6 +1,6 @@
 import { ResultCache } from './cache.js';
 import { RuntimeUsageError } from './errors.js';
-import type { ToolDefinition, ToolHandler } from './tool.js';
+import type { ToolDefinition, ToolHandler, ToolLookup } from './tool.js';
 
 /**
  * The tools a ChainExecutor may call, by name. Not a global: build one per app (or per test) and
@@ -10,7 +10,7 @@ import type { ToolDefinition, ToolHandler } from './tool.js';
  * const registry = new ToolRegistry([echoTool]);
  * const stubbed = registry.withHandlers({ echo_tool: () => ({ data: 'stub' }) });
  */
-export class ToolRegistry {
+export class ToolRegistry implements ToolLookup {
   readonly #tools = new Map<string, ToolDefinition>();
   /** Results of steps that ask to be cached; bounded, and per user unless a step shares them. */
   readonly cache: ResultCache;

@@ -1,5 +1,6 @@
-/** AbortSignal plumbing: a signal that never aborts, and one signal following another. */
+/** AbortSignal plumbing: a signal that never aborts, one signal following another, and what an abort means. */
 import { setMaxListeners } from 'node:events';
+import type { ToolFailure } from './errors.js';
 
 /** Passed to handlers when nothing can cancel their call. */
 export const NEVER: AbortSignal = new AbortController().signal;
@@ -31,6 +32,21 @@ export function childController(parent: AbortSignal | undefined): { controller: 
 }
 
 /** The failure kind an abort reason stands for: the executor's own timeouts, or a cancellation. */
-export function abortKind(reason: unknown): 'timeout' | 'cancelled' {
+function abortKind(reason: unknown): 'timeout' | 'cancelled' {
   return reason instanceof AbortReason ? reason.kind : 'cancelled';
+}
+
+/** The failure of a call or step that was stopped: by a time limit, or by the caller. */
+export function abortFailure(reason: unknown): ToolFailure {
+  const kind = abortKind(reason);
+  const message = reason instanceof Error && reason.message ? reason.message : kind === 'timeout' ? 'timed out' : 'cancelled by the caller';
+  return { kind, message };
+}
+
+/** Resolves with the abort's failure once `signal` aborts. */
+export function whenAborted(signal: AbortSignal): Promise<ToolFailure> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(abortFailure(signal.reason));
+    else signal.addEventListener('abort', () => resolve(abortFailure(signal.reason)), { once: true });
+  });
 }

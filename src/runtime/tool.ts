@@ -1,5 +1,5 @@
 import type { AuditContext } from './context.js';
-import type { ChainExecutor } from './executor.js';
+import type { CallOutcome, ChainResult } from './result.js';
 import type { JsonSchema } from '../language/json.js';
 import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../language/plan.js';
 
@@ -25,7 +25,35 @@ export interface ToolCallContext {
   /** Aborts when the call times out or the chain is cancelled: a handler doing I/O should pass it on. */
   readonly signal: AbortSignal;
   /** The executor making the call: a tool that runs other tools runs them through it, as the same caller. */
-  readonly executor: ChainExecutor;
+  readonly executor: ToolCaller;
+}
+
+/** What a caller may pass with any call or run. */
+export interface RunOptions {
+  /** Aborting it cancels the run: no further tool starts, and the tool in flight sees its signal abort. */
+  readonly signal?: AbortSignal;
+}
+
+/** Tools by name, as a `ToolRegistry` offers them. */
+export interface ToolLookup {
+  get(name: string): ToolDefinition | undefined;
+  has(name: string): boolean;
+  /** Every name, sorted. */
+  names(): string[];
+}
+
+/** How tools are called: what `ChainExecutor` offers a handler that runs other tools. */
+export interface ToolCaller {
+  /** The tools it may call. */
+  readonly registry: ToolLookup;
+  /** Runs a plan from the given state. */
+  executeChain(plan: ChainPlan, initialState?: Record<string, unknown>, options?: RunOptions & { chainName?: string; timeoutMs?: number }): Promise<ChainResult>;
+  /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
+  call(tool: string | ToolDefinition, input: unknown, options?: RunOptions): Promise<CallOutcome>;
+  /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
+  invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P, options?: RunOptions): Promise<R>;
+  /** Runs a composite tool. */
+  runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P, options?: RunOptions): Promise<ChainResult<S>>;
 }
 
 export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;

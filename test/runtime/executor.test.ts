@@ -255,7 +255,7 @@ describe('ChainExecutor: policies and audit', () => {
     const outcome = await run.call('g', {});
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'policy' } });
     expect(ran).toBe(false);
-    expect(audit.trail).toMatchObject([{ status: 'failure', error: { kind: 'policy' } }]);
+    expect(audit.trail).toMatchObject([{ status: 'failed', error: { kind: 'policy' } }]);
   });
 
   it('refuses a call without a required permission, naming it', async () => {
@@ -288,7 +288,7 @@ describe('ChainExecutor: policies and audit', () => {
     const planned = audit.planChain([{ name: 'echo', parameters: { message: 'x' } }], { reasoning: 'demo', chainName: 'p' });
     expect([...audit.activeChains.keys()]).toEqual([planned]);
     const result = await run.executeChain(chain('c', [step('a', 'echo', { inputs: { message: 'x' } })]));
-    expect(audit.chains.get(result.chain_id)).toMatchObject({ status: 'succeeded', chainName: 'c' });
+    expect(audit.chains.get(result.chain_id)).toMatchObject({ status: 'success', chainName: 'c' });
     expect(audit.activeChains.has(result.chain_id)).toBe(false);
     expect(audit.chains.get(planned)).toMatchObject({ status: 'planned', reasoning: 'demo' });
   });

@@ -171,7 +171,7 @@ function expectDefinite(result: ChainResult<unknown>) {
 function expectAuditMatchesHistory(result: ChainResult<unknown>, audit: AuditContext) {
   const trail = audit.trail.filter((record) => record.chainId === result.chain_id);
   expect(trail.map((r) => [r.stepId, r.tool, r.attempt, r.status, r.waitedMs, r.error?.kind])).toEqual(
-    result.execution_history.map((h) => [h.step, h.tool, h.attempt, h.status === 'success' ? 'success' : 'failure', h.waited_ms, h.error?.kind]),
+    result.execution_history.map((h) => [h.step, h.tool, h.attempt, h.status === 'success' ? 'success' : 'failed', h.waited_ms, h.error?.kind]),
   );
   // No record without a chain, none for another chain in these single-chain contexts.
   expect(audit.trail.length).toBe(trail.length);
@@ -411,8 +411,8 @@ describe('(c) hanging tools', () => {
     expect(hang.handler.signals()[0]?.aborted).toBe(true);
     // One record for the hanging attempt, one for the composite call itself.
     expect(audit.trail.map((r) => [r.tool, r.status, r.error?.kind])).toEqual([
-      ['hang', 'failure', 'timeout'],
-      ['bounded', 'failure', 'timeout'],
+      ['hang', 'failed', 'timeout'],
+      ['bounded', 'failed', 'timeout'],
     ]);
   });
 
@@ -473,7 +473,7 @@ describe('(e) flaky tools: n failures, then success', () => {
     expect(clock.sleeps).toEqual(waits);
     expect(result.execution_history.filter((h) => h.step === 'x').map((h) => h.waited_ms)).toEqual([0, ...waits]);
     expect(audit.trail.filter((r) => r.stepId === 'x').map((r) => [r.attempt, r.status, r.waitedMs])).toEqual(
-      Array.from({ length: attempts }, (_, i) => [i + 1, i + 1 <= failures ? 'failure' : 'success', i === 0 ? 0 : waits[i - 1]]),
+      Array.from({ length: attempts }, (_, i) => [i + 1, i + 1 <= failures ? 'failed' : 'success', i === 0 ? 0 : waits[i - 1]]),
     );
   });
 
@@ -680,7 +680,7 @@ describe('cancellation', () => {
     expect(clock.sleeps).toEqual([]);
     expect(audit.trail.map((r) => [r.stepId, r.attempt, r.status, r.error?.kind])).toEqual([
       ['pre', 1, 'success', undefined],
-      ['x', 1, 'failure', 'cancelled'],
+      ['x', 1, 'failed', 'cancelled'],
     ]);
   });
 

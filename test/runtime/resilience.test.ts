@@ -154,8 +154,8 @@ describe('which failures are retried', () => {
     const { executor: run, audit } = executor([tool('t', flaky(2))]);
     await run.executeChain(chain('c', [step('a', 't', { failure: retry(3) })]));
     expect(audit.trail.map((record) => [record.attempt, record.status, record.waitedMs])).toEqual([
-      [1, 'failure', 0],
-      [2, 'failure', 100],
+      [1, 'failed', 0],
+      [2, 'failed', 100],
       [3, 'success', 200],
     ]);
   });

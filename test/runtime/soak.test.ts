@@ -216,7 +216,7 @@ describe('soak: 1,000 concurrent chains over one shared registry', () => {
       const trail = run.context.trail;
       auditTotal += trail.length;
       expect(trail.map((r) => [r.chainId, r.stepId, r.tool, r.attempt, r.status, r.userId])).toEqual(
-        calls.map((c) => [result.chain_id, c.stepId, c.tool, c.attempt, c.ok ? 'success' : 'failure', `user-${run.idx}`]),
+        calls.map((c) => [result.chain_id, c.stepId, c.tool, c.attempt, c.ok ? 'success' : 'failed', `user-${run.idx}`]),
       );
 
       // Waits follow the formula: exact without jitter; with jitter, the chain's own seeded draws in order.

@@ -46,7 +46,7 @@ describe("seed 003's tool plans", () => {
       ],
       output_steps: ['comparison'],
     });
-    expect(run.status).toBe('completed');
+    expect(run.status).toBe('success');
     expect(run.outputs).toEqual({
       comparison: { success: true, output: { a: { temp: 25, condition: 'sunny', city: 'Tokyo' }, b: { temp: 12, condition: 'rain', city: 'London' } } },
     });
@@ -142,7 +142,7 @@ describe("seed 003's tool plans", () => {
   it('is a meta-tool an agent can call; a rejected plan fails the call with the reasons', async () => {
     const { executor } = world();
     const ok = await executor.call('execute_tool_plan', { steps: [{ id: 'a', tool: 'get_weather', arguments: '{"location": "Paris"}' }] });
-    expect(ok).toMatchObject({ ok: true, output: { status: 'completed', outputs: { a: { success: true, output: { city: 'Paris' } } } } });
+    expect(ok).toMatchObject({ ok: true, output: { status: 'success', outputs: { a: { success: true, output: { city: 'Paris' } } } } });
     const rejected = await executor.call('execute_tool_plan', { steps: [{ id: 'a', tool: 'execute_tool_plan' }] });
     expect(rejected).toMatchObject({ ok: false, error: { kind: 'execution', code: 'PLAN_REJECTED', message: 'the plan was rejected: step \'a\' calls execute_tool_plan: a plan cannot run plans' } });
   });
@@ -152,7 +152,7 @@ describe("seed 003's tool plans", () => {
     const run = await planner.execute(executor, { steps: [{ id: 'a', tool: 'get_weather', arguments: '{"location": "Tokyo"}' }] });
     expect(run.request_id).toMatch(/^req_1704123456_[a-z0-9]{9}$/);
     expect(run.plan_id).toMatch(/^plan_1704123456_[a-z0-9]{9}$/);
-    expect(planner.status(run.plan_id)).toMatchObject({ status: 'completed', request_id: run.request_id });
+    expect(planner.status(run.plan_id)).toMatchObject({ status: 'success', request_id: run.request_id });
     expect(planner.status('plan_0_unknown')).toBeUndefined();
     const again = await planner.execute(executor, { steps: [{ id: 'a', tool: 'get_weather', arguments: '{"location": "Tokyo"}' }] }, { requestId: run.request_id });
     expect(again.request_id).toBe(run.request_id);
@@ -176,7 +176,7 @@ describe("seed 000's tool lists", () => {
         { name: 'createComment', parameters: { blogId: '{{createBlog._id}}', text: 'Nice post by {{createAuthor.name}} ({{createAuthor.email}})' }, dependsOn: ['createBlog'] },
       ],
     });
-    expect(run.status).toBe('completed');
+    expect(run.status).toBe('success');
     expect(run.outputs!['createBlog']).toMatchObject({ success: true, output: { authorId: 'auth_123' } });
     // Every template in a longer string is resolved, first letters and all.
     expect(run.outputs!['createComment']).toMatchObject({ output: { blogId: 'blog_456', text: 'Nice post by Alice (alice@test.com)' } });

@@ -225,7 +225,7 @@ function failurePolicyTest(
     step: quote(step.id),
     attempts: retries + 1,
     waits: printValue(waits.map((wait) => [step.id, wait]), '    '),
-    audited: printValue(waits.map((_, n) => [step.id, n + 1, 'failure']), '    '),
+    audited: printValue(waits.map((_, n) => [step.id, n + 1, 'failed']), '    '),
     servedBy: fallback ? quote(fallback) : null,
     // In a DAG, independent steps interleave: the step's own attempts are picked out by its id.
     dag: plan.mode === 'dag',

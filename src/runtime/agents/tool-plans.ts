@@ -7,13 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { findDependencyCycle } from '../../language/graph.js';
-import type { ChainExecutor } from '../executor.js';
 import { isPlainObject, type JsonValue } from '../../language/json.js';
 import type { CallStep, ChainPlan } from '../../language/plan.js';
-import type { ToolRegistry } from '../registry.js';
 import type { ChainResult, StepOutcome } from '../result.js';
 import { closestName } from '../../language/suggest.js';
-import { defineTool, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolCaller, type ToolDefinition, type ToolLookup } from '../tool.js';
 
 /** Seed 003's format: `{ steps: [{ id, tool, arguments }], output_steps? }`. */
 export interface StepPlan {
@@ -38,7 +36,7 @@ const SEED_TEMPLATE = /\{\{\s*([A-Za-z_][\w-]*)\.([^{}\s]+?)\s*\}\}/g;
  *
  * @example toChainPlan({ steps: [{ id: 'a', tool: 'get_weather', arguments: '{"location":"Tokyo"}' }] }, registry)
  */
-export function toChainPlan(request: unknown, registry: ToolRegistry, name = 'tool_plan'): { plan: ChainPlan } | { errors: string[] } {
+export function toChainPlan(request: unknown, registry: ToolLookup, name = 'tool_plan'): { plan: ChainPlan } | { errors: string[] } {
   if (isPlainObject(request) && Array.isArray(request['steps'])) return fromStepPlan(request as unknown as StepPlan, registry, name);
   if (isPlainObject(request) && Array.isArray(request['tools'])) return fromToolList(request as unknown as ToolListPlan, registry, name);
   return { errors: ['a plan is { steps: [{ id, tool, arguments }], output_steps? } or { tools: [{ name, parameters, dependsOn }] }'] };
@@ -51,7 +49,7 @@ interface Draft {
   readonly dependsOn: Set<string>;
 }
 
-function fromStepPlan(request: StepPlan, registry: ToolRegistry, name: string): { plan: ChainPlan } | { errors: string[] } {
+function fromStepPlan(request: StepPlan, registry: ToolLookup, name: string): { plan: ChainPlan } | { errors: string[] } {
   const errors: string[] = [];
   const drafts: Draft[] = [];
   request.steps.forEach((step, index) => {
@@ -86,7 +84,7 @@ function fromStepPlan(request: StepPlan, registry: ToolRegistry, name: string): 
   return finish(drafts, registry, name, errors, { outputSteps, missingReferences: 'null' });
 }
 
-function fromToolList(request: ToolListPlan, registry: ToolRegistry, name: string): { plan: ChainPlan } | { errors: string[] } {
+function fromToolList(request: ToolListPlan, registry: ToolLookup, name: string): { plan: ChainPlan } | { errors: string[] } {
   const errors: string[] = [];
   const drafts: Draft[] = [];
   request.tools.forEach((tool, index) => {
@@ -111,7 +109,7 @@ function fromToolList(request: ToolListPlan, registry: ToolRegistry, name: strin
   return finish(drafts, registry, name, errors, {});
 }
 
-function finish(drafts: readonly Draft[], registry: ToolRegistry, name: string, errors: string[], extra: Pick<ChainPlan, 'outputSteps' | 'missingReferences'>): { plan: ChainPlan } | { errors: string[] } {
+function finish(drafts: readonly Draft[], registry: ToolLookup, name: string, errors: string[], extra: Pick<ChainPlan, 'outputSteps' | 'missingReferences'>): { plan: ChainPlan } | { errors: string[] } {
   const ids = new Set<string>();
   for (const draft of drafts) {
     if (ids.has(draft.id)) errors.push(`step id '${draft.id}' is used twice`);
@@ -164,7 +162,8 @@ function rewrite(value: JsonValue, text: (value: string) => string): JsonValue {
   return value;
 }
 
-export type PlanStatus = 'running' | 'completed' | 'failed' | 'rejected';
+/** How a plan run stands, in the runtime's status words. */
+export type PlanStatus = 'running' | 'success' | 'failed' | 'rejected';
 
 /** What a plan run reports to the agent that asked for it. */
 export interface PlanRun {
@@ -184,21 +183,21 @@ export interface PlanRun {
  * const planner = new ToolPlanner();
  * registry.register(planner.definition());
  * const run = await planner.execute(executor, { steps: [...], output_steps: ['comparison'] });
- * planner.status(run.plan_id)?.status // 'completed'
+ * planner.status(run.plan_id)?.status // 'success'
  */
 export class ToolPlanner {
   readonly #runs = new Map<string, PlanRun & { result?: ChainResult }>();
 
   constructor(readonly options: { readonly maxRemembered?: number; readonly now?: () => number } = {}) {}
 
-  async execute(executor: ChainExecutor, request: unknown, options: { readonly requestId?: string; readonly signal?: AbortSignal } = {}): Promise<PlanRun> {
+  async execute(executor: ToolCaller, request: unknown, options: { readonly requestId?: string; readonly signal?: AbortSignal } = {}): Promise<PlanRun> {
     const requestId = options.requestId ?? this.#id('req');
     const planId = this.#id('plan');
     const translated = toChainPlan(request, executor.registry, planId);
     if ('errors' in translated) return this.#remember({ request_id: requestId, plan_id: planId, status: 'rejected', errors: translated.errors });
     this.#remember({ request_id: requestId, plan_id: planId, status: 'running' });
     const result = await executor.executeChain(translated.plan, {}, { chainName: planId, ...(options.signal ? { signal: options.signal } : {}) });
-    return this.#remember({ request_id: requestId, plan_id: planId, status: result.success ? 'completed' : 'failed', outputs: result.outputs ?? {}, result });
+    return this.#remember({ request_id: requestId, plan_id: planId, status: result.success ? 'success' : 'failed', outputs: result.outputs ?? {}, result });
   }
 
   /** How a plan went, or is going; undefined for a plan this planner does not know. */

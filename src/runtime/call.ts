@@ -1,0 +1,38 @@
+/**
+ * The call vocabulary between the executor and its engine: where a call happens (`CallSite`), and
+ * what the engine needs of the executor to make one (`Core`).
+ */
+import type { Attempt } from './attempt.js';
+import type { Clock } from './clock.js';
+import type { AuditContext } from './context.js';
+import type { ToolRegistry } from './registry.js';
+import type { ChainResult } from './result.js';
+import type { Settled } from './settled.js';
+import type { ToolDefinition } from './tool.js';
+
+/** Where a call happens, for the audit trail and the handler. */
+export interface CallSite {
+  readonly chainId: string | null;
+  readonly stepId: string | null;
+  readonly attempt: number;
+  /** How deep composites are nested here. */
+  readonly depth: number;
+  readonly signal: AbortSignal;
+  readonly waitedMs: number;
+  /** The step's own bound for one attempt, in ms. */
+  readonly timeoutMs?: number | undefined;
+  readonly cache?: { readonly ttlMs: number; readonly shared: boolean } | undefined;
+  readonly via?: Attempt['via'];
+  /** Receives the chain result when the call runs a composite. */
+  readonly onChain?: ((chain: ChainResult) => void) | undefined;
+}
+
+/** What the engine needs of the executor: its tools, its caller, its clock, and the call itself. */
+export interface Core {
+  readonly registry: ToolRegistry;
+  readonly context: AuditContext;
+  readonly clock: Clock;
+  readonly random: () => number;
+  /** One call: policies, validation, the handler or a nested chain, the audit record. `startedAt` when the caller already read the clock. */
+  call(tool: string | ToolDefinition, input: unknown, site: CallSite, startedAt?: number): Settled<Attempt>;
+}

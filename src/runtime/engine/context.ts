@@ -1,0 +1,62 @@
+/**
+ * What the steps of a run share (`Run`), and where one sequence of steps runs (`StepContext`): the
+ * run, its own state and step outputs, its signal, and its place in the results. Blocks hand their
+ * branches and loop items contexts of their own.
+ */
+import type { NextToolPolicy } from '../../language/plan.js';
+import type { Builtin } from '../../language/template.js';
+import type { Core } from '../call.js';
+import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
+import type { TemplateScope } from '../references.js';
+import type { AttemptRecord, ChainFailureReason, StepResult } from '../result.js';
+
+/** How a sequence of steps ended: with a failure or not, and the output of its last step that succeeded. */
+export interface SequenceEnd {
+  readonly failure: ChainFailureReason | null;
+  readonly last: unknown;
+}
+
+/** Runs a sequence of steps; blocks are handed it, so that they need not import the sequence runner. */
+export type SequenceRunner = (sequence: CompiledSequence, context: StepContext) => Promise<SequenceEnd>;
+
+/** One run of a chain: what all its steps share, blocks included. */
+export interface Run {
+  readonly core: Core;
+  readonly chainId: string;
+  readonly depth: number;
+  readonly history: AttemptRecord[];
+  readonly results: StepResult[];
+  readonly builtins: Readonly<Record<Builtin, string>>;
+  readonly nextTools: NextToolPolicy | undefined;
+  /** Step visits: shared by the whole run, blocks included, so no nesting escapes the bound. */
+  readonly budget: { used: number; readonly max: number };
+  readonly runSequence: SequenceRunner;
+}
+
+export interface StepContext {
+  readonly run: Run;
+  /** State, step outputs and built-ins, as templates and expressions read them. */
+  readonly scope: TemplateScope & { readonly state: Record<string, unknown>; readonly steps: Map<string, unknown> };
+  readonly signal: AbortSignal;
+  /** Where the steps run, when inside a block: `fetch_all.weather` (a branch), `each_message[3]` (a loop item). */
+  readonly where: string | null;
+}
+
+/** The context of a chain's own steps. */
+export function topContext(run: Run, state: Record<string, unknown>, signal: AbortSignal): StepContext {
+  return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null };
+}
+
+/** A context for a branch or a loop item: the same run, its own state and step outputs (items run at once). */
+export function innerContext(outer: StepContext, state: Record<string, unknown>, signal: AbortSignal, where: string): StepContext {
+  return { run: outer.run, scope: { state, steps: new Map(outer.scope.steps), builtins: outer.run.builtins }, signal, where };
+}
+
+export function limitReached(run: Run, step: string): ChainFailureReason {
+  return { step, tool: null, kind: 'limit', message: `the chain ran ${run.budget.max} steps, its limit; is there a loop without an exit?` };
+}
+
+/** The tool a step calls; null for a block. */
+export function toolOf(step: CompiledStep): string | null {
+  return step.kind === 'call' ? step.plan.tool : null;
+}

@@ -1,0 +1,52 @@
+/**
+ * A loop: its body once per item, at most `concurrency` items at a time, each on its own copy of the
+ * state with the item as `as`. Results come back in input order; once more items have failed than
+ * the loop tolerates, no further item starts and those in flight are cancelled.
+ */
+import type { LoopItemFailure } from '../../language/blocks.js';
+import type { CompiledLoop } from '../compiled-plan.js';
+import { UnresolvedReference } from '../references.js';
+import { AbortReason, childController } from '../signals.js';
+import { innerContext, type StepContext } from './context.js';
+import type { StepRun } from './step-run.js';
+
+export async function runLoop(step: CompiledLoop, context: StepContext): Promise<StepRun> {
+  let items: unknown;
+  try {
+    items = step.resolveOver(context.scope);
+  } catch (error) {
+    if (!(error instanceof UnresolvedReference)) throw error;
+    return { status: 'failed', error: { kind: 'unresolved_reference', message: error.message }, attempts: 1, extras: null };
+  }
+  if (!Array.isArray(items)) {
+    return { status: 'failed', error: { kind: 'validation', message: `loop '${step.plan.id}' needs a list to go over, and ${step.plan.over} is ${items === null ? 'null' : typeof items}` }, attempts: 1, extras: null };
+  }
+  const list: readonly unknown[] = items;
+  const { as, concurrency, maxFailures } = step.plan;
+  const results: unknown[] = new Array(list.length).fill(null);
+  const failures: LoopItemFailure[] = [];
+  const { controller, release } = childController(context.signal);
+  let next = 0;
+  const worker = async () => {
+    while (next < list.length && !controller.signal.aborted) {
+      const index = next++;
+      const itemState = Object.assign({}, context.scope.state, { [as]: list[index] });
+      const end = await context.run.runSequence(step.body, innerContext(context, itemState, controller.signal, `${step.plan.id}[${index}]`));
+      if (end.failure === null) {
+        results[index] = end.last;
+        continue;
+      }
+      failures.push({ index, step: end.failure.step, kind: end.failure.kind, message: end.failure.message });
+      if (failures.length > maxFailures) controller.abort(new AbortReason('cancelled', `loop '${step.plan.id}' stopped after ${failures.length} failed items`));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  release();
+  failures.sort((a, b) => a.index - b.index);
+  if (failures.length > maxFailures) {
+    const first = failures.find((failure) => failure.kind !== 'cancelled') ?? failures[0]!;
+    const message = `loop '${step.plan.id}': ${failures.length} item${failures.length === 1 ? '' : 's'} failed, more than the ${maxFailures} it tolerates; item ${first.index}: ${first.message}`;
+    return { status: 'failed', error: { kind: first.kind, message }, attempts: 1, extras: null };
+  }
+  return { status: 'success', output: { results, failures }, attempts: 1, extras: null };
+}

@@ -1,0 +1,14 @@
+/** What running a step came to: the value every step runner returns. */
+import type { ToolFailure } from '../errors.js';
+import type { StepResult } from '../result.js';
+
+/** What the step's result says beyond its status, when a fallback, the cache or `nextTool` hops were involved. */
+export type StepExtras = Pick<StepResult, 'served_by' | 'cached' | 'hops'>;
+
+/** What running a step came to. */
+export type StepRun =
+  | { readonly status: 'success'; readonly output: unknown; readonly attempts: number; readonly extras: StepExtras | null }
+  | { readonly status: 'failed'; readonly error: ToolFailure; readonly attempts: number; readonly extras: StepExtras | null }
+  | { readonly status: 'skipped' };
+
+export type StepFailed = Extract<StepRun, { status: 'failed' }>;
