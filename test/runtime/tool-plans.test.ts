@@ -123,7 +123,7 @@ describe("seed 003's tool plans", () => {
     ['duplicate ids', { steps: [{ id: 'a', tool: 'get_weather' }, { id: 'a', tool: 'get_weather' }] }, ["step id 'a' is used twice"]],
     ['an unknown tool, with a suggestion', { steps: [{ id: 'a', tool: 'get_wether' }] }, ["step 'a' calls 'get_wether', which is not a registered tool (did you mean 'get_weather'?)"]],
     ['a plan that calls the plan tool', { steps: [{ id: 'inner', tool: 'execute_tool_plan', arguments: '{"steps": []}' }] }, ["step 'inner' calls execute_tool_plan: a plan cannot run plans"]],
-    ['a reference to a step that does not exist', { steps: [{ id: 'a', tool: 'record', arguments: '{"x": "$ref:ghost"}' }] }, ["step 'a' refers to 'ghost', which is not a step of this plan"]],
+    ['a reference to a step that does not exist', { steps: [{ id: 'a', tool: 'record', arguments: '{"x": "$ref:ghost"}' }] }, ["step 'a' depends on 'ghost', which is not a step of this plan"]],
     [
       'a dependency cycle, with its path',
       { steps: [{ id: 'a', tool: 'record', arguments: '{"x": "$ref:c"}' }, { id: 'b', tool: 'record', arguments: '{"x": "$ref:a"}' }, { id: 'c', tool: 'record', arguments: '{"x": "$ref:b"}' }] },

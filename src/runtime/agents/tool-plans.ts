@@ -6,7 +6,7 @@
  * - tools by name with `dependsOn` and `{{tool.field}}` templates in their parameters (seed 000).
  */
 import { randomBytes } from 'node:crypto';
-import { findDependencyCycle } from '../../language/graph.js';
+import { planProblems } from '../../language/plan-check.js';
 import { isPlainObject, type JsonValue } from '../../language/json.js';
 import type { CallStep, ChainPlan } from '../../language/plan.js';
 import type { ChainResult, StepOutcome } from '../result.js';
@@ -110,25 +110,13 @@ function fromToolList(request: ToolListPlan, registry: ToolLookup, name: string)
 }
 
 function finish(drafts: readonly Draft[], registry: ToolLookup, name: string, errors: string[], extra: Pick<ChainPlan, 'outputSteps' | 'missingReferences'>): { plan: ChainPlan } | { errors: string[] } {
-  const ids = new Set<string>();
   for (const draft of drafts) {
-    if (ids.has(draft.id)) errors.push(`step id '${draft.id}' is used twice`);
-    ids.add(draft.id);
     if (draft.tool === PLAN_TOOL) errors.push(`step '${draft.id}' calls ${PLAN_TOOL}: a plan cannot run plans`);
     else if (!registry.has(draft.tool)) {
       const suggestion = closestName(draft.tool, registry.names().filter((tool) => tool !== PLAN_TOOL));
       errors.push(`step '${draft.id}' calls '${draft.tool}', which is not a registered tool${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`);
     }
   }
-  for (const draft of drafts) {
-    for (const dep of draft.dependsOn) if (!ids.has(dep)) errors.push(`step '${draft.id}' refers to '${dep}', which is not a step of this plan`);
-  }
-  for (const id of extra.outputSteps ?? []) if (!ids.has(id)) errors.push(`output step '${id}' is not a step of this plan`);
-  if (errors.length === 0) {
-    const cycle = findDependencyCycle(new Map(drafts.map((draft) => [draft.id, [...draft.dependsOn]])));
-    if (cycle) errors.push(`the steps depend on each other in a cycle: ${cycle.join(' → ')}`);
-  }
-  if (errors.length > 0) return { errors };
   const steps: CallStep[] = drafts.map((draft) => ({
     kind: 'call',
     id: draft.id,
@@ -138,7 +126,10 @@ function finish(drafts: readonly Draft[], registry: ToolLookup, name: string, er
     onSuccess: { mapOutputs: [], next: null },
     onFailure: { action: 'stop' },
   }));
-  return { plan: { name, entry: steps[0]?.id ?? null, steps, maxStepExecutions: Math.max(1, steps.length), mode: 'dag', ...definedOnly(extra) } };
+  const plan: ChainPlan = { name, entry: steps[0]?.id ?? null, steps, maxStepExecutions: Math.max(1, steps.length), mode: 'dag', ...definedOnly(extra) };
+  // The structural rules every plan keeps (dependencies, their cycles, output steps), in the runtime's words.
+  const problems = [...errors, ...planProblems(plan)];
+  return problems.length > 0 ? { errors: problems } : { plan };
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
