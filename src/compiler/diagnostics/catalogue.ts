@@ -38,6 +38,7 @@ export const CATALOGUE = {
   SCHEMA_BAD_VALUE: { code: 'TG1105', severity: 'error', message: '{where} must be one of {allowed}' },
   SCHEMA_PATTERN: { code: 'TG1105', severity: 'error', message: '{where} must match {pattern}' },
   SCHEMA_NAME_PATTERN: { code: 'TG1105', severity: 'error', message: '{where} must match {pattern}', hint: 'use letters, digits and underscores, starting with a letter or underscore' },
+  SCHEMA_ID_PATTERN: { code: 'TG1105', severity: 'error', message: '{where} must match {pattern}', hint: 'use letters, digits, underscores and hyphens, starting with a letter or underscore' },
   // Catalogue of tools
   DUPLICATE_TOOL: { code: 'TG2001', severity: 'error', message: "tool name '{name}' is already used by {where}", hint: 'tool names must be unique across the config dir; rename one of them' },
   UNKNOWN_TOOL: { code: 'TG2002', severity: 'error', message: "no tool named '{name}'", hint: NAME_FIELD },

@@ -91,7 +91,7 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
       return diagnostic('SCHEMA_STUB_SHAPE', { where }, source.locate(path));
     case 'pattern': {
       const pattern = String(params['pattern']);
-      return diagnostic(isNamePattern(pattern) ? 'SCHEMA_NAME_PATTERN' : 'SCHEMA_PATTERN', { where, pattern }, source.locate(path));
+      return diagnostic(patternId(pattern), { where, pattern }, source.locate(path));
     }
     default:
       return diagnostic('SCHEMA_VIOLATION', { where, reason: error.message ?? 'is invalid' }, source.locate(path));
@@ -103,7 +103,9 @@ function article(type: string): string {
   return names.join(' or ');
 }
 
-/** The identifier-like patterns, whose rule is easier said in words. */
-function isNamePattern(pattern: string): boolean {
-  return pattern.includes('A-Za-z_][A-Za-z0-9_');
+/** The identifier-like patterns (parameter names, step ids) have a rule that is easier said in words. */
+function patternId(pattern: string): 'SCHEMA_ID_PATTERN' | 'SCHEMA_NAME_PATTERN' | 'SCHEMA_PATTERN' {
+  if (pattern.includes('[A-Za-z_][A-Za-z0-9_-]')) return 'SCHEMA_ID_PATTERN';
+  if (pattern.includes('[A-Za-z_][A-Za-z0-9_]')) return 'SCHEMA_NAME_PATTERN';
+  return 'SCHEMA_PATTERN';
 }
