@@ -158,9 +158,10 @@ export class Compiler {
     const held = heldBack(analysed.catalogue, failed, analysed.brokenNames);
     for (const entry of analysed.catalogue.entries()) {
       if (!held.has(entry.name) || failed.has(entry.source.displayPath)) continue;
-      // Built on a broken signature, its types would be wrong: it waits, and says why.
+      // Built on a broken signature, its types would be wrong: it waits, and says why. (Held and not
+      // broken itself, it is held for a callee: `find` finds one.)
       const callee = calleesOf(entry.document).find((name) => held.has(name));
-      analysed.perFile.get(entry.source.displayPath)!.push(diagnostic('HELD_BACK', `'${entry.name}' is not built: it calls '${callee}', which has errors`, entry.source.locate(['name']), `fix '${callee}' first; the previous '${entry.name}' stays as it was`));
+      analysed.perFile.get(entry.source.displayPath)!.push(diagnostic('HELD_BACK', { tool: entry.name, callee: callee! }, entry.source.locate(['name'])));
     }
     for (const file of loaded) {
       if (selected.files.has(file.source.displayPath)) diagnostics.push(...analysed.perFile.get(file.source.displayPath)!);
@@ -339,7 +340,7 @@ function selectTools(loaded: readonly LoadedFile[], names: readonly string[]): {
       continue;
     }
     const suggestion = closestName(name, [...byName.keys()]);
-    diagnostics.push(diagnostic('UNKNOWN_NAME', `no tool named '${name}' under the config dir${suggestion ? `; did you mean '${suggestion}'?` : ''}`, null));
+    diagnostics.push(diagnostic('UNKNOWN_NAME', { name }, null, { suggestion }));
   }
   return { files, diagnostics };
 }

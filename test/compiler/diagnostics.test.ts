@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/compiler/diagnostics/catalogue.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 let project: TestProject | null = null;
@@ -370,14 +369,6 @@ describe('every problem is reported in one run', () => {
     });
     const { short } = await project.diagnose();
     expect(short).toEqual(['config/tools/one.yaml:11:9 TG5002', 'config/tools/one.yaml:11:19 TG5001', 'config/tools/one.yaml:12:15 TG2002', 'config/tools/two.yaml:1:7 TG5007', 'config/tools/two.yaml:3:43 TG2003']);
-  });
-});
-
-describe('the catalogue of codes', () => {
-  it('gives every diagnostic a unique, stable code', () => {
-    const codes = Object.values(CATALOGUE).map((entry) => entry.code);
-    expect(new Set(codes).size).toBe(codes.length);
-    for (const code of codes) expect(code).toMatch(/^TG\d{4}$/);
   });
 });
 

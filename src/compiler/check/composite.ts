@@ -6,6 +6,7 @@ import { findDependencyCycle } from '../../language/graph.js';
 import type { JsonSchema } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { alternatives, arrows, plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall, type CallStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
@@ -43,10 +44,10 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   const report = (d: Diagnostic) => diagnostics.push(d);
 
   entry.parameters.forEach((parameter, index) => {
-    if (RESERVED_NAMES.has(parameter.name)) report(diagnostic('RESERVED_NAME', `'${parameter.name}' is reserved and cannot name a parameter`, source.locate(['parameters', index, 'name']), `reserved: ${[...RESERVED_NAMES].join(', ')}`));
+    if (RESERVED_NAMES.has(parameter.name)) report(diagnostic('RESERVED_PARAMETER_NAME', { name: parameter.name, reserved: plainList([...RESERVED_NAMES]) }, source.locate(['parameters', index, 'name'])));
   });
   if (steps.length === 0) {
-    report(diagnostic('EMPTY_COMPOSITE', 'a composite tool needs at least one step', source.locate(stepsPath())));
+    report(diagnostic('EMPTY_COMPOSITE', {}, source.locate(stepsPath())));
     return { analysis: { nodes: [], state: [], dag: null }, diagnostics };
   }
 
@@ -102,7 +103,7 @@ function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: Se
   const edges = edgesOf(nodes);
   const live = reachable(nodes, edges);
   for (const node of nodes) {
-    if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', `step '${node.id}' can never run: no step leads to it`, source.locate([...node.path, headKey(node)]), 'point a next at it, or remove it'));
+    if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
   }
   reportEndlessLoops(nodes, edges, live, entry, report);
   const flow = definitions(nodes, edges, initial, definedBy);
@@ -123,12 +124,11 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
     const declared = node.doc.depends_on ?? [];
     declared.forEach((dep, index) => {
       if (byId.has(dep)) return;
-      const suggestion = closestName(dep, [...byId.keys()]);
-      report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${dep}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, source.locate([...node.path, 'depends_on', index])));
+      report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: dep }, source.locate([...node.path, 'depends_on', index]), { suggestion: closestName(dep, [...byId.keys()]) }));
     });
     for (const key of ['on_success', 'on_failure'] as const) {
       if (node.doc[key]?.next !== undefined) {
-        report(diagnostic('DAG_NEXT', 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', source.locate([...node.path, key, 'next'], { key: true }), 'use depends_on'));
+        report(diagnostic('DAG_NEXT', {}, source.locate([...node.path, key, 'next'], { key: true })));
       }
     }
     const expressions = [node.doc.when, ...Object.values(node.doc.on_success?.transform ?? {})].filter((text): text is string => text !== undefined);
@@ -137,12 +137,12 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
     dependsOn.set(node.id, [...new Set([...declared.filter((dep) => byId.has(dep)), ...implied])]);
   }
   (outputSteps ?? []).forEach((id, index) => {
-    if (!byId.has(id)) report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${id}'`, source.locate(['implementation', 'composite', 'output_steps', index])));
+    if (!byId.has(id)) report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: id }, source.locate(['implementation', 'composite', 'output_steps', index]), { suggestion: closestName(id, [...byId.keys()]) }));
   });
   const cycle = findDependencyCycle(dependsOn);
   if (cycle) {
     const first = byId.get(cycle[0]!)!;
-    report(diagnostic('DEPENDENCY_CYCLE', `the steps depend on each other in a cycle: ${cycle.join(' → ')}`, source.locate([...first.path, first.doc.depends_on ? 'depends_on' : headKey(first)]), 'a step can only use what steps before it produced'));
+    report(diagnostic('DEPENDENCY_CYCLE', { cycle: arrows(cycle) }, source.locate([...first.path, first.doc.depends_on ? 'depends_on' : headKey(first)])));
   }
   // What a step may read: what its dependencies, and theirs, define when they succeed.
   const ancestors = (id: string, seen = new Set<string>()): Set<string> => {
@@ -181,7 +181,7 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
   const afterStep = here ? { must: new Set([...here.must, ...definedBy(node)]), may: new Set([...here.may, ...definedBy(node)]) } : undefined;
   for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'transform', to];
-    if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, source.locate(at, { key: true })));
+    if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, source.locate(at, { key: true })));
     checkExpression(expression, at, source, report);
     if (afterStep) checkExpressionReferences(expression, at, afterStep, ctx);
   }
@@ -189,9 +189,8 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     checkCallStep(node, doc, here, ctx);
     return;
   }
-  if (doc.on_failure?.action === 'retry') {
-    report(diagnostic('BLOCK_RETRY', `a ${'parallel' in doc ? 'parallel block' : 'loop'} cannot retry as a whole`, source.locate([...node.path, 'on_failure', 'action']), 'retry the steps inside it, or use stop or continue here'));
-  }
+  const block = 'parallel' in doc ? 'parallel block' : 'loop';
+  if (doc.on_failure?.action === 'retry') report(diagnostic('BLOCK_RETRY', { block }, source.locate([...node.path, 'on_failure', 'action'])));
   const start = here ?? initial;
   if (node.branches) {
     for (const branch of node.branches) checkSequence(branch.nodes, start, ctx);
@@ -199,18 +198,18 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     const loop = loopOf(node);
     const overAt: YamlPath = [...node.path, 'loop', 'over'];
     const scan = scanTemplates(loop.over, overAt);
-    for (const problem of scan.problems) report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+    for (const problem of scan.problems) report(diagnostic('TEMPLATE_SYNTAX', { problem: problem.message }, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
     for (const found of scan.references) {
       if (here) checkReference(found, here, ctx);
       const listed = found.reference.root === 'state' ? schemaAt(ctx.variableSchema.get(found.reference.name) ?? null, found.reference.path) : { kind: 'unknown' as const };
       const types = listed.kind === 'found' ? typesOf(listed.schema) : null;
       if (types && !types.has('array')) {
-        report(diagnostic('LOOP_OVER_NOT_LIST', `a loop goes over a list, and << ${found.reference.text} >> is ${[...types].join(' or ')}`, source.locate(overAt), 'point over at a list in state'));
+        report(diagnostic('LOOP_OVER_NOT_LIST', { reference: found.reference.text, types: alternatives(types) }, source.locate(overAt)));
       }
     }
     checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
   }
-  checkOutputs(node, [{ name: `the ${'parallel' in doc ? 'parallel block' : 'loop'} '${node.id}'`, schema: ctx.outputSchema(node) }], entry, report);
+  checkOutputs(node, [{ owner: { block, step: node.id }, schema: ctx.outputSchema(node) }], entry, report);
 }
 
 function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | undefined, ctx: SequenceContext): void {
@@ -220,10 +219,10 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
   const inputs = doc.inputs ?? {};
   const scan = scanTemplates(inputs, [...node.path, 'inputs']);
   for (const problem of scan.problems) {
-    report(diagnostic('TEMPLATE_SYNTAX', problem.message, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+    report(diagnostic('TEMPLATE_SYNTAX', { problem: problem.message }, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
   }
   for (const seed of scan.seedTemplates) {
-    report(diagnostic('SEED_TEMPLATE', `'${seed.text}' is passed to the tool as literal text`, source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } }), `toolgen templates are written ${seed.replacement}`));
+    report(diagnostic('SEED_TEMPLATE', { text: seed.text, replacement: seed.replacement }, source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } })));
   }
   for (const found of scan.references) {
     if (here) checkReference(found, here, ctx);
@@ -233,7 +232,7 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
   for (const tool of [callee, ...fallbacks]) {
     if (tool) checkInputs(node, inputs, tool, { variableSchema: ctx.variableSchema, entry, report, scanned: scan.references });
   }
-  const sources = [callee, ...fallbacks].filter((tool): tool is CatalogueEntry => tool !== null).map((tool) => ({ name: `'${tool.name}'`, schema: env.returnsOf(tool.name) }));
+  const sources = [callee, ...fallbacks].filter((tool): tool is CatalogueEntry => tool !== null).map((tool) => ({ owner: { tool: tool.name }, schema: env.returnsOf(tool.name) }));
   checkOutputs(node, sources, entry, report);
   checkRetrySettings(node, entry, report);
 }
@@ -252,15 +251,8 @@ function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof
     if (!cycle) continue;
     const closing = nodes[cycle[cycle.length - 2]!]!;
     const viaSuccess = edges.some((edge) => edge.from === closing.index && edge.to === cycle[0] && edge.kind === 'success');
-    const names = cycle.map((i) => nodes[i]!.id).join(' → ');
-    report(
-      diagnostic(
-        'ENDLESS_LOOP',
-        `the steps ${names} loop with no way out: no path from them reaches the end`,
-        entry.source.locate([...closing.path, viaSuccess ? 'on_success' : 'on_failure', 'next']),
-        'send one of these steps to a step outside the loop, or to end',
-      ),
-    );
+    const names = arrows(cycle.map((i) => nodes[i]!.id));
+    report(diagnostic('ENDLESS_LOOP', { cycle: names }, entry.source.locate([...closing.path, viaSuccess ? 'on_success' : 'on_failure', 'next'])));
   }
 }
 

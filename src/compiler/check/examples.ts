@@ -13,19 +13,18 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue): Diag
   const examples = document.examples ?? [];
   const scenarios = document.error_scenarios ?? [];
   if (entry.kind === 'function' && examples.length === 0 && scenarios.length === 0) {
-    diagnostics.push(diagnostic('NO_EXAMPLES', `'${entry.name}' has no examples or error_scenarios, so no test is generated for it`, source.locate(['name']), 'add an example: description, input and expected_output'));
+    diagnostics.push(diagnostic('NO_EXAMPLES', { tool: entry.name }, source.locate(['name'])));
   }
   examples.forEach((example, index) => {
     const problems = literalErrors(entry.inputSchema, example.input);
     if (problems.length > 0) {
-      diagnostics.push(diagnostic('EXAMPLE_INPUT', `this example's input is not valid input for '${entry.name}': ${problems.join('; ')}`, source.locate(['examples', index, 'input']), 'invalid input belongs in error_scenarios'));
+      diagnostics.push(diagnostic('EXAMPLE_INPUT', { tool: entry.name, problems: problems.join('; ') }, source.locate(['examples', index, 'input'])));
     }
   });
   const checkStubs = (list: 'examples' | 'error_scenarios', index: number, stubs: Readonly<Record<string, unknown>> | undefined) => {
     for (const name of Object.keys(stubs ?? {})) {
       if (catalogue.get(name) || catalogue.isBroken(name)) continue;
-      const suggestion = closestName(name, catalogue.names());
-      diagnostics.push(diagnostic('UNKNOWN_STUB', `cannot stub '${name}': no tool has that name${suggestion ? `; did you mean '${suggestion}'?` : ''}`, source.locate([list, index, 'stubs', name], { key: true })));
+      diagnostics.push(diagnostic('UNKNOWN_STUB', { name }, source.locate([list, index, 'stubs', name], { key: true }), { suggestion: closestName(name, catalogue.names()) }));
     }
   };
   examples.forEach((example, index) => checkStubs('examples', index, example.stubs));

@@ -1,5 +1,6 @@
 /** Composite tools that call themselves, directly or through other composites. */
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { arrows } from '../diagnostics/format.js';
 import type { Catalogue } from '../resolve/catalogue.js';
 import { isCall } from '../model.js';
 import { calleesOf } from './callees.js';
@@ -24,12 +25,10 @@ export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic
     const at = found && isCall(found) ? [...stepsPath(index), found.tool === cycle[1] ? 'tool' : 'fallbacks'] : ['implementation', 'composite', 'steps'];
     problems.push({
       tool: start,
-      diagnostic: diagnostic(
-        'RECURSIVE_COMPOSITE',
-        cycle.length === 2 ? `'${start}' calls itself` : `'${start}' calls itself through ${cycle.join(' → ')}`,
-        entry.source.locate(at),
-        'a composite cannot call itself: a run would never end',
-      ),
+      diagnostic:
+        cycle.length === 2
+          ? diagnostic('SELF_CALLING_COMPOSITE', { tool: start }, entry.source.locate(at))
+          : diagnostic('RECURSIVE_COMPOSITE', { tool: start, cycle: arrows(cycle) }, entry.source.locate(at)),
     });
   }
   return problems;

@@ -7,6 +7,7 @@ import { formatPath } from '../../language/path.js';
 import { closestName } from '../../language/suggest.js';
 import { parseTemplate } from '../../language/template.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
+import { pathSuffix, plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall } from '../model.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
@@ -35,58 +36,49 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
   if (reference.root === 'state') {
     const name = reference.name;
     if (!here.may.has(name)) {
-      const known = scope.allNames.includes(name);
-      const suggestion = known ? null : closestName(name, scope.allNames);
-      const message = known
-        ? `state.${name} is not defined on any path that reaches this step`
-        : `state.${name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
-      scope.report(diagnostic('UNDEFINED_VARIABLE', message, at(), known ? 'it is set by map_outputs of a step that has not succeeded before this one' : 'state holds the parameters and what map_outputs sets'));
+      scope.report(undefinedVariable(name, scope.allNames, at()));
       return;
     }
     if (!here.must.has(name)) {
       const optional = scope.entry.parameters.some((p) => p.name === name);
-      scope.report(
-        diagnostic(
-          'MAYBE_UNDEFINED_VARIABLE',
-          optional ? `state.${name} is an optional parameter with no default: it is missing when the caller leaves it out` : `state.${name} is defined on some paths that reach this step, not all`,
-          at(),
-          optional ? 'give the parameter a default, or make it required' : 'this step fails with an unresolved reference on the other paths',
-        ),
-      );
+      scope.report(diagnostic(optional ? 'OPTIONAL_PARAMETER_UNSET' : 'MAYBE_UNDEFINED_VARIABLE', { name }, at()));
     }
-    checkFieldPath(reference.path, scope.variableSchema.get(name) ?? null, `state.${name}`, at, scope.report);
+    checkFieldPath(reference.path, scope.variableSchema.get(name) ?? null, { state: name }, at, scope.report);
     return;
   }
   const step = scope.stepIds.get(reference.step);
   if (!step) {
-    const suggestion = closestName(reference.step, [...scope.stepIds.keys()]);
-    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.step}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, at()));
+    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.step }, at(), { suggestion: closestName(reference.step, [...scope.stepIds.keys()]) }));
     return;
   }
   const key = `steps.${reference.step}`;
   if (!here.may.has(key)) {
-    scope.report(diagnostic('UNDEFINED_VARIABLE', `step '${reference.step}' has not succeeded on any path that reaches this step`, at()));
+    scope.report(diagnostic('STEP_NOT_YET_SUCCEEDED', { step: reference.step }, at()));
     return;
   }
-  if (!here.must.has(key)) scope.report(diagnostic('MAYBE_UNDEFINED_VARIABLE', `step '${reference.step}' has succeeded on some paths that reach this step, not all`, at()));
-  const what = isCall(step.doc) ? `the output of '${step.doc.tool}'` : `the output of step '${step.id}'`;
-  checkFieldPath(reference.path, scope.outputSchema(step), what, at, scope.report);
+  if (!here.must.has(key)) scope.report(diagnostic('STEP_MAYBE_SUCCEEDED', { step: reference.step }, at()));
+  checkFieldPath(reference.path, scope.outputSchema(step), isCall(step.doc) ? { tool: step.doc.tool } : { step: step.id }, at, scope.report);
 }
 
-export function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, what: string, at: () => Location, report: (d: Diagnostic) => void): void {
+/** Whose fields a path reads: a state variable's, a tool's output's, or a block step's output's. */
+export type FieldOwner = { readonly state: string } | { readonly tool: string } | { readonly step: string };
+
+export function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, owner: FieldOwner, at: () => Location, report: (d: Diagnostic) => void): void {
   const lookup = schemaAt(schema, path);
   if (lookup.kind !== 'missing') return;
   const field = String(path[lookup.at]);
-  const suggestion = closestName(field, lookup.known);
-  const parent = formatPath(path.slice(0, lookup.at));
-  report(
-    diagnostic(
-      'UNKNOWN_OUTPUT_FIELD',
-      `${what}${parent ? `.${parent}` : ''} has no field '${field}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      at(),
-      `declared fields: ${lookup.known.join(', ') || 'none'}`,
-    ),
-  );
+  const parent = path.slice(0, lookup.at);
+  const missing = { field, fields: plainList(lookup.known, 'none') };
+  const extras = { suggestion: closestName(field, lookup.known) };
+  if ('state' in owner) report(diagnostic('UNKNOWN_STATE_FIELD', { ...missing, path: formatPath([owner.state, ...parent]) }, at(), extras));
+  else if ('tool' in owner) report(diagnostic('UNKNOWN_OUTPUT_FIELD', { ...missing, tool: owner.tool, path: pathSuffix(parent) }, at(), extras));
+  else report(diagnostic('UNKNOWN_BLOCK_OUTPUT_FIELD', { ...missing, step: owner.step, path: pathSuffix(parent) }, at(), extras));
+}
+
+/** A state variable read where it is not defined: never set anywhere (maybe a typo), or not set yet. */
+function undefinedVariable(name: string, allNames: readonly string[], where: Location): Diagnostic {
+  if (allNames.includes(name)) return diagnostic('VARIABLE_NOT_YET_DEFINED', { name }, where);
+  return diagnostic('UNDEFINED_VARIABLE', { name }, where, { suggestion: closestName(name, allNames) });
 }
 
 /**
@@ -98,18 +90,11 @@ export function checkExpressionReferences(text: string, at: YamlPath, here: Defi
     const where = ctx.entry.source.locate(at, { span: { offset: reference.offset, length: reference.length } });
     if (reference.root === 'steps') {
       if (!ctx.stepIds.has(reference.name)) {
-        const suggestion = closestName(reference.name, [...ctx.stepIds.keys()]);
-        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', `no step has id '${reference.name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`, where));
+        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.name }, where, { suggestion: closestName(reference.name, [...ctx.stepIds.keys()]) }));
       }
       continue;
     }
-    if (here.may.has(reference.name)) continue;
-    const known = ctx.allNames.includes(reference.name);
-    const suggestion = known ? null : closestName(reference.name, ctx.allNames);
-    const message = known
-      ? `state.${reference.name} is not defined on any path that reaches this step`
-      : `state.${reference.name} is never defined${suggestion ? `; did you mean '${suggestion}'?` : ''}`;
-    ctx.report(diagnostic('UNDEFINED_VARIABLE', message, where, 'state holds the parameters and what map_outputs and transform set'));
+    if (!here.may.has(reference.name)) ctx.report(undefinedVariable(reference.name, ctx.allNames, where));
   }
 }
 

@@ -7,6 +7,7 @@ import { formatPath, parsePath } from '../../language/path.js';
 import { failureAction } from '../../language/plan.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { alternatives, plainList, quotedList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
@@ -21,15 +22,7 @@ import { RESERVED_NAMES } from '../../language/template.js';
 export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
   const tool = env.catalogue.get(name);
   if (tool || env.catalogue.isBroken(name)) return tool ?? null;
-  const suggestion = closestName(name, env.catalogue.names());
-  report(
-    diagnostic(
-      'UNKNOWN_TOOL',
-      `no tool named '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      entry.source.locate(at),
-      'tools are the YAML files under the config dir, by their name field',
-    ),
-  );
+  report(diagnostic('UNKNOWN_TOOL', { name }, entry.source.locate(at), { suggestion: closestName(name, env.catalogue.names()) }));
   return null;
 }
 
@@ -41,7 +34,7 @@ export function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report
   if (!failure || failure.action === 'retry') return;
   for (const setting of RETRY_SETTINGS) {
     if (failure[setting] === undefined) continue;
-    report(diagnostic('USELESS_RETRY_SETTING', `${setting} does nothing here: this step's on_failure action is ${failureAction(failure)}`, entry.source.locate([...node.path, 'on_failure', setting], { key: true }), 'set action: retry, or remove it'));
+    report(diagnostic('USELESS_RETRY_SETTING', { setting, action: failureAction(failure) }, entry.source.locate([...node.path, 'on_failure', setting], { key: true })));
   }
 }
 
@@ -59,14 +52,11 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
     const at: YamlPath = [...node.path, 'inputs', name];
     const parameter = parameters.get(name);
     if (!parameter) {
-      const suggestion = closestName(name, [...parameters.keys()]);
+      const where = source.locate(at, { key: true });
       scope.report(
-        diagnostic(
-          'UNKNOWN_INPUT',
-          `'${callee.name}' has no parameter '${name}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-          source.locate(at, { key: true }),
-          parameters.size > 0 ? `its parameters: ${[...parameters.keys()].join(', ')}` : `'${callee.name}' takes no parameters`,
-        ),
+        parameters.size > 0
+          ? diagnostic('UNKNOWN_INPUT', { tool: callee.name, name, parameters: plainList([...parameters.keys()]) }, where, { suggestion: closestName(name, [...parameters.keys()]) })
+          : diagnostic('UNKNOWN_INPUT_NO_PARAMETERS', { tool: callee.name, name }, where),
       );
       continue;
     }
@@ -74,24 +64,25 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
     if (isLiteral(value)) {
       const problems = literalErrors(wanted, value);
       if (problems.length > 0) {
-        scope.report(diagnostic('INPUT_TYPE', `${JSON.stringify(value)} is not a valid '${name}' for '${callee.name}': ${problems.map((p) => p.replace(/^input: /, '')).join('; ')}`, source.locate(at)));
+        scope.report(diagnostic('INPUT_TYPE', { value: JSON.stringify(value), name, tool: callee.name, problems: problems.map((p) => p.replace(/^input: /, '')).join('; ') }, source.locate(at)));
       }
       continue;
     }
     const wantedTypes = typesOf(wanted);
     if (!wantedTypes) continue;
+    const input = { name, tool: callee.name, types: alternatives(wantedTypes) };
     if (typeof value !== 'string') {
       // A list or mapping with templates inside: its shape is known even if its contents are not.
       const given = jsonType(value);
       if (!typesCompatible(new Set([given]), wantedTypes)) {
-        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, not ${given === 'array' ? 'a list' : 'a mapping'}`, source.locate(at)));
+        scope.report(diagnostic('INPUT_SHAPE', { ...input, given: given === 'array' ? 'a list' : 'a mapping' }, source.locate(at)));
       }
       continue;
     }
     const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
     if (!whole) {
       if (!wantedTypes.has('string')) {
-        scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, and text with templates inside is always a string`, source.locate(at), 'to pass a value with its type, make the value exactly one template: << state.x >>'));
+        scope.report(diagnostic('INPUT_TEXT_WITH_TEMPLATES', input, source.locate(at)));
       }
       continue;
     }
@@ -100,41 +91,38 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
     const given = schemaAt(scope.variableSchema.get(reference.name) ?? null, reference.path);
     const givenTypes = given.kind === 'found' ? typesOf(given.schema) : null;
     if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
-      scope.report(diagnostic('INPUT_TYPE', `'${name}' of '${callee.name}' must be ${[...wantedTypes].join(' or ')}, but << ${reference.text} >> is ${[...givenTypes].join(' or ')}`, source.locate(at)));
+      scope.report(diagnostic('INPUT_TEMPLATE_TYPE', { ...input, reference: reference.text, given: alternatives(givenTypes) }, source.locate(at)));
     }
   }
   const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
   if (missing.length > 0) {
     const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
-    scope.report(diagnostic('MISSING_INPUT', `'${callee.name}' requires ${missing.map((p) => `'${p.name}'`).join(', ')}, and this step does not pass ${missing.length > 1 ? 'them' : 'it'}`, source.locate(at, { key: true })));
+    scope.report(diagnostic(missing.length > 1 ? 'MISSING_INPUTS' : 'MISSING_INPUT', { tool: callee.name, names: quotedList(missing.map((p) => p.name)) }, source.locate(at, { key: true })));
   }
 }
+
+/** Whose output a step maps: a tool's (the step's, or a fallback's), or a block's. */
+export type OutputOwner = { readonly tool: string } | { readonly block: 'parallel block' | 'loop'; readonly step: string };
 
 /** `map_outputs` sources against what everything that may serve the step returns. */
-export function checkOutputs(node: StepNode, sources: readonly { readonly name: string; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+export function checkOutputs(node: StepNode, sources: readonly { readonly owner: OutputOwner; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
-    if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', `'${to}' is reserved and cannot name a state variable`, entry.source.locate(at)));
+    if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, entry.source.locate(at)));
     const parsed = parsePath(from);
     if ('error' in parsed) {
-      report(diagnostic('UNKNOWN_OUTPUT', `'${from}' is not a path: ${parsed.error.message}`, entry.source.locate(at, { key: true })));
+      report(diagnostic('MAP_OUTPUT_NOT_A_PATH', { source: from, reason: parsed.error.message }, entry.source.locate(at, { key: true })));
       continue;
     }
-    for (const source of sources) checkOutputSource(source.name, source.schema, parsed.segments, at, entry, report);
+    for (const source of sources) checkOutputSource(source.owner, source.schema, parsed.segments, at, entry, report);
   }
 }
 
-export function checkOutputSource(what: string, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+export function checkOutputSource(owner: OutputOwner, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   const lookup = schemaAt(returns, segments);
   if (lookup.kind !== 'missing') return;
-  const field = String(segments[lookup.at]);
-  const suggestion = closestName(field, lookup.known);
-  report(
-    diagnostic(
-      'UNKNOWN_OUTPUT',
-      `${what} returns no '${formatPath(segments.slice(0, lookup.at + 1))}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-      entry.source.locate(at, { key: true }),
-      `its returns declare: ${lookup.known.join(', ') || 'no fields'}`,
-    ),
-  );
+  const missing = { path: formatPath(segments.slice(0, lookup.at + 1)), fields: plainList(lookup.known, 'no fields') };
+  const where = entry.source.locate(at, { key: true });
+  const extras = { suggestion: closestName(String(segments[lookup.at]), lookup.known) };
+  report('tool' in owner ? diagnostic('UNKNOWN_OUTPUT', { ...missing, tool: owner.tool }, where, extras) : diagnostic('UNKNOWN_BLOCK_OUTPUT', { ...missing, ...owner }, where, extras));
 }

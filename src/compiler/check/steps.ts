@@ -5,6 +5,7 @@
 import { failureAction } from '../../language/plan.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import { isCall, type BranchDoc, type StepDoc } from '../model.js';
 
@@ -112,18 +113,17 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
       const derivedCallers = callers.filter(({ step }) => step.id === undefined);
       if (!steps[found]!.id && derivedCallers.length > 1) {
         diagnostics.push(
-          diagnostic('AMBIGUOUS_NEXT', `next '${name}' could mean any of the steps ${derivedCallers.map(({ index }) => `'${ids[index]}'`).join(', ')} (all call '${name}')`, source.locate(at), 'give those steps an explicit id and name it in next'),
+          diagnostic('AMBIGUOUS_NEXT', { name, ids: quotedList(derivedCallers.map(({ index }) => ids[index]!)) }, source.locate(at)),
         );
       }
       return found;
     }
     if (callers.length > 0) {
-      const named = callers.map(({ index }) => `'${ids[index]}'`).join(', ');
-      diagnostics.push(diagnostic('UNKNOWN_NEXT', `no step has id '${name}'; the step${callers.length > 1 ? 's' : ''} calling tool '${name}' ${callers.length > 1 ? 'have ids' : 'has id'} ${named}`, source.locate(at), 'next names a step id (or end), not a tool'));
+      const named = { name, ids: quotedList(callers.map(({ index }) => ids[index]!)) };
+      diagnostics.push(diagnostic(callers.length > 1 ? 'NEXT_NAMES_TOOL_OF_STEPS' : 'NEXT_NAMES_TOOL', named, source.locate(at)));
       return fallback < steps.length ? fallback : null;
     }
-    const suggestion = closestName(name, [...ids, END]);
-    diagnostics.push(diagnostic('UNKNOWN_NEXT', `next '${name}' names no step${suggestion ? `; did you mean '${suggestion}'?` : ''}`, source.locate(at), `steps here: ${ids.join(', ')}, or end`));
+    diagnostics.push(diagnostic('UNKNOWN_NEXT', { name, steps: plainList(ids) }, source.locate(at), { suggestion: closestName(name, [...ids, END]) }));
     return fallback < steps.length ? fallback : null;
   };
 
@@ -135,8 +135,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
     const failureNext = failure?.next !== undefined ? target(failure.next, index + 1, [...at, 'on_failure', 'next']) : index + 1 < steps.length ? index + 1 : null;
     const continues = action === 'continue' || (action === 'retry' && failure?.continue_on_max_retries === true);
     if (failure?.next !== undefined && !continues) {
-      const why = action === 'retry' ? 'after the retries the chain stops unless continue_on_max_retries is true' : 'the chain stops on failure';
-      diagnostics.push(diagnostic('USELESS_NEXT', `this next is never followed: ${why}`, source.locate([...at, 'on_failure', 'next'])));
+      diagnostics.push(diagnostic(action === 'retry' ? 'USELESS_NEXT_AFTER_RETRIES' : 'USELESS_NEXT', {}, source.locate([...at, 'on_failure', 'next'])));
     }
     const node: StepNode = { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, onSuccess, onFailure: continues ? failureNext : 'stop' };
     if ('parallel' in step) {
@@ -146,7 +145,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
         const inner = isMultiStep(branch) ? buildSteps(branch.steps, source, [...branchPath, 'steps'], taken) : buildSteps([branch], source, [...at, 'parallel'], taken, b);
         diagnostics.push(...inner.diagnostics);
         const id = isMultiStep(branch) ? branch.id : inner.nodes[0]!.id;
-        if (branchIds.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', `branch id '${id}' is used by an earlier branch of '${node.id}'`, source.locate([...branchPath, 'id'])));
+        if (branchIds.has(id)) diagnostics.push(diagnostic('DUPLICATE_BRANCH_ID', { id, block: node.id }, source.locate([...branchPath, 'id'])));
         branchIds.add(id);
         return { id, path: branchPath, nodes: inner.nodes };
       });
@@ -172,8 +171,8 @@ function reserveIds(list: StepList, source: SourceFile): TakenIds {
   const ids = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const { id, at } of explicitIds(list)) {
-    if (id === END) diagnostics.push(diagnostic('RESERVED_NAME', `'end' cannot be a step id: next: end ends the chain`, source.locate(at)));
-    if (ids.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', `step id '${id}' is used by an earlier step`, source.locate(at), 'step ids must be unique within a composite, nested steps included'));
+    if (id === END) diagnostics.push(diagnostic('RESERVED_STEP_ID', {}, source.locate(at)));
+    if (ids.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', { id }, source.locate(at)));
     ids.add(id);
   }
   return { ids, diagnostics };

@@ -1,4 +1,5 @@
-import { CATALOGUE, type DiagnosticId, type Severity } from './catalogue.js';
+import { CATALOGUE, type DiagnosticId, type DiagnosticTemplate, type Severity } from './catalogue.js';
+import { fillTemplate, withSuggestion, type DiagnosticArgs } from './message.js';
 
 /** A position in a source file, 1-based like editors show it. */
 export interface Location {
@@ -9,21 +10,55 @@ export interface Location {
   readonly length: number;
 }
 
-/** A problem found in the input. Detection collects these; the CLI presents them. */
-export interface Diagnostic {
-  readonly id: DiagnosticId;
+interface DiagnosticOf<Id extends DiagnosticId> {
+  readonly id: Id;
   readonly code: string;
   readonly severity: Severity;
+  /** The catalogue's message filled from `args`, with the suggestion when there is one. */
   readonly message: string;
-  /** Where; null only for problems that belong to no file (none do today). */
+  /** What the message was made from, by placeholder name: for editors and tests that want data. */
+  readonly args: DiagnosticArgs<Id>;
+  /** Where; null only for problems that belong to no file (a name on the command line). */
   readonly location: Location | null;
   /** What to do about it, when the message alone does not say. */
   readonly hint?: string;
+  /** The name a misspelling probably meant. */
+  readonly suggestion?: string;
 }
 
-export function diagnostic(id: DiagnosticId, message: string, location: Location | null, hint?: string): Diagnostic {
-  const { code, severity } = CATALOGUE[id];
-  return hint === undefined ? { id, code, severity, message, location } : { id, code, severity, message, location, hint };
+/**
+ * A problem found in the input, discriminated by `id` (as zod's issues are by `code`). Detection
+ * collects these; the CLI presents them.
+ */
+export type Diagnostic<Id extends DiagnosticId = DiagnosticId> = { [K in Id]: DiagnosticOf<K> }[Id];
+
+export interface DiagnosticExtras {
+  /** From `closestName`: null (no near name) is the same as leaving it out. */
+  readonly suggestion?: string | null;
+}
+
+/**
+ * Makes a diagnostic from its catalogue entry and the values its templates name.
+ *
+ * @example
+ * diagnostic('UNKNOWN_TOOL', { name: 'ecko' }, location, { suggestion: 'echo' })
+ * // message: "no tool named 'ecko'; did you mean 'echo'?", hint: 'tools are the YAML files under …'
+ */
+export function diagnostic<Id extends DiagnosticId>(id: Id, args: DiagnosticArgs<Id>, location: Location | null, extras: DiagnosticExtras = {}): Diagnostic<Id> {
+  const entry: DiagnosticTemplate = CATALOGUE[id];
+  const values = args as Readonly<Record<string, string>>;
+  const suggestion = extras.suggestion ?? undefined;
+  const found: DiagnosticOf<Id> = {
+    id,
+    code: entry.code,
+    severity: entry.severity,
+    message: withSuggestion(fillTemplate(entry.message, values), suggestion),
+    args,
+    location,
+    ...(entry.hint === undefined ? {} : { hint: fillTemplate(entry.hint, values) }),
+    ...(suggestion === undefined ? {} : { suggestion }),
+  };
+  return found as Diagnostic<Id>;
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -38,7 +38,7 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
     const lineCounter = new LineCounter();
     const source = new SourceFile(displayPath, absolutePath, '', parseDocument('', { lineCounter }), lineCounter);
     const reason = error instanceof Error ? error.message : String(error);
-    return { source, value: null, name: null, diagnostics: [diagnostic('FILE_UNREADABLE', `cannot read the file: ${reason}`, source.locate([]))] };
+    return { source, value: null, name: null, diagnostics: [diagnostic('FILE_UNREADABLE', { reason }, source.locate([]))] };
   }
   return parseSource(text, absolutePath, displayPath);
 }
@@ -58,7 +58,7 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
     return { source, value: document.toJS({ maxAliasCount: 1000 }), name, diagnostics };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_SYNTAX', reason, source.locate([]))] };
+    return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_VALUE', { reason }, source.locate([]))] };
   }
 }
 
@@ -75,6 +75,6 @@ function readName(document: ReturnType<typeof parseDocument>): string | null {
 function yamlDiagnostic(source: SourceFile, error: YAMLError, id: 'YAML_SYNTAX' | 'YAML_WARNING'): Diagnostic {
   const [start, end] = error.pos;
   const { line, col } = source.lineCounter.linePos(start);
-  const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  return diagnostic(id, `${message} (${error.code})`, { file: source.displayPath, line, column: col, length: Math.max(1, end - start) });
+  const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return diagnostic(id, { reason, yamlCode: error.code }, { file: source.displayPath, line, column: col, length: Math.max(1, end - start) });
 }

@@ -83,7 +83,7 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     const previous = catalogue.get(document.name);
     if (previous) {
       const where = previous.source.locate(['name']);
-      diagnostics.push(diagnostic('DUPLICATE_TOOL', `tool name '${document.name}' is already used by ${where.file}:${where.line}`, source.locate(['name']), 'tool names must be unique across the config dir; rename one of them'));
+      diagnostics.push(diagnostic('DUPLICATE_TOOL', { name: document.name, where: `${where.file}:${where.line}` }, source.locate(['name'])));
       continue;
     }
     const reused = input.previous?.get(document.name);
@@ -91,8 +91,12 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     // Two names that differ only in what an identifier cannot hold would collide in the generated code.
     const clash = bySlug.get(names.fileSlug.toLowerCase()) ?? byIdentifier.get(names.functionName) ?? byIdentifier.get(names.typeName);
     if (clash) {
-      const what = bySlug.has(names.fileSlug.toLowerCase()) ? `'${names.fileSlug}.ts'` : `the identifier '${byIdentifier.has(names.functionName) ? names.functionName : names.typeName}'`;
-      diagnostics.push(diagnostic('IDENTIFIER_CLASH', `tools '${clash.name}' and '${document.name}' would both generate ${what}`, source.locate(['name']), 'rename one of them so their names differ in letters or digits'));
+      const pair = { first: clash.name, second: document.name };
+      diagnostics.push(
+        bySlug.has(names.fileSlug.toLowerCase())
+          ? diagnostic('FILE_NAME_CLASH', { ...pair, file: `${names.fileSlug}.ts` }, source.locate(['name']))
+          : diagnostic('IDENTIFIER_CLASH', { ...pair, identifier: byIdentifier.has(names.functionName) ? names.functionName : names.typeName }, source.locate(['name'])),
+      );
       continue;
     }
     if (reused?.document === document) {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CatalogueEntry } from './catalogue.js';
 import { closestName } from '../../language/suggest.js';
+import { plainList } from '../diagnostics/format.js';
 
 /** Exported names per module, keyed by path and modification time so edits are seen. */
 export type HandlerExports = Map<string, { readonly mtimeMs: number; readonly names: ReadonlySet<string> | 'unknown' }>;
@@ -33,19 +34,18 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
     const file = resolveModuleFile(entry.handler.modulePath);
     if (!file) {
       const shown = path.relative(path.dirname(entry.source.absolutePath), entry.handler.modulePath);
-      diagnostics.push(diagnostic('HANDLER_MODULE_MISSING', `module '${shown}' does not exist`, entry.source.locate(['implementation', 'module']), 'the path is relative to this YAML file'));
+      diagnostics.push(diagnostic('HANDLER_MODULE_MISSING', { module: shown }, entry.source.locate(['implementation', 'module'])));
       continue;
     }
     const exported = await exportsOf(file, cache);
     if (exported !== 'unknown' && !exported.has(entry.handler.exportName)) {
       const suggestion = closestName(entry.handler.exportName, [...exported]);
+      const at = entry.source.locate(['implementation', 'export']);
+      const missing = { file: path.basename(file), export: entry.handler.exportName };
       diagnostics.push(
-        diagnostic(
-          'HANDLER_EXPORT_MISSING',
-          `'${path.basename(file)}' does not export '${entry.handler.exportName}'${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-          entry.source.locate(['implementation', 'export']),
-          exported.size > 0 ? `it exports: ${[...exported].sort().join(', ')}` : 'it exports nothing',
-        ),
+        exported.size > 0
+          ? diagnostic('HANDLER_EXPORT_MISSING', { ...missing, exports: plainList([...exported].sort()) }, at, { suggestion })
+          : diagnostic('HANDLER_EXPORTS_NOTHING', missing, at),
       );
     }
   }

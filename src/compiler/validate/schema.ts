@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { formatPath } from '../../language/path.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile } from '../load/source.js';
 import type { ToolDocument } from '../model.js';
 
@@ -68,41 +69,32 @@ function describe(path: readonly (string | number)[]): string {
 function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
   const path = segments(error.instancePath);
   const params = error.params as Record<string, unknown>;
+  const where = describe(path);
   switch (error.keyword) {
     case 'additionalProperty':
     case 'additionalProperties': {
       const field = String(params['additionalProperty']);
       const allowed = Object.keys(((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {});
-      const suggestion = closestName(field, allowed);
-      return diagnostic(
-        'SCHEMA_UNKNOWN_FIELD',
-        `unknown field '${field}' in ${describe(path)}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-        source.locate([...path, field], { key: true }),
-        allowed.length > 0 ? `allowed here: ${allowed.join(', ')}` : undefined,
-      );
+      return diagnostic('SCHEMA_UNKNOWN_FIELD', { field, where, allowed: plainList(allowed, 'nothing') }, source.locate([...path, field], { key: true }), { suggestion: closestName(field, allowed) });
     }
-    case 'required': {
-      const field = String(params['missingProperty']);
-      return diagnostic('SCHEMA_MISSING_FIELD', `${describe(path)} is missing the required field '${field}'`, source.locate(path, { key: path.length > 0 }));
-    }
+    case 'required':
+      return diagnostic('SCHEMA_MISSING_FIELD', { where, field: String(params['missingProperty']) }, source.locate(path, { key: path.length > 0 }));
     case 'type':
-      return diagnostic('SCHEMA_WRONG_TYPE', `${describe(path)} must be ${article(String(params['type']))}`, source.locate(path));
+      return diagnostic('SCHEMA_WRONG_TYPE', { where, type: article(String(params['type'])) }, source.locate(path));
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const value = source.document.getIn(path);
       const suggestion = typeof value === 'string' ? closestName(value, allowed) : null;
-      return diagnostic(
-        'SCHEMA_BAD_VALUE',
-        `${describe(path)} must be one of ${allowed.map((v) => `'${v}'`).join(', ')}${suggestion ? `; did you mean '${suggestion}'?` : ''}`,
-        source.locate(path),
-      );
+      return diagnostic('SCHEMA_BAD_VALUE', { where, allowed: quotedList(allowed) }, source.locate(path), { suggestion });
     }
     case 'oneOf':
-      return diagnostic('SCHEMA_VIOLATION', `${describe(path)} must have exactly one of 'output', 'error' or 'sequence'`, source.locate(path));
-    case 'pattern':
-      return diagnostic('SCHEMA_BAD_VALUE', `${describe(path)} must match ${String(params['pattern'])}`, source.locate(path), patternHint(String(params['pattern'])));
+      return diagnostic('SCHEMA_STUB_SHAPE', { where }, source.locate(path));
+    case 'pattern': {
+      const pattern = String(params['pattern']);
+      return diagnostic(patternId(pattern), { where, pattern }, source.locate(path));
+    }
     default:
-      return diagnostic('SCHEMA_VIOLATION', `${describe(path)} ${error.message ?? 'is invalid'}`, source.locate(path));
+      return diagnostic('SCHEMA_VIOLATION', { where, reason: error.message ?? 'is invalid' }, source.locate(path));
   }
 }
 
@@ -111,7 +103,9 @@ function article(type: string): string {
   return names.join(' or ');
 }
 
-function patternHint(pattern: string): string | undefined {
-  if (pattern.includes('A-Za-z_][A-Za-z0-9_')) return 'use letters, digits and underscores, starting with a letter or underscore';
-  return undefined;
+/** The identifier-like patterns (parameter names, step ids) have a rule that is easier said in words. */
+function patternId(pattern: string): 'SCHEMA_ID_PATTERN' | 'SCHEMA_NAME_PATTERN' | 'SCHEMA_PATTERN' {
+  if (pattern.includes('[A-Za-z_][A-Za-z0-9_-]')) return 'SCHEMA_ID_PATTERN';
+  if (pattern.includes('[A-Za-z_][A-Za-z0-9_]')) return 'SCHEMA_NAME_PATTERN';
+  return 'SCHEMA_PATTERN';
 }

@@ -1,0 +1,75 @@
+/**
+ * Golden files of rendered diagnostics. Each directory under `golden-diagnostics/` is a small broken
+ * project: its files go into `config/tools/` over the shared tools in `_base/`, it is compiled with the
+ * real `Compiler`, and every diagnostic is rendered as the CLI prints it (colour off). The result must
+ * equal the case's `expected.txt` byte for byte. An optional `names.txt` lists the tool names to build,
+ * as on the command line.
+ *
+ * `UPDATE_GOLDEN=1 npx vitest run test/compiler/golden-diagnostics.test.ts` rewrites the expected files;
+ * read every one you commit.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
+import { CATALOGUE, type DiagnosticId } from '../../src/compiler/diagnostics/catalogue.js';
+import { renderDiagnostic } from '../../src/compiler/diagnostics/render.js';
+
+const CORPUS = fileURLToPath(new URL('./golden-diagnostics/', import.meta.url));
+const BASE = path.join(CORPUS, '_base');
+const EXPECTED = 'expected.txt';
+const NAMES = 'names.txt';
+const update = process.env['UPDATE_GOLDEN'] === '1';
+
+/** Ids no YAML can produce: an unreadable file is a disk problem, not a YAML one. */
+const NOT_FROM_YAML: readonly DiagnosticId[] = ['FILE_UNREADABLE'];
+
+const cases = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
+  .map((entry) => entry.name)
+  .sort();
+const seen = new Set<DiagnosticId>();
+let ran = 0;
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
+/** Copies the shared tools, then the case's own files, into a fresh project. */
+function projectFor(name: string): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), `toolgen-golden-${name}-`));
+  roots.push(root);
+  const tools = path.join(root, 'config', 'tools');
+  mkdirSync(tools, { recursive: true });
+  cpSync(BASE, tools, { recursive: true });
+  const own = (source: string) => ![EXPECTED, NAMES].includes(path.basename(source));
+  cpSync(path.join(CORPUS, name), tools, { recursive: true, filter: own });
+  return root;
+}
+
+describe('golden diagnostics', () => {
+  it('has a case for most of what can go wrong', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it.each(cases)('%s', async (name) => {
+    const dir = path.join(CORPUS, name);
+    const namesFile = path.join(dir, NAMES);
+    const names = existsSync(namesFile) ? readFileSync(namesFile, 'utf8').split(/\s+/).filter(Boolean) : [];
+    const result = await new Compiler(defaultOptions(projectFor(name))).build(names);
+    ran += 1;
+    for (const d of result.diagnostics) seen.add(d.id);
+    // As `printDiagnostics` writes them to stderr: each one, then a blank line.
+    const rendered = result.diagnostics.map((d) => `${renderDiagnostic(d, { color: false, sources: result.sources })}\n\n`).join('');
+    const expectedFile = path.join(dir, EXPECTED);
+    if (update) writeFileSync(expectedFile, rendered);
+    expect(rendered.length, 'a case must produce at least one diagnostic').toBeGreaterThan(0);
+    expect(rendered).toBe(existsSync(expectedFile) ? readFileSync(expectedFile, 'utf8') : '(no expected.txt)');
+  });
+
+  it('covers every diagnostic the YAML can produce', () => {
+    if (ran < cases.length) return; // a filtered run (-t) sees only some cases
+    const missing = (Object.keys(CATALOGUE) as DiagnosticId[]).filter((id) => !seen.has(id) && !NOT_FROM_YAML.includes(id));
+    expect(missing).toEqual([]);
+  });
+});

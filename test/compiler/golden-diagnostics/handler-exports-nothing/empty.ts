@@ -1,0 +1,2 @@
+// Nothing here yet.
+export {};
