@@ -2,32 +2,14 @@
  * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call.
  */
 import path from 'node:path';
-import type { JsonSchema } from '../../language/json.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SourceFile } from '../load/source.js';
-import type { ParameterDoc, ToolDocument, ToolSource } from '../model.js';
-import { deriveNames, type DerivedNames } from '../names.js';
+import type { ToolSource } from '../model.js';
+import { deriveNames } from '../names.js';
+import type { CatalogueEntry } from './entry.js';
 import { checkHandlers, type HandlerExports } from './handlers.js';
 import { parametersSchema } from './parameters.js';
 
-export interface HandlerRef {
-  /** Absolute path of the module that exports the handler. */
-  readonly modulePath: string;
-  readonly exportName: string;
-}
-
-export interface CatalogueEntry {
-  readonly name: string;
-  readonly kind: 'function' | 'composite';
-  readonly document: ToolDocument;
-  readonly source: SourceFile;
-  readonly parameters: readonly ParameterDoc[];
-  readonly inputSchema: JsonSchema;
-  /** The declared `returns`; null when the tool declares none. */
-  readonly returns: JsonSchema | null;
-  readonly names: DerivedNames;
-  readonly handler: HandlerRef | null;
-}
+export type { CatalogueEntry, HandlerRef } from './entry.js';
 
 export class Catalogue {
   readonly #entries = new Map<string, CatalogueEntry>();

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { CatalogueEntry } from './catalogue.js';
+import type { CatalogueEntry } from './entry.js';
 import { closestName } from '../../language/suggest.js';
 
 /** Exported names per module, keyed by path and modification time so edits are seen. */
