@@ -15,6 +15,8 @@ export class Catalogue {
   readonly #entries = new Map<string, CatalogueEntry>();
   /** Names of tools whose YAML has errors: calls to them are not reported as unknown. */
   readonly #broken = new Set<string>();
+  /** The file each function tool's handler module resolved to, by tool name. */
+  readonly #handlerFiles = new Map<string, string>();
 
   add(entry: CatalogueEntry): void {
     this.#entries.set(entry.name, entry);
@@ -22,6 +24,15 @@ export class Catalogue {
 
   markBroken(name: string): void {
     this.#broken.add(name);
+  }
+
+  setHandlerFile(name: string, file: string): void {
+    this.#handlerFiles.set(name, file);
+  }
+
+  /** The file the handler module of a function tool resolved to; undefined when it does not exist. */
+  handlerFile(name: string): string | undefined {
+    return this.#handlerFiles.get(name);
   }
 
   get(name: string): CatalogueEntry | undefined {
@@ -100,6 +111,9 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     catalogue.add(entry);
     claim(entry);
   }
-  diagnostics.push(...(await checkHandlers(catalogue.entries(), input.handlerExports)));
+  // Resolved here, once, so that nothing after this stage looks at the disk.
+  const handlers = await checkHandlers(catalogue.entries(), input.handlerExports);
+  for (const [name, file] of handlers.files) catalogue.setHandlerFile(name, file);
+  diagnostics.push(...handlers.diagnostics);
   return { catalogue, diagnostics };
 }
