@@ -7,7 +7,8 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
-import { compareWithDisk, writeAll } from '../compiler/write/files.js';
+import { readOutDir, writeAll } from '../compiler/write/files.js';
+import { compareOutput } from '../compiler/write/output-plan.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import { watchProject, type WatchControl } from './watch.js';
 
@@ -33,7 +34,12 @@ function compilerFor(options: CommandOptions): { compiler: Compiler; settings: C
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
     throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);
   }
-  return { compiler: new Compiler(settings), settings };
+  try {
+    return { compiler: new Compiler(settings), settings };
+  } catch (error) {
+    // Templates or a schema that do not load (or a banner toolgen would not recognise): the user's to fix.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 const shown = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/');
@@ -51,10 +57,10 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
     // The disk said no (permissions, space): a problem of the machine, not of the YAML.
     throw new UsageError(`cannot write the generated files: ${error instanceof Error ? error.message : String(error)}`);
   }
-  // Prune only after a clean full build: with errors, a tool's old files must stay in place.
+  // Prune only after a clean full build (the plan says): with errors, a tool's old files must stay in place.
   let removed = 0;
-  if (names.length === 0 && !hasErrors(result.diagnostics)) {
-    const { orphans } = await compareWithDisk(result.files, result.keep, settings.outDir);
+  if (result.prune) {
+    const { orphans } = compareOutput(result, await readOutDir(settings.outDir));
     for (const orphan of orphans) await rm(orphan);
     removed = orphans.length;
   }
@@ -97,7 +103,10 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
     output.out(`toolgen check: the YAML has problems; ${summary(result.diagnostics)}`);
     return EXIT.problems;
   }
-  const { stale, orphans } = await compareWithDisk(result.files, result.keep, settings.outDir);
+  const comparison = compareOutput(result, await readOutDir(settings.outDir));
+  // A missing file is out of date like a stale one, and listed with them.
+  const stale = [...comparison.stale, ...comparison.missing].sort();
+  const { orphans } = comparison;
   if (stale.length === 0 && orphans.length === 0) {
     output.out(`toolgen check: ${shown(options.root, settings.outDir)} is up to date (${result.files.length} files)`);
     return EXIT.ok;

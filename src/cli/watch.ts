@@ -3,13 +3,13 @@
  * stops the watch: it is printed like a normal build's, the previous files stay, and the next save
  * tries again.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { BuildResult, Compiler } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { countLabel } from '../compiler/diagnostics/render.js';
-import { BANNER_PREFIX, writeAll, writeIfChanged } from '../compiler/write/files.js';
+import { removeGenerated, writeAll, writeIfChanged } from '../compiler/write/files.js';
 import { printDiagnostics, type Output } from './output.js';
 
 export interface WatchControl {
@@ -87,6 +87,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     let removed = 0;
     if (result) {
       printDiagnostics(output, result.diagnostics, result.sources);
+      // The output plan says what is fresh and what is gone; what this watch wrote says what is on disk.
       for (const file of result.files) {
         if (!result.fresh.has(file.path) || onDisk.get(file.path) === file.content) continue;
         try {
@@ -178,12 +179,4 @@ async function fingerprint(file: string): Promise<string> {
 function isInside(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** Deletes a generated file of a tool that no longer exists; never a file without toolgen's banner. */
-async function removeGenerated(file: string): Promise<boolean> {
-  const text = await readFile(file, 'utf8').catch(() => null);
-  if (text === null || !text.startsWith(BANNER_PREFIX)) return false;
-  await rm(file, { force: true });
-  return true;
 }

@@ -3,22 +3,23 @@
  */
 import { RESERVED_NAMES } from '../../language/template.js';
 import { findDependencyCycle } from '../../language/graph.js';
-import type { JsonSchema } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { alternatives, arrows, plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall, type CallStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
-import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
+import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
 import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { scanTemplates } from './templates.js';
-import { checkExpressionReferences, checkReference, referencedSteps, type ReferenceScope } from './references.js';
+import type { CheckEnvironment, ReferenceScope } from './environment.js';
+import { checkExpressionReferences, checkReference, referencedSteps } from './references.js';
 import { checkInputs, checkOutputs, checkRetrySettings, knownTool } from './signatures.js';
 import { loopOf, outputSchemas, stateVariables, variableSchemas, type StateVariable } from './state-types.js';
 
+export type { CheckEnvironment } from './environment.js';
 export type { StateVariable } from './state-types.js';
 export { knownTool } from './signatures.js';
 
@@ -27,13 +28,6 @@ export interface CompositeAnalysis {
   readonly state: readonly StateVariable[];
   /** Set for a composite in DAG mode: each top-level step's dependencies, declared or implied by references. */
   readonly dag: { readonly dependsOn: ReadonlyMap<string, readonly string[]>; readonly outputSteps: readonly string[] | null } | null;
-}
-
-/** What the checks need to know about other tools. */
-export interface CheckEnvironment {
-  readonly catalogue: Catalogue;
-  /** The output schema of a tool: declared `returns`, or a composite's state. */
-  returnsOf(name: string): JsonSchema | null;
 }
 
 export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { analysis: CompositeAnalysis; diagnostics: Diagnostic[] } {

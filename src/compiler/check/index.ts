@@ -5,7 +5,8 @@
 import type { JsonSchema } from '../../language/json.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
-import { checkComposite, type CheckEnvironment, type CompositeAnalysis } from './composite.js';
+import { checkComposite, type CompositeAnalysis } from './composite.js';
+import type { CheckEnvironment } from './environment.js';
 import { stateSchema } from './state-types.js';
 import { calleesOf } from './callees.js';
 import { checkExamples } from './examples.js';

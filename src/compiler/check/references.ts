@@ -10,23 +10,11 @@ import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagn
 import { pathSuffix, plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall } from '../model.js';
-import type { CatalogueEntry } from '../resolve/catalogue.js';
-import type { CheckEnvironment } from './composite.js';
+import type { ReferenceScope } from './environment.js';
 import { expressionReferences } from './expressions.js';
 import type { Definitions } from './flow.js';
 import { schemaAt } from './schema-path.js';
-import type { StepNode } from './steps.js';
 import type { FoundReference } from './templates.js';
-
-export interface ReferenceScope {
-  readonly outputSchema: (node: StepNode) => JsonSchema | null;
-  readonly allNames: readonly string[];
-  readonly stepIds: ReadonlyMap<string, StepNode>;
-  readonly variableSchema: ReadonlyMap<string, JsonSchema>;
-  readonly env: CheckEnvironment;
-  readonly entry: CatalogueEntry;
-  readonly report: (d: Diagnostic) => void;
-}
 
 export function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScope): void {
   const { reference } = found;

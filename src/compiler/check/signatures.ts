@@ -11,7 +11,7 @@ import { alternatives, plainList, quotedList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
-import type { CheckEnvironment } from './composite.js';
+import type { CheckEnvironment } from './environment.js';
 import { literalErrors } from './literals.js';
 import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
 import type { StepNode } from './steps.js';

@@ -10,7 +10,7 @@ import { parseTemplate, type Reference } from '../../language/template.js';
 import { isCall, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { shapeSchema } from '../resolve/parameters.js';
-import type { CheckEnvironment } from './composite.js';
+import type { CheckEnvironment } from './environment.js';
 import type { Definitions } from './flow.js';
 import { schemaAt } from './schema-path.js';
 import type { StepNode } from './steps.js';

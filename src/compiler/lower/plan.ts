@@ -3,8 +3,8 @@
  * retry numbers. The runtime interprets this and nothing else.
  */
 import { DEFAULTS, failureAction, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../language/plan.js';
-import type { CallStepDoc, LoopStepDoc, ParallelStepDoc } from '../model.js';
 import type { CompositeAnalysis } from '../check/composite.js';
+import { isCall } from '../model.js';
 import type { StepNode } from '../check/steps.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 
@@ -58,23 +58,24 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
     },
     onFailure: failurePolicy(node, idAt),
   };
-  if (node.branches) {
-    const parallel = doc as ParallelStepDoc;
+  if (node.branches && 'parallel' in doc) {
     return {
       kind: 'parallel',
       id: node.id,
       ...when,
-      waitFor: parallel.wait_for ?? DEFAULTS.waitFor,
-      concurrency: parallel.concurrency ?? null,
+      waitFor: doc.wait_for ?? DEFAULTS.waitFor,
+      concurrency: doc.concurrency ?? null,
       branches: node.branches.map((branch) => ({ id: branch.id, ...lowerSequence(branch.nodes) })),
       ...transitions,
     };
   }
-  if (node.body) {
-    const { loop } = doc as LoopStepDoc;
+  if (node.body && 'loop' in doc) {
+    const { loop } = doc;
     return { kind: 'loop', id: node.id, ...when, over: loop.over.trim(), as: loop.as, concurrency: loop.concurrency ?? DEFAULTS.loopConcurrency, maxFailures: loop.max_failures ?? DEFAULTS.loopMaxFailures, body: lowerSequence(node.body), ...transitions };
   }
-  const call = doc as CallStepDoc;
+  // The checks built the graph from these documents: a step with neither branches nor body is a call.
+  if (!isCall(doc)) throw new Error(`step '${node.id}' is a block without its steps`);
+  const call = doc;
   return {
     kind: 'call',
     id: node.id,

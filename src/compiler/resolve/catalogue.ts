@@ -2,37 +2,21 @@
  * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call.
  */
 import path from 'node:path';
-import type { JsonSchema } from '../../language/json.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { SourceFile } from '../load/source.js';
-import type { ParameterDoc, ToolDocument, ToolSource } from '../model.js';
-import { deriveNames, type DerivedNames } from '../names.js';
+import type { ToolSource } from '../model.js';
+import { deriveNames } from '../names.js';
+import type { CatalogueEntry } from './entry.js';
 import { checkHandlers, type HandlerExports } from './handlers.js';
 import { parametersSchema } from './parameters.js';
 
-export interface HandlerRef {
-  /** Absolute path of the module that exports the handler. */
-  readonly modulePath: string;
-  readonly exportName: string;
-}
-
-export interface CatalogueEntry {
-  readonly name: string;
-  readonly kind: 'function' | 'composite';
-  readonly document: ToolDocument;
-  readonly source: SourceFile;
-  readonly parameters: readonly ParameterDoc[];
-  readonly inputSchema: JsonSchema;
-  /** The declared `returns`; null when the tool declares none. */
-  readonly returns: JsonSchema | null;
-  readonly names: DerivedNames;
-  readonly handler: HandlerRef | null;
-}
+export type { CatalogueEntry, HandlerRef } from './entry.js';
 
 export class Catalogue {
   readonly #entries = new Map<string, CatalogueEntry>();
   /** Names of tools whose YAML has errors: calls to them are not reported as unknown. */
   readonly #broken = new Set<string>();
+  /** The file each function tool's handler module resolved to, by tool name. */
+  readonly #handlerFiles = new Map<string, string>();
 
   add(entry: CatalogueEntry): void {
     this.#entries.set(entry.name, entry);
@@ -40,6 +24,15 @@ export class Catalogue {
 
   markBroken(name: string): void {
     this.#broken.add(name);
+  }
+
+  setHandlerFile(name: string, file: string): void {
+    this.#handlerFiles.set(name, file);
+  }
+
+  /** The file the handler module of a function tool resolved to; undefined when it does not exist. */
+  handlerFile(name: string): string | undefined {
+    return this.#handlerFiles.get(name);
   }
 
   get(name: string): CatalogueEntry | undefined {
@@ -122,6 +115,9 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     catalogue.add(entry);
     claim(entry);
   }
-  diagnostics.push(...(await checkHandlers(catalogue.entries(), input.handlerExports)));
+  // Resolved here, once, so that nothing after this stage looks at the disk.
+  const handlers = await checkHandlers(catalogue.entries(), input.handlerExports);
+  for (const [name, file] of handlers.files) catalogue.setHandlerFile(name, file);
+  diagnostics.push(...handlers.diagnostics);
   return { catalogue, diagnostics };
 }

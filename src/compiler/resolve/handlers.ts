@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { CatalogueEntry } from './catalogue.js';
+import type { CatalogueEntry } from './entry.js';
 import { closestName } from '../../language/suggest.js';
 import { plainList } from '../diagnostics/format.js';
 
@@ -27,11 +27,18 @@ export function resolveModuleFile(modulePath: string): string | null {
   return null;
 }
 
-export async function checkHandlers(entries: readonly CatalogueEntry[], cache: HandlerExports = new Map()): Promise<Diagnostic[]> {
+/**
+ * Resolves each function tool's module to its file and checks that it exports the handler.
+ *
+ * @example (await checkHandlers(catalogue.entries())).files.get('echo_tool') // '/p/handlers/echo.ts'
+ */
+export async function checkHandlers(entries: readonly CatalogueEntry[], cache: HandlerExports = new Map()): Promise<{ diagnostics: Diagnostic[]; files: Map<string, string> }> {
   const diagnostics: Diagnostic[] = [];
+  const files = new Map<string, string>();
   for (const entry of entries) {
     if (!entry.handler) continue;
     const file = resolveModuleFile(entry.handler.modulePath);
+    if (file) files.set(entry.name, file);
     if (!file) {
       const shown = path.relative(path.dirname(entry.source.absolutePath), entry.handler.modulePath);
       diagnostics.push(diagnostic('HANDLER_MODULE_MISSING', { module: shown }, entry.source.locate(['implementation', 'module'])));
@@ -49,7 +56,7 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
       );
     }
   }
-  return diagnostics;
+  return { diagnostics, files };
 }
 
 type TsMorph = typeof import('ts-morph');

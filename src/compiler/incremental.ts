@@ -1,0 +1,91 @@
+/**
+ * The memory between builds. `Compiler` keeps what is expensive to make (the schema validator, the
+ * templates, parsed and validated files by their text, the previous build's catalogue, analyses,
+ * lowered units and emitted files) and runs the pipeline with it, so that watch mode pays only for
+ * what an edit changed. The stages themselves are in `pipeline.ts`.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { TemplateSet } from './emit/templates.js';
+import { shownPath } from './layout.js';
+import { findToolFiles, loadFile, parseSource } from './load/load.js';
+import { readTemplates } from './load/templates.js';
+import type { CompilerOptions } from './options.js';
+import { build, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
+import type { HandlerExports } from './resolve/handlers.js';
+import { SchemaValidator } from './validate/schema.js';
+import { listOutDir } from './write/files.js';
+
+/**
+ * Compiles a project, and keeps what it learnt for the next build: parsed and validated files (by
+ * their text), the catalogue, each tool's checks, unit and emitted files. A build after an edit redoes
+ * only what the edit affects: the edited tools and the composites that call them.
+ *
+ * @example const result = await new Compiler(defaultOptions(process.cwd())).build();
+ */
+export class Compiler {
+  #validator: SchemaValidator;
+  #templates: TemplateSet;
+  readonly #handlerExports: HandlerExports = new Map();
+  readonly #sources = new Map<string, SourceState>();
+  #reuse: Reuse | null = null;
+
+  constructor(readonly options: CompilerOptions) {
+    this.#validator = new SchemaValidator(options.schemaPath);
+    this.#templates = new TemplateSet(readTemplates(options.templatesDir));
+  }
+
+  /** Compiles every tool under the config dir, reading them all. `names` limits what is emitted and reported. */
+  async build(names: readonly string[] = []): Promise<BuildResult> {
+    const files = await findToolFiles(this.options.configDir);
+    const present = new Set(files);
+    for (const file of this.#sources.keys()) if (!present.has(file)) this.#sources.delete(file);
+    await Promise.all(files.map((file) => this.#refresh(file)));
+    return this.#compile(names);
+  }
+
+  /** Compiles again after the given files were changed, added or deleted; reads only those. */
+  async update(changedFiles: readonly string[]): Promise<BuildResult> {
+    await Promise.all(
+      changedFiles.map(async (file) => {
+        if (isToolFile(file, this.options.configDir) && existsSync(file)) await this.#refresh(file);
+        else this.#sources.delete(file);
+      }),
+    );
+    return this.#compile([]);
+  }
+
+  /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
+  reloadTemplatesAndSchema(): void {
+    const validator = new SchemaValidator(this.options.schemaPath);
+    const templates = new TemplateSet(readTemplates(this.options.templatesDir));
+    this.#validator = validator;
+    this.#templates = templates;
+    this.#sources.clear();
+    this.#reuse = null;
+  }
+
+  /** Reads a file and, when its text changed since the last time, parses and validates it. */
+  async #refresh(file: string): Promise<void> {
+    const shown = shownPath(this.options.root, file);
+    const text = await readFile(file, 'utf8').catch(() => null);
+    const cached = this.#sources.get(file);
+    if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
+    const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
+    this.#sources.set(file, validateSource(loaded, this.#validator));
+  }
+
+  async #compile(names: readonly string[]): Promise<BuildResult> {
+    const { options } = this;
+    const input = { sources: [...this.#sources.values()], names, options, templates: this.#templates, handlerExports: this.#handlerExports, outDir: listOutDir(options.outDir) };
+    const { result, reuse } = await build(input, this.#reuse);
+    this.#reuse = reuse;
+    return result;
+  }
+}
+
+function isToolFile(file: string, configDir: string): boolean {
+  const relative = path.relative(configDir, file);
+  return !relative.startsWith('..') && !path.isAbsolute(relative) && /\.ya?ml$/.test(file);
+}

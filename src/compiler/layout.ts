@@ -1,0 +1,30 @@
+/**
+ * Where generated files go in the out dir: `tools/<slug>.ts`, `tests/<slug>.test.ts`, `index.ts`.
+ * One place, because lowering, the output plan and the build all need the same paths.
+ */
+import path from 'node:path';
+
+export interface ToolPaths {
+  /** The tool's module: types, definition, typed function. */
+  readonly module: string;
+  /** Its vitest file. */
+  readonly test: string;
+}
+
+/** @example toolPaths('/p/generated', 'echo_tool').module // '/p/generated/tools/echo_tool.ts' */
+export function toolPaths(outDir: string, fileSlug: string): ToolPaths {
+  return {
+    module: path.join(outDir, 'tools', `${fileSlug}.ts`),
+    test: path.join(outDir, 'tests', `${fileSlug}.test.ts`),
+  };
+}
+
+/** @example indexPath('/p/generated') // '/p/generated/index.ts' */
+export function indexPath(outDir: string): string {
+  return path.join(outDir, 'index.ts');
+}
+
+/** A path relative to the project root, with forward slashes, as banners and messages show it. */
+export function shownPath(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}

@@ -1,0 +1,218 @@
+/**
+ * The pipeline, stage by stage: load → validate → resolve → check → lower → emit → (the output plan).
+ * Each function takes what the stage before it handed on and returns its own named type:
+ * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`.
+ * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds.
+ */
+import type { ChainPlan } from '../language/plan.js';
+import { calleesOf } from './check/callees.js';
+import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
+import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
+import type { TemplateSet } from './emit/templates.js';
+import { indexPath, shownPath } from './layout.js';
+import { byCodePoint, type LoadedFile } from './load/load.js';
+import { lowerTool, planOf } from './lower/tool.js';
+import type { IndexedTool, LoweredTool } from './lower/unit.js';
+import type { ToolDocument, ToolSource } from './model.js';
+import { deriveNames } from './names.js';
+import type { CompilerOptions } from './options.js';
+import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
+import type { HandlerExports } from './resolve/handlers.js';
+import { heldBack, selectTools } from './select.js';
+import type { SchemaValidator } from './validate/schema.js';
+import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan } from './write/output-plan.js';
+
+/** A YAML file loaded and validated. */
+export interface SourceState {
+  readonly loaded: LoadedFile;
+  /** Set when the YAML parsed and passed the schema. */
+  readonly document: ToolDocument | null;
+  readonly schemaDiagnostics: readonly Diagnostic[];
+}
+
+export interface BuildResult extends OutputPlan {
+  readonly diagnostics: readonly Diagnostic[];
+  /** Source text by display path, for code frames. */
+  readonly sources: ReadonlyMap<string, string>;
+  /** Names of the tools whose files are in `files` (selected and without errors). */
+  readonly built: readonly string[];
+  /** Names of the tools this build emitted afresh: with a previous build, those an edit affected. */
+  readonly rebuilt: readonly string[];
+  /** Every lowered plan by tool name, for tools that compiled. */
+  readonly plans: ReadonlyMap<string, ChainPlan>;
+}
+
+/** What a build made that the next one may reuse. */
+export interface Reuse {
+  readonly catalogue: Catalogue;
+  /** Names of tools whose YAML did not parse or validate: callers see them differently. */
+  readonly broken: ReadonlySet<string>;
+  readonly checked: CheckResult;
+  /** Per tool: the entry it was made from, its lowered unit and its files. */
+  readonly emitted: ReadonlyMap<string, EmittedTool>;
+}
+
+export interface EmittedTool {
+  readonly entry: CatalogueEntry | null;
+  readonly unit: LoweredTool | null;
+  readonly files: readonly OutputFile[];
+}
+
+export interface BuildInput {
+  /** Every YAML file under the config dir, loaded and validated. */
+  readonly sources: readonly SourceState[];
+  /** The tools to emit and report; all when empty. */
+  readonly names: readonly string[];
+  readonly options: CompilerOptions;
+  readonly templates: TemplateSet;
+  /** Parsed handler modules, kept warm between builds. */
+  readonly handlerExports: HandlerExports;
+  /** The out dir, asked only about the modules of tools that are not built. */
+  readonly outDir: OutDirListing;
+}
+
+/**
+ * Stages 1–2 for one file: what `load` parsed, validated against the schema.
+ *
+ * @example validateSource(parseSource(text, file, 'config/tools/a.yaml'), validator).document?.name
+ */
+export function validateSource(loaded: LoadedFile, validator: SchemaValidator): SourceState {
+  if (loaded.value === null) return { loaded, document: null, schemaDiagnostics: [] };
+  const { document, diagnostics } = validator.validate(loaded.value, loaded.source);
+  return { loaded, document, schemaDiagnostics: diagnostics };
+}
+
+/**
+ * The whole build, from validated sources to the output plan. With `reuse`, tools an edit did not
+ * affect keep their checks, units and files.
+ *
+ * @example const { result } = await build({ sources, names: [], options, templates, handlerExports, outDir }, null);
+ */
+export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
+  const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
+  const loaded = sources.map((source) => source.loaded);
+  const analysed = await analyse(sources, input.handlerExports, reuse);
+  const { catalogue, perFile } = analysed;
+  const selected = selectTools(loaded, input.names);
+  const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
+  const held = heldBack(catalogue, failed, analysed.brokenNames);
+  for (const entry of catalogue.entries()) {
+    if (!held.has(entry.name) || failed.has(entry.source.displayPath)) continue;
+    // Built on a broken signature, its types would be wrong: it waits, and says why.
+    const callee = calleesOf(entry.document).find((name) => held.has(name));
+    perFile.get(entry.source.displayPath)!.push(diagnostic('HELD_BACK', { tool: entry.name, callee: callee! }, entry.source.locate(['name'])));
+  }
+  const diagnostics = [...selected.diagnostics, ...loaded.filter((file) => selected.files.has(file.source.displayPath)).flatMap((file) => perFile.get(file.source.displayPath)!)];
+  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse);
+  const output = planOutput({ ...outcome, complete: input.names.length === 0 && !hasErrors(diagnostics) }, input.outDir, (index) => emitIndex(index, input.templates));
+  const result: BuildResult = {
+    diagnostics: sortDiagnostics(diagnostics),
+    sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
+    ...output,
+    built: outcome.built.map((tool) => tool.name).sort(byCodePoint),
+    rebuilt: rebuilt.sort(byCodePoint),
+    plans,
+  };
+  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames) } };
+}
+
+/** What resolve and check found: the catalogue, the checks' results, and every diagnostic by file. */
+interface Analysed {
+  readonly catalogue: Catalogue;
+  readonly checked: CheckResult;
+  readonly brokenNames: readonly string[];
+  readonly perFile: ReadonlyMap<string, Diagnostic[]>;
+  /** The tools an edit affected since the previous build; null on a first build (all of them). */
+  readonly dirty: ReadonlySet<string> | null;
+}
+
+/** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */
+async function analyse(sources: readonly SourceState[], handlerExports: HandlerExports, reuse: Reuse | null): Promise<Analysed> {
+  const perFile = new Map<string, Diagnostic[]>(sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]));
+  const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
+  const valid: ToolSource[] = [];
+  const brokenNames: string[] = [];
+  for (const { loaded, document } of sources) {
+    if (document) valid.push({ document, source: loaded.source });
+    else if (loaded.name) brokenNames.push(loaded.name);
+  }
+  const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports, previous: reuse?.catalogue ?? null });
+  resolved.diagnostics.forEach(report);
+  const { catalogue } = resolved;
+  const dirty = reuse ? affectedBy(changedTools(reuse, catalogue, brokenNames), catalogue) : null;
+  const checked = checkCatalogue(catalogue, reuse && dirty ? { previous: reuse.checked, dirty } : undefined);
+  for (const found of checked.diagnostics.values()) found.forEach(report);
+  return { catalogue, checked, brokenNames, perFile, dirty };
+}
+
+/**
+ * Stages 5–6, lower and emit, for the selected tools that have no errors (reusing what an edit did not
+ * touch); and, for the output plan, which tools are held back, unselected or gone.
+ */
+function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: ReadonlySet<string>, input: BuildInput, reuse: Reuse | null) {
+  const { root, configDir, outDir } = input.options;
+  const { catalogue, checked, brokenNames, dirty } = analysed;
+  const plans = new Map<string, ChainPlan>();
+  const rebuilt: string[] = [];
+  const emitted = new Map<string, EmittedTool>();
+  const built: BuiltTool[] = [];
+  const heldTools: IndexedTool[] = [];
+  const unselected: IndexedTool[] = [];
+  for (const entry of catalogue.entries()) {
+    const before = reuse?.emitted.get(entry.name);
+    if (held.has(entry.name)) {
+      heldTools.push(entry);
+      // Still its files: if its YAML goes away while it has errors, they go too.
+      if (before) emitted.set(entry.name, before);
+      continue;
+    }
+    const unchanged = before?.unit && before.entry === entry && dirty !== null && !dirty.has(entry.name);
+    const unit = unchanged ? before.unit! : lowerTool(entry, checked.analyses.get(entry.name) ?? null, { catalogue, root, outDir });
+    const plan = planOf(unit);
+    if (plan) plans.set(entry.name, plan);
+    if (!selected.has(entry.source.displayPath)) {
+      unselected.push(entry);
+      continue;
+    }
+    const files = unchanged && before ? before.files : emitTool(unit, input.templates);
+    if (!unchanged) rebuilt.push(entry.name);
+    emitted.set(entry.name, { entry, unit, files });
+    built.push({ name: entry.name, names: entry.names, files, fresh: !unchanged });
+  }
+  // A tool whose YAML no longer parses keeps its old files, and its place in the index.
+  for (const name of brokenNames) {
+    if (catalogue.get(name)) continue;
+    heldTools.push({ name, names: deriveNames(name) });
+    const before = reuse?.emitted.get(name);
+    if (before) emitted.set(name, before);
+  }
+  // Tools that were emitted before and exist no more, in any form: their files are gone.
+  const vanished: string[] = [];
+  for (const [name, before] of reuse?.emitted ?? []) {
+    if (emitted.has(name) || catalogue.get(name)) continue;
+    vanished.push(...before.files.map((file) => file.path));
+  }
+  const outcome: Omit<BuildOutcome, 'complete'> = {
+    outDir,
+    index: { path: indexPath(outDir), source: shownPath(root, configDir) || '.' },
+    built,
+    held: heldTools,
+    unselected,
+    vanished,
+  };
+  return { outcome, emitted, plans, rebuilt };
+}
+
+/** Names whose catalogue entry is not the very same object as before (new, gone, edited), or that broke or mended. */
+function changedTools(before: Reuse, after: Catalogue, broken: readonly string[]): Set<string> {
+  const changed = new Set<string>();
+  for (const name of new Set([...before.catalogue.names(), ...after.names()])) {
+    if (before.catalogue.get(name) !== after.get(name)) changed.add(name);
+  }
+  const now = new Set(broken);
+  for (const name of new Set([...before.broken, ...now])) {
+    if (before.broken.has(name) !== now.has(name)) changed.add(name);
+  }
+  return changed;
+}

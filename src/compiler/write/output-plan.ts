@@ -1,0 +1,110 @@
+/**
+ * The one place that decides what happens to generated files: given what a build produced and what
+ * is in the out dir, which files are written, kept, removed and indexed; and, against the files on
+ * disk, what `toolgen check` reports. The build, `check` and watch mode all go by it.
+ */
+import type { OutputFile } from '../emit/emit.js';
+import { toolPaths } from '../layout.js';
+import type { IndexedTool, LoweredIndex } from '../lower/unit.js';
+
+/** A tool built this time, with its files; `fresh` when this build made them (not reused). */
+export interface BuiltTool extends IndexedTool {
+  readonly files: readonly OutputFile[];
+  readonly fresh: boolean;
+}
+
+/** What a build produced, tool by tool. */
+export interface BuildOutcome {
+  readonly outDir: string;
+  /** The index's path and source; its tools are what this plan decides. */
+  readonly index: Omit<LoweredIndex, 'tools'>;
+  /** Selected tools without errors. */
+  readonly built: readonly BuiltTool[];
+  /** Tools held back (errors of their own or in a tool they call, or YAML that does not parse): their files stay as they are. */
+  readonly held: readonly IndexedTool[];
+  /** Tools a build by name did not select: left alone. */
+  readonly unselected: readonly IndexedTool[];
+  /** Files made before for tools whose YAML is gone. */
+  readonly vanished: readonly string[];
+  /** Every tool was selected and nothing has errors: files that no tool produces may be deleted. */
+  readonly complete: boolean;
+}
+
+/** What is in the out dir, as far as the build needs to know. */
+export interface OutDirListing {
+  has(file: string): boolean;
+}
+
+export interface OutputPlan {
+  /** What should be on disk for the built tools, and the index (last). */
+  readonly files: readonly OutputFile[];
+  /** Paths in `files` made by this build; the others are as the previous build made them. */
+  readonly fresh: ReadonlySet<string>;
+  /** Generated files to leave alone: those of tools held back. */
+  readonly keep: ReadonlySet<string>;
+  /** Generated files to remove: those of tools that no longer exist since the previous build. */
+  readonly gone: readonly string[];
+  /** Whether generated files that nothing produces (orphans) may be deleted. */
+  readonly prune: boolean;
+}
+
+/**
+ * Decides the output of a build. A held-back or unselected tool stays in the index while its module
+ * is on disk; the index is emitted by `emitIndex` once its tools are known.
+ *
+ * @example planOutput(outcome, { has: existsSync }, (index) => emitIndex(index, templates)).files.at(-1)?.path // '/p/generated/index.ts'
+ */
+export function planOutput(outcome: BuildOutcome, listing: OutDirListing, emitIndex: (index: LoweredIndex) => OutputFile): OutputPlan {
+  const files: OutputFile[] = [];
+  const fresh = new Set<string>();
+  const keep = new Set<string>();
+  const indexed: IndexedTool[] = [];
+  for (const tool of outcome.built) {
+    files.push(...tool.files);
+    if (tool.fresh) for (const file of tool.files) fresh.add(file.path);
+    indexed.push(tool);
+  }
+  for (const tool of outcome.held) {
+    const paths = toolPaths(outcome.outDir, tool.names.fileSlug);
+    keep.add(paths.module).add(paths.test);
+    if (listing.has(paths.module)) indexed.push(tool);
+  }
+  // Not built this time: in the index only if it was built before.
+  for (const tool of outcome.unselected) if (listing.has(toolPaths(outcome.outDir, tool.names.fileSlug).module)) indexed.push(tool);
+  const index = emitIndex({ ...outcome.index, tools: [...indexed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) });
+  files.push(index);
+  fresh.add(index.path);
+  return { files, fresh, keep, gone: outcome.vanished.filter((file) => !keep.has(file)), prune: outcome.complete };
+}
+
+export interface Staleness {
+  /** Files whose content differs from what the YAML produces. */
+  readonly stale: string[];
+  /** Files the YAML produces that are not there. */
+  readonly missing: string[];
+  /** Generated files that no tool produces any more. */
+  readonly orphans: string[];
+}
+
+/** The out dir as read for a comparison: every file in it, and the text of each generated one. */
+export interface OutDirContents {
+  readonly files: ReadonlySet<string>;
+  readonly generated: ReadonlyMap<string, string>;
+}
+
+/**
+ * Compares a plan with the out dir: what `toolgen check` reports, and the orphans a complete build prunes.
+ *
+ * @example compareOutput(plan, { files: new Set(), generated: new Map() }).missing // every path in plan.files
+ */
+export function compareOutput(plan: Pick<OutputPlan, 'files' | 'keep'>, onDisk: OutDirContents): Staleness {
+  const stale: string[] = [];
+  const missing: string[] = [];
+  for (const file of plan.files) {
+    if (!onDisk.files.has(file.path)) missing.push(file.path);
+    else if (onDisk.generated.get(file.path) !== file.content) stale.push(file.path);
+  }
+  const expected = new Set([...plan.files.map((file) => file.path), ...plan.keep]);
+  const orphans = [...onDisk.generated.keys()].filter((file) => !expected.has(file)).sort();
+  return { stale: stale.sort(), missing: missing.sort(), orphans };
+}

@@ -1,0 +1,104 @@
+/**
+ * The architecture, as rules a change cannot break unnoticed: what may import what, and no cycles.
+ * Imports are read from the source text (static, type-only, re-exports and dynamic `import()`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+/** The compiler's stages, in pipeline order. */
+const STAGES = ['load', 'validate', 'resolve', 'check', 'lower', 'emit', 'write'] as const;
+
+interface SourceModule {
+  /** Path relative to src, with forward slashes: `compiler/check/flow.ts`. */
+  readonly file: string;
+  /** Modules inside src it imports, same form. */
+  readonly imports: readonly string[];
+  /** Package names it imports. */
+  readonly packages: readonly string[];
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function readModules(): SourceModule[] {
+  const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((file) => file.endsWith('.ts')).map((file) => file.split(path.sep).join('/'));
+  return files.sort().map((file) => {
+    const text = readFileSync(path.join(SRC, file), 'utf8');
+    const imports: string[] = [];
+    const packages: string[] = [];
+    for (const match of text.matchAll(IMPORT)) {
+      const specifier = match[1] ?? match[2]!;
+      if (specifier.startsWith('.')) imports.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts'));
+      else packages.push(specifier);
+    }
+    return { file, imports, packages };
+  });
+}
+
+const modules = readModules();
+const area = (file: string) => file.split('/')[0]!.replace(/\.ts$/, '');
+const stageOf = (file: string) => (file.startsWith('compiler/') ? (STAGES as readonly string[]).indexOf(file.split('/')[1]!) : -1);
+
+function violations(rule: (from: string, to: string) => boolean): string[] {
+  return modules.flatMap((module) => module.imports.filter((target) => rule(module.file, target)).map((target) => `${module.file} → ${target}`));
+}
+
+describe('boundaries', () => {
+  it('reads every module and finds its imports', () => {
+    expect(modules.length).toBeGreaterThan(40);
+    const executor = modules.find((module) => module.file === 'runtime/executor.ts')!;
+    expect(executor.imports).toContain('language/plan.ts');
+    for (const module of modules) for (const target of module.imports) expect(modules.some((m) => m.file === target), `${module.file} imports ${target}`).toBe(true);
+  });
+
+  it('the shared language imports nothing of toolgen but itself', () => {
+    expect(violations((from, to) => area(from) === 'language' && area(to) !== 'language')).toEqual([]);
+  });
+
+  it('the runtime never imports the compiler or the CLI', () => {
+    expect(violations((from, to) => area(from) === 'runtime' && area(to) !== 'runtime' && area(to) !== 'language')).toEqual([]);
+  });
+
+  it('the compiler never imports the runtime or the CLI', () => {
+    expect(violations((from, to) => area(from) === 'compiler' && (area(to) === 'runtime' || area(to) === 'cli'))).toEqual([]);
+  });
+
+  it('no stage imports a later stage', () => {
+    expect(violations((from, to) => stageOf(from) >= 0 && stageOf(to) > stageOf(from))).toEqual([]);
+  });
+
+  it('emit reads no stage but the lowered units it is given', () => {
+    expect(violations((from, to) => stageOf(from) === STAGES.indexOf('emit') && stageOf(to) >= 0 && stageOf(to) !== STAGES.indexOf('emit') && to !== 'compiler/lower/unit.ts')).toEqual([]);
+  });
+
+  it('the runtime and the compiler do not touch the disk from emit or check', () => {
+    const disk = modules.filter((module) => [STAGES.indexOf('check'), STAGES.indexOf('lower'), STAGES.indexOf('emit')].includes(stageOf(module.file)) && module.packages.some((name) => /^(node:)?fs(\/promises)?$/.test(name)));
+    expect(disk.map((module) => module.file)).toEqual([]);
+  });
+
+  it('there are no import cycles, type-only imports included', () => {
+    const graph = new Map(modules.map((module) => [module.file, module.imports]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const trail: string[] = [];
+    const visit = (file: string): void => {
+      state.set(file, 'open');
+      trail.push(file);
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'open') cycles.push([...trail.slice(trail.indexOf(next)), next].join(' → '));
+        else if (!state.has(next)) visit(next);
+      }
+      trail.pop();
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) if (!state.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it('generated code can reach only the runtime entry: its index exports nothing of the compiler', () => {
+    const index = modules.find((module) => module.file === 'runtime/index.ts')!;
+    expect(index.imports.every((target) => area(target) === 'runtime' || area(target) === 'language')).toBe(true);
+  });
+});
