@@ -73,6 +73,7 @@ describe('validateToolCalls: each rule', () => {
 
     // ollama: ids are optional, but strings
     ['ollama', 'an id that is a number', [{ id: 3, name: 'get_weather', arguments: {} }], ["call 0 ('get_weather'): id must be a string when given, got a number"]],
+    ['ollama', 'a name with a blank', [{ name: 'get weather', arguments: {} }], ["call 0 ('get weather'): name must not contain whitespace"]],
 
     // arguments
     ['openai', 'arguments that are not JSON', [{ id: 'call_1', name: 'get_weather', arguments: '{city: Paris' }], [

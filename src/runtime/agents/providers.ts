@@ -86,7 +86,6 @@ export function validateToolDefinitions(definitions: readonly ToolDefinition[], 
     const { name, description, parameters } = definition as Partial<Record<keyof ToolDefinition, unknown>>;
     const label = `tool ${index}${describe([typeof name === 'string' && name !== '' ? `'${name}'` : ''])}`;
     const problems = nameProblems(name, rules);
-    if (!rules.strictNames && typeof name === 'string' && /\s/.test(name)) problems.push('name must not contain whitespace');
     if (typeof name === 'string' && name !== '') {
       const first = firstWithName.get(name);
       if (first === undefined) firstWithName.set(name, index);
@@ -130,7 +129,9 @@ function rulesFor(provider: Provider): ProviderRules {
 
 function nameProblems(name: unknown, rules: ProviderRules): string[] {
   if (typeof name !== 'string' || name === '') return [`name must be a non-empty string, got ${kindOf(name)}`];
-  return rules.strictNames && !NAME.test(name) ? [NAME_RULE] : [];
+  // One rule for calls and definitions alike: the names a provider accepts.
+  if (rules.strictNames) return NAME.test(name) ? [] : [NAME_RULE];
+  return /\s/.test(name) ? ['name must not contain whitespace'] : [];
 }
 
 function idProblems(id: unknown, rules: ProviderRules): string[] {
