@@ -103,16 +103,16 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
     output.out(`toolgen check: the YAML has problems; ${summary(result.diagnostics)}`);
     return EXIT.problems;
   }
-  const comparison = compareOutput(result, await readOutDir(settings.outDir));
-  // A missing file is out of date like a stale one, and listed with them.
-  const stale = [...comparison.stale, ...comparison.missing].sort();
-  const { orphans } = comparison;
-  if (stale.length === 0 && orphans.length === 0) {
+  const { stale, missing, orphans } = compareOutput(result, await readOutDir(settings.outDir));
+  const outOfDate = stale.length + missing.length + orphans.length;
+  if (outOfDate === 0) {
     output.out(`toolgen check: ${shown(options.root, settings.outDir)} is up to date (${result.files.length} files)`);
     return EXIT.ok;
   }
+  // Stale: on disk but different; missing: not on disk; orphaned: generated, and no tool makes it any more.
   for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
+  for (const file of missing) output.out(`  missing:  ${shown(options.root, file)}`);
   for (const file of orphans) output.out(`  orphaned: ${shown(options.root, file)}`);
-  output.out(`toolgen check: ${stale.length + orphans.length} generated file${stale.length + orphans.length === 1 ? ' is' : 's are'} out of date; run \`npx toolgen\``);
+  output.out(`toolgen check: ${outOfDate} generated file${outOfDate === 1 ? ' is' : 's are'} out of date; run \`npx toolgen\``);
   return EXIT.problems;
 }

@@ -2,9 +2,12 @@
  * The `toolgen` command. Parses arguments with commander and hands over to the commands; an
  * unexpected exception is a bug in toolgen, reported in one line (the stack with TOOLGEN_DEBUG=1).
  */
-import { Command, CommanderError } from 'commander';
+import path from 'node:path';
+import { Command, CommanderError, Option } from 'commander';
+import { commandWordError } from './command-words.js';
 import { buildCommand, checkCommand, EXIT, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
-import { processOutput, type Output } from './output.js';
+import { FORMATS, type Format } from './formats.js';
+import { processOutput, withFormat, type Output } from './output.js';
 import { VERSION } from './version.js';
 
 /**
@@ -13,7 +16,8 @@ import { VERSION } from './version.js';
  * @example process.exitCode = await main(['check']);
  */
 export async function main(argv: readonly string[], options: { cwd?: string; output?: Output } = {}): Promise<number> {
-  const output = options.output ?? processOutput();
+  // The format is known before commander parses: it decides where even a usage error goes.
+  const output = options.output ? withFormat(options.output, outputOptions(argv)) : processOutput(outputOptions(argv));
   const cwd = options.cwd ?? process.cwd();
   let code: number = EXIT.ok;
   const program = new Command('toolgen')
@@ -23,6 +27,9 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .option('--out-dir <dir>', 'where generated code goes', 'generated')
     .option('--templates-dir <dir>', "handlebars templates to emit with (default: toolgen's own)")
     .option('-w, --watch', 'build, then rebuild on every save until Ctrl-C')
+    .addOption(new Option('--format <format>', 'how diagnostics are printed: text (code frames, on stderr), json (one document on stdout) or github (Actions annotations)').choices(FORMATS).default('text'))
+    .option('-q, --quiet', 'print errors only, not warnings')
+    .configureHelp({ showGlobalOptions: true })
     .argument('[names...]', 'tools to build (by name); all when none are given')
     .exitOverride()
     .configureOutput({ writeErr: (text) => output.err(text.trimEnd()), writeOut: (text) => output.out(text.trimEnd()) })
@@ -32,6 +39,11 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         if (names.length > 0) throw new UsageError('--watch builds every tool; leave out the names');
         code = await watchCommand(settings(program), output);
         return;
+      }
+      if (names.length === 1) {
+        const given = settings(program);
+        const refusal = await commandWordError(names[0]!, program.commands.map((command) => command.name()), path.resolve(cwd, given.configDir ?? 'config/tools'));
+        if (refusal) throw new UsageError(refusal);
       }
       code = await buildCommand(names, settings(program), output);
     });
@@ -54,6 +66,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     return { root: cwd, configDir: options.configDir, outDir: options.outDir, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
   }
 
+  for (const command of program.commands) command.configureHelp({ showGlobalOptions: true });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
@@ -69,4 +82,15 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     else output.err('Run with TOOLGEN_DEBUG=1 for the stack trace, and please report it.');
     return EXIT.usage;
   }
+}
+
+/** `--format` and `--quiet` as given (commander validates them later, and reports a bad value). */
+function outputOptions(argv: readonly string[]): { format?: Format; quiet?: boolean } {
+  let format: Format | undefined;
+  argv.forEach((arg, index) => {
+    const value = arg.startsWith('--format=') ? arg.slice('--format='.length) : arg === '--format' ? argv[index + 1] : undefined;
+    if (value !== undefined && (FORMATS as readonly string[]).includes(value)) format = value as Format;
+  });
+  const quiet = argv.includes('--quiet') || argv.includes('-q');
+  return { ...(format ? { format } : {}), quiet };
 }

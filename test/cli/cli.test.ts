@@ -231,8 +231,8 @@ describe('toolgen check', () => {
     const { code, out } = await run(['check']);
     expect(code).toBe(1);
     expect(out.split('\n')).toEqual([
-      '  stale:    generated/tests/echo.test.ts',
       '  stale:    generated/tools/relay.ts',
+      '  missing:  generated/tests/echo.test.ts',
       '  orphaned: generated/tools/old.ts',
       'toolgen check: 3 generated files are out of date; run `npx toolgen`',
     ]);
