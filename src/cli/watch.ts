@@ -10,6 +10,7 @@ import type { BuildResult, Compiler } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { countLabel } from '../compiler/diagnostics/render.js';
 import { removeGenerated, writeAll, writeIfChanged } from '../compiler/write/files.js';
+import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printDiagnostics, type Output } from './output.js';
 
 export interface WatchControl {
@@ -45,6 +46,8 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   const started = performance.now();
   const first = await compiler.build();
   printDiagnostics(output, first.diagnostics, first.sources);
+  /** The diagnostics last shown: a rebuild prints only what is new, and says what was fixed. */
+  let standing: readonly Diagnostic[] = first.diagnostics;
   const written = await writeAll(first.files);
   for (const file of first.files) onDisk.set(file.path, file.content);
   const initial: BuildReport = { initial: true, result: first, rebuilt: first.rebuilt, written, removed: 0, ms: performance.now() - started };
@@ -86,7 +89,12 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     let count = 0;
     let removed = 0;
     if (result) {
-      printDiagnostics(output, result.diagnostics, result.sources);
+      const { added, fixed } = diagnosticChanges(standing, result.diagnostics);
+      standing = result.diagnostics;
+      printDiagnostics(output, added, result.sources);
+      if ((output.format ?? 'text') === 'text') {
+        for (const d of fixed) output.err(`  fixed: ${d.location ? `${d.location.file}:${d.location.line}:${d.location.column} ` : ''}${d.code} ${d.message}`);
+      }
       // The output plan says what is fresh and what is gone; what this watch wrote says what is on disk.
       for (const file of result.files) {
         if (!result.fresh.has(file.path) || onDisk.get(file.path) === file.content) continue;
@@ -149,6 +157,25 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   await watcher.close();
   output.out('toolgen: stopped watching');
   return 0;
+}
+
+/**
+ * What a rebuild changed: diagnostics not shown before, and those that went away. A diagnostic is the
+ * same one when its file, code and message are: an edit above it moves it without making it new.
+ */
+export function diagnosticChanges(before: readonly Diagnostic[], after: readonly Diagnostic[]): { added: Diagnostic[]; fixed: Diagnostic[] } {
+  const key = (d: Diagnostic) => `${d.location?.file ?? ''}\u0000${d.code}\u0000${d.message}`;
+  const unmatched = (from: readonly Diagnostic[], against: readonly Diagnostic[]) => {
+    const counts = new Map<string, number>();
+    for (const d of against) counts.set(key(d), (counts.get(key(d)) ?? 0) + 1);
+    return from.filter((d) => {
+      const left = counts.get(key(d)) ?? 0;
+      if (left === 0) return true;
+      counts.set(key(d), left - 1);
+      return false;
+    });
+  };
+  return { added: unmatched(after, before), fixed: unmatched(before, after) };
 }
 
 function report(output: Output, build: BuildReport): void {

@@ -110,6 +110,25 @@ describe('toolgen --watch', () => {
     expect(project.read('generated/tools/relay.ts')).toContain("'Echoes, fixed'");
   });
 
+  it('prints what changed: a new problem in full, a fixed one in a line, a standing one not again', async () => {
+    session = await startWatch({ 'config/tools/relay.yaml': RELAY });
+    const { project } = session;
+    project.write('config/tools/relay.yaml', RELAY.replace('state.text', 'state.txet'));
+    await session.nextBuild();
+    const shown = session.lines.length;
+    // Another save that leaves the error standing: the summary counts it, the frame is not printed again.
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'));
+    const standing = await session.nextBuild();
+    expect(standing.result?.diagnostics.map((d) => d.code)).toEqual(['TG4001']);
+    const afterStanding = session.lines.slice(shown);
+    expect(afterStanding.join('\n')).not.toContain('TG4001');
+    expect(afterStanding.at(-1)).toMatch(/1 error, 0 warnings$/);
+    project.write('config/tools/relay.yaml', RELAY);
+    await session.nextBuild();
+    expect(session.lines.slice(shown).join('\n')).toContain("  fixed: config/tools/relay.yaml:10:28 TG4001 state.txet is never defined; did you mean 'text'?");
+    expect(session.lines.at(-1)).toMatch(/0 errors, 0 warnings$/);
+  });
+
   it('makes one rebuild of a burst of saves', async () => {
     // A long window, so that however slowly this machine delivers the events, they fall in it.
     session = await startWatch({ 'config/tools/relay.yaml': RELAY }, { debounceMs: 400 });
