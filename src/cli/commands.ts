@@ -9,10 +9,12 @@ import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/comp
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { readOutDir, writeAll } from '../compiler/write/files.js';
 import { compareOutput } from '../compiler/write/output-plan.js';
+import { findConfig } from './config-file.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import { watchProject, type WatchControl } from './watch.js';
 
 export interface CommandOptions {
+  /** The current directory: flags are relative to it, and the config file is looked for from it up. */
   readonly root: string;
   readonly configDir?: string;
   readonly outDir?: string;
@@ -25,12 +27,28 @@ export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 /** A user error the CLI reports in one line before any work starts (exit 2). */
 export class UsageError extends Error {}
 
-function compilerFor(options: CommandOptions): { compiler: Compiler; settings: CompilerOptions } {
-  const settings = defaultOptions(options.root, {
-    ...(options.configDir ? { configDir: options.configDir } : {}),
-    ...(options.outDir ? { outDir: options.outDir } : {}),
-    ...(options.templatesDir ? { templatesDir: path.resolve(options.root, options.templatesDir) } : {}),
+/** The settings of a command: its flags, over `toolgen.config.yaml`, over the defaults. */
+export async function settingsFor(options: CommandOptions, output: Output): Promise<CompilerOptions> {
+  const found = await findConfig(options.root);
+  if (found.diagnostics.length > 0) {
+    printDiagnostics(output, found.diagnostics, found.sources);
+    throw new UsageError(`${found.file} has problems (above); fix it, or move it away and pass flags`);
+  }
+  const flag = (value: string | undefined) => (value === undefined ? undefined : path.resolve(options.root, value));
+  const configDir = flag(options.configDir) ?? found.config.configDir;
+  const outDir = flag(options.outDir) ?? found.config.outDir;
+  const templatesDir = flag(options.templatesDir) ?? found.config.templatesDir;
+  return defaultOptions(found.root, {
+    ...(configDir ? { configDir } : {}),
+    ...(outDir ? { outDir } : {}),
+    ...(templatesDir ? { templatesDir } : {}),
+    ...(found.config.include ? { include: found.config.include } : {}),
+    ...(found.config.exclude ? { exclude: found.config.exclude } : {}),
   });
+}
+
+async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
+  const settings = await settingsFor(options, output);
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
     throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);
   }
@@ -47,7 +65,7 @@ const shown = (root: string, file: string) => path.relative(root, file).split(pa
 /** `toolgen [names…]`: compile and write. */
 export async function buildCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
   const started = performance.now();
-  const { compiler, settings } = compilerFor(options);
+  const { compiler, settings } = await compilerFor(options, output);
   const result = await compiler.build(names);
   printDiagnostics(output, result.diagnostics, result.sources);
   let written: number;
@@ -73,7 +91,7 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
 
 /** `toolgen --watch`: build, then rebuild on every save until Ctrl-C. */
 export async function watchCommand(options: CommandOptions, output: Output, control: Omit<WatchControl, 'signal'> & { signal?: AbortSignal } = {}): Promise<number> {
-  const { compiler } = compilerFor(options);
+  const { compiler } = await compilerFor(options, output);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
@@ -87,7 +105,7 @@ export async function watchCommand(options: CommandOptions, output: Output, cont
 
 /** `toolgen validate [names…]`: every check, nothing written. */
 export async function validateCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
-  const { compiler } = compilerFor(options);
+  const { compiler } = await compilerFor(options, output);
   const result = await compiler.build(names);
   printDiagnostics(output, result.diagnostics, result.sources);
   output.out(`toolgen: validated ${result.sources.size} file${result.sources.size === 1 ? '' : 's'}; ${summary(result.diagnostics)}`);
@@ -96,7 +114,7 @@ export async function validateCommand(names: readonly string[], options: Command
 
 /** `toolgen check`: fail when generated/ is not what the YAML produces. */
 export async function checkCommand(options: CommandOptions, output: Output): Promise<number> {
-  const { compiler, settings } = compilerFor(options);
+  const { compiler, settings } = await compilerFor(options, output);
   const result = await compiler.build();
   printDiagnostics(output, result.diagnostics, result.sources);
   if (hasErrors(result.diagnostics)) {

@@ -2,10 +2,9 @@
  * The `toolgen` command. Parses arguments with commander and hands over to the commands; an
  * unexpected exception is a bug in toolgen, reported in one line (the stack with TOOLGEN_DEBUG=1).
  */
-import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { commandWordError } from './command-words.js';
-import { buildCommand, checkCommand, EXIT, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
+import { buildCommand, checkCommand, EXIT, settingsFor, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
 import { FORMATS, type Format } from './formats.js';
 import { processOutput, withFormat, type Output } from './output.js';
 import { VERSION } from './version.js';
@@ -23,8 +22,8 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
   const program = new Command('toolgen')
     .description('Compile tool YAML into typed TypeScript tools and vitest tests.')
     .version(VERSION)
-    .option('--config-dir <dir>', 'where the tool YAML files are', 'config/tools')
-    .option('--out-dir <dir>', 'where generated code goes', 'generated')
+    .option('--config-dir <dir>', 'where the tool YAML files are (default: config/tools, or configDir in toolgen.config.yaml)')
+    .option('--out-dir <dir>', 'where generated code goes (default: generated, or outDir in toolgen.config.yaml)')
     .option('--templates-dir <dir>', "handlebars templates to emit with (default: toolgen's own)")
     .option('-w, --watch', 'build, then rebuild on every save until Ctrl-C')
     .addOption(new Option('--format <format>', 'how diagnostics are printed: text (code frames, on stderr), json (one document on stdout) or github (Actions annotations)').choices(FORMATS).default('text'))
@@ -42,7 +41,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       }
       if (names.length === 1) {
         const given = settings(program);
-        const refusal = await commandWordError(names[0]!, program.commands.map((command) => command.name()), path.resolve(cwd, given.configDir ?? 'config/tools'));
+        const refusal = await commandWordError(names[0]!, program.commands.map((command) => command.name()), (await settingsFor(given, output)).configDir);
         if (refusal) throw new UsageError(refusal);
       }
       code = await buildCommand(names, settings(program), output);
@@ -61,9 +60,14 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       code = await checkCommand(settings(program), output);
     });
 
+  /** The flags given on the command line; what is not given comes from toolgen.config.yaml or the defaults. */
   function settings(command: Command): CommandOptions {
-    const options = command.opts<{ configDir: string; outDir: string; templatesDir?: string }>();
-    return { root: cwd, configDir: options.configDir, outDir: options.outDir, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
+    const options = command.opts<{ configDir?: string; outDir?: string; templatesDir?: string }>();
+    const given = (key: 'configDir' | 'outDir' | 'templatesDir') => (command.getOptionValueSource(key) === 'cli' ? options[key] : undefined);
+    const configDir = given('configDir');
+    const outDir = given('outDir');
+    const templatesDir = given('templatesDir');
+    return { root: cwd, ...(configDir ? { configDir } : {}), ...(outDir ? { outDir } : {}), ...(templatesDir ? { templatesDir } : {}) };
   }
 
   for (const command of program.commands) command.configureHelp({ showGlobalOptions: true });

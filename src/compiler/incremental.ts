@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
+import { selectedBy } from './load/globs.js';
 import { findToolFiles, loadFile, parseSource } from './load/load.js';
 import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
@@ -32,13 +33,13 @@ export class Compiler {
   #reuse: Reuse | null = null;
 
   constructor(readonly options: CompilerOptions) {
-    this.#validator = new SchemaValidator(options.schemaPath);
+    this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
     this.#templates = new TemplateSet(readTemplates(options.templatesDir));
   }
 
   /** Compiles every tool under the config dir, reading them all. `names` limits what is emitted and reported. */
   async build(names: readonly string[] = []): Promise<BuildResult> {
-    const files = await findToolFiles(this.options.configDir);
+    const files = await findToolFiles(this.options.configDir, this.options);
     const present = new Set(files);
     for (const file of this.#sources.keys()) if (!present.has(file)) this.#sources.delete(file);
     await Promise.all(files.map((file) => this.#refresh(file)));
@@ -49,7 +50,7 @@ export class Compiler {
   async update(changedFiles: readonly string[]): Promise<BuildResult> {
     await Promise.all(
       changedFiles.map(async (file) => {
-        if (isToolFile(file, this.options.configDir) && existsSync(file)) await this.#refresh(file);
+        if (isToolFile(file, this.options) && existsSync(file)) await this.#refresh(file);
         else this.#sources.delete(file);
       }),
     );
@@ -58,7 +59,7 @@ export class Compiler {
 
   /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
   reloadTemplatesAndSchema(): void {
-    const validator = new SchemaValidator(this.options.schemaPath);
+    const validator = new SchemaValidator(this.options.schemaPath, this.options.configDir);
     const templates = new TemplateSet(readTemplates(this.options.templatesDir));
     this.#validator = validator;
     this.#templates = templates;
@@ -85,7 +86,8 @@ export class Compiler {
   }
 }
 
-function isToolFile(file: string, configDir: string): boolean {
-  const relative = path.relative(configDir, file);
-  return !relative.startsWith('..') && !path.isAbsolute(relative) && /\.ya?ml$/.test(file);
+function isToolFile(file: string, options: CompilerOptions): boolean {
+  const relative = path.relative(options.configDir, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative) || !/\.ya?ml$/.test(file)) return false;
+  return selectedBy(options.include, options.exclude)(relative.split(path.sep).join('/'));
 }

@@ -9,6 +9,10 @@ export interface CompilerOptions {
   readonly outDir: string;
   readonly templatesDir: string;
   readonly schemaPath: string;
+  /** Globs (relative to the config dir) of the YAML files that are tools; every `.yaml`/`.yml` when empty. */
+  readonly include?: readonly string[];
+  /** Globs of YAML files under the config dir that are not tools (a `docker-compose.yml`). */
+  readonly exclude?: readonly string[];
 }
 
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */
@@ -26,5 +30,7 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     outDir: path.resolve(root, overrides.outDir ?? 'generated'),
     templatesDir: overrides.templatesDir ?? path.join(PACKAGE_ROOT, 'templates'),
     schemaPath: overrides.schemaPath ?? path.join(PACKAGE_ROOT, 'config', 'tool.schema.json'),
+    ...(overrides.include ? { include: overrides.include } : {}),
+    ...(overrides.exclude ? { exclude: overrides.exclude } : {}),
   };
 }

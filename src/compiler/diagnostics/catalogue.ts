@@ -30,6 +30,13 @@ export const CATALOGUE = {
   YAML_VALUE: { code: 'TG1001', severity: 'error', message: '{reason}' },
   YAML_WARNING: { code: 'TG1002', severity: 'warning', message: '{reason} ({yamlCode})' },
   FILE_UNREADABLE: { code: 'TG1003', severity: 'error', message: 'cannot read the file: {reason}' },
+  NOT_A_TOOL: {
+    code: 'TG1004',
+    severity: 'error',
+    message: 'this YAML is not a tool: it has no name, description or implementation',
+    hint: "not every YAML under the config dir must be a tool: add it to exclude in toolgen.config.yaml (exclude: ['{path}'])",
+  },
+  CONFIG_FILE: { code: 'TG1005', severity: 'error', message: '{problem}', hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include and exclude' },
   SCHEMA_VIOLATION: { code: 'TG1101', severity: 'error', message: '{where} {reason}' },
   SCHEMA_STUB_SHAPE: { code: 'TG1101', severity: 'error', message: "{where} must have exactly one of 'output', 'error' or 'sequence'" },
   SCHEMA_UNKNOWN_FIELD: { code: 'TG1102', severity: 'error', message: "unknown field '{field}' in {where}", hint: 'allowed here: {allowed}' },

@@ -6,6 +6,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { selectedBy } from './globs.js';
 import { SourceFile } from './source.js';
 
 export interface LoadedFile {
@@ -17,12 +18,14 @@ export interface LoadedFile {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Every `.yaml`/`.yml` file below `dir`, sorted so builds are the same on every machine. */
-export async function findToolFiles(dir: string): Promise<string[]> {
+/** Every `.yaml`/`.yml` file below `dir` that the include and exclude globs select, sorted so builds are the same on every machine. */
+export async function findToolFiles(dir: string, selection: { readonly include?: readonly string[]; readonly exclude?: readonly string[] } = {}): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const selected = selectedBy(selection.include, selection.exclude);
   return entries
     .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
+    .filter((file) => selected(path.relative(dir, file).split(path.sep).join('/')))
     .sort(byCodePoint);
 }
 

@@ -3,7 +3,9 @@
  * ajv's errors into located diagnostics: unknown keys point at the key, missing keys at their parent.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { isPlainObject } from '../../language/json.js';
 import { formatPath } from '../../language/path.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -14,7 +16,8 @@ import type { ToolDocument } from '../model.js';
 export class SchemaValidator {
   readonly #validate: ValidateFunction;
 
-  constructor(readonly schemaPath: string) {
+  /** `configDir`: what paths in an exclude hint are relative to. */
+  constructor(readonly schemaPath: string, readonly configDir = '.') {
     const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as object;
     this.#validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   }
@@ -22,6 +25,10 @@ export class SchemaValidator {
   /** Returns the diagnostics, empty when `value` is a valid tool document. */
   validate(value: unknown, source: SourceFile): { document: ToolDocument | null; diagnostics: Diagnostic[] } {
     if (this.#validate(value)) return { document: value as ToolDocument, diagnostics: [] };
+    // A docker-compose.yml or a CI file under the config dir: one diagnostic that says what to do, not a schema error per key.
+    if (isPlainObject(value) && !['name', 'description', 'implementation', 'tools'].some((key) => key in value)) {
+      return { document: null, diagnostics: [diagnostic('NOT_A_TOOL', { path: path.relative(this.configDir, source.absolutePath).split(path.sep).join('/') }, source.locate([]))] };
+    }
     const errors = relevantErrors(this.#validate.errors ?? []);
     const seen = new Set<string>();
     const diagnostics: Diagnostic[] = [];

@@ -1,0 +1,93 @@
+/**
+ * `toolgen.config.yaml`: where a project's tools, output and templates are, found by walking up from
+ * the current directory, so `npx toolgen` needs no flags in any folder of the project. The file's
+ * folder is the project root. Flags override it.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { isPlainObject } from '../language/json.js';
+import { closestName } from '../language/suggest.js';
+import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { parseSource } from '../compiler/load/load.js';
+
+export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;
+
+/** What the config file says, with paths made absolute (relative to the file's folder). */
+export interface ProjectConfig {
+  readonly configDir?: string;
+  readonly outDir?: string;
+  readonly templatesDir?: string;
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
+}
+
+export interface FoundConfig {
+  /** The project root: the config file's folder, or the current directory when there is none. */
+  readonly root: string;
+  /** The config file, relative to the current directory; null when there is none. */
+  readonly file: string | null;
+  readonly config: ProjectConfig;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The file's text by shown path, for code frames. */
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude'] as const;
+const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
+const validate = new Ajv({ allErrors: true }).compile({
+  type: 'object',
+  properties: { configDir: { type: 'string', minLength: 1 }, outDir: { type: 'string', minLength: 1 }, templatesDir: { type: 'string', minLength: 1 }, include: strings, exclude: strings },
+  additionalProperties: false,
+});
+
+/**
+ * The nearest config file at or above `cwd`, read and checked.
+ *
+ * @example (await findConfig('/app/src')).root // '/app', when /app/toolgen.config.yaml exists
+ */
+export async function findConfig(cwd: string): Promise<FoundConfig> {
+  const file = nearest(cwd);
+  if (file === null) return { root: cwd, file: null, config: {}, diagnostics: [], sources: new Map() };
+  const shown = path.relative(cwd, file).split(path.sep).join('/');
+  const text = await readFile(file, 'utf8');
+  const loaded = parseSource(text, file, shown);
+  const root = path.dirname(file);
+  const sources = new Map([[shown, text]]);
+  if (loaded.value === null) return { root, file: shown, config: {}, diagnostics: loaded.diagnostics, sources };
+  const value = loaded.value ?? {};
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  if (!validate(value)) {
+    for (const error of validate.errors ?? []) {
+      const at = error.instancePath.slice(1).split('/').filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+      if (error.keyword === 'additionalProperties') {
+        const field = String(error.params['additionalProperty']);
+        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `unknown field '${field}'` }, loaded.source.locate([...at, field], { key: true }), { suggestion: closestName(field, FIELDS) }));
+      } else {
+        const what = at.length === 0 ? 'the config' : `'${at.join('.')}'`;
+        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `${what} ${error.message ?? 'is invalid'}` }, loaded.source.locate(at)));
+      }
+    }
+    return { root, file: shown, config: {}, diagnostics, sources };
+  }
+  const raw = (isPlainObject(value) ? value : {}) as { configDir?: string; outDir?: string; templatesDir?: string; include?: string[]; exclude?: string[] };
+  const config: ProjectConfig = {
+    ...(raw.configDir ? { configDir: path.resolve(root, raw.configDir) } : {}),
+    ...(raw.outDir ? { outDir: path.resolve(root, raw.outDir) } : {}),
+    ...(raw.templatesDir ? { templatesDir: path.resolve(root, raw.templatesDir) } : {}),
+    ...(raw.include ? { include: raw.include } : {}),
+    ...(raw.exclude ? { exclude: raw.exclude } : {}),
+  };
+  return { root, file: shown, config, diagnostics, sources };
+}
+
+function nearest(from: string): string | null {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    for (const name of CONFIG_FILES) {
+      const file = path.join(dir, name);
+      if (existsSync(file)) return file;
+    }
+    if (path.dirname(dir) === dir) return null;
+  }
+}
