@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { commandWordError } from './command-words.js';
+import { initCommand } from './init-command.js';
 import { buildCommand, checkCommand, EXIT, settingsFor, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
 import { FORMATS, type Format } from './formats.js';
 import { processOutput, withFormat, type Output } from './output.js';
@@ -52,6 +53,12 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .argument('[names...]', 'tools to validate; all when none are given')
     .action(async (names: string[]) => {
       code = await validateCommand(names, settings(program), output);
+    });
+  program
+    .command('init')
+    .description('scaffold toolgen.config.yaml, an atomic tool with its handler, a composite, and a vitest config; never overwrites')
+    .action(async () => {
+      code = await initCommand(cwd, output);
     });
   program
     .command('check')

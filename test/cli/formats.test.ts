@@ -106,7 +106,7 @@ describe('help and command words', () => {
   });
 
   it.each([
-    ['init', /'init' is not a toolgen command, and no tool under the config dir has that name; commands: validate, check/],
+    ['generate', /'generate' is not a toolgen command, and no tool under the config dir has that name; commands: validate, init, check/],
     ['chek', /did you mean `toolgen check`\?/],
   ])('`toolgen %s`, with no tool of that name, is a usage error at once', async (word, message) => {
     project = createProject();
@@ -116,8 +116,8 @@ describe('help and command words', () => {
   });
 
   it('a tool that is really called like a command still builds', async () => {
-    project = createProject({ 'config/tools/init.yaml': BROKEN.replace('name: relay', 'name: init').replace('ecko', 'echo').replace(', max_retries: 2', '') });
-    const { code, out } = await run(['init']);
+    project = createProject({ 'config/tools/generate.yaml': BROKEN.replace('name: relay', 'name: generate').replace('ecko', 'echo').replace(', max_retries: 2', '') });
+    const { code, out } = await run(['generate']);
     expect(code).toBe(0);
     expect(out).toContain('1 tool built');
   });

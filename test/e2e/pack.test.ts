@@ -632,6 +632,27 @@ describe('the packed package, installed into a fresh app', () => {
     expectSuccess(toolgen('check'));
   });
 
+  it('`npx toolgen init` scaffolds a project that builds, type-checks and passes its tests, and refuses to overwrite it', () => {
+    const scaffold = path.join(app, 'scaffold');
+    rmSync(scaffold, { recursive: true, force: true });
+    mkdirSync(scaffold, { recursive: true });
+    const inScaffold = (...args: string[]) => run('npx', ['--no-install', 'toolgen', ...args], scaffold);
+    const init = expectSuccess(inScaffold('init'));
+    expect(init.stdout).toContain('created toolgen.config.yaml');
+    expect(init.stdout).toContain('npx toolgen');
+    const build = expectSuccess(inScaffold());
+    expect(diagnosticsIn(build.stderr), show(build)).toEqual([]);
+    expect(build.stdout).toMatch(/2 tools built, 5 files written in generated\b/);
+    const tsc = run('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.'], scaffold);
+    expect(tsc.status, show(tsc)).toBe(0);
+    const vitest = run('npx', ['--no-install', 'vitest', 'run'], scaffold);
+    expect(vitest.status, show(vitest)).toBe(0);
+    expect(vitest.stdout).toMatch(/Tests\s+\d+ passed/);
+    const again = inScaffold('init');
+    expect(again.status, show(again)).toBe(2);
+    expect(again.stderr).toContain('init writes nothing over existing files, and these exist: toolgen.config.yaml');
+  });
+
   it('a new YAML file with a syntax error: exit 1, file:line:col and a TG code, generated/ untouched', () => {
     resetApp();
     const before = snapshot(appFile('generated'));

@@ -1,0 +1,15 @@
+/** `toolgen init`: the scaffold, and what to run next. */
+import { EXIT, UsageError } from './commands.js';
+import { initProject } from './init.js';
+import type { Output } from './output.js';
+
+export async function initCommand(root: string, output: Output): Promise<number> {
+  const { written, refused, vitestIncludeNeeded } = await initProject(root);
+  if (refused.length > 0) throw new UsageError(`init writes nothing over existing files, and these exist: ${refused.join(', ')}`);
+  for (const file of written) output.out(`  created ${file}`);
+  output.out('toolgen: a new project is ready. Next:');
+  output.out('  npx toolgen          # compile tools/ into generated/');
+  output.out('  npx vitest run       # run the generated tests');
+  if (vitestIncludeNeeded) output.out("  (add 'generated/**/*.test.ts' to the include of your vitest config)");
+  return EXIT.ok;
+}

@@ -1,0 +1,53 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { Output } from '../../src/cli/output.js';
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const output: Output = { color: false, out: (line) => out.push(line), err: (line) => err.push(line) };
+  const code = await main(args, { cwd: dir, output });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('toolgen init', () => {
+  it('scaffolds a project whose tools validate with no problems, and says what to run next', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    const init = await run(['init']);
+    expect(init.code).toBe(0);
+    for (const file of ['toolgen.config.yaml', 'tools/greet.yaml', 'tools/greet.ts', 'tools/welcome.yaml', 'vitest.config.ts', 'tsconfig.json']) {
+      expect(existsSync(path.join(dir, file)), file).toBe(true);
+      expect(init.out).toContain(`created ${file}`);
+    }
+    expect(init.out).toContain('npx vitest run');
+    const validate = await run(['validate']);
+    expect(validate).toMatchObject({ code: 0, err: '' });
+    expect(validate.out).toMatch(/validated 2 files; no problems$/);
+  });
+
+  it('keeps the app its own vitest config and tsconfig, and says what to add', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    writeFileSync(path.join(dir, 'vitest.config.ts'), 'export default {};\n');
+    writeFileSync(path.join(dir, 'tsconfig.json'), '{}\n');
+    const init = await run(['init']);
+    expect(init.code).toBe(0);
+    expect(readFileSync(path.join(dir, 'vitest.config.ts'), 'utf8')).toBe('export default {};\n');
+    expect(init.out).toContain("add 'generated/**/*.test.ts' to the include of your vitest config");
+  });
+
+  it('refuses to overwrite, and writes nothing', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    writeFileSync(path.join(dir, 'toolgen.config.yaml'), 'outDir: mine\n');
+    const init = await run(['init']);
+    expect(init.code).toBe(2);
+    expect(init.err).toBe('toolgen: init writes nothing over existing files, and these exist: toolgen.config.yaml');
+    expect(existsSync(path.join(dir, 'tools'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'toolgen.config.yaml'), 'utf8')).toBe('outDir: mine\n');
+  });
+});
