@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
@@ -70,6 +71,27 @@ const ms = (value) => `${value.toFixed(0)} ms`;
 const us = (value) => `${value.toFixed(1)} µs`;
 const verdict = (ratio, target) => `target <= ${target}   ${ratio <= target ? 'ok' : 'MISSED'}`;
 const ratioRow = (ratio, target, label = 'ratio') => row(`  ${label}`, ratio.toFixed(2), verdict(ratio, target));
+
+// ---------------------------------------------------------------------------------------------------
+// 0. Whole processes, as users run them: each side spawned in turn, so load on the machine hits both
+
+const BIN = new URL('../dist/cli/bin.js', import.meta.url).pathname;
+const PROCESS_RUNS = 15;
+const VERSION_TARGET = 1.5;
+
+/** Median wall time of whole processes, the two commands interleaved run by run. */
+function processBench(a, b) {
+  const times = [[], []];
+  for (let i = 0; i < PROCESS_RUNS; i += 1) {
+    [a, b].forEach((args, side) => {
+      const start = performance.now();
+      const child = spawnSync(process.execPath, args, { stdio: 'ignore' });
+      if (child.status !== 0) throw new Error(`${args.join(' ')} exited ${child.status}`);
+      times[side].push(performance.now() - start);
+    });
+  }
+  return times.map(median);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // 1. Compile throughput
@@ -257,6 +279,7 @@ async function executorBench() {
 async function main() {
   // The executor first: the compile benchmark leaves a large heap behind (the runtime's shared ajv
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
+  const [versionMs, yamlFloorMs] = processBench([BIN, '--version'], ['-e', "import('yaml')"]);
   const chain = await executorBench();
   if (process.env.BENCH_ONLY === 'executor') {
     row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
@@ -309,6 +332,9 @@ async function main() {
   row('same calls by hand + validation', us(chain.byHand));
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
   row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
+  row("node -e \"import('yaml')\"", ms(yamlFloorMs));
+  ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);
   for (const line of rows) console.log(line);
 }
 

@@ -10,6 +10,7 @@ import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { readOutDir, writeAll } from '../compiler/write/files.js';
 import { compareOutput } from '../compiler/write/output-plan.js';
 import { findConfig } from './config-file.js';
+import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import { watchProject, type WatchControl } from './watch.js';
 
@@ -22,10 +23,7 @@ export interface CommandOptions {
   readonly templatesDir?: string;
 }
 
-export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
-
-/** A user error the CLI reports in one line before any work starts (exit 2). */
-export class UsageError extends Error {}
+export { EXIT, UsageError } from './exit.js';
 
 /** The settings of a command: its flags, over `toolgen.config.yaml`, over the defaults. */
 export async function settingsFor(options: CommandOptions, output: Output): Promise<CompilerOptions> {

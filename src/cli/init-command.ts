@@ -1,5 +1,5 @@
 /** `toolgen init`: the scaffold, and what to run next. */
-import { EXIT, UsageError } from './commands.js';
+import { EXIT, UsageError } from './exit.js';
 import { initProject } from './init.js';
 import type { Output } from './output.js';
 

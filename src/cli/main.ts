@@ -1,11 +1,12 @@
 /**
  * The `toolgen` command. Parses arguments with commander and hands over to the commands; an
  * unexpected exception is a bug in toolgen, reported in one line (the stack with TOOLGEN_DEBUG=1).
+ * The commands, and the compiler behind them, are imported when one runs: `--version` and `--help`
+ * load neither.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { commandWordError } from './command-words.js';
-import { initCommand } from './init-command.js';
-import { buildCommand, checkCommand, EXIT, settingsFor, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
+import type { CommandOptions } from './commands.js';
+import { EXIT, UsageError } from './exit.js';
 import { FORMATS, type Format } from './formats.js';
 import { processOutput, withFormat, type Output } from './output.js';
 import { VERSION } from './version.js';
@@ -37,10 +38,13 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .action(async (names: string[]) => {
       if (program.opts<{ watch?: boolean }>().watch) {
         if (names.length > 0) throw new UsageError('--watch builds every tool; leave out the names');
+        const { watchCommand } = await import('./commands.js');
         code = await watchCommand(settings(program), output);
         return;
       }
+      const { buildCommand, settingsFor } = await import('./commands.js');
       if (names.length === 1) {
+        const { commandWordError } = await import('./command-words.js');
         const given = settings(program);
         const refusal = await commandWordError(names[0]!, program.commands.map((command) => command.name()), (await settingsFor(given, output)).configDir);
         if (refusal) throw new UsageError(refusal);
@@ -52,18 +56,21 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .description('check the YAML without writing anything')
     .argument('[names...]', 'tools to validate; all when none are given')
     .action(async (names: string[]) => {
+      const { validateCommand } = await import('./commands.js');
       code = await validateCommand(names, settings(program), output);
     });
   program
     .command('init')
     .description('scaffold toolgen.config.yaml, an atomic tool with its handler, a composite, and a vitest config; never overwrites')
     .action(async () => {
+      const { initCommand } = await import('./init-command.js');
       code = await initCommand(cwd, output);
     });
   program
     .command('check')
     .description('exit 1 and list the files when generated code is not what the YAML produces')
     .action(async () => {
+      const { checkCommand } = await import('./commands.js');
       code = await checkCommand(settings(program), output);
     });
 
