@@ -1,4 +1,4 @@
-import { isCall, type StepDoc, type ToolDocument } from '../model.js';
+import { isCall, isChoice, type StepDoc, type ToolDocument } from '../model.js';
 import { isMultiStep } from './steps.js';
 
 /**
@@ -22,5 +22,6 @@ const known = new WeakMap<ToolDocument, readonly string[]>();
 function toolsOf(step: StepDoc): string[] {
   if (isCall(step)) return [step.tool, ...(step.fallbacks ?? [])];
   if ('loop' in step) return step.loop.steps.flatMap(toolsOf);
+  if (isChoice(step)) return [];
   return step.parallel.flatMap((branch) => (isMultiStep(branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch)));
 }

@@ -7,7 +7,7 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
-import { isCall, type BranchDoc, type StepDoc } from '../model.js';
+import { isCall, isChoice, type BranchDoc, type StepDoc } from '../model.js';
 
 export const END = 'end';
 
@@ -21,6 +21,8 @@ export interface StepNode {
   readonly branches?: readonly BranchNode[];
   /** For a loop: its body. */
   readonly body?: readonly StepNode[];
+  /** For a choice: where each choice goes, in order (a step index, or null for the end); `onSuccess` is its default. */
+  readonly choices?: readonly (number | null)[];
   /** Where the chain goes when the step succeeds: a step index, or null for the end. */
   readonly onSuccess: number | null;
   /** Where it goes when the step fails for good: a step index, null for the end, or 'stop'. */
@@ -41,7 +43,7 @@ export interface BranchNode {
 
 /** What a step is called when it has no id: its tool, or the kind of block it is. */
 export function baseName(step: StepDoc): string {
-  return isCall(step) ? step.tool : 'parallel' in step ? 'parallel' : 'loop';
+  return isCall(step) ? step.tool : 'parallel' in step ? 'parallel' : isChoice(step) ? 'choice' : 'loop';
 }
 
 function derivedId(tool: string): string {
@@ -129,6 +131,12 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
 
   const nodes = steps.map((step, index): StepNode => {
     const at: YamlPath = [...path, index + offset];
+    if (isChoice(step)) {
+      // A choice never falls through to the next step in the list: its default is required.
+      const choices = step.choose.map((choice, c) => target(choice.next, index + 1, [...at, 'choose', c, 'next']));
+      const onDefault = target(step.default, index + 1, [...at, 'default']);
+      return { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, choices, onSuccess: onDefault, onFailure: 'stop' };
+    }
     const onSuccess = target(step.on_success?.next, index + 1, [...at, 'on_success', 'next']);
     const failure = step.on_failure;
     const action = failureAction(failure);

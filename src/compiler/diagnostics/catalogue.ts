@@ -67,6 +67,7 @@ export const CATALOGUE = {
   BLOCK_RETRY: { code: 'TG3009', severity: 'error', message: 'a {block} cannot retry as a whole', hint: 'retry the steps inside it, or use stop or continue here' },
   DAG_NEXT: { code: 'TG3010', severity: 'error', message: 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', hint: 'use depends_on' },
   DEPENDENCY_CYCLE: { code: 'TG3011', severity: 'error', message: 'the steps depend on each other in a cycle: {cycle}', hint: 'a step can only use what steps before it produced' },
+  CHOICE_IN_DAG: { code: 'TG3012', severity: 'error', message: 'a choice step cannot run in a DAG: it picks the next step, and in a DAG a step runs when the steps it depends on have succeeded', hint: 'use when on the steps that depend on it, or drop mode: dag and depends_on' },
   // Data flow and templates
   UNDEFINED_VARIABLE: { code: 'TG4001', severity: 'error', message: 'state.{name} is never defined', hint: STATE_HOLDS },
   VARIABLE_NOT_YET_DEFINED: { code: 'TG4001', severity: 'error', message: 'state.{name} is not defined on any path that reaches this step', hint: 'it is set by a step that has not succeeded before this one' },
@@ -85,6 +86,12 @@ export const CATALOGUE = {
   UNKNOWN_STATE_FIELD: { code: 'TG4007', severity: 'error', message: "state.{path} has no field '{field}'", hint: 'declared fields: {fields}' },
   EXPRESSION_SYNTAX: { code: 'TG4008', severity: 'error', message: 'this JSONata expression does not parse: {reason}', hint: 'for example: state.balance < 100, or $sum(state.items.price)' },
   TEMPLATE_AS_EXPRESSION: { code: 'TG4008', severity: 'error', message: "'{text}' is a template, and this takes a JSONata expression", hint: 'write it without the brackets: {expression}' },
+  BARE_NAME_IN_EXPRESSION: {
+    code: 'TG4009',
+    severity: 'error',
+    message: "'{name}' reads nothing: an expression sees only state, steps and the built-ins",
+    hint: 'read a state variable as state.{name}; a bare name is always absent, so a condition on it never holds',
+  },
   // Tool signatures
   UNKNOWN_INPUT: { code: 'TG5001', severity: 'error', message: "'{tool}' has no parameter '{name}'", hint: 'its parameters: {parameters}' },
   UNKNOWN_INPUT_NO_PARAMETERS: { code: 'TG5001', severity: 'error', message: "'{tool}' has no parameter '{name}'", hint: "'{tool}' takes no parameters" },
