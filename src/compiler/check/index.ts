@@ -9,6 +9,7 @@ import { checkComposite, type CompositeAnalysis } from './composite.js';
 import type { CheckEnvironment } from './environment.js';
 import { stateSchema } from './state-types.js';
 import { calleesOf } from './callees.js';
+import { checkDeclarations } from './declarations.js';
 import { checkExamples } from './examples.js';
 import { checkRecursion } from './recursion.js';
 
@@ -50,7 +51,7 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
     }
     if (entry.kind === 'function') {
       returns.set(name, entry.returns);
-      own.set(name, checkExamples(entry, catalogue));
+      own.set(name, [...checkDeclarations(entry), ...checkExamples(entry, catalogue)]);
       return entry.returns;
     }
     if (inProgress.has(name)) return null; // recursion: reported by checkRecursion
@@ -58,7 +59,7 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
     const { analysis, diagnostics: found } = checkComposite(entry, env);
     inProgress.delete(name);
     analyses.set(name, analysis);
-    own.set(name, [...found, ...checkExamples(entry, catalogue)]);
+    own.set(name, [...found, ...checkDeclarations(entry), ...checkExamples(entry, catalogue)]);
     const schema = stateSchema(analysis.state);
     returns.set(name, schema);
     return schema;

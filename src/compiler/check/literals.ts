@@ -20,7 +20,12 @@ export function literalErrors(schema: JsonSchema, value: unknown): string[] {
     shared = stripped;
     canonical.set(key, shared);
   }
-  return schemaErrors(shared, value);
+  try {
+    return schemaErrors(shared, value);
+  } catch {
+    // A pattern that does not compile: reported on its own (TG5011); nothing can be said of the value.
+    return [];
+  }
 }
 
 /** A copy without the inert keywords. Property names are data, not keywords: a parameter may be called `description`. */
