@@ -116,6 +116,9 @@ export const CATALOGUE = {
   PARAMETER_DEFAULT_INVALID: { code: 'TG5010', severity: 'error', message: "the default {value} is not a valid '{name}': {problems}", hint: 'a default must satisfy its own parameter: the runtime validates it like any input' },
   PATTERN_INVALID: { code: 'TG5011', severity: 'error', message: "pattern '{pattern}' does not compile as the runtime compiles it (a Unicode regular expression): {reason}", hint: 'with the u flag an escape must mean something: write - for a hyphen outside a character class, not \\-' },
   REDACT_UNKNOWN_FIELD: { code: 'TG5012', severity: 'warning', message: "redact_fields names '{field}', and no parameter or returned field has that name at any depth", hint: 'fields here: {fields}' },
+  EXPECTED_OUTPUT_NEVER_SET: { code: 'TG5013', severity: 'error', message: "expected_output expects '{key}', and '{tool}' never has it in {what}", hint: 'it can have: {fields}' },
+  STUB_OUTPUT_INVALID: { code: 'TG5014', severity: 'error', message: "this stub's output is not what '{tool}' returns: {problems}", hint: "the runtime checks a stub's output against the tool's returns, so the step would fail" },
+  EXAMPLE_MISSING_PERMISSION: { code: 'TG5015', severity: 'error', message: "this example's context does not grant {permissions}, which running '{tool}' requires", hint: 'add it to permissions, or make this an error_scenario expecting kind: policy' },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;
 
