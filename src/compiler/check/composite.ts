@@ -96,10 +96,14 @@ function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: Se
   const { source } = entry;
   const edges = edgesOf(nodes);
   const live = reachable(nodes, edges);
-  for (const node of nodes) {
-    if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
+  // One diagnostic per root cause: with a target already reported and guessed, an unreachable step or
+  // a loop is more likely the guess's doing than the author's.
+  if (!nodes.some((node) => node.guessed)) {
+    for (const node of nodes) {
+      if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
+    }
+    reportEndlessLoops(nodes, edges, live, entry, report);
   }
-  reportEndlessLoops(nodes, edges, live, entry, report);
   const flow = definitions(nodes, edges, initial, definedBy);
   for (const node of nodes) checkNode(node, flow.atStep.get(node.index), initial, ctx);
   return flow;
