@@ -72,10 +72,27 @@ export interface LoopStepDoc extends StepCommon {
   readonly loop: { readonly over: string; readonly as: string; readonly concurrency?: number; readonly max_failures?: number; readonly steps: readonly StepDoc[] };
 }
 
-export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc;
+/**
+ * Branching: the first choice whose `when` holds names the next step, else `default`. The schema
+ * refuses the fields a choice has no use for; the types say so with `undefined`.
+ */
+export interface ChoiceStepDoc extends StepCommon {
+  readonly choose: readonly { readonly when: string; readonly next: string }[];
+  readonly default: string;
+  readonly when?: undefined;
+  readonly depends_on?: undefined;
+  readonly on_success?: undefined;
+  readonly on_failure?: undefined;
+}
+
+export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc | ChoiceStepDoc;
 
 export function isCall(step: StepDoc): step is CallStepDoc {
   return 'tool' in step;
+}
+
+export function isChoice(step: StepDoc): step is ChoiceStepDoc {
+  return 'choose' in step;
 }
 
 export interface ContextDoc {

@@ -1,5 +1,5 @@
 /**
- * What parallel blocks and loops return: the runtime builds these values and the compiler types
+ * What parallel blocks, loops and choices return: the runtime builds these values and the compiler types
  * them, so both read the shape from here.
  */
 import type { FailureKind } from './failures.js';
@@ -42,4 +42,9 @@ export function parallelOutputSchema(branches: readonly { readonly id: string; r
     properties: Object.fromEntries(branches.map((branch) => [branch.id, branch.output])),
     required: every ? branches.map((branch) => branch.id) : [],
   };
+}
+
+/** The schema of a choice step's output, `{ branch }`: the step it chose, or null for the end. */
+export function choiceOutputSchema(): JsonSchema {
+  return { type: 'object', properties: { branch: { type: ['string', 'null'] } }, required: ['branch'] };
 }

@@ -25,6 +25,8 @@ export function planProblems(plan: ChainPlan): string[] {
     for (const [id, deps] of dependsOn) {
       for (const dep of deps) if (!ids.has(dep)) problems.push(`step '${id}' depends on '${dep}', which is not a step of this plan`);
     }
+    // A choice picks the next step, and a DAG has no next step to pick.
+    for (const step of plan.steps) if (step.kind === 'choice') problems.push(`step '${step.id}': a choice step cannot run in DAG mode`);
     const cycle = findDependencyCycle(dependsOn);
     if (cycle) problems.push(`the steps depend on each other in a cycle: ${cycle.join(' → ')}`);
   }
@@ -43,7 +45,8 @@ function checkSequence(sequence: StepSequence, where: string | null, ids: Set<st
   const at = where === null ? '' : `${where}: `;
   if (sequence.entry !== null && !own.has(sequence.entry)) problems.push(`${at}entry '${sequence.entry}' is not a step of this plan`);
   for (const step of sequence.steps) {
-    for (const target of [step.onSuccess.next, ...failureTargets(step)]) {
+    const choices = step.kind === 'choice' ? step.choices.map((choice) => choice.next) : [];
+    for (const target of [step.onSuccess.next, ...choices, ...failureTargets(step)]) {
       if (target !== null && !own.has(target)) problems.push(`${at}step '${step.id}' goes to '${target}', which is not a step here`);
     }
   }
@@ -73,6 +76,13 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
       }
       return;
     }
+    case 'choice':
+      if (step.choices.length === 0) say('a choice step needs at least one choice');
+      if (step.choices.some((choice) => typeof choice.when !== 'string' || choice.when.trim() === '')) say('every choice needs a when expression');
+      if (step.when !== undefined) say('a choice step has no when of its own: its choices are its conditions');
+      if (step.onSuccess.mapOutputs.length > 0 || (step.onSuccess.transform ?? []).length > 0) say('a choice step maps no outputs');
+      if (step.onFailure.action !== 'stop') say('a choice step cannot retry or continue');
+      return;
     case 'loop':
       if (!(Number.isInteger(step.concurrency) && step.concurrency >= 1)) say('concurrency must be a positive integer');
       if (!(Number.isInteger(step.maxFailures) && step.maxFailures >= 0)) say('maxFailures must be a whole number');

@@ -33,7 +33,7 @@ export interface NextToolPolicy {
   readonly maxDepth: number;
 }
 
-export type PlanStep = CallStep | ParallelStep | LoopStep;
+export type PlanStep = CallStep | ParallelStep | LoopStep | ChoiceStep;
 
 /** What every kind of step has: an id, a condition, and where to go after. */
 interface StepBase {
@@ -76,6 +76,18 @@ export interface LoopStep extends StepBase {
   /** How many items may fail before the loop fails. */
   readonly maxFailures: number;
   readonly body: StepSequence;
+}
+
+/**
+ * Branching, in the spirit of Step Functions' Choice: the first choice whose `when` holds names the
+ * next step; when none holds, the chain goes to `onSuccess.next` (the YAML's `default`). It calls
+ * nothing, maps nothing, has no `when` of its own and cannot fail except by an expression that throws
+ * (then it stops). Its output is `{ branch }`, the target taken (null for the end).
+ */
+export interface ChoiceStep extends StepBase {
+  readonly kind: 'choice';
+  /** Tried in order; `next` null ends the chain. */
+  readonly choices: readonly { readonly when: string; readonly next: string | null }[];
 }
 
 export interface CallStep extends StepBase {

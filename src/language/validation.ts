@@ -29,6 +29,27 @@ export function schemaErrors(schema: JsonSchema, value: unknown, root = 'input')
   return (validate.errors ?? []).map((error) => formatError(error, root));
 }
 
+/** One schema error of a value: where in the value (`additionalProperties` at the unknown field), and the `path: message` line. */
+export interface SchemaIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * The schema errors of a value with where each one is, for pointing at the field.
+ *
+ * @example schemaIssues({ type: 'object', properties: { n: { type: 'integer' } } }, { n: 'x' }) // [{ path: ['n'], message: 'n: must be integer' }]
+ */
+export function schemaIssues(schema: JsonSchema, value: unknown, root = 'input'): SchemaIssue[] {
+  const validate = validatorFor(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    const extra = error.keyword === 'additionalProperties' ? [String(error.params['additionalProperty'])] : [];
+    return { path: [...path, ...extra], message: formatError(error, root) };
+  });
+}
+
 function formatError(error: ErrorObject, root: string): string {
   const where = error.instancePath ? error.instancePath.slice(1).replaceAll('/', '.') : root;
   if (error.keyword === 'additionalProperties') {

@@ -8,7 +8,7 @@ import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { planProblems } from '../language/plan-check.js';
 import { parsePath, type PathSegment } from '../language/path.js';
-import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep, StepSequence } from '../language/plan.js';
+import type { CallStep, ChainPlan, ChoiceStep, LoopStep, ParallelStep, PlanStep, StepSequence } from '../language/plan.js';
 
 interface CompiledBase {
   readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
@@ -35,7 +35,13 @@ export interface CompiledLoop extends CompiledBase {
   readonly body: CompiledSequence;
 }
 
-export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop;
+export interface CompiledChoice extends CompiledBase {
+  readonly kind: 'choice';
+  readonly plan: ChoiceStep;
+  readonly choices: readonly { readonly when: Expression; readonly next: string | null }[];
+}
+
+export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop | CompiledChoice;
 
 export interface CompiledSequence {
   readonly entry: string | null;
@@ -87,6 +93,8 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
       return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing) };
     case 'parallel':
       return { ...base, kind: 'parallel', plan: step, branches: step.branches.map((branch) => ({ id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing) })) };
+    case 'choice':
+      return { ...base, kind: 'choice', plan: step, choices: step.choices.map((choice, index) => ({ when: compileExpression(choice.when, `${where}, choice ${index + 1}`), next: choice.next })) };
     case 'loop':
       return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, tools, missing) };
   }

@@ -15,7 +15,7 @@ export type { ToolFailure } from './errors.js';
 export type { FailureKind } from '../language/failures.js';
 export type { LoopItemFailure, LoopOutput } from '../language/blocks.js';
 export type { JsonSchema, JsonValue } from '../language/json.js';
-export type { Backoff, CallStep, ChainPlan, FailurePolicy, LoopStep, NextToolPolicy, OutputMapping, ParallelStep, PlanStep, StepSequence, SuccessTransition } from '../language/plan.js';
+export type { Backoff, CallStep, ChainPlan, ChoiceStep, FailurePolicy, LoopStep, NextToolPolicy, OutputMapping, ParallelStep, PlanStep, StepSequence, SuccessTransition } from '../language/plan.js';
 export { ToolRegistry } from './registry.js';
 export type { AttemptRecord, CallOutcome, ChainFailure, ChainFailureReason, ChainResult, ChainSuccess, StepOutcome, StepResult } from './result.js';
 export { defineTool } from './tool.js';

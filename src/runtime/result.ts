@@ -61,7 +61,7 @@ export interface ChainFailureReason {
 
 export interface StepResult {
   readonly step: string;
-  /** The tool a call step called; null for a parallel block, a branch or a loop. */
+  /** The tool a call step called; null for a parallel block, a branch, a loop or a choice. */
   readonly tool: string | null;
   /** `skipped` when its `when` was false; `cancelled` for a branch another branch decided first, or one that never started. */
   readonly status: 'success' | 'failed' | 'skipped' | 'cancelled';
@@ -78,6 +78,8 @@ export interface StepResult {
   readonly scope?: string;
   /** Why a step was skipped. */
   readonly reason?: string;
+  /** For a choice step: the step it chose, or null when it chose the end. */
+  readonly branch?: string | null;
   /** The tools called through `_meta.nextTool` after the step's own, in order. */
   readonly hops?: readonly { readonly tool: string; readonly output: unknown }[];
 }

@@ -15,6 +15,7 @@ describe('the bundled examples', () => {
     const result = await new Compiler(defaultOptions(root)).build();
     expect(result.diagnostics).toEqual([]);
     expect(result.built).toEqual([
+      'approve_payment',
       'compare_data',
       'compare_weather',
       'drive_upload_file',
@@ -31,6 +32,7 @@ describe('the bundled examples', () => {
       'request_agent_handoff',
       'resilient_lookup',
       'resilient_workflow',
+      'route_payment',
       'send_alert',
       'summarize_message',
       'transfer_with_handoff',

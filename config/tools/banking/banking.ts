@@ -32,3 +32,8 @@ export function requestAgentHandoff(input: { reason: string }) {
   queue += 1;
   return { ticket_id: `T-${String(queue).padStart(4, '0')}`, reason: input.reason };
 }
+
+/** Approves a payment at a desk; the routing example (`route_payment`) picks the desk. */
+export function approvePayment(input: { amount: number; desk: 'auto' | 'french' }) {
+  return { decision: 'approved' as const, desk: input.desk, reference: `P-${input.desk.toUpperCase()}-${Math.round(input.amount * 100)}` };
+}

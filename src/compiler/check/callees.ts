@@ -1,4 +1,5 @@
-import { isCall, type StepDoc, type ToolDocument } from '../model.js';
+import { isCall, isChoice, type StepDoc, type ToolDocument } from '../model.js';
+import type { Catalogue } from '../resolve/catalogue.js';
 import { isMultiStep } from './steps.js';
 
 /**
@@ -22,5 +23,32 @@ const known = new WeakMap<ToolDocument, readonly string[]>();
 function toolsOf(step: StepDoc): string[] {
   if (isCall(step)) return [step.tool, ...(step.fallbacks ?? [])];
   if ('loop' in step) return step.loop.steps.flatMap(toolsOf);
+  if (isChoice(step)) return [];
   return step.parallel.flatMap((branch) => (isMultiStep(branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch)));
+}
+
+/**
+ * The permissions a run of the tool needs: its own, and those of every tool it may call, sorted.
+ *
+ * @example requiredPermissions('transfer_with_handoff', catalogue) // ['banking.transfer']
+ */
+export function requiredPermissions(name: string, catalogue: Catalogue): string[] {
+  return [...requiredPolicies(name, catalogue).permissions].sort();
+}
+
+/** The policies a run of the tool meets: every permission, and whether a casefile is required, through every callee. */
+export function requiredPolicies(name: string, catalogue: Catalogue): { permissions: Set<string>; casefile: boolean } {
+  const permissions = new Set<string>();
+  let casefile = false;
+  const seen = new Set<string>();
+  const visit = (tool: string) => {
+    const entry = catalogue.get(tool);
+    if (!entry || seen.has(tool)) return;
+    seen.add(tool);
+    for (const permission of entry.document.policies?.required_permissions ?? []) permissions.add(permission);
+    casefile ||= entry.document.policies?.requires_casefile === true;
+    for (const callee of calleesOf(entry.document)) visit(callee);
+  };
+  visit(name);
+  return { permissions, casefile };
 }

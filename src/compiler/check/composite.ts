@@ -7,7 +7,7 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { alternatives, arrows, plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
-import { isCall, type CallStepDoc } from '../model.js';
+import { isCall, isChoice, type CallStepDoc, type ChoiceStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
@@ -84,7 +84,7 @@ function flatten(nodes: readonly StepNode[]): StepNode[] {
 /** The key a step is best pointed at by when it has no id: its tool, or its block. */
 function headKey(node: StepNode): string {
   if (node.explicitId) return 'id';
-  return isCall(node.doc) ? 'tool' : 'parallel' in node.doc ? 'parallel' : 'loop';
+  return isCall(node.doc) ? 'tool' : 'parallel' in node.doc ? 'parallel' : isChoice(node.doc) ? 'choose' : 'loop';
 }
 
 /**
@@ -96,10 +96,14 @@ function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: Se
   const { source } = entry;
   const edges = edgesOf(nodes);
   const live = reachable(nodes, edges);
-  for (const node of nodes) {
-    if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
+  // One diagnostic per root cause: with a target already reported and guessed, an unreachable step or
+  // a loop is more likely the guess's doing than the author's.
+  if (!nodes.some((node) => node.guessed)) {
+    for (const node of nodes) {
+      if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
+    }
+    reportEndlessLoops(nodes, edges, live, entry, report);
   }
-  reportEndlessLoops(nodes, edges, live, entry, report);
   const flow = definitions(nodes, edges, initial, definedBy);
   for (const node of nodes) checkNode(node, flow.atStep.get(node.index), initial, ctx);
   return flow;
@@ -120,6 +124,7 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
       if (byId.has(dep)) return;
       report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: dep }, source.locate([...node.path, 'depends_on', index]), { suggestion: closestName(dep, [...byId.keys()]) }));
     });
+    if (isChoice(node.doc)) report(diagnostic('CHOICE_IN_DAG', {}, source.locate([...node.path, 'choose'], { key: true })));
     for (const key of ['on_success', 'on_failure'] as const) {
       if (node.doc[key]?.next !== undefined) {
         report(diagnostic('DAG_NEXT', {}, source.locate([...node.path, key, 'next'], { key: true })));
@@ -183,6 +188,10 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     checkCallStep(node, doc, here, ctx);
     return;
   }
+  if (isChoice(doc)) {
+    checkChoice(node, doc, here, ctx);
+    return;
+  }
   const block = 'parallel' in doc ? 'parallel block' : 'loop';
   if (doc.on_failure?.action === 'retry') report(diagnostic('BLOCK_RETRY', { block }, source.locate([...node.path, 'on_failure', 'action'])));
   const start = here ?? initial;
@@ -204,6 +213,15 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
   }
   checkOutputs(node, [{ owner: { block, step: node.id }, schema: ctx.outputSchema(node) }], entry, report);
+}
+
+/** Each condition of a choice parses and reads what is defined where the choice runs. */
+function checkChoice(node: StepNode, doc: ChoiceStepDoc, here: Definitions | undefined, ctx: SequenceContext): void {
+  doc.choose.forEach((choice, index) => {
+    const at: YamlPath = [...node.path, 'choose', index, 'when'];
+    checkExpression(choice.when, at, ctx.entry.source, ctx.report);
+    if (here) checkExpressionReferences(choice.when, at, here, ctx);
+  });
 }
 
 function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | undefined, ctx: SequenceContext): void {
@@ -244,10 +262,16 @@ function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof
     const cycle = findCycle(loop, edges);
     if (!cycle) continue;
     const closing = nodes[cycle[cycle.length - 2]!]!;
-    const viaSuccess = edges.some((edge) => edge.from === closing.index && edge.to === cycle[0] && edge.kind === 'success');
     const names = arrows(cycle.map((i) => nodes[i]!.id));
-    report(diagnostic('ENDLESS_LOOP', { cycle: names }, entry.source.locate([...closing.path, viaSuccess ? 'on_success' : 'on_failure', 'next'])));
+    report(diagnostic('ENDLESS_LOOP', { cycle: names }, entry.source.locate(closingPath(closing, edges, cycle[0]!))));
   }
+}
+
+/** The YAML of the transition that closes a loop: a choice's `next` or `default`, or an `on_success`/`on_failure` next. */
+function closingPath(closing: StepNode, edges: ReturnType<typeof edgesOf>, to: number): YamlPath {
+  const edge = edges.find((candidate) => candidate.from === closing.index && candidate.to === to && candidate.kind === 'success') ?? null;
+  if (isChoice(closing.doc)) return edge?.choice === undefined ? [...closing.path, 'default'] : [...closing.path, 'choose', edge.choice, 'next'];
+  return [...closing.path, edge ? 'on_success' : 'on_failure', 'next'];
 }
 
 function reaches(from: number, to: number, edges: ReturnType<typeof edgesOf>): boolean {

@@ -1,13 +1,35 @@
 /**
- * Checks the `examples` and `error_scenarios` that the generated tests are made from: example input
- * must be valid input, and stubs must name tools that exist.
+ * Checks the `examples` and `error_scenarios` that the generated tests are made from, so a test that
+ * cannot pass is a build error, not a red test: example input must be valid input (pointed at the
+ * field), stubs must name tools that exist and return what they declare, `expected_output` must name
+ * what the tool can return, `expected_error.step` a step that exists, and an example's own context
+ * must grant what the tools it calls require.
  */
+import type { JsonSchema, JsonValue } from '../../language/json.js';
+import { isPlainObject } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
-import { literalErrors } from './literals.js';
+import { literalErrors, literalIssues } from './literals.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { plainList, quotedList } from '../diagnostics/format.js';
+import type { YamlPath } from '../load/source.js';
+import type { StubDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
+import { requiredPermissions } from './callees.js';
+import { schemaAt } from './schema-path.js';
 
-export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue): Diagnostic[] {
+/** What the examples are checked against beyond the catalogue: what each tool returns, and a composite's step ids. */
+export interface ExampleScope {
+  readonly returnsOf: (name: string) => JsonSchema | null;
+  /** The composite's step ids, nested ones included; null for a function tool. */
+  readonly stepIds: readonly string[] | null;
+}
+
+/**
+ * Every problem of a tool's examples and error scenarios.
+ *
+ * @example checkExamples(entry, catalogue, { returnsOf, stepIds: ['search', 'upload'] }) // [] when every test can pass
+ */
+export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope: ExampleScope): Diagnostic[] {
   const { document, source } = entry;
   const diagnostics: Diagnostic[] = [];
   const examples = document.examples ?? [];
@@ -15,19 +37,62 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue): Diag
   if (entry.kind === 'function' && examples.length === 0 && scenarios.length === 0) {
     diagnostics.push(diagnostic('NO_EXAMPLES', { tool: entry.name }, source.locate(['name'])));
   }
+  const permissions = requiredPermissions(entry.name, catalogue);
   examples.forEach((example, index) => {
-    const problems = literalErrors(entry.inputSchema, example.input);
-    if (problems.length > 0) {
-      diagnostics.push(diagnostic('EXAMPLE_INPUT', { tool: entry.name, problems: problems.join('; ') }, source.locate(['examples', index, 'input'])));
+    const issues = literalIssues(entry.inputSchema, example.input);
+    if (issues.length > 0) {
+      // At the first field at fault: the rest are in the message.
+      const at = issues[0]!.path;
+      const where = source.locate(['examples', index, 'input', ...at], { key: at.length > 0 && issues[0]!.message.includes('unknown field') });
+      diagnostics.push(diagnostic('EXAMPLE_INPUT', { tool: entry.name, problems: issues.map((issue) => issue.message).join('; ') }, where));
+    }
+    const expected = example.expected_output;
+    const returns = scope.returnsOf(entry.name);
+    if (isPlainObject(expected) && returns) {
+      for (const key of Object.keys(expected)) {
+        const lookup = schemaAt(returns, [key]);
+        if (lookup.kind !== 'missing') continue;
+        const what = entry.kind === 'composite' ? 'its final state' : 'its returns';
+        diagnostics.push(diagnostic('EXPECTED_OUTPUT_NEVER_SET', { key, tool: entry.name, what, fields: plainList(lookup.known, 'nothing') }, source.locate(['examples', index, 'expected_output', key], { key: true }), { suggestion: closestName(key, lookup.known) }));
+      }
+    }
+    // An example states what a run with this context does: it must be allowed to run.
+    // A context the example writes replaces the test's default one (which grants everything needed).
+    if (example.context) {
+      const granted = example.context.permissions ?? [];
+      const missing = permissions.filter((permission) => !granted.includes(permission));
+      const at: YamlPath = example.context.permissions ? ['examples', index, 'context', 'permissions'] : ['examples', index, 'context'];
+      if (missing.length > 0) diagnostics.push(diagnostic('EXAMPLE_MISSING_PERMISSION', { permissions: quotedList(missing), tool: entry.name }, source.locate(at)));
     }
   });
-  const checkStubs = (list: 'examples' | 'error_scenarios', index: number, stubs: Readonly<Record<string, unknown>> | undefined) => {
-    for (const name of Object.keys(stubs ?? {})) {
-      if (catalogue.get(name) || catalogue.isBroken(name)) continue;
-      diagnostics.push(diagnostic('UNKNOWN_STUB', { name }, source.locate([list, index, 'stubs', name], { key: true }), { suggestion: closestName(name, catalogue.names()) }));
+  scenarios.forEach((scenario, index) => {
+    const step = scenario.expected_error.step;
+    if (step === undefined || scope.stepIds === null || scope.stepIds.includes(step)) return;
+    diagnostics.push(diagnostic('UNKNOWN_STEP_REFERENCE', { step }, source.locate(['error_scenarios', index, 'expected_error', 'step']), { suggestion: closestName(step, scope.stepIds) }));
+  });
+  const checkStubs = (list: 'examples' | 'error_scenarios', index: number, stubs: Readonly<Record<string, StubDoc>> | undefined) => {
+    for (const [name, stub] of Object.entries(stubs ?? {})) {
+      const at: YamlPath = [list, index, 'stubs', name];
+      if (!catalogue.get(name) && !catalogue.isBroken(name)) {
+        diagnostics.push(diagnostic('UNKNOWN_STUB', { name }, source.locate(at, { key: true }), { suggestion: closestName(name, catalogue.names()) }));
+        continue;
+      }
+      const returns = scope.returnsOf(name);
+      if (!returns) continue;
+      for (const { output, path } of stubOutputs(stub, at)) {
+        const problems = literalErrors(returns, output);
+        if (problems.length > 0) diagnostics.push(diagnostic('STUB_OUTPUT_INVALID', { tool: name, problems: problems.map((p) => p.replace(/^output: /, '')).join('; ') }, source.locate(path)));
+      }
     }
   };
   examples.forEach((example, index) => checkStubs('examples', index, example.stubs));
   scenarios.forEach((scenario, index) => checkStubs('error_scenarios', index, scenario.stubs));
   return diagnostics;
+}
+
+/** The outputs a stub gives, with where each is written. */
+function stubOutputs(stub: StubDoc, at: YamlPath): { output: JsonValue; path: YamlPath }[] {
+  if ('output' in stub) return [{ output: stub.output, path: [...at, 'output'] }];
+  if ('sequence' in stub) return stub.sequence.flatMap((response, index) => ('output' in response ? [{ output: response.output, path: [...at, 'sequence', index, 'output'] }] : []));
+  return [];
 }

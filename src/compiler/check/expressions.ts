@@ -4,6 +4,7 @@
  */
 import jsonata from 'jsonata';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { BUILTINS } from '../../language/template.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 
 export function checkExpression(text: string, at: YamlPath, source: SourceFile, report: (d: Diagnostic) => void): void {
@@ -22,15 +23,39 @@ export function checkExpression(text: string, at: YamlPath, source: SourceFile, 
   }
 }
 
-/** A `state.x` or `steps.x` an expression reads, with where its name is in the expression's text. */
+/**
+ * A name an expression reads from its root: `state.x` or `steps.x` (with the plain field names that
+ * follow, `state.user.name` → `['name']`), or a bare name (`word_count`), which reads nothing, since
+ * the root holds only `state`, `steps` and the built-ins. Offsets locate the name in the text.
+ */
 export interface ExpressionReference {
-  readonly root: 'state' | 'steps';
+  readonly root: 'state' | 'steps' | 'bare';
   readonly name: string;
+  readonly path: readonly string[];
   readonly offset: number;
   readonly length: number;
 }
 
-/** The state variables and steps an expression reads (paths that start at `state` or `steps`). */
+interface AstNode {
+  readonly type?: unknown;
+  readonly value?: unknown;
+  readonly position?: unknown;
+  readonly steps?: readonly AstNode[];
+  readonly stages?: unknown;
+  readonly predicate?: unknown;
+  readonly group?: unknown;
+}
+
+/** Keys under which JSONata evaluates against each item of a path, not against the root. */
+const ITEM_CONTEXT = new Set(['stages', 'predicate', 'group', 'terms']);
+
+/**
+ * What an expression reads from its root (the object of `state`, `steps` and the built-ins). Names
+ * inside a filter (`state.raw[value > 50]`), after a dot, or bound as `$variables` are relative to
+ * something else and are not listed.
+ *
+ * @example expressionReferences('word_count > 3 and state.n > 1') // [{ root: 'bare', name: 'word_count', … }, { root: 'state', name: 'n', … }]
+ */
 export function expressionReferences(text: string): ExpressionReference[] {
   let ast: unknown;
   try {
@@ -39,18 +64,47 @@ export function expressionReferences(text: string): ExpressionReference[] {
     return [];
   }
   const found: ExpressionReference[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (typeof node !== 'object' || node === null) return;
-    const { type, steps } = node as { type?: unknown; steps?: { type?: unknown; value?: unknown; position?: unknown }[] };
-    const [head, name] = Array.isArray(steps) ? steps : [];
-    if (type === 'path' && head?.type === 'name' && (head.value === 'state' || head.value === 'steps') && name?.type === 'name' && typeof name.value === 'string') {
-      // JSONata gives the position after a name.
-      const end = typeof name.position === 'number' ? name.position : text.length;
-      found.push({ root: head.value, name: name.value, offset: Math.max(0, end - name.value.length), length: name.value.length });
-    }
-    Object.values(node).forEach(visit);
+  // JSONata gives the position after a name.
+  const at = (node: AstNode, name: string) => {
+    const end = typeof node.position === 'number' ? node.position : text.length;
+    return { offset: Math.max(0, end - name.length), length: name.length };
   };
-  visit(ast);
+  const visit = (node: unknown, atRoot: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, atRoot));
+    if (typeof node !== 'object' || node === null) return;
+    const { type, steps } = node as AstNode;
+    if (type === 'path' && Array.isArray(steps) && steps.length > 0) {
+      const [head, ...rest] = steps as AstNode[];
+      if (head!.type === 'name' && typeof head!.value === 'string') {
+        if (atRoot) rootName(head!, rest);
+        visitItems(head!);
+      } else visit(head, atRoot);
+      rest.forEach((step) => visit(step, false));
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) visit(child, atRoot && !ITEM_CONTEXT.has(key));
+  };
+  const visitItems = (node: AstNode) => {
+    for (const key of ITEM_CONTEXT) visit((node as Record<string, unknown>)[key], false);
+  };
+  const rootName = (head: AstNode, rest: readonly AstNode[]) => {
+    const name = head.value as string;
+    if ((BUILTINS as readonly string[]).includes(name)) return;
+    if (name !== 'state' && name !== 'steps') {
+      found.push({ root: 'bare', name, path: [], ...at(head, name) });
+      return;
+    }
+    const [first, ...more] = rest;
+    if (first?.type !== 'name' || typeof first.value !== 'string') return;
+    // The plain field names that follow, up to the first filter or computed step.
+    const path: string[] = [];
+    for (const step of first.stages || first.predicate ? [] : more) {
+      if (step.type !== 'name' || typeof step.value !== 'string') break;
+      path.push(step.value);
+      if (step.stages || step.predicate) break;
+    }
+    found.push({ root: name, name: first.value, path, ...at(first, first.value) });
+  };
+  visit(ast, true);
   return found;
 }

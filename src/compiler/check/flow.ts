@@ -3,12 +3,16 @@
  */
 import type { StepNode } from './steps.js';
 
-/** A way out of a step: it succeeded, it failed and its policy goes on, or its `when` was false. */
-export type Edge = { readonly from: number; readonly to: number | null; readonly kind: 'success' | 'failure' | 'skipped' };
+/**
+ * A way out of a step: it succeeded, it failed and its policy goes on, or its `when` was false. A
+ * choice's ways out are successes, one per choice (`choice` its index) and its default.
+ */
+export type Edge = { readonly from: number; readonly to: number | null; readonly kind: 'success' | 'failure' | 'skipped'; readonly choice?: number };
 
 export function edgesOf(nodes: readonly StepNode[]): Edge[] {
   const edges: Edge[] = [];
   for (const node of nodes) {
+    node.choices?.forEach((to, choice) => edges.push({ from: node.index, to, kind: 'success', choice }));
     edges.push({ from: node.index, to: node.onSuccess, kind: 'success' });
     // A skipped step goes where success goes, having defined nothing.
     if (node.doc.when !== undefined) edges.push({ from: node.index, to: node.onSuccess, kind: 'skipped' });

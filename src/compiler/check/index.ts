@@ -9,8 +9,10 @@ import { checkComposite, type CompositeAnalysis } from './composite.js';
 import type { CheckEnvironment } from './environment.js';
 import { stateSchema } from './state-types.js';
 import { calleesOf } from './callees.js';
+import { checkDeclarations } from './declarations.js';
 import { checkExamples } from './examples.js';
 import { checkRecursion } from './recursion.js';
+import type { StepNode } from './steps.js';
 
 export interface CheckResult {
   readonly analyses: ReadonlyMap<string, CompositeAnalysis>;
@@ -50,7 +52,7 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
     }
     if (entry.kind === 'function') {
       returns.set(name, entry.returns);
-      own.set(name, checkExamples(entry, catalogue));
+      own.set(name, [...checkDeclarations(entry), ...checkExamples(entry, catalogue, { returnsOf, stepIds: null })]);
       return entry.returns;
     }
     if (inProgress.has(name)) return null; // recursion: reported by checkRecursion
@@ -58,9 +60,10 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
     const { analysis, diagnostics: found } = checkComposite(entry, env);
     inProgress.delete(name);
     analyses.set(name, analysis);
-    own.set(name, [...found, ...checkExamples(entry, catalogue)]);
     const schema = stateSchema(analysis.state);
     returns.set(name, schema);
+    const stepIds = allNodes(analysis.nodes).map((node) => node.id);
+    own.set(name, [...found, ...checkDeclarations(entry), ...checkExamples(entry, catalogue, { returnsOf, stepIds })]);
     return schema;
   }
 
@@ -103,4 +106,9 @@ export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue, o
     }
   }
   return affected;
+}
+
+/** Every step of a composite, those inside blocks included. */
+function allNodes(nodes: readonly StepNode[]): StepNode[] {
+  return nodes.flatMap((node) => [node, ...allNodes(node.body ?? []), ...(node.branches ?? []).flatMap((branch) => allNodes(branch.nodes))]);
 }

@@ -4,7 +4,7 @@
  * compiling one is the expensive part, and most tools share a handful of parameter shapes.
  */
 import { type JsonSchema, isPlainObject } from '../../language/json.js';
-import { schemaErrors } from '../../language/validation.js';
+import { schemaErrors, schemaIssues, type SchemaIssue } from '../../language/validation.js';
 
 const canonical = new Map<string, JsonSchema>();
 
@@ -13,14 +13,31 @@ const INERT = new Set(['description', 'default', 'title', 'examples']);
 
 /** The schema errors of `value`, as `path: message` lines; empty when it is valid. */
 export function literalErrors(schema: JsonSchema, value: unknown): string[] {
+  try {
+    return schemaErrors(shared(schema), value);
+  } catch {
+    // A pattern that does not compile: reported on its own (TG5011); nothing can be said of the value.
+    return [];
+  }
+}
+
+/** The schema errors of `value` with where each is in the value; empty when it is valid (or the schema cannot compile). */
+export function literalIssues(schema: JsonSchema, value: unknown): SchemaIssue[] {
+  try {
+    return schemaIssues(shared(schema), value);
+  } catch {
+    return [];
+  }
+}
+
+/** The one object for schemas that accept the same values, so its compiled validator is reused. */
+function shared(schema: JsonSchema): JsonSchema {
   const stripped = stripInert(schema) as JsonSchema;
   const key = JSON.stringify(stripped);
-  let shared = canonical.get(key);
-  if (!shared) {
-    shared = stripped;
-    canonical.set(key, shared);
-  }
-  return schemaErrors(shared, value);
+  const known = canonical.get(key);
+  if (known) return known;
+  canonical.set(key, stripped);
+  return stripped;
 }
 
 /** A copy without the inert keywords. Property names are data, not keywords: a parameter may be called `description`. */

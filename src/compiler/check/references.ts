@@ -71,19 +71,55 @@ function undefinedVariable(name: string, allNames: readonly string[], where: Loc
 
 /**
  * What an expression reads must exist: a state variable defined on some path to it, a step that
- * exists. (An expression may well read what is only sometimes there: it sees it as absent, not as an error.)
+ * exists, fields its schema declares; and a bare name, which reads nothing (the root holds only
+ * `state`, `steps` and the built-ins), is an error. (An expression may well read what is only
+ * sometimes there: it sees it as absent, not as an error.)
  */
 export function checkExpressionReferences(text: string, at: YamlPath, here: Definitions, ctx: ReferenceScope): void {
   for (const reference of expressionReferences(text)) {
-    const where = ctx.entry.source.locate(at, { span: { offset: reference.offset, length: reference.length } });
-    if (reference.root === 'steps') {
-      if (!ctx.stepIds.has(reference.name)) {
-        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.name }, where, { suggestion: closestName(reference.name, [...ctx.stepIds.keys()]) }));
-      }
+    const span = { offset: reference.offset, length: reference.length };
+    const where = () => ctx.entry.source.locate(at, { span });
+    if (reference.root === 'bare') {
+      const meant = ctx.allNames.includes(reference.name) ? reference.name : closestName(reference.name, ctx.allNames);
+      ctx.report(diagnostic('BARE_NAME_IN_EXPRESSION', { name: reference.name }, where(), { suggestion: meant === null ? null : `state.${meant}` }));
       continue;
     }
-    if (!here.may.has(reference.name)) ctx.report(undefinedVariable(reference.name, ctx.allNames, where));
+    if (reference.root === 'steps') {
+      const step = ctx.stepIds.get(reference.name);
+      if (!step) {
+        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.name }, where(), { suggestion: closestName(reference.name, [...ctx.stepIds.keys()]) }));
+        continue;
+      }
+      const schema = ctx.outputSchema(step);
+      checkFieldPath(itemPath(schema, reference.path), schema, isCall(step.doc) ? { tool: step.doc.tool } : { step: step.id }, where, ctx.report);
+      continue;
+    }
+    if (!here.may.has(reference.name)) {
+      ctx.report(undefinedVariable(reference.name, ctx.allNames, where()));
+      continue;
+    }
+    const schema = ctx.variableSchema.get(reference.name) ?? null;
+    checkFieldPath(itemPath(schema, reference.path), schema, { state: reference.name }, where, ctx.report);
   }
+}
+
+/**
+ * A JSONata path as a template path: JSONata maps a field over the items of a list
+ * (`state.items.id`), so an index is put in where the schema says there is a list.
+ */
+function itemPath(schema: JsonSchema | null, names: readonly string[]): (string | number)[] {
+  const path: (string | number)[] = [];
+  let current = schema;
+  for (const name of names) {
+    while (current && current['type'] === 'array' && isPlainObject(current['items'])) {
+      path.push(0);
+      current = current['items'] as JsonSchema;
+    }
+    path.push(name);
+    const lookup = schemaAt(current, [name]);
+    current = lookup.kind === 'found' ? lookup.schema : null;
+  }
+  return path;
 }
 
 /** The step ids a step's templates read (`<< steps.x… >>`), anywhere inside it. */

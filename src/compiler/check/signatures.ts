@@ -2,6 +2,7 @@
  * A step against the signatures of the tools that may serve it: its inputs against their parameters,
  * its mapped outputs against their `returns`, its retry settings against its policy.
  */
+import { FAILURE_KINDS } from '../../language/failures.js';
 import type { JsonSchema, JsonValue } from '../../language/json.js';
 import { formatPath, parsePath } from '../../language/path.js';
 import { failureAction } from '../../language/plan.js';
@@ -31,6 +32,14 @@ export const RETRY_SETTINGS = ['max_retries', 'initial_delay_ms', 'backoff_facto
 /** Retry settings on a step that does not retry are a mistake worth pointing at: they do nothing. */
 export function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   const failure = node.doc.on_failure;
+  // An entry is a failure kind or an error code; one a letter away from a kind is a misspelt kind.
+  for (const list of ['retry_on', 'no_retry_on'] as const) {
+    (failure?.[list] ?? []).forEach((item, index) => {
+      if ((FAILURE_KINDS as readonly string[]).includes(item)) return;
+      const kind = closestName(item, FAILURE_KINDS);
+      if (kind) report(diagnostic('RETRY_KIND_MISSPELT', { entry: item, kinds: plainList(FAILURE_KINDS) }, entry.source.locate([...node.path, 'on_failure', list, index]), { suggestion: kind }));
+    });
+  }
   if (!failure || failure.action === 'retry') return;
   for (const setting of RETRY_SETTINGS) {
     if (failure[setting] === undefined) continue;

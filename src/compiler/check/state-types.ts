@@ -2,12 +2,12 @@
  * What is known of the types of a composite's values: each step's output (blocks shape their
  * branches' and items' outputs), every name a template may read, and the state a run ends with.
  */
-import { loopOutputSchema, parallelOutputSchema } from '../../language/blocks.js';
+import { choiceOutputSchema, loopOutputSchema, parallelOutputSchema } from '../../language/blocks.js';
 import { DEFAULTS } from '../../language/plan.js';
 import { type JsonSchema, isPlainObject } from '../../language/json.js';
 import { parsePath } from '../../language/path.js';
 import { parseTemplate, type Reference } from '../../language/template.js';
-import { isCall, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
+import { isCall, isChoice, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { shapeSchema } from '../resolve/parameters.js';
 import type { CheckEnvironment } from './environment.js';
@@ -31,6 +31,7 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
     if (memo.has(node)) return memo.get(node)!;
     let schema: JsonSchema | null;
     if (isCall(node.doc)) schema = env.returnsOf(node.doc.tool);
+    else if (isChoice(node.doc)) schema = choiceOutputSchema();
     else if (node.branches) {
       const waitFor = (node.doc as ParallelStepDoc).wait_for ?? DEFAULTS.waitFor;
       schema = parallelOutputSchema(node.branches.map((branch) => ({ id: branch.id, output: last(branch.nodes) ?? {} })), waitFor === 'all');

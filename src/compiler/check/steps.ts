@@ -7,7 +7,7 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
-import { isCall, type BranchDoc, type StepDoc } from '../model.js';
+import { isCall, isChoice, type BranchDoc, type StepDoc } from '../model.js';
 
 export const END = 'end';
 
@@ -21,6 +21,10 @@ export interface StepNode {
   readonly branches?: readonly BranchNode[];
   /** For a loop: its body. */
   readonly body?: readonly StepNode[];
+  /** For a choice: where each choice goes, in order (a step index, or null for the end); `onSuccess` is its default. */
+  readonly choices?: readonly (number | null)[];
+  /** A target of this step was reported (unknown or ambiguous) and guessed: the graph around it is not the author's. */
+  readonly guessed?: boolean;
   /** Where the chain goes when the step succeeds: a step index, or null for the end. */
   readonly onSuccess: number | null;
   /** Where it goes when the step fails for good: a step index, null for the end, or 'stop'. */
@@ -41,7 +45,7 @@ export interface BranchNode {
 
 /** What a step is called when it has no id: its tool, or the kind of block it is. */
 export function baseName(step: StepDoc): string {
-  return isCall(step) ? step.tool : 'parallel' in step ? 'parallel' : 'loop';
+  return isCall(step) ? step.tool : 'parallel' in step ? 'parallel' : isChoice(step) ? 'choice' : 'loop';
 }
 
 function derivedId(tool: string): string {
@@ -104,6 +108,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
   ids.forEach((id, index) => {
     if (!indexOf.has(id)) indexOf.set(id, index);
   });
+  let guessed = false;
   const target = (name: string | undefined, fallback: number, at: YamlPath): number | null => {
     if (name === undefined) return fallback < steps.length ? fallback : null;
     if (name === END) return null;
@@ -112,6 +117,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
     if (found !== undefined) {
       const derivedCallers = callers.filter(({ step }) => step.id === undefined);
       if (!steps[found]!.id && derivedCallers.length > 1) {
+        guessed = true;
         diagnostics.push(
           diagnostic('AMBIGUOUS_NEXT', { name, ids: quotedList(derivedCallers.map(({ index }) => ids[index]!)) }, source.locate(at)),
         );
@@ -119,16 +125,25 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
       return found;
     }
     if (callers.length > 0) {
+      guessed = true;
       const named = { name, ids: quotedList(callers.map(({ index }) => ids[index]!)) };
       diagnostics.push(diagnostic(callers.length > 1 ? 'NEXT_NAMES_TOOL_OF_STEPS' : 'NEXT_NAMES_TOOL', named, source.locate(at)));
       return fallback < steps.length ? fallback : null;
     }
+    guessed = true;
     diagnostics.push(diagnostic('UNKNOWN_NEXT', { name, steps: plainList(ids) }, source.locate(at), { suggestion: closestName(name, [...ids, END]) }));
     return fallback < steps.length ? fallback : null;
   };
 
   const nodes = steps.map((step, index): StepNode => {
     const at: YamlPath = [...path, index + offset];
+    guessed = false;
+    if (isChoice(step)) {
+      // A choice never falls through to the next step in the list: its default is required.
+      const choices = step.choose.map((choice, c) => target(choice.next, index + 1, [...at, 'choose', c, 'next']));
+      const onDefault = target(step.default, index + 1, [...at, 'default']);
+      return { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, choices, onSuccess: onDefault, onFailure: 'stop', ...(guessed ? { guessed } : {}) };
+    }
     const onSuccess = target(step.on_success?.next, index + 1, [...at, 'on_success', 'next']);
     const failure = step.on_failure;
     const action = failureAction(failure);
@@ -137,7 +152,7 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
     if (failure?.next !== undefined && !continues) {
       diagnostics.push(diagnostic(action === 'retry' ? 'USELESS_NEXT_AFTER_RETRIES' : 'USELESS_NEXT', {}, source.locate([...at, 'on_failure', 'next'])));
     }
-    const node: StepNode = { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, onSuccess, onFailure: continues ? failureNext : 'stop' };
+    const node: StepNode = { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, onSuccess, onFailure: continues ? failureNext : 'stop', ...(guessed ? { guessed } : {}) };
     if ('parallel' in step) {
       const branchIds = new Set<string>();
       const branches = step.parallel.map((branch, b): BranchNode => {

@@ -74,6 +74,8 @@ export const CATALOGUE = {
   BLOCK_RETRY: { code: 'TG3009', severity: 'error', message: 'a {block} cannot retry as a whole', hint: 'retry the steps inside it, or use stop or continue here' },
   DAG_NEXT: { code: 'TG3010', severity: 'error', message: 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', hint: 'use depends_on' },
   DEPENDENCY_CYCLE: { code: 'TG3011', severity: 'error', message: 'the steps depend on each other in a cycle: {cycle}', hint: 'a step can only use what steps before it produced' },
+  CHOICE_IN_DAG: { code: 'TG3012', severity: 'error', message: 'a choice step cannot run in a DAG: it picks the next step, and in a DAG a step runs when the steps it depends on have succeeded', hint: 'use when on the steps that depend on it, or drop mode: dag and depends_on' },
+  RETRY_KIND_MISSPELT: { code: 'TG3013', severity: 'warning', message: "'{entry}' is not a failure kind, so it matches only errors whose code is '{entry}'", hint: 'failure kinds: {kinds}' },
   // Data flow and templates
   UNDEFINED_VARIABLE: { code: 'TG4001', severity: 'error', message: 'state.{name} is never defined', hint: STATE_HOLDS },
   VARIABLE_NOT_YET_DEFINED: { code: 'TG4001', severity: 'error', message: 'state.{name} is not defined on any path that reaches this step', hint: 'it is set by a step that has not succeeded before this one' },
@@ -92,6 +94,12 @@ export const CATALOGUE = {
   UNKNOWN_STATE_FIELD: { code: 'TG4007', severity: 'error', message: "state.{path} has no field '{field}'", hint: 'declared fields: {fields}' },
   EXPRESSION_SYNTAX: { code: 'TG4008', severity: 'error', message: 'this JSONata expression does not parse: {reason}', hint: 'for example: state.balance < 100, or $sum(state.items.price)' },
   TEMPLATE_AS_EXPRESSION: { code: 'TG4008', severity: 'error', message: "'{text}' is a template, and this takes a JSONata expression", hint: 'write it without the brackets: {expression}' },
+  BARE_NAME_IN_EXPRESSION: {
+    code: 'TG4009',
+    severity: 'error',
+    message: "'{name}' reads nothing: an expression sees only state, steps and the built-ins",
+    hint: 'read a state variable as state.{name}; a bare name is always absent, so a condition on it never holds',
+  },
   // Tool signatures
   UNKNOWN_INPUT: { code: 'TG5001', severity: 'error', message: "'{tool}' has no parameter '{name}'", hint: 'its parameters: {parameters}' },
   UNKNOWN_INPUT_NO_PARAMETERS: { code: 'TG5001', severity: 'error', message: "'{tool}' has no parameter '{name}'", hint: "'{tool}' takes no parameters" },
@@ -112,6 +120,12 @@ export const CATALOGUE = {
   EXAMPLE_INPUT: { code: 'TG5006', severity: 'error', message: "this example's input is not valid input for '{tool}': {problems}", hint: 'invalid input belongs in error_scenarios' },
   NO_EXAMPLES: { code: 'TG5007', severity: 'warning', message: "'{tool}' has no examples or error_scenarios, so no test is generated for it", hint: 'add an example: description, input and expected_output' },
   UNKNOWN_STUB: { code: 'TG5008', severity: 'error', message: "cannot stub '{name}': no tool has that name" },
+  PARAMETER_DEFAULT_INVALID: { code: 'TG5010', severity: 'error', message: "the default {value} is not a valid '{name}': {problems}", hint: 'a default must satisfy its own parameter: the runtime validates it like any input' },
+  PATTERN_INVALID: { code: 'TG5011', severity: 'error', message: "pattern '{pattern}' does not compile as the runtime compiles it (a Unicode regular expression): {reason}", hint: 'with the u flag an escape must mean something: write - for a hyphen outside a character class, not \\-' },
+  REDACT_UNKNOWN_FIELD: { code: 'TG5012', severity: 'warning', message: "redact_fields names '{field}', and no parameter or returned field has that name at any depth", hint: 'fields here: {fields}' },
+  EXPECTED_OUTPUT_NEVER_SET: { code: 'TG5013', severity: 'error', message: "expected_output expects '{key}', and '{tool}' never has it in {what}", hint: 'it can have: {fields}' },
+  STUB_OUTPUT_INVALID: { code: 'TG5014', severity: 'error', message: "this stub's output is not what '{tool}' returns: {problems}", hint: "the runtime checks a stub's output against the tool's returns, so the step would fail" },
+  EXAMPLE_MISSING_PERMISSION: { code: 'TG5015', severity: 'error', message: "this example's context does not grant {permissions}, which running '{tool}' requires", hint: 'add it to permissions, or make this an error_scenario expecting kind: policy' },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;
 

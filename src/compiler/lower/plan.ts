@@ -4,7 +4,7 @@
  */
 import { DEFAULTS, failureAction, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../language/plan.js';
 import type { CompositeAnalysis } from '../check/composite.js';
-import { isCall } from '../model.js';
+import { isCall, isChoice } from '../model.js';
 import type { StepNode } from '../check/steps.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 
@@ -58,6 +58,11 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
     },
     onFailure: failurePolicy(node, idAt),
   };
+  if (node.choices && isChoice(doc)) {
+    // The default is onSuccess.next: where the chain goes when no choice holds.
+    const choices = doc.choose.map((choice, index) => ({ when: choice.when, next: idAt(node.choices![index]!) }));
+    return { kind: 'choice', id: node.id, choices, onSuccess: { mapOutputs: [], next: idAt(node.onSuccess) }, onFailure: { action: 'stop' } };
+  }
   if (node.branches && 'parallel' in doc) {
     return {
       kind: 'parallel',

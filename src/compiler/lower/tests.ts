@@ -5,7 +5,7 @@
 import type { JsonValue } from '../../language/json.js';
 import type { ChainPlan } from '../../language/plan.js';
 import type { Stub, TestContext } from '../../language/testing.js';
-import { calleesOf } from '../check/callees.js';
+import { requiredPolicies } from '../check/callees.js';
 import { literalErrors } from '../check/literals.js';
 import type { ContextDoc, ShapeDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
@@ -90,18 +90,7 @@ function testContext(context: ContextDoc): TestContext {
 
 /** A context that satisfies the policies of the tool and of every tool it calls. */
 function contextFor(entry: CatalogueEntry, catalogue: Catalogue): ContextDoc {
-  const permissions = new Set<string>();
-  let casefile = false;
-  const seen = new Set<string>();
-  const visit = (name: string) => {
-    const tool = catalogue.get(name);
-    if (!tool || seen.has(name)) return;
-    seen.add(name);
-    for (const permission of tool.document.policies?.required_permissions ?? []) permissions.add(permission);
-    casefile ||= tool.document.policies?.requires_casefile === true;
-    for (const callee of calleesOf(tool.document)) visit(callee);
-  };
-  visit(entry.name);
+  const { permissions, casefile } = requiredPolicies(entry.name, catalogue);
   return { user_id: 'test_user', session_id: 'test_session', casefile_id: casefile ? 'test_casefile' : null, permissions: [...permissions].sort() };
 }
 

@@ -22,8 +22,9 @@ export async function runSequence(sequence: CompiledSequence, context: StepConte
     const settled = executeStep(step, context);
     const executed = isPromiseLike(settled) ? await settled : settled;
     if (executed.status !== 'failed') {
-      if (executed.status === 'success') last = executed.output;
-      current = step.plan.onSuccess.next;
+      // A choice is not an output of the sequence: the last output stays the last call's or block's.
+      if (executed.status === 'success' && step.kind !== 'choice') last = executed.output;
+      current = executed.status === 'success' && executed.next !== undefined ? executed.next : step.plan.onSuccess.next;
       continue;
     }
     // Once the chain's own time is up, or its caller cancelled it, a failed step ends the chain with

@@ -3,11 +3,18 @@ import type { ToolFailure } from '../errors.js';
 import type { StepResult } from '../result.js';
 
 /** What the step's result says beyond its status, when a fallback, the cache or `nextTool` hops were involved. */
-export type StepExtras = Pick<StepResult, 'served_by' | 'cached' | 'hops'>;
+export type StepExtras = Pick<StepResult, 'served_by' | 'cached' | 'hops' | 'branch'>;
 
 /** What running a step came to. */
 export type StepRun =
-  | { readonly status: 'success'; readonly output: unknown; readonly attempts: number; readonly extras: StepExtras | null }
+  | {
+      readonly status: 'success';
+      readonly output: unknown;
+      readonly attempts: number;
+      readonly extras: StepExtras | null;
+      /** Set by a choice step: where the chain goes instead of `onSuccess.next` (null: the end). */
+      readonly next?: string | null;
+    }
   | { readonly status: 'failed'; readonly error: ToolFailure; readonly attempts: number; readonly extras: StepExtras | null }
   | { readonly status: 'skipped' };
 

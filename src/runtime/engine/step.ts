@@ -8,6 +8,7 @@ import { evaluate, expressionError } from '../expressions.js';
 import type { StepResult } from '../result.js';
 import { isPromiseLike, type Settled } from '../settled.js';
 import { runCallStep } from './call-step.js';
+import { runChoice } from './choice.js';
 import { toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
 import { applyTransforms, mapOutputs } from './outputs.js';
@@ -36,7 +37,7 @@ async function executeIf(step: CompiledStep, context: StepContext): Promise<Step
 }
 
 function executeNow(step: CompiledStep, context: StepContext): Settled<StepRun> {
-  const ran = step.kind === 'call' ? runCallStep(step, context) : step.kind === 'parallel' ? runParallel(step, context) : runLoop(step, context);
+  const ran = step.kind === 'call' ? runCallStep(step, context) : step.kind === 'parallel' ? runParallel(step, context) : step.kind === 'loop' ? runLoop(step, context) : runChoice(step, context);
   if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
   return afterRun(step, ran, context);
 }
