@@ -8,6 +8,7 @@ import type { ChainPlan } from '../language/plan.js';
 import { calleesOf } from './check/callees.js';
 import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
 import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
 import type { TemplateSet } from './emit/templates.js';
 import { indexPath, shownPath } from './layout.js';
@@ -107,7 +108,7 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse);
   const output = planOutput({ ...outcome, complete: input.names.length === 0 && !hasErrors(diagnostics) }, input.outDir, (index) => emitIndex(index, input.templates));
   const result: BuildResult = {
-    diagnostics: sortDiagnostics(diagnostics),
+    diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
     ...output,
     built: outcome.built.map((tool) => tool.name).sort(byCodePoint),

@@ -25,7 +25,7 @@ ${steps}`;
 
 describe('YAML and schema problems', () => {
   it.each([
-    ['a syntax error', 'name: x\ndescription: "open\n', ['3:1 TG1001']],
+    ['a syntax error, at the quote that is never closed', 'name: x\ndescription: "open\n', ['2:14 TG1001']],
     ['a duplicate key', 'name: x\nname: y\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['2:1 TG1001']],
     ['an unknown top-level field, at its key', 'name: x\ndescription: d\ncolour: red\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['3:1 TG1102']],
     ['a missing required field, at the parent', 'name: x\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n', ['1:1 TG1103']],

@@ -26,7 +26,16 @@ const STATE_HOLDS = 'state holds the parameters and what map_outputs and transfo
 
 export const CATALOGUE = {
   // Input files
-  YAML_SYNTAX: { code: 'TG1001', severity: 'error', message: '{reason} ({yamlCode})' },
+  YAML_SYNTAX: { code: 'TG1001', severity: 'error', message: '{reason} ({yamlCode}){more}' },
+  YAML_UNQUOTED_TEMPLATE: {
+    code: 'TG1001',
+    severity: 'error',
+    message: 'a {template} template must be quoted in YAML: unquoted, it reads as a mapping{more}',
+    hint: "write {quoted} in quotes, or toolgen's own template, which needs none: << state.x >>",
+  },
+  YAML_TAB: { code: 'TG1001', severity: 'error', message: 'a tab indents this line, and YAML indents with spaces only{more}', hint: 'replace the tab with spaces' },
+  YAML_UNCLOSED_QUOTE: { code: 'TG1001', severity: 'error', message: 'this quote is never closed{more}', hint: 'close it on the same line; for text over several lines, use a block scalar (description: |)' },
+  YAML_BAD_INDENT: { code: 'TG1001', severity: 'error', message: 'this line is indented differently from the items before it{more}', hint: 'items of one list, and keys of one mapping, start at the same column' },
   YAML_VALUE: { code: 'TG1001', severity: 'error', message: '{reason}' },
   YAML_WARNING: { code: 'TG1002', severity: 'warning', message: '{reason} ({yamlCode})' },
   FILE_UNREADABLE: { code: 'TG1003', severity: 'error', message: 'cannot read the file: {reason}' },
@@ -42,6 +51,7 @@ export const CATALOGUE = {
   SCHEMA_UNKNOWN_FIELD: { code: 'TG1102', severity: 'error', message: "unknown field '{field}' in {where}", hint: 'allowed here: {allowed}' },
   SCHEMA_MISSING_FIELD: { code: 'TG1103', severity: 'error', message: "{where} is missing the required field '{field}'" },
   SCHEMA_WRONG_TYPE: { code: 'TG1104', severity: 'error', message: '{where} must be {type}' },
+  SCHEMA_YES_NO: { code: 'TG1104', severity: 'error', message: "{where} must be a boolean, and '{value}' is text in YAML 1.2", hint: 'write true or false' },
   SCHEMA_BAD_VALUE: { code: 'TG1105', severity: 'error', message: '{where} must be one of {allowed}' },
   SCHEMA_PATTERN: { code: 'TG1105', severity: 'error', message: '{where} must match {pattern}' },
   SCHEMA_NAME_PATTERN: { code: 'TG1105', severity: 'error', message: '{where} must match {pattern}', hint: 'use letters, digits and underscores, starting with a letter or underscore' },
@@ -49,6 +59,7 @@ export const CATALOGUE = {
   // Catalogue of tools
   DUPLICATE_TOOL: { code: 'TG2001', severity: 'error', message: "tool name '{name}' is already used by {where}", hint: 'tool names must be unique across the config dir; rename one of them' },
   UNKNOWN_TOOL: { code: 'TG2002', severity: 'error', message: "no tool named '{name}'", hint: NAME_FIELD },
+  UNKNOWN_TOOL_USES: { code: 'TG2002', severity: 'error', message: "no tool named '{name}' (and {more} more {uses} of it)", hint: `${NAME_FIELD}; the other {uses}: {places}` },
   HANDLER_MODULE_MISSING: { code: 'TG2003', severity: 'error', message: "module '{module}' does not exist", hint: 'the path is relative to this YAML file' },
   HANDLER_EXPORT_MISSING: { code: 'TG2004', severity: 'error', message: "'{file}' does not export '{export}'", hint: 'it exports: {exports}' },
   HANDLER_EXPORTS_NOTHING: { code: 'TG2004', severity: 'error', message: "'{file}' does not export '{export}'", hint: 'it exports nothing' },

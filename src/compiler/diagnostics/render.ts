@@ -32,14 +32,27 @@ function codeFrame(source: string, line: number, column: number, length: number,
   const width = String(last).length;
   const out: string[] = [];
   for (let n = first; n <= last; n += 1) {
-    const text = all[n - 1] ?? '';
+    const raw = all[n - 1] ?? '';
+    // Tabs are shown as spaces, so the caret lines up whatever the terminal's tab stops are.
+    const text = expandTabs(raw);
     const gutter = `${n === line ? '>' : ' '} ${String(n).padStart(width)} |`;
     out.push(`  ${n === line ? mark(gutter) : dim(gutter)}${text ? ` ${text}` : ''}`);
     if (n === line) {
-      const span = Math.max(1, Math.min(length, text.length - column + 1));
-      out.push(`  ${dim(`  ${' '.repeat(width)} |`)} ${' '.repeat(Math.max(0, column - 1))}${mark('^'.repeat(span))}`);
+      const start = expandTabs(raw.slice(0, Math.max(0, column - 1))).length;
+      const end = expandTabs(raw.slice(0, Math.max(0, column - 1 + length))).length;
+      const span = Math.max(1, Math.min(end - start, text.length - start));
+      out.push(`  ${dim(`  ${' '.repeat(width)} |`)} ${' '.repeat(start)}${mark('^'.repeat(span))}`);
     }
   }
+  return out;
+}
+
+const TAB_WIDTH = 4;
+
+function expandTabs(text: string): string {
+  if (!text.includes('\t')) return text;
+  let out = '';
+  for (const char of text) out += char === '\t' ? ' '.repeat(TAB_WIDTH - (out.length % TAB_WIDTH)) : char;
   return out;
 }
 

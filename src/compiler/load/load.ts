@@ -5,7 +5,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
-import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import { selectedBy } from './globs.js';
 import { SourceFile } from './source.js';
 
@@ -52,8 +52,9 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
   const document = parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true });
   const source = new SourceFile(displayPath, absolutePath, text, document, lineCounter);
   const diagnostics = [
-    ...document.errors.map((error) => yamlDiagnostic(source, error, 'YAML_SYNTAX')),
-    ...document.warnings.map((warning) => yamlDiagnostic(source, warning, 'YAML_WARNING')),
+    // One broken quote or indent makes the parser trip on everything after it: the first error is the cause.
+    ...document.errors.slice(0, 1).map((error) => syntaxDiagnostic(source, error, document.errors.length - 1)),
+    ...document.warnings.map((warning) => yamlDiagnostic(source, warning)),
   ];
   const name = readName(document);
   if (document.errors.length > 0) return { source, value: null, name, diagnostics };
@@ -75,9 +76,44 @@ function readName(document: ReturnType<typeof parseDocument>): string | null {
   }
 }
 
-function yamlDiagnostic(source: SourceFile, error: YAMLError, id: 'YAML_SYNTAX' | 'YAML_WARNING'): Diagnostic {
+function yamlDiagnostic(source: SourceFile, error: YAMLError): Diagnostic {
+  return diagnostic('YAML_WARNING', { reason: reasonOf(error), yamlCode: error.code }, locationOf(source, error));
+}
+
+/** The first syntax error, worded for the slips people make most, with how many errors came after it. */
+function syntaxDiagnostic(source: SourceFile, error: YAMLError, after: number): Diagnostic {
+  const more = after === 0 ? '' : ` (and ${after} more error${after === 1 ? '' : 's'} after it, which may follow from this one)`;
+  const at = locationOf(source, error);
+  const line = source.text.split(/\r?\n/)[at.line - 1] ?? '';
+  if (error.code === 'NON_STRING_KEY' && line.includes('{{')) return diagnostic('YAML_UNQUOTED_TEMPLATE', { more, template: '{{ … }}', quoted: '"{{ state.x }}"' }, { ...at, column: line.indexOf('{{') + 1, length: Math.max(2, line.lastIndexOf('}}') + 2 - line.indexOf('{{')) });
+  if (error.code === 'TAB_AS_INDENT') return diagnostic('YAML_TAB', { more }, at);
+  if (error.code === 'BAD_INDENT') return diagnostic('YAML_BAD_INDENT', { more }, at);
+  if (error.code === 'MISSING_CHAR' && /quote/i.test(error.message)) {
+    const opened = unclosedQuote(source);
+    if (opened) return diagnostic('YAML_UNCLOSED_QUOTE', { more }, opened);
+  }
+  return diagnostic('YAML_SYNTAX', { reason: reasonOf(error), yamlCode: error.code, more }, at);
+}
+
+function reasonOf(error: YAMLError): string {
+  return error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function locationOf(source: SourceFile, error: YAMLError): Location {
   const [start, end] = error.pos;
   const { line, col } = source.lineCounter.linePos(start);
-  const reason = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-  return diagnostic(id, { reason, yamlCode: error.code }, { file: source.displayPath, line, column: col, length: Math.max(1, end - start) });
+  return { file: source.displayPath, line, column: col, length: Math.max(1, end - start) };
+}
+
+/** The first value that opens a quote and does not close it on its line: where an unclosed quote began. */
+function unclosedQuote(source: SourceFile): Location | null {
+  const lines = source.text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index += 1) {
+    const match = /^(\s*(?:-\s+)?[^#'"\s][^:#]*:\s+|\s*-\s+)(['"])(.*)$/.exec(lines[index]!);
+    if (!match) continue;
+    const [, before, quote, rest] = match as unknown as [string, string, string, string];
+    const closed = quote === "'" ? /(^|[^'])'(?!')/.test(rest.replaceAll("''", '')) : /(^|[^\\])"/.test(rest);
+    if (!closed) return { file: source.displayPath, line: index + 1, column: before.length + 1, length: 1 };
+  }
+  return null;
 }

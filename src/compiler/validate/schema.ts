@@ -102,8 +102,14 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
     }
     case 'required':
       return diagnostic('SCHEMA_MISSING_FIELD', { where, field: String(params['missingProperty']) }, source.locate(path, { key: path.length > 0 }));
-    case 'type':
+    case 'type': {
+      // YAML 1.1 read yes/no/on/off as booleans; YAML 1.2 (and toolgen) reads them as text.
+      const value: unknown = source.document.getIn(path);
+      if (params['type'] === 'boolean' && typeof value === 'string' && /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(value)) {
+        return diagnostic('SCHEMA_YES_NO', { where, value }, source.locate(path));
+      }
       return diagnostic('SCHEMA_WRONG_TYPE', { where, type: article(String(params['type'])) }, source.locate(path));
+    }
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const value = source.document.getIn(path);
