@@ -72,10 +72,19 @@ export interface LoopStepDoc extends StepCommon {
   readonly loop: { readonly over: string; readonly as: string; readonly concurrency?: number; readonly max_failures?: number; readonly steps: readonly StepDoc[] };
 }
 
-export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc;
+/** Suspends a durable run until a person (or a system) sends the named signal. */
+export interface WaitStepDoc extends StepCommon {
+  readonly wait: { readonly signal: string; readonly payload?: JsonSchema; readonly timeout_seconds?: number };
+}
+
+export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc | WaitStepDoc;
 
 export function isCall(step: StepDoc): step is CallStepDoc {
   return 'tool' in step;
+}
+
+export function isWait(step: StepDoc): step is WaitStepDoc {
+  return 'wait' in step;
 }
 
 export interface ContextDoc {

@@ -8,7 +8,7 @@ import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { planProblems } from '../language/plan-check.js';
 import { parsePath, type PathSegment } from '../language/path.js';
-import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep, StepSequence } from '../language/plan.js';
+import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep, StepSequence, WaitStep } from '../language/plan.js';
 
 interface CompiledBase {
   readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
@@ -35,7 +35,12 @@ export interface CompiledLoop extends CompiledBase {
   readonly body: CompiledSequence;
 }
 
-export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop;
+export interface CompiledWait extends CompiledBase {
+  readonly kind: 'wait';
+  readonly plan: WaitStep;
+}
+
+export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop | CompiledWait;
 
 export interface CompiledSequence {
   readonly entry: string | null;
@@ -47,6 +52,8 @@ export interface CompiledPlan extends CompiledSequence {
   readonly tools: readonly PlannedToolCall[];
   /** In DAG mode, each step's dependencies. */
   readonly dependsOn: ReadonlyMap<string, readonly string[]>;
+  /** Whether a run of it may suspend: it has a wait step. */
+  readonly waits: boolean;
 }
 
 const cache = new WeakMap<ChainPlan, CompiledPlan>();
@@ -63,7 +70,7 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   const tools: PlannedToolCall[] = [];
   const sequence = compileSequence(plan, `plan '${plan.name}'`, tools, plan.missingReferences ?? 'fail');
   const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
-  const compiled = { ...sequence, tools, dependsOn };
+  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait') };
   cache.set(plan, compiled);
   return compiled;
 }
@@ -87,6 +94,8 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
       return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing) };
     case 'parallel':
       return { ...base, kind: 'parallel', plan: step, branches: step.branches.map((branch) => ({ id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing) })) };
+    case 'wait':
+      return { ...base, kind: 'wait', plan: step };
     case 'loop':
       return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, tools, missing) };
   }

@@ -22,5 +22,6 @@ const known = new WeakMap<ToolDocument, readonly string[]>();
 function toolsOf(step: StepDoc): string[] {
   if (isCall(step)) return [step.tool, ...(step.fallbacks ?? [])];
   if ('loop' in step) return step.loop.steps.flatMap(toolsOf);
+  if ('wait' in step) return [];
   return step.parallel.flatMap((branch) => (isMultiStep(branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch)));
 }

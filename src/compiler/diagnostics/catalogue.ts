@@ -65,7 +65,9 @@ export const CATALOGUE = {
   USELESS_NEXT_AFTER_RETRIES: { code: 'TG3007', severity: 'warning', message: 'this next is never followed: after the retries the chain stops unless continue_on_max_retries is true' },
   USELESS_RETRY_SETTING: { code: 'TG3008', severity: 'warning', message: "{setting} does nothing here: this step's on_failure action is {action}", hint: 'set action: retry, or remove it' },
   BLOCK_RETRY: { code: 'TG3009', severity: 'error', message: 'a {block} cannot retry as a whole', hint: 'retry the steps inside it, or use stop or continue here' },
+  WAIT_RETRY: { code: 'TG3009', severity: 'error', message: 'a wait step cannot retry: its signal comes once', hint: 'use stop, or continue to a step that handles the timeout' },
   DAG_NEXT: { code: 'TG3010', severity: 'error', message: 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', hint: 'use depends_on' },
+  WAIT_PLACEMENT: { code: 'TG3020', severity: 'error', message: 'a wait step runs only among the top-level steps of a composite in sequence mode, not {where}', hint: 'a run that waits must have nothing else in flight: move the wait to the top level' },
   DEPENDENCY_CYCLE: { code: 'TG3011', severity: 'error', message: 'the steps depend on each other in a cycle: {cycle}', hint: 'a step can only use what steps before it produced' },
   // Data flow and templates
   UNDEFINED_VARIABLE: { code: 'TG4001', severity: 'error', message: 'state.{name} is never defined', hint: STATE_HOLDS },
@@ -105,6 +107,7 @@ export const CATALOGUE = {
   EXAMPLE_INPUT: { code: 'TG5006', severity: 'error', message: "this example's input is not valid input for '{tool}': {problems}", hint: 'invalid input belongs in error_scenarios' },
   NO_EXAMPLES: { code: 'TG5007', severity: 'warning', message: "'{tool}' has no examples or error_scenarios, so no test is generated for it", hint: 'add an example: description, input and expected_output' },
   UNKNOWN_STUB: { code: 'TG5008', severity: 'error', message: "cannot stub '{name}': no tool has that name" },
+  WAIT_PAYLOAD_SCHEMA: { code: 'TG5020', severity: 'error', message: "the payload schema of signal '{signal}' is not a valid JSON Schema: {reason}" },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;
 

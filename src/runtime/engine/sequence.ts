@@ -21,6 +21,7 @@ export async function runSequence(sequence: CompiledSequence, context: StepConte
     const step = sequence.steps.get(current)!;
     const settled = executeStep(step, context);
     const executed = isPromiseLike(settled) ? await settled : settled;
+    if (executed.status === 'suspended') return { failure: null, last, suspended: executed.waiting };
     if (executed.status !== 'failed') {
       if (executed.status === 'success') last = executed.output;
       current = step.plan.onSuccess.next;
