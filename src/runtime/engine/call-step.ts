@@ -65,7 +65,7 @@ async function completeStep(step: CompiledCall, context: StepContext, first: Set
   const resumed = first === null && visit !== undefined && visit.prior.length > 0;
   let attempts = resumed ? visit.prior.length : 1;
   let last = resumed ? visit.prior[visit.prior.length - 1]! : await (first ?? attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined, visit)));
-  let credit = resumed ? core.clock.now() - last.endedAt : 0;
+  let credit = resumed ? Math.max(0, core.clock.now() - last.endedAt) : 0;
   while (!last.outcome.ok && policy.action === 'retry' && attempts <= policy.maxRetries && shouldRetry(last.outcome.error, policy) && !signal.aborted) {
     const waited = backoffDelay(policy.backoff, attempts, core.random);
     // The count must survive a crash during the wait; after one, the time already waited counts.
