@@ -115,3 +115,20 @@ describe('a wait step in process', () => {
     expect(result.failure?.message).toContain('only a durable run can do');
   });
 });
+
+describe('the bundled approved_transfer example', () => {
+  it('waits above 1000 for an approval, then moves the money once, with its step idempotency key', async () => {
+    const { createToolRegistry, approvedTransfer } = await import('../../../generated/index.js');
+    const store = new FileRunStore(path.join(root, 'bundled'), { fsync: false });
+    const context = new AuditContext({ userId: 'u', sessionId: 's', permissions: ['banking.transfer'] });
+    const executor = new ChainExecutor({ registry: createToolRegistry(), context, store });
+    const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 5000 };
+    const waiting = await approvedTransfer(executor, input, { runId: 'transfer-42' });
+    expect(waiting.status === 'suspended' && waiting.waiting).toMatchObject({ step: 'approval', signal: 'approval' });
+    await expect(executor.signal('transfer-42', 'approval', { approved: 'yes' })).rejects.toMatchObject({ code: 'invalid_payload' });
+    const done = await new ChainExecutor({ registry: createToolRegistry(), context, store }).signal('transfer-42', 'approval', { approved: true, approver: 'dana' });
+    expect(done).toMatchObject({ status: 'success', final_state: { transfer_status: 'prepared', approved: true, approved_by: 'dana', confirmation_id: expect.stringMatching(/^C-\d{4}$/) } });
+    const small = await approvedTransfer(executor, { ...input, amount: 100 }, { runId: 'transfer-43' });
+    expect(small).toMatchObject({ status: 'success', final_state: { confirmation_id: expect.stringMatching(/^C-\d{4}$/) } });
+  });
+});
