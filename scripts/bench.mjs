@@ -8,6 +8,10 @@
  *    (real AuditContext and ToolRegistry) vs the same 10 calls made by hand, each input validated by an
  *    ajv validator compiled once with the runtime's options. Target: at most 2×.
  *
+ * 3. Durable steps: the same composite with a `runId` on the embedded `FileRunStore` (one journal record
+ *    and one fdatasync per step), vs without a store, side by side; the ratio is per step. No target:
+ *    it is the price of a disk flush per step, reported so it is known.
+ *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
  * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
@@ -22,7 +26,7 @@ import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
 import { parseDocument } from 'yaml';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
-import { AuditContext, ChainExecutor, ToolRegistry, defineTool } from '../dist/runtime/index.js';
+import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus } from './corpus.mjs';
 
 const COMPOSITES = Number(process.env.BENCH_COMPOSITES ?? 1000);
@@ -31,6 +35,7 @@ const CHAIN_STEPS = 10;
 const CHAIN_WARMUP = 3000;
 const CHAIN_ROUNDS = 5;
 const CHAINS_PER_ROUND = 4000; // 20,000 chains per side in all
+const DURABLE_CHAINS_PER_ROUND = 100;
 const COMPILE_TARGET = 3;
 const EXECUTOR_TARGET = 2;
 const PARALLEL_TARGET = 1.1;
@@ -274,6 +279,53 @@ async function executorBench() {
   return Object.fromEntries(Object.entries(perChain).map(([name, values]) => [name, median(values)]));
 }
 
+/** Per step: a durable run on the file store (with and without fdatasync) vs the same run in memory. */
+async function durableBench() {
+  const { registry, composite } = chainFixture();
+  const input = { value_0: 1, name: 'bench' };
+  const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-durable-'));
+  try {
+    const synced = new FileRunStore(path.join(root, 'synced'));
+    const unsynced = new FileRunStore(path.join(root, 'unsynced'), { fsync: false });
+    const context = () => new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' });
+    let id = 0;
+    const variants = {
+      memory: () => new ChainExecutor({ registry, context: context() }).runComposite(composite, input),
+      fdatasync: () => new ChainExecutor({ registry, context: context(), store: synced }).runComposite(composite, input, { runId: `run-${++id}` }),
+      noSync: () => new ChainExecutor({ registry, context: context(), store: unsynced }).runComposite(composite, input, { runId: `run-${++id}` }),
+    };
+    const check = await variants.fdatasync();
+    assert.equal(check.success, true, 'the durable chain succeeds');
+    assert.equal(check.steps_executed, CHAIN_STEPS);
+    const loop = async (fn, count) => {
+      for (let i = 0; i < count; i += 1) await fn();
+    };
+    for (const fn of Object.values(variants)) await loop(fn, 20);
+    const perStep = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+    for (let round = 0; round < CHAIN_ROUNDS; round += 1) {
+      for (const [name, fn] of Object.entries(variants)) {
+        // Fewer in-memory chains would time too little to measure: run as many as fit the same scale.
+        const count = name === 'memory' ? CHAINS_PER_ROUND : DURABLE_CHAINS_PER_ROUND;
+        const { ms: elapsed } = await timed(() => loop(fn, count));
+        perStep[name].push((elapsed * 1000) / count / CHAIN_STEPS);
+      }
+    }
+    synced.close();
+    unsynced.close();
+    return Object.fromEntries(Object.entries(perStep).map(([name, values]) => [name, median(values)]));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function durableRows(durable) {
+  // Per step of a 10-step run, the run's start and end records and index markers included.
+  row('durable step, file store', `${(durable.fdatasync / 1000).toFixed(2)} ms`, `(fdatasync per record; median of ${CHAIN_ROUNDS} × ${DURABLE_CHAINS_PER_ROUND} ${CHAIN_STEPS}-step runs, start and end included)`);
+  row('  same step in memory', us(durable.memory), '(runComposite, no store)');
+  row('  ratio', `${(durable.fdatasync / durable.memory).toFixed(0)}×`, 'no target: one disk flush per step');
+  row('  without fdatasync', us(durable.noSync), `(ratio ${(durable.noSync / durable.memory).toFixed(1)}×; safe from a process crash, not a power cut)`);
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 async function main() {
@@ -285,6 +337,12 @@ async function main() {
     row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
     row('same calls by hand + validation', us(chain.byHand));
     ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
+    for (const line of rows) console.log(line);
+    return;
+  }
+  const durable = await durableBench();
+  if (process.env.BENCH_ONLY === 'durable') {
+    durableRows(durable);
     for (const line of rows) console.log(line);
     return;
   }
@@ -332,6 +390,7 @@ async function main() {
   row('same calls by hand + validation', us(chain.byHand));
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
   row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  durableRows(durable);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row("node -e \"import('yaml')\"", ms(yamlFloorMs));
   ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);

@@ -85,7 +85,12 @@ export interface ChoiceStepDoc extends StepCommon {
   readonly on_failure?: undefined;
 }
 
-export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc | ChoiceStepDoc;
+/** Suspends a durable run until a person (or a system) sends the named signal. */
+export interface WaitStepDoc extends StepCommon {
+  readonly wait: { readonly signal: string; readonly payload?: JsonSchema; readonly timeout_seconds?: number };
+}
+
+export type StepDoc = CallStepDoc | ParallelStepDoc | LoopStepDoc | ChoiceStepDoc | WaitStepDoc;
 
 export function isCall(step: StepDoc): step is CallStepDoc {
   return 'tool' in step;
@@ -93,6 +98,10 @@ export function isCall(step: StepDoc): step is CallStepDoc {
 
 export function isChoice(step: StepDoc): step is ChoiceStepDoc {
   return 'choose' in step;
+}
+
+export function isWait(step: StepDoc): step is WaitStepDoc {
+  return 'wait' in step;
 }
 
 export interface ContextDoc {

@@ -21,6 +21,7 @@ export function planProblems(plan: ChainPlan): string[] {
   const ids = new Set<string>();
   checkSequence(plan, null, ids, problems);
   if (plan.mode === 'dag') {
+    for (const step of plan.steps) if (step.kind === 'wait') problems.push(`step '${step.id}': a wait step cannot run in a DAG (other steps would be in flight while the run waits)`);
     const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
     for (const [id, deps] of dependsOn) {
       for (const dep of deps) if (!ids.has(dep)) problems.push(`step '${id}' depends on '${dep}', which is not a step of this plan`);
@@ -40,6 +41,7 @@ function checkSequence(sequence: StepSequence, where: string | null, ids: Set<st
   for (const step of sequence.steps) {
     if (ids.has(step.id)) problems.push(`step id '${step.id}' is used twice`);
     ids.add(step.id);
+    if (where !== null && step.kind === 'wait') problems.push(`${where}: step '${step.id}': a wait step runs only at the top level of a chain (a branch or loop item would leave others in flight while the run waits)`);
     checkStep(step, ids, problems);
   }
   const at = where === null ? '' : `${where}: `;
@@ -82,6 +84,11 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
       if (step.when !== undefined) say('a choice step has no when of its own: its choices are its conditions');
       if (step.onSuccess.mapOutputs.length > 0 || (step.onSuccess.transform ?? []).length > 0) say('a choice step maps no outputs');
       if (step.onFailure.action !== 'stop') say('a choice step cannot retry or continue');
+      return;
+    case 'wait':
+      if (typeof step.signal !== 'string' || step.signal === '') say('signal must be a name');
+      if (step.timeoutMs !== null && !(step.timeoutMs > 0)) say('timeoutMs must be positive');
+      if (typeof step.payload !== 'object' || step.payload === null) say('payload must be a JSON Schema object');
       return;
     case 'loop':
       if (!(Number.isInteger(step.concurrency) && step.concurrency >= 1)) say('concurrency must be a positive integer');

@@ -4,7 +4,7 @@
  * guesses. `null` as a target means the chain ends. Every default the language has is at the end of
  * this file, and only there.
  */
-import type { JsonValue } from './json.js';
+import type { JsonSchema, JsonValue } from './json.js';
 
 export interface ChainPlan extends StepSequence {
   readonly name: string;
@@ -33,7 +33,7 @@ export interface NextToolPolicy {
   readonly maxDepth: number;
 }
 
-export type PlanStep = CallStep | ParallelStep | LoopStep | ChoiceStep;
+export type PlanStep = CallStep | ParallelStep | LoopStep | ChoiceStep | WaitStep;
 
 /** What every kind of step has: an id, a condition, and where to go after. */
 interface StepBase {
@@ -101,6 +101,20 @@ export interface CallStep extends StepBase {
   readonly fallbacks?: readonly string[];
   /** Reuse a result for the same resolved input within `ttlMs`; per user unless `shared`. */
   readonly cache?: { readonly ttlMs: number; readonly shared: boolean };
+}
+
+/**
+ * Suspends a durable run until a signal named `signal` arrives with a payload that `payload` (a JSON
+ * Schema) accepts; the payload is the step's output. Past `timeoutMs` the step fails with `timeout`
+ * and its failure policy decides. Only at the top level of a chain in sequence mode: a suspended run
+ * must have nothing else in flight.
+ */
+export interface WaitStep extends StepBase {
+  readonly kind: 'wait';
+  readonly signal: string;
+  readonly payload: JsonSchema;
+  /** How long to wait once the run suspends, in ms; null waits for ever. */
+  readonly timeoutMs: number | null;
 }
 
 export interface SuccessTransition {

@@ -4,6 +4,7 @@
  */
 import type { Attempt } from './attempt.js';
 import type { Clock } from './clock.js';
+import type { RunJournal } from './durable/journal.js';
 import type { AuditContext } from './context.js';
 import type { ToolRegistry } from './registry.js';
 import type { ChainResult } from './result.js';
@@ -24,7 +25,13 @@ export interface CallSite {
   readonly cache?: { readonly ttlMs: number; readonly shared: boolean } | undefined;
   readonly via?: Attempt['via'];
   /** Receives the chain result when the call runs a composite. */
-  readonly onChain?: ((chain: ChainResult) => void) | undefined;
+  readonly onChain?: ((chain: ChainResult<Record<string, unknown>, boolean>) => void) | undefined;
+  /** In a durable run: the key the tool sees, stable across retries and crashes. */
+  readonly idempotencyKey?: string | undefined;
+  /** In a durable run: where the step's attempts gather until they are journaled. */
+  readonly pending?: Attempt[] | undefined;
+  /** For a top-level durable run: its journal, handed to the chain the call starts. */
+  readonly journal?: RunJournal | undefined;
 }
 
 /** What the engine needs of the executor: its tools, its caller, its clock, and the call itself. */

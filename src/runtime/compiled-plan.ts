@@ -8,7 +8,7 @@ import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { planProblems } from '../language/plan-check.js';
 import { parsePath, type PathSegment } from '../language/path.js';
-import type { CallStep, ChainPlan, ChoiceStep, LoopStep, ParallelStep, PlanStep, StepSequence } from '../language/plan.js';
+import type { CallStep, ChainPlan, ChoiceStep, LoopStep, ParallelStep, PlanStep, StepSequence, WaitStep } from '../language/plan.js';
 
 interface CompiledBase {
   readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
@@ -41,7 +41,12 @@ export interface CompiledChoice extends CompiledBase {
   readonly choices: readonly { readonly when: Expression; readonly next: string | null }[];
 }
 
-export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop | CompiledChoice;
+export interface CompiledWait extends CompiledBase {
+  readonly kind: 'wait';
+  readonly plan: WaitStep;
+}
+
+export type CompiledStep = CompiledCall | CompiledParallel | CompiledLoop | CompiledChoice | CompiledWait;
 
 export interface CompiledSequence {
   readonly entry: string | null;
@@ -53,6 +58,8 @@ export interface CompiledPlan extends CompiledSequence {
   readonly tools: readonly PlannedToolCall[];
   /** In DAG mode, each step's dependencies. */
   readonly dependsOn: ReadonlyMap<string, readonly string[]>;
+  /** Whether a run of it may suspend: it has a wait step. */
+  readonly waits: boolean;
 }
 
 const cache = new WeakMap<ChainPlan, CompiledPlan>();
@@ -69,7 +76,7 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   const tools: PlannedToolCall[] = [];
   const sequence = compileSequence(plan, `plan '${plan.name}'`, tools, plan.missingReferences ?? 'fail');
   const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
-  const compiled = { ...sequence, tools, dependsOn };
+  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait') };
   cache.set(plan, compiled);
   return compiled;
 }
@@ -95,6 +102,8 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
       return { ...base, kind: 'parallel', plan: step, branches: step.branches.map((branch) => ({ id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing) })) };
     case 'choice':
       return { ...base, kind: 'choice', plan: step, choices: step.choices.map((choice, index) => ({ when: compileExpression(choice.when, `${where}, choice ${index + 1}`), next: choice.next })) };
+    case 'wait':
+      return { ...base, kind: 'wait', plan: step };
     case 'loop':
       return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, tools, missing) };
   }

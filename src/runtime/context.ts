@@ -17,7 +17,7 @@ export interface PlannedToolCall {
   readonly parameters?: Readonly<Record<string, unknown>>;
 }
 
-export type ChainStatus = 'planned' | 'running' | 'success' | 'failed';
+export type ChainStatus = 'planned' | 'running' | 'suspended' | 'success' | 'failed';
 
 /** A chain this context planned or ran. */
 export interface ChainRecord {
@@ -95,10 +95,10 @@ export class AuditContext {
   }
 
   /** @internal The executor reports a chain's life here. Finished chains beyond the newest 1,000 are forgotten. */
-  trackChain(chainId: string, chainName: string, tools: readonly PlannedToolCall[], status: 'running' | 'success' | 'failed'): void {
+  trackChain(chainId: string, chainName: string, tools: readonly PlannedToolCall[], status: 'running' | 'suspended' | 'success' | 'failed'): void {
     const previous = this.#chains.get(chainId);
     this.#chains.set(chainId, { chainId, chainName, status, tools, reasoning: previous?.reasoning ?? null });
-    if (status !== 'running' && ++this.#finished > MAX_FINISHED_CHAINS) {
+    if ((status === 'success' || status === 'failed') && ++this.#finished > MAX_FINISHED_CHAINS) {
       for (const [id, chain] of this.#chains) {
         if (chain.status === 'success' || chain.status === 'failed') {
           this.#chains.delete(id);

@@ -9,18 +9,22 @@ import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
 import { compilePlan } from './compiled-plan.js';
 import type { AuditContext } from './context.js';
+import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
+import type { RunJournal } from './durable/journal.js';
+import type { RunStore, SuspendedRun } from './durable/store.js';
 import { topContext, type Run } from './engine/context.js';
 import { dagOutputs, runDag } from './engine/dag.js';
 import { runSequence } from './engine/sequence.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { withDefaults } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
-import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
+import type { CallOutcome, ChainFailureReason, ChainResult, ChainWaiting } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
-import type { RunOptions, ToolCaller, ToolDefinition } from './tool.js';
+import type { CompositeRunOptions, RunOptions, ToolCaller, ToolDefinition } from './tool.js';
 
-export type { RunOptions } from './tool.js';
+export type { CompositeRunOptions, RunOptions } from './tool.js';
+export type { ResumeOptions } from './durable/runs.js';
 
 export interface ChainExecutorOptions {
   readonly registry: ToolRegistry;
@@ -29,9 +33,15 @@ export interface ChainExecutorOptions {
   readonly clock?: Clock;
   /** Source of randomness for backoff jitter, in [0, 1). */
   readonly random?: () => number;
+  /**
+   * Where durable runs are journaled (`new FileRunStore(dir)`). Without one, nothing is journaled and
+   * nothing is paid for it; with one, `runComposite(tool, input, { runId })` survives crashes.
+   */
+  readonly store?: RunStore;
 }
 
-const topLevel = (signal: AbortSignal | undefined, onChain?: CallSite['onChain']): CallSite => ({ chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain });
+const topLevel = (signal: AbortSignal | undefined, onChain?: CallSite['onChain'], journal?: RunJournal): CallSite =>
+  journal === undefined ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain } : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain, journal };
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -48,6 +58,8 @@ export class ChainExecutor implements ToolCaller {
   readonly #clock: Clock;
   /** What the engine sees of this executor. */
   readonly #core: Core;
+  /** Durable runs, when the executor has a store. */
+  readonly #durable: DurableRuns | null;
 
   constructor(options: ChainExecutorOptions) {
     this.registry = options.registry;
@@ -60,6 +72,7 @@ export class ChainExecutor implements ToolCaller {
       random: options.random ?? Math.random,
       call: (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt),
     };
+    this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
   }
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
@@ -74,21 +87,91 @@ export class ChainExecutor implements ToolCaller {
     return outcome.output as R;
   }
 
-  /** Runs a composite tool. Policy, input, timeout and cancellation come back as a failed result, not an exception. */
-  async runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P, options: RunOptions = {}): Promise<ChainResult<S>> {
-    if (tool.implementation.kind !== 'composite') throw new RuntimeUsageError(`'${tool.name}' is not a composite tool`);
-    let chain: ChainResult | null = null;
+  /**
+   * Runs a composite tool. Policy, input, timeout and cancellation come back as a failed result, not an
+   * exception. With a `runId` (and a store) the run is durable: see `resume` and `signal`. A composite
+   * with a wait step runs durably whenever there is a store, under a new id when none is given.
+   *
+   * @example
+   * const result = await executor.runComposite<Params, State, true>(transferTool, input, { runId: 'transfer-42' });
+   * if (result.status === 'suspended') console.log(result.waiting.signal); // 'approval'
+   */
+  async runComposite<P, S, Suspends extends boolean = false>(tool: ToolDefinition<P, S, any>, input: P, options: CompositeRunOptions = {}): Promise<ChainResult<S, Suspends>> {
+    const implementation = tool.implementation;
+    if (implementation.kind !== 'composite') throw new RuntimeUsageError(`'${tool.name}' is not a composite tool`);
+    if (options.runId !== undefined || (this.#durable !== null && compilePlan(implementation.plan).waits)) {
+      if (this.#durable === null) throw new RuntimeUsageError(`runId '${options.runId}': a durable run needs a store: new ChainExecutor({ registry, context, store: new FileRunStore(dir) })`);
+      return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
+    }
+    let chain: AnyChainResult | null = null;
     const { outcome } = await this.#call(tool, input, topLevel(options.signal, (ran) => (chain = ran)));
-    if (chain) return chain as ChainResult<S>;
-    // The call was refused before the chain started (policy or input): report it as a chain that never ran.
+    return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
+  }
+
+  /**
+   * Continues a durable run after a crash, or a suspended run (which stays suspended until its signal
+   * comes, or fails its wait past the deadline). Finished steps replay from the journal; they never
+   * run again. A finished run returns its recorded result. Throws `DurableRunError` for an unknown run,
+   * a tool missing from the registry, or a plan changed since the run started (unless `allowPlanChange`).
+   *
+   * @example const result = await executor.resume('transfer-42');
+   */
+  resume(runId: string, options: ResumeOptions = {}): Promise<ChainResult<Record<string, unknown>, true>> {
+    return this.#requireStore().resume(runId, options) as Promise<ChainResult<Record<string, unknown>, true>>;
+  }
+
+  /**
+   * Resumes every run the store lists as unfinished (a crashed worker's), and every suspended run whose
+   * wait is past its deadline; one at a time. Run it when a worker starts, and now and then after.
+   *
+   * @example for (const result of await executor.resumeAll()) console.log(result.run_id, result.status);
+   */
+  resumeAll(options: ResumeOptions = {}): Promise<ChainResult<Record<string, unknown>, true>[]> {
+    return this.#requireStore().resumeAll(options) as Promise<ChainResult<Record<string, unknown>, true>[]>;
+  }
+
+  /**
+   * Delivers a signal to a suspended run, in this process or another, and resumes it. A payload its
+   * schema rejects, a signal of another name, a run that is not suspended or a wait past its deadline
+   * is refused with a `DurableRunError`, and the run stays as it was.
+   *
+   * @example await executor.signal('transfer-42', 'approval', { approved: true, approver: 'dana' });
+   */
+  signal(runId: string, name: string, payload: unknown, options: ResumeOptions = {}): Promise<ChainResult<Record<string, unknown>, true>> {
+    return this.#requireStore().signal(runId, name, payload, options) as Promise<ChainResult<Record<string, unknown>, true>>;
+  }
+
+  /** Runs the store lists as waiting for a signal, with what each waits for. */
+  suspended(): Promise<SuspendedRun[]> {
+    return this.#requireStore().suspendedRuns();
+  }
+
+  #requireStore(): DurableRuns {
+    if (this.#durable === null) throw new RuntimeUsageError('this executor has no store: new ChainExecutor({ registry, context, store: new FileRunStore(dir) })');
+    return this.#durable;
+  }
+
+  /** A durable run in this process: the ordinary call path, with the journal handed to the chain; then its end or its suspension recorded. */
+  async #runJournaled(tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined): Promise<AnyChainResult> {
+    let chain: AnyChainResult | null = null;
+    const { outcome } = await this.#call(tool, input, topLevel(signal, (ran) => (chain = ran), journal));
+    const result: AnyChainResult = chain ?? this.#neverRan(tool, outcome, journal.start.chainId, journal.runId);
+    if (result.status === 'suspended') await journal.pause(result.waiting);
+    else await journal.end(result);
+    return result;
+  }
+
+  /** The call was refused before the chain started (policy or input): a chain that never ran. */
+  #neverRan(tool: ToolDefinition, outcome: CallOutcome, chainId: string, runId: string | undefined): AnyChainResult {
     const failure = (outcome as { ok: false; error: ToolFailure }).error;
     const now = isoTime(this.#clock.now());
-    return chainResult({ chainId: randomUUID(), chainName: tool.name, results: [], history: [], state: {}, failure: { step: null, tool: tool.name, ...failure }, startedAt: now, completedAt: now }) as ChainResult<S>;
+    return chainResult({ chainId, chainName: tool.name, results: [], history: [], state: {}, failure: { step: null, tool: tool.name, ...failure }, startedAt: now, completedAt: now, runId });
   }
 
   /** Runs a plan from the given state. The seed's `execute_chain`. */
   async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs);
+    // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs) as Promise<ChainResult>;
   }
 
   /**
@@ -134,16 +217,20 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit).then((chain) => {
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal).then((chain) => {
         site.onChain?.(chain);
-        const outcome: CallOutcome = chain.success ? { ok: true, output: chain.final_state } : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+        const outcome: CallOutcome = chain.success
+          ? { ok: true, output: chain.final_state }
+          : chain.status === 'suspended'
+            ? { ok: false, error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` } }
+            : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
         return remember(this.#finish(definition, site, startedAt, input, outcome));
       });
     }
     if (limit === undefined && site.signal === NEVER) {
       let produced: unknown;
       try {
-        produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: NEVER, executor: this });
+        produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, idempotencyKey: site.idempotencyKey ?? null, signal: NEVER, executor: this });
       } catch (error) {
         return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
       }
@@ -168,7 +255,7 @@ export class ChainExecutor implements ToolCaller {
     try {
       let produced: unknown;
       try {
-        produced = definition.implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, signal: controller.signal, executor: this });
+        produced = definition.implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, idempotencyKey: site.idempotencyKey ?? null, signal: controller.signal, executor: this });
       } catch (error) {
         return { ok: false, error: executionFailure(error) };
       }
@@ -216,10 +303,11 @@ export class ChainExecutor implements ToolCaller {
     return attempt;
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined): Promise<ChainResult> {
+  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal?: RunJournal): Promise<AnyChainResult> {
     const compiled = compilePlan(plan);
-    const chainId = randomUUID();
-    const startedAt = isoTime(this.#clock.now());
+    // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
+    const chainId = journal?.start.chainId ?? randomUUID();
+    const startedAt = journal?.start.startedAt ?? isoTime(this.#clock.now());
     // Object.assign, not a spread: V8 adds properties to a spread-made object on a slow path.
     const state: Record<string, unknown> = Object.assign({}, initialState);
     const run: Run = {
@@ -232,6 +320,7 @@ export class ChainExecutor implements ToolCaller {
       nextTools: plan.nextTools,
       budget: { used: 0, max: plan.maxStepExecutions },
       runSequence,
+      journal,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 
@@ -246,21 +335,19 @@ export class ChainExecutor implements ToolCaller {
       });
     }
     let failure: ChainFailureReason | null;
+    let waiting: ChainWaiting | undefined;
     try {
       const context = topContext(run, state, signal);
-      failure =
-        depth > MAX_NESTING
-          ? { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` }
-          : plan.mode === 'dag'
-            ? (await runDag(compiled, compiled.dependsOn, context)).failure
-            : (await runSequence(compiled, context)).failure;
+      if (depth > MAX_NESTING) failure = { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` };
+      else if (plan.mode === 'dag') failure = (await runDag(compiled, compiled.dependsOn, context)).failure;
+      else ({ failure, suspended: waiting } = await runSequence(compiled, context));
     } finally {
       timer?.abort();
       release();
     }
-    this.context.trackChain(chainId, chainName, compiled.tools, failure ? 'failed' : 'success');
+    this.context.trackChain(chainId, chainName, compiled.tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
     const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
-    return chainResult({ chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs });
+    return chainResult({ chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });
   }
 }
 

@@ -1,11 +1,13 @@
 import type { FailureKind } from '../language/failures.js';
+import type { JsonSchema } from '../language/json.js';
 import type { ToolFailure } from './errors.js';
 
 /**
  * What a chain run returns. Field names are snake_case because this object is data: it is returned to
- * agents and LLMs as JSON, like the tool YAML it came from.
+ * agents and LLMs as JSON, like the tool YAML it came from. `Suspends` is true for a composite with a
+ * wait step: its durable run may also come back suspended, waiting for a signal.
  */
-export type ChainResult<S = Record<string, unknown>> = ChainSuccess<S> | ChainFailure<S>;
+export type ChainResult<S = Record<string, unknown>, Suspends extends boolean = false> = ChainSuccess<S> | ChainFailure<S> | (Suspends extends true ? ChainSuspended<S> : never);
 
 interface ChainResultBase {
   readonly chain_id: string;
@@ -18,7 +20,10 @@ interface ChainResultBase {
   /** One entry per attempt, in order. */
   readonly execution_history: readonly AttemptRecord[];
   readonly started_at: string;
+  /** When the run ended, or (suspended) when it began to wait. */
   readonly completed_at: string;
+  /** The id a durable run was started with (`runComposite(tool, input, { runId })`). */
+  readonly run_id?: string;
   /** In DAG mode: what each output step (every step, unless the plan names some) came to. */
   readonly outputs?: Readonly<Record<string, StepOutcome>>;
 }
@@ -46,6 +51,28 @@ export interface ChainFailure<S> extends ChainResultBase {
   readonly status: 'failed' | 'cancelled';
   readonly final_state: Partial<S>;
   readonly failure: ChainFailureReason;
+}
+
+/** A durable run that waits for a signal: `executor.signal(run_id, waiting.signal, payload)` resumes it. */
+export interface ChainSuspended<S> extends ChainResultBase {
+  readonly success: false;
+  readonly status: 'suspended';
+  readonly run_id: string;
+  readonly waiting: ChainWaiting;
+  readonly final_state: Partial<S>;
+  readonly failure?: undefined;
+}
+
+/** What a suspended run waits for. */
+export interface ChainWaiting {
+  /** The wait step. */
+  readonly step: string;
+  /** The signal's name. */
+  readonly signal: string;
+  /** The JSON Schema its payload must match. */
+  readonly schema: JsonSchema;
+  /** ISO time after which the wait fails with `timeout`; null when it waits for ever. */
+  readonly deadline: string | null;
 }
 
 export interface ChainFailureReason {

@@ -22,6 +22,13 @@ export interface ToolCallContext {
   readonly chainId: string | null;
   readonly stepId: string | null;
   readonly attempt: number;
+  /**
+   * In a durable run, a key unique to this step of this run, the same across retries and across a
+   * crash and resume: a tool with side effects passes it on (a payment API's idempotency key) or
+   * remembers it, so that the step's at-least-once re-run after a crash does its effect once. Null
+   * outside durable runs.
+   */
+  readonly idempotencyKey: string | null;
   /** Aborts when the call times out or the chain is cancelled: a handler doing I/O should pass it on. */
   readonly signal: AbortSignal;
   /** The executor making the call: a tool that runs other tools runs them through it, as the same caller. */
@@ -32,6 +39,17 @@ export interface ToolCallContext {
 export interface RunOptions {
   /** Aborting it cancels the run: no further tool starts, and the tool in flight sees its signal abort. */
   readonly signal?: AbortSignal;
+}
+
+/** What a caller may pass when running a composite. */
+export interface CompositeRunOptions extends RunOptions {
+  /**
+   * Journal the run under this id (the executor needs a `store`): a crash loses no finished step, and
+   * running the same id again returns its result, or resumes it, instead of starting a second run.
+   */
+  readonly runId?: string;
+  /** When the id names an unfinished run whose plan changed since: replay it against the new plan anyway. */
+  readonly allowPlanChange?: boolean;
 }
 
 /** Tools by name, as a `ToolRegistry` offers them. */
@@ -52,8 +70,8 @@ export interface ToolCaller {
   call(tool: string | ToolDefinition, input: unknown, options?: RunOptions): Promise<CallOutcome>;
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
   invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P, options?: RunOptions): Promise<R>;
-  /** Runs a composite tool. */
-  runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P, options?: RunOptions): Promise<ChainResult<S>>;
+  /** Runs a composite tool; `Suspends` is true for one with a wait step, whose durable run may suspend. */
+  runComposite<P, S, Suspends extends boolean = false>(tool: ToolDefinition<P, S, any>, input: P, options?: CompositeRunOptions): Promise<ChainResult<S, Suspends>>;
 }
 
 export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;

@@ -16,11 +16,13 @@ describe('the bundled examples', () => {
     expect(result.diagnostics).toEqual([]);
     expect(result.built).toEqual([
       'approve_payment',
+      'approved_transfer',
       'compare_data',
       'compare_weather',
       'drive_upload_file',
       'echo_chain_demo',
       'echo_tool',
+      'execute_money_transfer',
       'fallback_data_tool',
       'get_weather',
       'gmail_search_messages',

@@ -37,3 +37,18 @@ export function requestAgentHandoff(input: { reason: string }) {
 export function approvePayment(input: { amount: number; desk: 'auto' | 'french' }) {
   return { decision: 'approved' as const, desk: input.desk, reference: `P-${input.desk.toUpperCase()}-${Math.round(input.amount * 100)}` };
 }
+
+const executed = new Map<string, string>();
+
+/**
+ * Moves the money. A durable run may call it again for the same step after a crash; the idempotency
+ * key it is given is the same then, so the transfer is made once and the same confirmation returned.
+ */
+export function executeMoneyTransfer(input: { from_account_id: string; to_account_id: string; amount: number }, context: { readonly idempotencyKey: string | null }) {
+  const key = context.idempotencyKey;
+  const known = key === null ? undefined : executed.get(key);
+  if (known) return { confirmation_id: known };
+  const confirmation = `C-${String(executed.size + 1).padStart(4, '0')}`;
+  if (key !== null) executed.set(key, confirmation);
+  return { confirmation_id: confirmation };
+}

@@ -24,6 +24,7 @@ function toolsOf(step: StepDoc): string[] {
   if (isCall(step)) return [step.tool, ...(step.fallbacks ?? [])];
   if ('loop' in step) return step.loop.steps.flatMap(toolsOf);
   if (isChoice(step)) return [];
+  if ('wait' in step) return [];
   return step.parallel.flatMap((branch) => (isMultiStep(branch) ? branch.steps.flatMap(toolsOf) : toolsOf(branch)));
 }
 

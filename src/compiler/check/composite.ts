@@ -7,7 +7,8 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { alternatives, arrows, plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
-import { isCall, isChoice, type CallStepDoc, type ChoiceStepDoc } from '../model.js';
+import { validatorFor } from '../../language/validation.js';
+import { isCall, isChoice, isWait, type CallStepDoc, type ChoiceStepDoc, type WaitStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
@@ -17,7 +18,7 @@ import { scanTemplates } from './templates.js';
 import type { CheckEnvironment, ReferenceScope } from './environment.js';
 import { checkExpressionReferences, checkReference, referencedSteps } from './references.js';
 import { checkInputs, checkOutputs, checkRetrySettings, knownTool } from './signatures.js';
-import { loopOf, outputSchemas, stateVariables, variableSchemas, type StateVariable } from './state-types.js';
+import { loopOf, outputSchemas, stateVariables, variableSchemas, waitPayloadSchema, type StateVariable } from './state-types.js';
 
 export type { CheckEnvironment } from './environment.js';
 export type { StateVariable } from './state-types.js';
@@ -60,6 +61,11 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   const context: SequenceContext = { entry, env, report, allNames, stepIds, variableSchema, outputSchema };
   const composite = document.implementation.composite;
   const isDag = composite.mode === 'dag' || steps.some((step) => step.depends_on !== undefined);
+  // A run suspends as a whole: a wait with other steps in flight (branches, items, DAG steps) could not.
+  const nested = everyNode.filter((node) => !nodes.includes(node));
+  for (const node of [...nested, ...(isDag ? nodes : [])]) {
+    if (isWait(node.doc)) report(diagnostic('WAIT_PLACEMENT', { where: nodes.includes(node) ? 'in DAG mode' : 'inside a parallel block or loop' }, source.locate([...node.path, 'wait'], { key: true })));
+  }
   const dag = isDag ? checkDag(nodes, initial, context, composite.output_steps) : null;
   const atEnd = dag ? dag.atEnd : checkSequence(nodes, initial, context).atEnd;
   const variables = stateVariables(entry, nodes, outputSchema, atEnd);
@@ -84,7 +90,7 @@ function flatten(nodes: readonly StepNode[]): StepNode[] {
 /** The key a step is best pointed at by when it has no id: its tool, or its block. */
 function headKey(node: StepNode): string {
   if (node.explicitId) return 'id';
-  return isCall(node.doc) ? 'tool' : 'parallel' in node.doc ? 'parallel' : isChoice(node.doc) ? 'choose' : 'loop';
+  return isCall(node.doc) ? 'tool' : isWait(node.doc) ? 'wait' : 'parallel' in node.doc ? 'parallel' : isChoice(node.doc) ? 'choose' : 'loop';
 }
 
 /**
@@ -192,6 +198,10 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     checkChoice(node, doc, here, ctx);
     return;
   }
+  if (isWait(doc)) {
+    checkWaitStep(node, doc, ctx);
+    return;
+  }
   const block = 'parallel' in doc ? 'parallel block' : 'loop';
   if (doc.on_failure?.action === 'retry') report(diagnostic('BLOCK_RETRY', { block }, source.locate([...node.path, 'on_failure', 'action'])));
   const start = here ?? initial;
@@ -247,6 +257,22 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
   const sources = [callee, ...fallbacks].filter((tool): tool is CatalogueEntry => tool !== null).map((tool) => ({ owner: { tool: tool.name }, schema: env.returnsOf(tool.name) }));
   checkOutputs(node, sources, entry, report);
   checkRetrySettings(node, entry, report);
+}
+
+/** A wait step: a payload schema ajv accepts, outputs mapped from fields it declares, and no retry. */
+function checkWaitStep(node: StepNode, doc: WaitStepDoc, ctx: SequenceContext): void {
+  const { entry, report } = ctx;
+  const { source } = entry;
+  if (doc.on_failure?.action === 'retry') report(diagnostic('WAIT_RETRY', {}, source.locate([...node.path, 'on_failure', 'action'])));
+  else checkRetrySettings(node, entry, report);
+  const schema = waitPayloadSchema(doc);
+  try {
+    validatorFor(schema);
+  } catch (error) {
+    report(diagnostic('WAIT_PAYLOAD_SCHEMA', { signal: doc.wait.signal, reason: error instanceof Error ? error.message : String(error) }, source.locate([...node.path, 'wait', 'payload'])));
+    return;
+  }
+  checkOutputs(node, [{ owner: { block: 'wait step', step: node.id }, schema }], entry, report);
 }
 
 function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof edgesOf>, live: Set<number>, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {

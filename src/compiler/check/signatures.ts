@@ -111,7 +111,7 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
 }
 
 /** Whose output a step maps: a tool's (the step's, or a fallback's), or a block's. */
-export type OutputOwner = { readonly tool: string } | { readonly block: 'parallel block' | 'loop'; readonly step: string };
+export type OutputOwner = { readonly tool: string } | { readonly block: 'parallel block' | 'loop' | 'wait step'; readonly step: string };
 
 /** `map_outputs` sources against what everything that may serve the step returns. */
 export function checkOutputs(node: StepNode, sources: readonly { readonly owner: OutputOwner; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {

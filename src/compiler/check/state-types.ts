@@ -7,7 +7,7 @@ import { DEFAULTS } from '../../language/plan.js';
 import { type JsonSchema, isPlainObject } from '../../language/json.js';
 import { parsePath } from '../../language/path.js';
 import { parseTemplate, type Reference } from '../../language/template.js';
-import { isCall, isChoice, type LoopStepDoc, type ParallelStepDoc } from '../model.js';
+import { isCall, isChoice, isWait, type LoopStepDoc, type ParallelStepDoc, type WaitStepDoc } from '../model.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { shapeSchema } from '../resolve/parameters.js';
 import type { CheckEnvironment } from './environment.js';
@@ -32,6 +32,7 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
     let schema: JsonSchema | null;
     if (isCall(node.doc)) schema = env.returnsOf(node.doc.tool);
     else if (isChoice(node.doc)) schema = choiceOutputSchema();
+    else if (isWait(node.doc)) schema = waitPayloadSchema(node.doc);
     else if (node.branches) {
       const waitFor = (node.doc as ParallelStepDoc).wait_for ?? DEFAULTS.waitFor;
       schema = parallelOutputSchema(node.branches.map((branch) => ({ id: branch.id, output: last(branch.nodes) ?? {} })), waitFor === 'all');
@@ -93,6 +94,11 @@ export function stateSchema(variables: readonly StateVariable[]): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const variable of variables) properties[variable.name] = variable.schema;
   return { type: 'object', properties, required: variables.filter((v) => v.alwaysAtEnd).map((v) => v.name) };
+}
+
+/** What a wait step's signal must carry: its declared payload schema, or any object. */
+export function waitPayloadSchema(doc: WaitStepDoc): JsonSchema {
+  return doc.wait.payload ?? { type: 'object' };
 }
 
 /** The loop a loop node runs. */

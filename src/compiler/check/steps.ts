@@ -7,7 +7,7 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
-import { isCall, isChoice, type BranchDoc, type StepDoc } from '../model.js';
+import { isCall, isChoice, isWait, type BranchDoc, type StepDoc } from '../model.js';
 
 export const END = 'end';
 
@@ -45,7 +45,7 @@ export interface BranchNode {
 
 /** What a step is called when it has no id: its tool, or the kind of block it is. */
 export function baseName(step: StepDoc): string {
-  return isCall(step) ? step.tool : 'parallel' in step ? 'parallel' : isChoice(step) ? 'choice' : 'loop';
+  return isCall(step) ? step.tool : isWait(step) ? step.wait.signal : 'parallel' in step ? 'parallel' : isChoice(step) ? 'choice' : 'loop';
 }
 
 function derivedId(tool: string): string {
@@ -81,7 +81,7 @@ function nestedLists(step: StepDoc, at: YamlPath): StepList[] {
 }
 
 export function isMultiStep(branch: BranchDoc): branch is { readonly id: string; readonly steps: readonly StepDoc[] } {
-  return 'steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch);
+  return 'steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch) && !('wait' in branch);
 }
 
 /**

@@ -83,7 +83,9 @@ export const CATALOGUE = {
   USELESS_NEXT_AFTER_RETRIES: { code: 'TG3007', severity: 'warning', message: 'this next is never followed: after the retries the chain stops unless continue_on_max_retries is true' },
   USELESS_RETRY_SETTING: { code: 'TG3008', severity: 'warning', message: "{setting} does nothing here: this step's on_failure action is {action}", hint: 'set action: retry, or remove it' },
   BLOCK_RETRY: { code: 'TG3009', severity: 'error', message: 'a {block} cannot retry as a whole', hint: 'retry the steps inside it, or use stop or continue here' },
+  WAIT_RETRY: { code: 'TG3009', severity: 'error', message: 'a wait step cannot retry: its signal comes once', hint: 'use stop, or continue to a step that handles the timeout' },
   DAG_NEXT: { code: 'TG3010', severity: 'error', message: 'next has no meaning in a DAG: a step runs when the steps it depends on have succeeded', hint: 'use depends_on' },
+  WAIT_PLACEMENT: { code: 'TG3020', severity: 'error', message: 'a wait step runs only among the top-level steps of a composite in sequence mode, not {where}', hint: 'a run that waits must have nothing else in flight: move the wait to the top level' },
   DEPENDENCY_CYCLE: { code: 'TG3011', severity: 'error', message: 'the steps depend on each other in a cycle: {cycle}', hint: 'a step can only use what steps before it produced' },
   CHOICE_IN_DAG: { code: 'TG3012', severity: 'error', message: 'a choice step cannot run in a DAG: it picks the next step, and in a DAG a step runs when the steps it depends on have succeeded', hint: 'use when on the steps that depend on it, or drop mode: dag and depends_on' },
   RETRY_KIND_MISSPELT: { code: 'TG3013', severity: 'warning', message: "'{entry}' is not a failure kind, so it matches only errors whose code is '{entry}'", hint: 'failure kinds: {kinds}' },
@@ -137,6 +139,7 @@ export const CATALOGUE = {
   EXPECTED_OUTPUT_NEVER_SET: { code: 'TG5013', severity: 'error', message: "expected_output expects '{key}', and '{tool}' never has it in {what}", hint: 'it can have: {fields}' },
   STUB_OUTPUT_INVALID: { code: 'TG5014', severity: 'error', message: "this stub's output is not what '{tool}' returns: {problems}", hint: "the runtime checks a stub's output against the tool's returns, so the step would fail" },
   EXAMPLE_MISSING_PERMISSION: { code: 'TG5015', severity: 'error', message: "this example's context does not grant {permissions}, which running '{tool}' requires", hint: 'add it to permissions, or make this an error_scenario expecting kind: policy' },
+  WAIT_PAYLOAD_SCHEMA: { code: 'TG5020', severity: 'error', message: "the payload schema of signal '{signal}' is not a valid JSON Schema: {reason}" },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;
 

@@ -45,6 +45,9 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       stateName,
       stateType: `${docComment(`The state of \`${unit.name}\` at the end of a run: its parameters and the outputs its steps map.`)}export type ${stateName} = ${objectTypeLiteral(implementation.state)};`,
       plan: printValue(implementation.plan),
+      // A composite that may suspend says so in its result type, so callers handle `status: 'suspended'`.
+      resultType: implementation.suspends ? `ChainResult<${stateName}, true>` : `ChainResult<${stateName}>`,
+      typeArguments: implementation.suspends ? `<${common.paramsName}, ${stateName}, true>` : '',
       returns: printValue(implementation.state, '  '),
     });
   } else {

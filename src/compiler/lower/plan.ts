@@ -4,7 +4,8 @@
  */
 import { DEFAULTS, failureAction, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../language/plan.js';
 import type { CompositeAnalysis } from '../check/composite.js';
-import { isCall, isChoice } from '../model.js';
+import { isCall, isChoice, isWait } from '../model.js';
+import { waitPayloadSchema } from '../check/state-types.js';
 import type { StepNode } from '../check/steps.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 
@@ -77,6 +78,10 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
   if (node.body && 'loop' in doc) {
     const { loop } = doc;
     return { kind: 'loop', id: node.id, ...when, over: loop.over.trim(), as: loop.as, concurrency: loop.concurrency ?? DEFAULTS.loopConcurrency, maxFailures: loop.max_failures ?? DEFAULTS.loopMaxFailures, body: lowerSequence(node.body), ...transitions };
+  }
+  if (isWait(doc)) {
+    const { wait } = doc;
+    return { kind: 'wait', id: node.id, ...when, signal: wait.signal, payload: waitPayloadSchema(doc), timeoutMs: wait.timeout_seconds === undefined ? null : wait.timeout_seconds * 1000, ...transitions };
   }
   // The checks built the graph from these documents: a step with neither branches nor body is a call.
   if (!isCall(doc)) throw new Error(`step '${node.id}' is a block without its steps`);

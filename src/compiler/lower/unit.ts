@@ -42,6 +42,8 @@ export interface LoweredComposite {
   /** The state at the end of a run: what the composite returns. */
   readonly state: JsonSchema;
   readonly plan: ChainPlan;
+  /** It has a wait step: a durable run of it may come back suspended. */
+  readonly suspends: boolean;
 }
 
 export interface ToolTests {

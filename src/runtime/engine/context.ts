@@ -8,12 +8,15 @@ import type { Builtin } from '../../language/template.js';
 import type { Core } from '../call.js';
 import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
 import type { TemplateScope } from '../references.js';
-import type { AttemptRecord, ChainFailureReason, StepResult } from '../result.js';
+import type { RunJournal } from '../durable/journal.js';
+import type { AttemptRecord, ChainFailureReason, ChainWaiting, StepResult } from '../result.js';
 
 /** How a sequence of steps ended: with a failure or not, and the output of its last step that succeeded. */
 export interface SequenceEnd {
   readonly failure: ChainFailureReason | null;
   readonly last: unknown;
+  /** Set when a wait step suspended the run: the sequence stopped there. */
+  readonly suspended?: ChainWaiting;
 }
 
 /** Runs a sequence of steps; blocks are handed it, so that they need not import the sequence runner. */
@@ -31,6 +34,8 @@ export interface Run {
   /** Step visits: shared by the whole run, blocks included, so no nesting escapes the bound. */
   readonly budget: { used: number; readonly max: number };
   readonly runSequence: SequenceRunner;
+  /** Set for a durable run: steps are journaled, and replayed from it after a crash. */
+  readonly journal: RunJournal | undefined;
 }
 
 export interface StepContext {
@@ -40,16 +45,22 @@ export interface StepContext {
   readonly signal: AbortSignal;
   /** Where the steps run, when inside a block: `fetch_all.weather` (a branch), `each_message[3]` (a loop item). */
   readonly where: string | null;
+  /** The scope path of step keys: `''` at the top, `fetch.weather/` in a branch, `each[3]/` in a loop item, nested ones joined. */
+  readonly path: string;
+  /** Replaying a branch that lost its parallel block's race: journaled steps replay, and none runs anew. */
+  readonly replayOnly?: boolean;
 }
 
 /** The context of a chain's own steps. */
 export function topContext(run: Run, state: Record<string, unknown>, signal: AbortSignal): StepContext {
-  return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null };
+  return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null, path: '' };
 }
 
 /** A context for a branch or a loop item: the same run, its own state and step outputs (items run at once). */
-export function innerContext(outer: StepContext, state: Record<string, unknown>, signal: AbortSignal, where: string): StepContext {
-  return { run: outer.run, scope: { state, steps: new Map(outer.scope.steps), builtins: outer.run.builtins }, signal, where };
+export function innerContext(outer: StepContext, state: Record<string, unknown>, signal: AbortSignal, where: string, replayOnly?: boolean): StepContext {
+  const path = outer.path + where + '/';
+  const scope = { state, steps: new Map(outer.scope.steps), builtins: outer.run.builtins };
+  return replayOnly || outer.replayOnly ? { run: outer.run, scope, signal, where, path, replayOnly: true } : { run: outer.run, scope, signal, where, path };
 }
 
 export function limitReached(run: Run, step: string): ChainFailureReason {

@@ -48,7 +48,7 @@ export async function runDag(sequence: CompiledSequence, dependsOn: ReadonlyMap<
             // What a skipped step would have produced is not there: its dependents cannot run either.
             status.set(id, 'skipped');
             skipDependents(id, `Skipped because dependency '${id}' was skipped`);
-          } else {
+          } else if (executed.status === 'success') {
             status.set(id, 'done');
             last = executed.output;
           }

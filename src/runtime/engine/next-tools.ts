@@ -28,6 +28,7 @@ export async function followNextTools(step: CompiledCall, input: unknown, output
     const error: ToolFailure = { kind, message };
     const attempt: Attempt = { tool, chainId: site.chainId, stepId: site.stepId, attempt: 1, startedAt: now, endedAt: now, waitedMs: 0, input: undefined, outcome: { ok: false, error }, via: 'next_tool' };
     history.push(historyEntry(attempt));
+    site.pending?.push(attempt);
     return { error, hops };
   };
   let latest = output;
@@ -42,9 +43,12 @@ export async function followNextTools(step: CompiledCall, input: unknown, output
     const key = `${request.tool}\u0000${stableJson(request.arguments)}`;
     if (seen.has(key)) return refuse('limit', `step '${step.plan.id}': nextTool comes back to '${request.tool}' with the same arguments, a loop; it was not called again`, request.tool);
     seen.add(key);
-    const called = core.call(request.tool, request.arguments, site);
+    // Each hop of a durable step has a key of its own, stable across a crash like the step's.
+    const hopSite = site.idempotencyKey === undefined ? site : { ...site, idempotencyKey: `${site.idempotencyKey}/next_tool:${depth}` };
+    const called = core.call(request.tool, request.arguments, hopSite);
     const attempt = isPromiseLike(called) ? await called : called;
     history.push(historyEntry(attempt));
+    site.pending?.push(attempt);
     const { outcome } = attempt;
     if (!outcome.ok) return { error: { ...outcome.error, message: `nextTool '${request.tool}': ${outcome.error.message}` }, hops };
     hops.push({ tool: request.tool, output: outcome.output });

@@ -1,15 +1,18 @@
 /**
  * A parallel block: its branches at most `concurrency` at a time, each on its own copy of the state.
  * With `any` or `first_success`, once a branch decides the block, the others are cancelled: their
- * tools see their signal abort, and they are recorded as cancelled.
+ * tools see their signal abort, and they are recorded as cancelled. In a durable run the decision is
+ * journaled before the others are cancelled, and a replay decides the same way whatever finishes
+ * first: the losing branches replay what they had finished and run nothing new.
  */
 import type { CompiledParallel } from '../compiled-plan.js';
+import type { Visit } from '../durable/journal.js';
 import type { ToolFailure } from '../errors.js';
 import { AbortReason, childController } from '../signals.js';
 import { innerContext, type SequenceEnd, type StepContext } from './context.js';
 import type { StepRun } from './step-run.js';
 
-export async function runParallel(step: CompiledParallel, context: StepContext): Promise<StepRun> {
+export async function runParallel(step: CompiledParallel, context: StepContext, visit?: Visit): Promise<StepRun> {
   const { branches } = step;
   const { waitFor } = step.plan;
   const { run } = context;
@@ -18,23 +21,26 @@ export async function runParallel(step: CompiledParallel, context: StepContext):
   const ends: (SequenceEnd | undefined)[] = new Array(branches.length);
   let decided: { index: number; ok: boolean } | null = null;
   let started = 0;
+  const recorded = visit?.journal.decision(visit.key);
   await new Promise<void>((resolve) => {
     let running = 0;
     const launch = () => {
-      while (decided === null && running < limit && started < branches.length) {
+      while (decided === null && running < (recorded ? Infinity : limit) && started < (recorded?.started ?? branches.length)) {
         const index = started++;
         const branch = branches[index]!;
         running += 1;
-        const inner = innerContext(context, Object.assign({}, context.scope.state), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`);
-        void run.runSequence(branch, inner).then((end) => {
-          running -= 1;
+        const inner = innerContext(context, Object.assign({}, context.scope.state), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`, recorded !== undefined && recorded.branch !== index);
+        void run.runSequence(branch, inner).then(async (end) => {
           ends[index] = end;
-          if (decided === null && (waitFor === 'any' || (waitFor === 'first_success' && end.failure === null))) {
+          if (recorded === undefined && decided === null && (waitFor === 'any' || (waitFor === 'first_success' && end.failure === null))) {
             decided = { index, ok: end.failure === null };
+            if (visit !== undefined) await visit.journal.decide(visit.key, index, started);
             links.forEach((link, other) => {
               if (other !== index) link.controller.abort(new AbortReason('cancelled', `branch '${branch.id}' decided '${step.plan.id}' first`));
             });
           }
+          running -= 1;
+          if (recorded !== undefined && running === 0 && started === recorded.started) decided = { index: recorded.branch, ok: ends[recorded.branch]!.failure === null };
           if (running === 0 && (decided !== null || started === branches.length)) resolve();
           else launch();
         });

@@ -21,6 +21,7 @@ export async function runSequence(sequence: CompiledSequence, context: StepConte
     const step = sequence.steps.get(current)!;
     const settled = executeStep(step, context);
     const executed = isPromiseLike(settled) ? await settled : settled;
+    if (executed.status === 'suspended') return { failure: null, last, suspended: executed.waiting };
     if (executed.status !== 'failed') {
       // A choice is not an output of the sequence: the last output stays the last call's or block's.
       if (executed.status === 'success' && step.kind !== 'choice') last = executed.output;

@@ -1,6 +1,6 @@
 /** What running a step came to: the value every step runner returns. */
 import type { ToolFailure } from '../errors.js';
-import type { StepResult } from '../result.js';
+import type { ChainWaiting, StepResult } from '../result.js';
 
 /** What the step's result says beyond its status, when a fallback, the cache or `nextTool` hops were involved. */
 export type StepExtras = Pick<StepResult, 'served_by' | 'cached' | 'hops' | 'branch'>;
@@ -16,6 +16,8 @@ export type StepRun =
       readonly next?: string | null;
     }
   | { readonly status: 'failed'; readonly error: ToolFailure; readonly attempts: number; readonly extras: StepExtras | null }
-  | { readonly status: 'skipped' };
+  | { readonly status: 'skipped' }
+  /** A wait step in a durable run that has no signal yet: the run stops here until one comes. */
+  | { readonly status: 'suspended'; readonly waiting: ChainWaiting };
 
 export type StepFailed = Extract<StepRun, { status: 'failed' }>;

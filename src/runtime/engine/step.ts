@@ -1,9 +1,13 @@
 /**
- * One step, whatever its kind: its condition, its run (a call, a parallel block, a loop), its
+ * One step, whatever its kind: its condition, its run (a call, a parallel block, a loop, a wait), its
  * outputs mapped and transformed. A step that succeeds or is skipped is recorded here; a failure is
- * left to the runner, whose policy decides how it was handled.
+ * left to the runner, whose policy decides how it was handled. In a durable run the step is
+ * journaled once it ends, and a step an earlier process finished is replayed, not run.
  */
+import { historyEntry } from '../attempt.js';
 import type { CompiledStep } from '../compiled-plan.js';
+import type { RunJournal, Visit } from '../durable/journal.js';
+import type { StepRecord } from '../durable/records.js';
 import { evaluate, expressionError } from '../expressions.js';
 import type { StepResult } from '../result.js';
 import { isPromiseLike, type Settled } from '../settled.js';
@@ -14,14 +18,16 @@ import { runLoop } from './loop.js';
 import { applyTransforms, mapOutputs } from './outputs.js';
 import { runParallel } from './parallel.js';
 import type { StepFailed, StepRun } from './step-run.js';
-
+import { runWait } from './wait.js';
 
 export function executeStep(step: CompiledStep, context: StepContext): Settled<StepRun> {
-  if (step.when) return executeIf(step, context);
-  return executeNow(step, context);
+  const journal = context.run.journal;
+  if (journal !== undefined) return executeJournaled(step, context, journal);
+  if (step.when) return executeIf(step, context, undefined);
+  return executeNow(step, context, undefined);
 }
 
-async function executeIf(step: CompiledStep, context: StepContext): Promise<StepRun> {
+async function executeIf(step: CompiledStep, context: StepContext, visit: Visit | undefined): Promise<StepRun> {
   let holds: unknown;
   try {
     holds = await evaluate(step.when!, context.scope);
@@ -29,15 +35,20 @@ async function executeIf(step: CompiledStep, context: StepContext): Promise<Step
     return { status: 'failed', error: { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}` }, attempts: 0, extras: null };
   }
   if (!holds) {
-    const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}` };
-    context.run.results.push(context.where === null ? result : { ...result, scope: context.where });
+    skipped(step, context);
     return { status: 'skipped' };
   }
-  return executeNow(step, context);
+  return executeNow(step, context, visit);
 }
 
-function executeNow(step: CompiledStep, context: StepContext): Settled<StepRun> {
-  const ran = step.kind === 'call' ? runCallStep(step, context) : step.kind === 'parallel' ? runParallel(step, context) : step.kind === 'loop' ? runLoop(step, context) : runChoice(step, context);
+function skipped(step: CompiledStep, context: StepContext): void {
+  const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}` };
+  context.run.results.push(context.where === null ? result : { ...result, scope: context.where });
+}
+
+function executeNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
+  const ran =
+    step.kind === 'call' ? runCallStep(step, context, visit) : step.kind === 'parallel' ? runParallel(step, context, visit) : step.kind === 'loop' ? runLoop(step, context) : step.kind === 'choice' ? runChoice(step, context) : runWait(step, context, visit);
   if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
   return afterRun(step, ran, context);
 }
@@ -63,4 +74,51 @@ function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success'
 /** Records a failed step, and how its policy handled it. */
 export function recordFailure(step: CompiledStep, failed: StepFailed, handled: 'continued' | 'stopped', context: StepContext): void {
   context.run.results.push({ step: step.plan.id, tool: toolOf(step), status: 'failed', attempts: failed.attempts, error: failed.error, handled, ...failed.extras, ...(context.where === null ? {} : { scope: context.where }) });
+}
+
+/**
+ * A step of a durable run. Finished in an earlier process: its attempts go back into the history, its
+ * state changes into state, and nothing runs. Otherwise it runs, and a call or wait step (or any step
+ * its `when` skipped) is journaled before the run moves on. Blocks are not journaled themselves: they
+ * run again, and the steps inside them replay.
+ */
+async function executeJournaled(step: CompiledStep, context: StepContext, journal: RunJournal): Promise<StepRun> {
+  const visit = journal.visit(context.path, step.plan.id);
+  const { history } = context.run;
+  for (const attempt of visit.prior) history.push(historyEntry(attempt));
+  const record = journal.finished(visit.key);
+  if (record) return replay(step, record, context);
+  if (context.replayOnly && (step.kind === 'call' || step.kind === 'wait')) {
+    // A branch that lost its block's race before a crash: it was cancelled then, and is cancelled again.
+    return { status: 'failed', error: { kind: 'cancelled', message: `step '${step.plan.id}' was cancelled: another branch decided its block first` }, attempts: 0, extras: null };
+  }
+  const run = await (step.when ? executeIf(step, context, visit) : executeNow(step, context, visit));
+  if (run.status === 'suspended' || (run.status !== 'skipped' && step.kind !== 'call' && step.kind !== 'wait')) return run;
+  const tries = visit.pending.splice(0);
+  const base = { type: 'step' as const, key: visit.key, tries };
+  const state = context.scope.state;
+  const delta: Record<string, unknown> = {};
+  if (run.status === 'success') {
+    for (const { to } of step.outputs) delta[to] = state[to];
+    for (const { to } of step.transform) delta[to] = state[to];
+  }
+  await journal.finish(
+    run.status === 'success'
+      ? { ...base, status: 'success', output: run.output, attempts: run.attempts, extras: run.extras, delta }
+      : run.status === 'failed'
+        ? { ...base, status: 'failed', error: run.error, attempts: run.attempts, extras: run.extras, delta }
+        : { ...base, status: 'skipped', attempts: 0, extras: null, delta },
+  );
+  return run;
+}
+
+function replay(step: CompiledStep, record: StepRecord, context: StepContext): StepRun {
+  for (const attempt of record.tries) context.run.history.push(historyEntry(attempt));
+  if (record.status === 'skipped') {
+    skipped(step, context);
+    return { status: 'skipped' };
+  }
+  if (record.status === 'failed') return { status: 'failed', error: record.error!, attempts: record.attempts, extras: record.extras };
+  Object.assign(context.scope.state, record.delta);
+  return succeeded(step, { status: 'success', output: record.output, attempts: record.attempts, extras: record.extras }, context);
 }

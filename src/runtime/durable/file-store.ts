@@ -1,0 +1,188 @@
+/**
+ * The embedded store: plain files, no server, no native code. One append-only journal per run
+ * (`runs/<id>.jsonl`), one `write()` and one `fdatasync` per record; a torn last line is cut off when
+ * the run is read. The index is two directories of marker files (`running/<id>`, and
+ * `suspended/<id>` holding what the run waits for), so listing runs never reads a history.
+ *
+ * One file per run rather than a shared segmented log: a run's history is one read, a finished run
+ * is archived or deleted as one file, nothing needs compacting, and runs never contend for a file.
+ */
+import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { DurableRunError } from './errors.js';
+import { decodeJournal, encodeRecord } from './line-format.js';
+import type { JournalRecord, StartRecord } from './records.js';
+import type { RunMark, RunStore, SuspendedRun } from './store.js';
+import type { ChainWaiting } from '../result.js';
+
+export interface FileRunStoreOptions {
+  /**
+   * `fdatasync` after every record (default true): an acknowledged record survives a machine crash.
+   * false keeps it safe from a process crash only (the OS still holds it), and is much faster.
+   */
+  readonly fsync?: boolean;
+}
+
+const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * @example
+ * const executor = new ChainExecutor({ registry, context, store: new FileRunStore('.toolgen/runs') });
+ * await executor.runComposite(transferTool, input, { runId: 'transfer-42' });
+ */
+export class FileRunStore implements RunStore {
+  readonly dir: string;
+  readonly #fsync: boolean;
+  /** Open journals of runs this process is writing. */
+  readonly #open = new Map<string, number>();
+
+  constructor(dir: string, options: FileRunStoreOptions = {}) {
+    this.dir = dir;
+    this.#fsync = options.fsync ?? true;
+    for (const sub of ['runs', 'running', 'suspended']) mkdirSync(path.join(dir, sub), { recursive: true });
+  }
+
+  async create(runId: string, start: StartRecord): Promise<boolean> {
+    checkRunId(runId);
+    // The marker first: a run the index does not list could be lost; a marker without a journal is dropped when listed.
+    this.#marker('running', runId, '');
+    let fd: number;
+    try {
+      fd = openSync(this.#journal(runId), 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+    this.#open.set(runId, fd);
+    this.#write(fd, encodeRecord(start));
+    this.#syncDir('runs');
+    return true;
+  }
+
+  async append(runId: string, record: JournalRecord): Promise<void> {
+    let fd = this.#open.get(runId);
+    if (fd === undefined) {
+      fd = openSync(this.#journal(runId), 'a');
+      this.#open.set(runId, fd);
+    }
+    this.#write(fd, encodeRecord(record));
+  }
+
+  async read(runId: string): Promise<readonly JournalRecord[] | undefined> {
+    checkRunId(runId);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.#journal(runId));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const decoded = decodeJournal(bytes, runId);
+    // A crash mid-write left a torn line: cut it off, so the next record starts on a line of its own.
+    if (decoded.tornTail) truncateSync(this.#journal(runId), decoded.validBytes);
+    return decoded.records;
+  }
+
+  async mark(runId: string, mark: RunMark): Promise<void> {
+    if (mark.status === 'running') {
+      this.#marker('running', runId, '');
+      rmSync(this.#markerPath('suspended', runId), { force: true });
+      return;
+    }
+    this.#close(runId);
+    if (mark.status === 'suspended') this.#marker('suspended', runId, JSON.stringify(mark.waiting));
+    else rmSync(this.#markerPath('suspended', runId), { force: true });
+    rmSync(this.#markerPath('running', runId), { force: true });
+    this.#syncDir('running');
+    this.#syncDir('suspended');
+  }
+
+  async unfinished(): Promise<string[]> {
+    const suspended = new Set(this.#list('suspended'));
+    const ids: string[] = [];
+    for (const id of this.#list('running')) {
+      if (suspended.has(id)) continue;
+      try {
+        // A marker whose journal never got its first record: the run was never acknowledged.
+        if (readFileSync(this.#journal(id)).length === 0) throw Object.assign(new Error('empty'), { code: 'ENOENT' });
+        ids.push(id);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        rmSync(this.#markerPath('running', id), { force: true });
+      }
+    }
+    return ids.sort();
+  }
+
+  async suspended(): Promise<SuspendedRun[]> {
+    return this.#list('suspended')
+      .sort()
+      .map((runId) => ({ runId, waiting: JSON.parse(readFileSync(this.#markerPath('suspended', runId), 'utf8')) as ChainWaiting }));
+  }
+
+  /** Closes every journal this process holds open. */
+  close(): void {
+    for (const runId of [...this.#open.keys()]) this.#close(runId);
+  }
+
+  #journal(runId: string): string {
+    return path.join(this.dir, 'runs', `${runId}.jsonl`);
+  }
+
+  #markerPath(kind: 'running' | 'suspended', runId: string): string {
+    return path.join(this.dir, kind, runId);
+  }
+
+  #list(kind: 'running' | 'suspended'): string[] {
+    return readdirSync(path.join(this.dir, kind)).filter((name) => !name.endsWith('.tmp'));
+  }
+
+  /** Writes a marker whole (a temporary file renamed over it), and makes the directory entry durable. */
+  #marker(kind: 'running' | 'suspended', runId: string, content: string): void {
+    const target = this.#markerPath(kind, runId);
+    const temporary = `${target}.tmp`;
+    writeFileSync(temporary, content);
+    if (this.#fsync && content !== '') {
+      const fd = openSync(temporary, 'r+');
+      try {
+        fdatasyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    renameSync(temporary, target);
+    this.#syncDir(kind);
+  }
+
+  /** One record, one `write()` (looping only if the kernel takes less), then `fdatasync`. */
+  #write(fd: number, line: string): void {
+    const bytes = Buffer.from(line, 'utf8');
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    if (this.#fsync) fdatasyncSync(fd);
+  }
+
+  #syncDir(kind: string): void {
+    if (!this.#fsync) return;
+    let fd: number | undefined;
+    try {
+      fd = openSync(path.join(this.dir, kind), 'r');
+      fsyncSync(fd);
+    } catch {
+      // Some platforms cannot sync a directory; the files themselves are synced.
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  #close(runId: string): void {
+    const fd = this.#open.get(runId);
+    if (fd === undefined) return;
+    this.#open.delete(runId);
+    closeSync(fd);
+  }
+}
+
+function checkRunId(runId: string): void {
+  if (!RUN_ID.test(runId)) throw new DurableRunError('bad_run_id', `run id '${runId}' is not usable as a file name: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`);
+}

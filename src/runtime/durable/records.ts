@@ -1,0 +1,77 @@
+/**
+ * What a run's journal holds, one record per line: the run's start, the attempts a step made before
+ * a retry (so counts and backoff continue after a crash), each finished step (its outcome, its
+ * attempts, the state it changed), a suspension and the signal that ends it, and the run's end.
+ * Replay reads these and nothing else.
+ */
+import type { Attempt } from '../attempt.js';
+import type { ToolFailure } from '../errors.js';
+import type { StepExtras } from '../engine/step-run.js';
+import type { ChainResult, ChainWaiting } from '../result.js';
+
+export interface StartRecord {
+  readonly type: 'start';
+  readonly runId: string;
+  /** The composite, by name: a resumed run finds it in the executor's registry. */
+  readonly tool: string;
+  /** `planHash` of the plan it started with: a run is not replayed against another plan unless asked. */
+  readonly planHash: string;
+  readonly chainId: string;
+  /** ISO time; the `started_at` built-in, which templates may read, replays as it was. */
+  readonly startedAt: string;
+  /** The input as the caller gave it. */
+  readonly input: unknown;
+  /** Who started it (informational: a resumed run calls tools as the resuming executor's context). */
+  readonly userId: string;
+}
+
+/** Failed attempts of a step, made durable before its backoff wait. */
+export interface AttemptsRecord {
+  readonly type: 'attempts';
+  readonly key: string;
+  readonly attempts: readonly Attempt[];
+}
+
+/** A finished step visit: a call or wait step's outcome, or any step skipped by its `when`. */
+export interface StepRecord {
+  readonly type: 'step';
+  readonly key: string;
+  readonly status: 'success' | 'failed' | 'skipped';
+  readonly output?: unknown;
+  readonly error?: ToolFailure;
+  readonly attempts: number;
+  readonly extras: StepExtras | null;
+  /** Attempts of this visit not already in an `attempts` record. */
+  readonly tries: readonly Attempt[];
+  /** The state variables the step set (its `map_outputs` and `transform`), as they were set. */
+  readonly delta: Readonly<Record<string, unknown>>;
+}
+
+/** A parallel block decided by one branch (`any`, `first_success`): replay must decide the same way. */
+export interface DecisionRecord {
+  readonly type: 'decided';
+  readonly key: string;
+  readonly branch: number;
+  /** How many branches had started; the others never ran. */
+  readonly started: number;
+}
+
+export interface SuspendRecord {
+  readonly type: 'suspend';
+  readonly key: string;
+  readonly waiting: ChainWaiting;
+}
+
+export interface SignalRecord {
+  readonly type: 'signal';
+  readonly key: string;
+  readonly name: string;
+  readonly payload: unknown;
+}
+
+export interface EndRecord {
+  readonly type: 'end';
+  readonly result: ChainResult;
+}
+
+export type JournalRecord = StartRecord | AttemptsRecord | StepRecord | DecisionRecord | SuspendRecord | SignalRecord | EndRecord;

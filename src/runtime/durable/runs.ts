@@ -1,0 +1,150 @@
+/**
+ * Durable runs over a store: starting one under an id (or returning what that id already did),
+ * resuming it after a crash, resuming every run a crash left, and signalling a suspended one. The
+ * executor hands in how to run a chain, so this module never imports the executor.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { ChainPlan } from '../../language/plan.js';
+import { schemaErrors } from '../../language/validation.js';
+import { stableJson } from '../cache.js';
+import type { Clock } from '../clock.js';
+import type { ChainResult, ChainWaiting } from '../result.js';
+import type { ToolDefinition, ToolLookup } from '../tool.js';
+import { DurableRunError } from './errors.js';
+import { RunJournal } from './journal.js';
+import type { JournalRecord, StartRecord } from './records.js';
+import type { RunStore, SuspendedRun } from './store.js';
+
+export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
+
+/** How the executor runs a composite under a journal: the ordinary call path, policies and all. */
+export type JournaledRunner = (tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined) => Promise<AnyChainResult>;
+
+export interface ResumeOptions {
+  /** Replay the journal against the tool's current plan even though it changed since the run started. */
+  readonly allowPlanChange?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A hash of a plan's content: a run is only replayed against the plan it started with.
+ *
+ * @example planHash(plan) // 'sha256:9f2c…'
+ */
+export function planHash(plan: ChainPlan): string {
+  return `sha256:${createHash('sha256').update(stableJson(plan)).digest('hex')}`;
+}
+
+export class DurableRuns {
+  readonly #store: RunStore;
+  readonly #registry: ToolLookup;
+  readonly #clock: Clock;
+  readonly #userId: string;
+  readonly #execute: JournaledRunner;
+  /** Runs this process is running now: asking for one again joins it instead of starting it twice. */
+  readonly #active = new Map<string, Promise<AnyChainResult>>();
+
+  constructor(store: RunStore, registry: ToolLookup, clock: Clock, userId: string, execute: JournaledRunner) {
+    this.#store = store;
+    this.#registry = registry;
+    this.#clock = clock;
+    this.#userId = userId;
+    this.#execute = execute;
+  }
+
+  /** A new run under `runId`; or, when that id has a run already, its result, resuming it if unfinished. */
+  run(tool: ToolDefinition, input: unknown, runId: string | undefined, options: ResumeOptions): Promise<AnyChainResult> {
+    const id = runId ?? randomUUID();
+    return this.#once(id, async () => {
+      const plan = (tool.implementation as { plan: ChainPlan }).plan;
+      const start: StartRecord = { type: 'start', runId: id, tool: tool.name, planHash: planHash(plan), chainId: randomUUID(), startedAt: new Date(this.#clock.now()).toISOString(), input, userId: this.#userId };
+      if (await this.#store.create(id, start)) return this.#execute(tool, input, new RunJournal(this.#store, [start]), options.signal);
+      const records = (await this.#store.read(id))!;
+      const first = records[0] as StartRecord;
+      if (first.tool !== tool.name || stableJson(first.input) !== stableJson(input)) {
+        throw new DurableRunError('run_mismatch', `run '${id}' is a run of '${first.tool}' with other input; a run id names one run: pick a new id for a new run`);
+      }
+      return this.#continue(id, records, options);
+    });
+  }
+
+  /** Continues an unfinished run where it stopped; a finished run's recorded result. */
+  resume(runId: string, options: ResumeOptions = {}): Promise<AnyChainResult> {
+    return this.#once(runId, async () => {
+      const records = await this.#store.read(runId);
+      if (!records || records.length === 0) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+      return this.#continue(runId, records, options);
+    });
+  }
+
+  /** Resumes every run a crash left unfinished, and every suspended run whose wait is past its deadline. */
+  async resumeAll(options: ResumeOptions = {}): Promise<AnyChainResult[]> {
+    const now = this.#clock.now();
+    const expired = (await this.#store.suspended()).filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now).map(({ runId }) => runId);
+    const ids = [...(await this.#store.unfinished()), ...expired].filter((id) => !this.#active.has(id));
+    const results: AnyChainResult[] = [];
+    for (const id of ids) results.push(await this.resume(id, options));
+    return results;
+  }
+
+  /** Delivers a signal to a suspended run and resumes it. Refused, with the run left as it was, when it does not fit. */
+  signal(runId: string, name: string, payload: unknown, options: ResumeOptions = {}): Promise<AnyChainResult> {
+    if (this.#active.has(runId)) return Promise.reject(new DurableRunError('not_suspended', `run '${runId}' is running, not waiting for a signal`));
+    return this.#once(runId, async () => {
+      const records = await this.#store.read(runId);
+      if (!records || records.length === 0) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+      const waiting = openWait(records);
+      if (!waiting) throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
+      const { key, waiting: wait } = waiting;
+      if (wait.signal !== name) throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
+      if (wait.deadline !== null && Date.parse(wait.deadline) <= this.#clock.now()) {
+        throw new DurableRunError('expired', `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`);
+      }
+      const problems = schemaErrors(wait.schema, payload, 'payload');
+      if (problems.length > 0) throw new DurableRunError('invalid_payload', `the payload of signal '${name}' does not match its schema: ${problems.join('; ')}`, problems);
+      const record: JournalRecord = { type: 'signal', key, name, payload };
+      await this.#store.append(runId, record);
+      await this.#store.mark(runId, { status: 'running' });
+      return this.#continue(runId, [...records, record], options);
+    });
+  }
+
+  async #continue(runId: string, records: readonly JournalRecord[], options: ResumeOptions): Promise<AnyChainResult> {
+    const end = records.find((record) => record.type === 'end');
+    if (end) {
+      // The end was written but the index not updated before a crash: finish the job.
+      await this.#store.mark(runId, { status: 'finished' });
+      return end.result;
+    }
+    const start = records[0] as StartRecord;
+    const tool = this.#registry.get(start.tool);
+    if (!tool || tool.implementation.kind !== 'composite') throw new DurableRunError('unknown_tool', `run '${runId}' runs '${start.tool}', and the registry has no composite tool of that name`);
+    const hash = planHash(tool.implementation.plan);
+    if (hash !== start.planHash && !options.allowPlanChange) {
+      throw new DurableRunError('plan_changed', `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`);
+    }
+    return this.#execute(tool, start.input, new RunJournal(this.#store, records), options.signal);
+  }
+
+  suspendedRuns(): Promise<SuspendedRun[]> {
+    return this.#store.suspended();
+  }
+
+  #once(runId: string, work: () => Promise<AnyChainResult>): Promise<AnyChainResult> {
+    const running = this.#active.get(runId);
+    if (running) return running;
+    const promise = work().finally(() => this.#active.delete(runId));
+    this.#active.set(runId, promise);
+    return promise;
+  }
+}
+
+/** The wait a run is suspended in: its last suspension that no signal and no step end followed. */
+function openWait(records: readonly JournalRecord[]): { key: string; waiting: ChainWaiting } | null {
+  let open: { key: string; waiting: ChainWaiting } | null = null;
+  for (const record of records) {
+    if (record.type === 'suspend') open = { key: record.key, waiting: record.waiting };
+    else if ((record.type === 'signal' || record.type === 'step') && record.key === open?.key) open = null;
+  }
+  return open;
+}

@@ -1,0 +1,30 @@
+/**
+ * Where durable runs are kept. The executor asks only this of a store, so the embedded file store
+ * and a database-backed one (DBOS on PostgreSQL, later) are interchangeable. Every method returns
+ * only once what it wrote is durable: the engine starts the next step after that, never before.
+ */
+import type { ChainWaiting } from '../result.js';
+import type { JournalRecord, StartRecord } from './records.js';
+
+/** Where a run is in the store's index: what lets `unfinished()` and `suspended()` skip histories. */
+export type RunMark = { readonly status: 'running' } | { readonly status: 'suspended'; readonly waiting: ChainWaiting } | { readonly status: 'finished' };
+
+export interface SuspendedRun {
+  readonly runId: string;
+  readonly waiting: ChainWaiting;
+}
+
+export interface RunStore {
+  /** Starts a run's journal with its first record and lists it as running; false when the id is taken. */
+  create(runId: string, start: StartRecord): Promise<boolean>;
+  /** Appends one record to a run's journal. */
+  append(runId: string, record: JournalRecord): Promise<void>;
+  /** A run's records, oldest first; undefined when there is no such run. */
+  read(runId: string): Promise<readonly JournalRecord[] | undefined>;
+  /** Moves a run in the index. */
+  mark(runId: string, mark: RunMark): Promise<void>;
+  /** Ids of runs that started and neither ended nor suspended: a crash left them, or they are running now. */
+  unfinished(): Promise<string[]>;
+  /** Runs waiting for a signal, with what each waits for. */
+  suspended(): Promise<SuspendedRun[]>;
+}
