@@ -8,7 +8,7 @@ import type { AuditContext } from './context.js';
 import type { ToolRegistry } from './registry.js';
 import type { ChainResult } from './result.js';
 import type { Settled } from './settled.js';
-import type { ToolDefinition } from './tool.js';
+import type { StepListener, ToolDefinition } from './tool.js';
 
 /** Where a call happens, for the audit trail and the handler. */
 export interface CallSite {
@@ -25,6 +25,8 @@ export interface CallSite {
   readonly via?: Attempt['via'];
   /** Receives the chain result when the call runs a composite. */
   readonly onChain?: ((chain: ChainResult) => void) | undefined;
+  /** The caller's step listener, for the chain this call runs. */
+  readonly onStep?: StepListener | undefined;
 }
 
 /** What the engine needs of the executor: its tools, its caller, its clock, and the call itself. */

@@ -18,7 +18,7 @@ import type { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
-import type { RunOptions, ToolCaller, ToolDefinition } from './tool.js';
+import type { RunOptions, StepListener, ToolCaller, ToolDefinition } from './tool.js';
 
 export type { RunOptions } from './tool.js';
 
@@ -31,7 +31,7 @@ export interface ChainExecutorOptions {
   readonly random?: () => number;
 }
 
-const topLevel = (signal: AbortSignal | undefined, onChain?: CallSite['onChain']): CallSite => ({ chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain });
+const topLevel = (options: RunOptions, onChain?: CallSite['onChain']): CallSite => ({ chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -64,7 +64,7 @@ export class ChainExecutor implements ToolCaller {
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
   async call(tool: string | ToolDefinition, input: unknown, options: RunOptions = {}): Promise<CallOutcome> {
-    return (await this.#call(tool, input, topLevel(options.signal))).outcome;
+    return (await this.#call(tool, input, topLevel(options))).outcome;
   }
 
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
@@ -78,7 +78,7 @@ export class ChainExecutor implements ToolCaller {
   async runComposite<P, S>(tool: ToolDefinition<P, S, any>, input: P, options: RunOptions = {}): Promise<ChainResult<S>> {
     if (tool.implementation.kind !== 'composite') throw new RuntimeUsageError(`'${tool.name}' is not a composite tool`);
     let chain: ChainResult | null = null;
-    const { outcome } = await this.#call(tool, input, topLevel(options.signal, (ran) => (chain = ran)));
+    const { outcome } = await this.#call(tool, input, topLevel(options, (ran) => (chain = ran)));
     if (chain) return chain as ChainResult<S>;
     // The call was refused before the chain started (policy or input): report it as a chain that never ran.
     const failure = (outcome as { ok: false; error: ToolFailure }).error;
@@ -88,7 +88,7 @@ export class ChainExecutor implements ToolCaller {
 
   /** Runs a plan from the given state. The seed's `execute_chain`. */
   async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs);
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, options.onStep);
   }
 
   /**
@@ -134,7 +134,7 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit).then((chain) => {
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.onStep).then((chain) => {
         site.onChain?.(chain);
         const outcome: CallOutcome = chain.success ? { ok: true, output: chain.final_state } : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
         return remember(this.#finish(definition, site, startedAt, input, outcome));
@@ -216,7 +216,7 @@ export class ChainExecutor implements ToolCaller {
     return attempt;
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined): Promise<ChainResult> {
+  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, onStep?: StepListener): Promise<ChainResult> {
     const compiled = compilePlan(plan);
     const chainId = randomUUID();
     const startedAt = isoTime(this.#clock.now());
@@ -232,6 +232,7 @@ export class ChainExecutor implements ToolCaller {
       nextTools: plan.nextTools,
       budget: { used: 0, max: plan.maxStepExecutions },
       runSequence,
+      onStep,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 

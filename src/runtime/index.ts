@@ -19,7 +19,7 @@ export type { Backoff, CallStep, ChainPlan, FailurePolicy, LoopStep, NextToolPol
 export { ToolRegistry } from './registry.js';
 export type { AttemptRecord, CallOutcome, ChainFailure, ChainFailureReason, ChainResult, ChainSuccess, StepOutcome, StepResult } from './result.js';
 export { defineTool } from './tool.js';
-export type { AuditPolicy, ToolCallContext, ToolDefinition, ToolHandler, ToolImplementation, ToolPolicies } from './tool.js';
+export type { AuditPolicy, StepEvent, StepListener, ToolCallContext, ToolDefinition, ToolHandler, ToolImplementation, ToolPolicies } from './tool.js';
 export { createTestExecutor } from './testing.js';
 export type { TestExecutor } from './testing.js';
 export type { Stub, StubResponse, TestContext } from '../language/testing.js';

@@ -9,6 +9,7 @@ import type { Core } from '../call.js';
 import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
 import type { TemplateScope } from '../references.js';
 import type { AttemptRecord, ChainFailureReason, StepResult } from '../result.js';
+import type { StepListener } from '../tool.js';
 
 /** How a sequence of steps ended: with a failure or not, and the output of its last step that succeeded. */
 export interface SequenceEnd {
@@ -31,6 +32,14 @@ export interface Run {
   /** Step visits: shared by the whole run, blocks included, so no nesting escapes the bound. */
   readonly budget: { used: number; readonly max: number };
   readonly runSequence: SequenceRunner;
+  /** The caller's `onStep`, for the chain it started (not for composites nested in it). */
+  readonly onStep: StepListener | undefined;
+}
+
+/** Adds a step execution to the run's results, and tells the caller when it listens. */
+export function recordResult(run: Run, result: StepResult): void {
+  run.results.push(result);
+  if (run.onStep !== undefined) run.onStep({ chainId: run.chainId, index: run.results.length - 1, result });
 }
 
 export interface StepContext {
