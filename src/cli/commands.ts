@@ -25,7 +25,7 @@ export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 /** A user error the CLI reports in one line before any work starts (exit 2). */
 export class UsageError extends Error {}
 
-function compilerFor(options: CommandOptions): { compiler: Compiler; settings: CompilerOptions } {
+export function compilerFor(options: CommandOptions): { compiler: Compiler; settings: CompilerOptions } {
   const settings = defaultOptions(options.root, {
     ...(options.configDir ? { configDir: options.configDir } : {}),
     ...(options.outDir ? { outDir: options.outDir } : {}),

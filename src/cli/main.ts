@@ -4,7 +4,10 @@
  */
 import { Command, CommanderError } from 'commander';
 import { buildCommand, checkCommand, EXIT, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
+import { graphCommand } from './graph.js';
 import { processOutput, type Output } from './output.js';
+import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
 import { VERSION } from './version.js';
 
 /**
@@ -49,6 +52,52 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       code = await checkCommand(settings(program), output);
     });
 
+  program
+    .command('graph')
+    .description("print a composite's Mermaid flowchart (also written to generated/graphs/NAME.md)")
+    .argument('<name>', 'the composite tool')
+    .action(async (name: string) => {
+      code = await graphCommand(name, settings(program), output);
+    });
+  const caller = (command: Command) =>
+    command
+      .option('--registry <file>', 'the generated index to import (.ts through tsx, or compiled .js)')
+      .option('--user <id>', 'the caller in the audit context', 'cli')
+      .option('--permissions <list>', 'comma-separated permissions the caller has', '')
+      .option('--casefile <id>', 'the casefile of the audit context');
+  caller(
+    program
+      .command('run')
+      .description("run one tool with the app's real handlers and print a step-by-step trace")
+      .argument('<name>', 'the tool to run')
+      .option('--input <json>', "the input: JSON text, or @file.json", '{}')
+      .option('--stub <tool=json...>', 'replace a tool: {"output": …}, {"error": "…"} or {"sequence": [ … ]}', collect, [])
+      .option('--json', 'print the result and the trace as JSON'),
+  ).action(async (name: string, options: { input: string; stub: string[]; json?: boolean } & CallerFlags) => {
+    code = await runCommand(name, { ...callerSettings(options), input: options.input, stubs: options.stub, json: options.json === true }, output);
+  });
+  caller(
+    program
+      .command('serve')
+      .description("serve the generated tools as an MCP server (stdio, or Streamable HTTP with --http)")
+      .option('--http <port>', 'serve over Streamable HTTP on this port instead of stdio', port)
+      .option('--host <host>', 'the address to bind with --http', '127.0.0.1')
+      .option('--audit-log <file>', 'append every audit record to this file (JSON lines)'),
+  ).action(async (options: { http?: number; host: string; auditLog?: string } & CallerFlags) => {
+    code = await serveCommand({ ...callerSettings(options), http: options.http ?? null, host: options.host, auditLog: options.auditLog ?? null }, output);
+  });
+
+  function callerSettings(options: CallerFlags) {
+    const outDir = program.opts<{ outDir: string }>().outDir;
+    return {
+      root: cwd,
+      registry: options.registry ?? `${outDir}/index.ts`,
+      userId: options.user,
+      permissions: options.permissions.split(',').map((p) => p.trim()).filter(Boolean),
+      casefileId: options.casefile ?? null,
+    };
+  }
+
   function settings(command: Command): CommandOptions {
     const options = command.opts<{ configDir: string; outDir: string; templatesDir?: string }>();
     return { root: cwd, configDir: options.configDir, outDir: options.outDir, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
@@ -69,4 +118,21 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     else output.err('Run with TOOLGEN_DEBUG=1 for the stack trace, and please report it.');
     return EXIT.usage;
   }
+}
+
+interface CallerFlags {
+  readonly registry?: string;
+  readonly user: string;
+  readonly permissions: string;
+  readonly casefile?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new UsageError(`--http takes a port number (0 for any free port); got '${value}'`);
+  return parsed;
 }

@@ -4,7 +4,7 @@
  */
 export { AuditContext } from './context.js';
 export type { AuditContextOptions, ChainRecord, ChainStatus, PlannedToolCall } from './context.js';
-export { REDACTED } from './audit.js';
+export { REDACTED, redact } from './audit.js';
 export type { AuditRecord } from './audit.js';
 export { createTestClock, systemClock } from './clock.js';
 export type { Clock, TestClock } from './clock.js';
