@@ -45,7 +45,7 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
   });
 }
 
-async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
+export async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
   const settings = await settingsFor(options, output);
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
     throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);

@@ -4,6 +4,7 @@
  * The commands, and the compiler behind them, are imported when one runs: `--version` and `--help`
  * load neither.
  */
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import type { CommandOptions } from './commands.js';
 import { EXIT, UsageError } from './exit.js';
@@ -74,6 +75,57 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       code = await checkCommand(settings(program), output);
     });
 
+  program
+    .command('graph')
+    .description("print a composite's Mermaid flowchart (also written to generated/graphs/NAME.md)")
+    .argument('<name>', 'the composite tool')
+    .action(async (name: string) => {
+      const { graphCommand } = await import('./graph.js');
+      code = await graphCommand(name, settings(program), output);
+    });
+  const caller = (command: Command) =>
+    command
+      .option('--registry <file>', 'the generated index to import (.ts through tsx, or compiled .js)')
+      .option('--user <id>', 'the caller in the audit context', 'cli')
+      .option('--permissions <list>', 'comma-separated permissions the caller has', '')
+      .option('--casefile <id>', 'the casefile of the audit context');
+  caller(
+    program
+      .command('run')
+      .description("run one tool with the app's real handlers and print a step-by-step trace")
+      .argument('<name>', 'the tool to run')
+      .option('--input <json>', "the input: JSON text, or @file.json", '{}')
+      .option('--stub <tool=json...>', 'replace a tool: {"output": …}, {"error": "…"} or {"sequence": [ … ]}', collect, [])
+      .option('--json', 'print the result and the trace as JSON'),
+  ).action(async (name: string, options: { input: string; stub: string[]; json?: boolean } & CallerFlags) => {
+    const { runCommand } = await import('./run.js');
+    code = await runCommand(name, { ...(await callerSettings(options)), input: options.input, stubs: options.stub, json: options.json === true }, output);
+  });
+  caller(
+    program
+      .command('serve')
+      .description("serve the generated tools as an MCP server (stdio, or Streamable HTTP with --http)")
+      .option('--http <port>', 'serve over Streamable HTTP on this port instead of stdio', port)
+      .option('--host <host>', 'the address to bind with --http', '127.0.0.1')
+      .option('--audit-log <file>', 'append every audit record to this file (JSON lines)'),
+  ).action(async (options: { http?: number; host: string; auditLog?: string } & CallerFlags) => {
+    const { serveCommand } = await import('./serve.js');
+    code = await serveCommand({ ...(await callerSettings(options)), http: options.http ?? null, host: options.host, auditLog: options.auditLog ?? null }, output);
+  });
+
+  /** Who calls, and the generated index to load: by default the out dir's (from the flags, the config file or the default). */
+  async function callerSettings(options: CallerFlags) {
+    const { settingsFor } = await import('./commands.js');
+    const { outDir } = await settingsFor(settings(program), output);
+    return {
+      root: cwd,
+      registry: options.registry ?? path.join(outDir, 'index.ts'),
+      userId: options.user,
+      permissions: options.permissions.split(',').map((p) => p.trim()).filter(Boolean),
+      casefileId: options.casefile ?? null,
+    };
+  }
+
   /** The flags given on the command line; what is not given comes from toolgen.config.yaml or the defaults. */
   function settings(command: Command): CommandOptions {
     const options = command.opts<{ configDir?: string; outDir?: string; templatesDir?: string }>();
@@ -111,4 +163,21 @@ function outputOptions(argv: readonly string[]): { format?: Format; quiet?: bool
   });
   const quiet = argv.includes('--quiet') || argv.includes('-q');
   return { ...(format ? { format } : {}), quiet };
+}
+
+interface CallerFlags {
+  readonly registry?: string;
+  readonly user: string;
+  readonly permissions: string;
+  readonly casefile?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new UsageError(`--http takes a port number (0 for any free port); got '${value}'`);
+  return parsed;
 }

@@ -1,5 +1,6 @@
 /**
- * Where generated files go in the out dir: `tools/<slug>.ts`, `tests/<slug>.test.ts`, `index.ts`.
+ * Where generated files go in the out dir: `tools/<slug>.ts`, `tests/<slug>.test.ts`,
+ * `graphs/<slug>.md` (a composite's picture), `index.ts`.
  * One place, because lowering, the output plan and the build all need the same paths.
  */
 import path from 'node:path';
@@ -9,6 +10,8 @@ export interface ToolPaths {
   readonly module: string;
   /** Its vitest file. */
   readonly test: string;
+  /** Its picture, a Markdown file with a Mermaid flowchart (composites only). */
+  readonly graph: string;
 }
 
 /** @example toolPaths('/p/generated', 'echo_tool').module // '/p/generated/tools/echo_tool.ts' */
@@ -16,6 +19,7 @@ export function toolPaths(outDir: string, fileSlug: string): ToolPaths {
   return {
     module: path.join(outDir, 'tools', `${fileSlug}.ts`),
     test: path.join(outDir, 'tests', `${fileSlug}.test.ts`),
+    graph: path.join(outDir, 'graphs', `${fileSlug}.md`),
   };
 }
 

@@ -9,7 +9,7 @@ import type { AuditContext } from './context.js';
 import type { ToolRegistry } from './registry.js';
 import type { ChainResult } from './result.js';
 import type { Settled } from './settled.js';
-import type { ToolDefinition } from './tool.js';
+import type { StepListener, ToolDefinition } from './tool.js';
 
 /** Where a call happens, for the audit trail and the handler. */
 export interface CallSite {
@@ -32,6 +32,8 @@ export interface CallSite {
   readonly pending?: Attempt[] | undefined;
   /** For a top-level durable run: its journal, handed to the chain the call starts. */
   readonly journal?: RunJournal | undefined;
+  /** The caller's step listener, for the chain this call runs. */
+  readonly onStep?: StepListener | undefined;
 }
 
 /** What the engine needs of the executor: its tools, its caller, its clock, and the call itself. */

@@ -21,7 +21,7 @@ import type { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult, ChainWaiting } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
-import type { CompositeRunOptions, RunOptions, ToolCaller, ToolDefinition } from './tool.js';
+import type { CompositeRunOptions, RunOptions, StepListener, ToolCaller, ToolDefinition } from './tool.js';
 
 export type { CompositeRunOptions, RunOptions } from './tool.js';
 export type { ResumeOptions } from './durable/runs.js';
@@ -40,8 +40,10 @@ export interface ChainExecutorOptions {
   readonly store?: RunStore;
 }
 
-const topLevel = (signal: AbortSignal | undefined, onChain?: CallSite['onChain'], journal?: RunJournal): CallSite =>
-  journal === undefined ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain } : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: signal ?? NEVER, waitedMs: 0, onChain, journal };
+const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: RunJournal): CallSite =>
+  journal === undefined
+    ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep }
+    : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep, journal };
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -77,7 +79,7 @@ export class ChainExecutor implements ToolCaller {
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
   async call(tool: string | ToolDefinition, input: unknown, options: RunOptions = {}): Promise<CallOutcome> {
-    return (await this.#call(tool, input, topLevel(options.signal))).outcome;
+    return (await this.#call(tool, input, topLevel(options))).outcome;
   }
 
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
@@ -104,7 +106,7 @@ export class ChainExecutor implements ToolCaller {
       return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
     }
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#call(tool, input, topLevel(options.signal, (ran) => (chain = ran)));
+    const { outcome } = await this.#call(tool, input, topLevel(options, (ran) => (chain = ran)));
     return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
   }
 
@@ -152,9 +154,9 @@ export class ChainExecutor implements ToolCaller {
   }
 
   /** A durable run in this process: the ordinary call path, with the journal handed to the chain; then its end or its suspension recorded. */
-  async #runJournaled(tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined): Promise<AnyChainResult> {
+  async #runJournaled(tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined, onStep?: StepListener): Promise<AnyChainResult> {
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#call(tool, input, topLevel(signal, (ran) => (chain = ran), journal));
+    const { outcome } = await this.#call(tool, input, topLevel({ signal, onStep }, (ran) => (chain = ran), journal));
     const result: AnyChainResult = chain ?? this.#neverRan(tool, outcome, journal.start.chainId, journal.runId);
     if (result.status === 'suspended') await journal.pause(result.waiting);
     else await journal.end(result);
@@ -171,7 +173,7 @@ export class ChainExecutor implements ToolCaller {
   /** Runs a plan from the given state. The seed's `execute_chain`. */
   async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
     // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs) as Promise<ChainResult>;
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep) as Promise<ChainResult>;
   }
 
   /**
@@ -217,7 +219,7 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal).then((chain) => {
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep).then((chain) => {
         site.onChain?.(chain);
         const outcome: CallOutcome = chain.success
           ? { ok: true, output: chain.final_state }
@@ -303,7 +305,7 @@ export class ChainExecutor implements ToolCaller {
     return attempt;
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal?: RunJournal): Promise<AnyChainResult> {
+  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal?: RunJournal, onStep?: StepListener): Promise<AnyChainResult> {
     const compiled = compilePlan(plan);
     // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
     const chainId = journal?.start.chainId ?? randomUUID();
@@ -321,6 +323,7 @@ export class ChainExecutor implements ToolCaller {
       budget: { used: 0, max: plan.maxStepExecutions },
       runSequence,
       journal,
+      onStep,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
 

@@ -4,7 +4,7 @@
  */
 export { AuditContext } from './context.js';
 export type { AuditContextOptions, ChainRecord, ChainStatus, PlannedToolCall } from './context.js';
-export { REDACTED } from './audit.js';
+export { REDACTED, redact } from './audit.js';
 export type { AuditRecord } from './audit.js';
 export { createTestClock, systemClock } from './clock.js';
 export type { Clock, TestClock } from './clock.js';
@@ -27,7 +27,7 @@ export type { Backoff, CallStep, ChainPlan, ChoiceStep, FailurePolicy, LoopStep,
 export { ToolRegistry } from './registry.js';
 export type { AttemptRecord, CallOutcome, ChainFailure, ChainFailureReason, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting, StepOutcome, StepResult } from './result.js';
 export { defineTool } from './tool.js';
-export type { AuditPolicy, ToolCallContext, ToolDefinition, ToolHandler, ToolImplementation, ToolPolicies } from './tool.js';
+export type { AuditPolicy, StepEvent, StepListener, ToolCallContext, ToolDefinition, ToolHandler, ToolImplementation, ToolPolicies } from './tool.js';
 export { createTestExecutor } from './testing.js';
 export type { TestExecutor } from './testing.js';
 export type { Stub, StubResponse, TestContext } from '../language/testing.js';

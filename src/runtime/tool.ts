@@ -1,5 +1,5 @@
 import type { AuditContext } from './context.js';
-import type { CallOutcome, ChainResult } from './result.js';
+import type { CallOutcome, ChainResult, StepResult } from './result.js';
 import type { JsonSchema } from '../language/json.js';
 import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../language/plan.js';
 
@@ -39,6 +39,12 @@ export interface ToolCallContext {
 export interface RunOptions {
   /** Aborting it cancels the run: no further tool starts, and the tool in flight sees its signal abort. */
   readonly signal?: AbortSignal;
+  /**
+   * Called as each step execution of the chain this call runs is recorded (a success, a failure, a
+   * skip; blocks and their branches too), in the order of `results`. For progress reports and traces;
+   * composites nested in the chain do not report their own steps.
+   */
+  readonly onStep?: StepListener;
 }
 
 /** What a caller may pass when running a composite. */
@@ -51,6 +57,16 @@ export interface CompositeRunOptions extends RunOptions {
   /** When the id names an unfinished run whose plan changed since: replay it against the new plan anyway. */
   readonly allowPlanChange?: boolean;
 }
+
+/** A step execution as it is recorded: the chain, its place in `results`, and the result itself. */
+export interface StepEvent {
+  readonly chainId: string;
+  /** Its index in the chain's `results`. */
+  readonly index: number;
+  readonly result: StepResult;
+}
+
+export type StepListener = (event: StepEvent) => void;
 
 /** Tools by name, as a `ToolRegistry` offers them. */
 export interface ToolLookup {

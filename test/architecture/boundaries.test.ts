@@ -65,6 +65,10 @@ describe('boundaries', () => {
     expect(violations((from, to) => area(from) === 'compiler' && (area(to) === 'runtime' || area(to) === 'cli'))).toEqual([]);
   });
 
+  it('the MCP server uses only the public entry of the runtime, and the language', () => {
+    expect(violations((from, to) => area(from) === 'mcp' && area(to) !== 'mcp' && area(to) !== 'language' && to !== 'runtime/index.ts')).toEqual([]);
+  });
+
   it('no stage imports a later stage', () => {
     expect(violations((from, to) => stageOf(from) >= 0 && stageOf(to) > stageOf(from))).toEqual([]);
   });

@@ -49,8 +49,9 @@ describe('toolgen (build)', () => {
     project = createProject({ 'config/tools/relay.yaml': CHAIN });
     const { code, out, err } = await run([]);
     expect({ code, err }).toEqual({ code: 0, err: '' });
-    expect(out).toMatch(/^toolgen: 3 tools built, 7 files written in generated \(\d+ ms\); no problems$/);
+    expect(out).toMatch(/^toolgen: 3 tools built, 8 files written in generated \(\d+ ms\); no problems$/);
     expect(filesUnder(path.join(project.root, 'generated'))).toEqual([
+      'graphs/relay.md',
       'index.ts',
       'tests/count.test.ts',
       'tests/echo.test.ts',
@@ -76,7 +77,7 @@ describe('toolgen (build)', () => {
     const { code, out } = await run(['relay']);
     expect(code).toBe(0);
     expect(out).toContain('1 tool built');
-    expect(filesUnder(path.join(project.root, 'generated'))).toEqual(['index.ts', 'tests/relay.test.ts', 'tools/relay.ts']);
+    expect(filesUnder(path.join(project.root, 'generated'))).toEqual(['graphs/relay.md', 'index.ts', 'tests/relay.test.ts', 'tools/relay.ts']);
   });
 
   it('keeps the index to modules that exist when building named tools', async () => {
@@ -131,9 +132,10 @@ describe('toolgen (build)', () => {
     project.remove('config/tools/relay.yaml');
     const { code, out } = await run([]);
     expect(code).toBe(0);
-    expect(out).toContain('2 removed');
+    expect(out).toContain('3 removed');
     expect(project.exists('generated/tools/relay.ts')).toBe(false);
     expect(project.exists('generated/tests/relay.test.ts')).toBe(false);
+    expect(project.exists('generated/graphs/relay.md')).toBe(false);
     expect(project.exists('generated/tools/mine.ts')).toBe(true);
     expect(project.read('generated/index.ts')).not.toContain('relay');
   });
@@ -219,7 +221,7 @@ describe('toolgen check', () => {
     await run([]);
     const { code, out } = await run(['check']);
     expect(code).toBe(0);
-    expect(out).toBe('toolgen check: generated is up to date (7 files)');
+    expect(out).toBe('toolgen check: generated is up to date (8 files)');
   });
 
   it('lists stale, missing and orphaned files and exits 1', async () => {

@@ -72,7 +72,7 @@ async function startWatch(files: Record<string, string> = {}, options: { ownTemp
 describe('toolgen --watch', () => {
   it('builds everything first, then says it is watching', async () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY });
-    expect(session.lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] built 3 tools \(7 files written\) in \d+ ms; 0 errors, 0 warnings$/);
+    expect(session.lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] built 3 tools \(8 files written\) in \d+ ms; 0 errors, 0 warnings$/);
     expect(session.lines[1]).toBe('toolgen: watching config/tools for changes (Ctrl-C to stop)');
     expect(session.project.exists('generated/tools/relay.ts')).toBe(true);
   });
@@ -166,7 +166,8 @@ describe('toolgen --watch', () => {
     const { project } = session;
     project.remove('config/tools/relay.yaml');
     const report = await session.nextBuild();
-    expect(report.removed).toBe(2);
+    expect(report.removed).toBe(3);
+    expect(project.exists('generated/graphs/relay.md')).toBe(false);
     expect(project.exists('generated/tools/relay.ts')).toBe(false);
     expect(project.exists('generated/tests/relay.test.ts')).toBe(false);
     expect(project.read('generated/index.ts')).not.toContain('relay');

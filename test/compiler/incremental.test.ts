@@ -53,7 +53,7 @@ describe('incremental builds', () => {
     project.write(file('outer'), OUTER.replace('Calls relay', 'Calls relay once'));
     const afterOuter = await compiler.update([path.join(project.root, file('outer'))]);
     expect(afterOuter.rebuilt).toEqual(['outer']);
-    expect([...afterOuter.fresh].map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/index.ts', 'generated/tests/outer.test.ts', 'generated/tools/outer.ts']);
+    expect([...afterOuter.fresh].map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/graphs/outer.md', 'generated/index.ts', 'generated/tests/outer.test.ts', 'generated/tools/outer.ts']);
     await expectSameAsFullBuild(afterOuter);
   });
 
@@ -102,7 +102,7 @@ describe('incremental builds', () => {
 
     project.remove('config/tools/nested/relay2.yaml');
     const deleted = await compiler.update([path.join(project.root, 'config/tools/nested/relay2.yaml')]);
-    expect(deleted.gone.map((p) => path.relative(project.root, p))).toEqual(['generated/tools/relay.ts', 'generated/tests/relay.test.ts']);
+    expect(deleted.gone.map((p) => path.relative(project.root, p))).toEqual(['generated/tools/relay.ts', 'generated/tests/relay.test.ts', 'generated/graphs/relay.md']);
     expect(deleted.diagnostics.map((d) => d.code)).toEqual(['TG2002']);
     await expectSameAsFullBuild(deleted);
   });
@@ -144,6 +144,6 @@ describe('incremental builds after review', () => {
     await compiler.update([path.join(project.root, file('relay'))]);
     project.remove(file('relay'));
     const deleted = await compiler.update([path.join(project.root, file('relay'))]);
-    expect(deleted.gone.map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/tests/relay.test.ts', 'generated/tools/relay.ts']);
+    expect(deleted.gone.map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/graphs/relay.md', 'generated/tests/relay.test.ts', 'generated/tools/relay.ts']);
   });
 });

@@ -58,7 +58,7 @@ export async function removeGenerated(file: string): Promise<boolean> {
 }
 
 /**
- * The `.ts` files under `outDir`, listed once, and only when first asked: most builds never ask.
+ * The `.ts` and `.md` files under `outDir`, listed once, and only when first asked: most builds never ask.
  *
  * @example listOutDir('/p/generated').has('/p/generated/index.ts') // true after a build
  */
@@ -66,13 +66,13 @@ export function listOutDir(outDir: string): OutDirListing {
   let files: Set<string> | null = null;
   return {
     has(file) {
-      files ??= new Set(tsFiles(absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }))));
+      files ??= new Set(generatedCandidates(absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }))));
       return files.has(file);
     },
   };
 }
 
-/** Every `.ts` file under `outDir`, and the text of those toolgen generated (they start with its banner). */
+/** Every `.ts` and `.md` file under `outDir`, and the text of those toolgen generated (they start with its banner). */
 export async function readOutDir(outDir: string): Promise<OutDirContents> {
   let entries: Dirent[];
   try {
@@ -81,7 +81,7 @@ export async function readOutDir(outDir: string): Promise<OutDirContents> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     entries = [];
   }
-  const files = tsFiles(entries);
+  const files = generatedCandidates(entries);
   const generated = new Map<string, string>();
   for (const file of files) {
     const text = await readIfExists(file);
@@ -105,6 +105,7 @@ function absent(list: () => Dirent[]): Dirent[] {
   }
 }
 
-function tsFiles(entries: readonly Dirent[]): string[] {
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => path.join(entry.parentPath, entry.name)).sort();
+/** The files toolgen may have written: TypeScript, and the Markdown of the pictures. */
+function generatedCandidates(entries: readonly Dirent[]): string[] {
+  return entries.filter((entry) => entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md'))).map((entry) => path.join(entry.parentPath, entry.name)).sort();
 }

@@ -66,7 +66,7 @@ export function planOutput(outcome: BuildOutcome, listing: OutDirListing, emitIn
   }
   for (const tool of outcome.held) {
     const paths = toolPaths(outcome.outDir, tool.names.fileSlug);
-    keep.add(paths.module).add(paths.test);
+    keep.add(paths.module).add(paths.test).add(paths.graph);
     if (listing.has(paths.module)) indexed.push(tool);
   }
   // Not built this time: in the index only if it was built before.

@@ -10,6 +10,7 @@ import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
 import type { TemplateScope } from '../references.js';
 import type { RunJournal } from '../durable/journal.js';
 import type { AttemptRecord, ChainFailureReason, ChainWaiting, StepResult } from '../result.js';
+import type { StepListener } from '../tool.js';
 
 /** How a sequence of steps ended: with a failure or not, and the output of its last step that succeeded. */
 export interface SequenceEnd {
@@ -36,6 +37,14 @@ export interface Run {
   readonly runSequence: SequenceRunner;
   /** Set for a durable run: steps are journaled, and replayed from it after a crash. */
   readonly journal: RunJournal | undefined;
+  /** The caller's `onStep`, for the chain it started (not for composites nested in it). */
+  readonly onStep: StepListener | undefined;
+}
+
+/** Adds a step execution to the run's results, and tells the caller when it listens. */
+export function recordResult(run: Run, result: StepResult): void {
+  run.results.push(result);
+  if (run.onStep !== undefined) run.onStep({ chainId: run.chainId, index: run.results.length - 1, result });
 }
 
 export interface StepContext {

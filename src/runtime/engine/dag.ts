@@ -7,7 +7,7 @@ import type { ChainPlan } from '../../language/plan.js';
 import type { CompiledSequence } from '../compiled-plan.js';
 import type { ChainFailureReason, StepOutcome, StepResult } from '../result.js';
 import { abortFailure } from '../signals.js';
-import { limitReached, toolOf, type SequenceEnd, type StepContext } from './context.js';
+import { limitReached, recordResult, toolOf, type SequenceEnd, type StepContext } from './context.js';
 import { executeStep, recordFailure } from './step.js';
 
 export async function runDag(sequence: CompiledSequence, dependsOn: ReadonlyMap<string, readonly string[]>, context: StepContext): Promise<SequenceEnd> {
@@ -20,7 +20,7 @@ export async function runDag(sequence: CompiledSequence, dependsOn: ReadonlyMap<
       if (status.get(id) !== 'waiting' || !deps.includes(failedId)) continue;
       status.set(id, 'skipped');
       const step = sequence.steps.get(id)!;
-      run.results.push({ step: id, tool: toolOf(step), status: 'skipped', attempts: 0, reason });
+      recordResult(run, { step: id, tool: toolOf(step), status: 'skipped', attempts: 0, reason });
       skipDependents(id, reason);
     }
   };

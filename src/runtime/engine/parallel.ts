@@ -9,7 +9,7 @@ import type { CompiledParallel } from '../compiled-plan.js';
 import type { Visit } from '../durable/journal.js';
 import type { ToolFailure } from '../errors.js';
 import { AbortReason, childController } from '../signals.js';
-import { innerContext, type SequenceEnd, type StepContext } from './context.js';
+import { innerContext, recordResult, type SequenceEnd, type StepContext } from './context.js';
 import type { StepRun } from './step-run.js';
 
 export async function runParallel(step: CompiledParallel, context: StepContext, visit?: Visit): Promise<StepRun> {
@@ -53,7 +53,7 @@ export async function runParallel(step: CompiledParallel, context: StepContext, 
   branches.forEach((branch, index) => {
     const end = ends[index];
     const status = end === undefined || (decided !== null && index !== decided.index && end.failure?.kind === 'cancelled') ? 'cancelled' : end.failure ? 'failed' : 'success';
-    run.results.push({ step: `${step.plan.id}.${branch.id}`, tool: null, status, attempts: end === undefined ? 0 : 1, ...(end?.failure ? { error: { kind: end.failure.kind, message: end.failure.message } } : {}), scope: step.plan.id });
+    recordResult(run, { step: `${step.plan.id}.${branch.id}`, tool: null, status, attempts: end === undefined ? 0 : 1, ...(end?.failure ? { error: { kind: end.failure.kind, message: end.failure.message } } : {}), scope: step.plan.id });
   });
 
   const branchFailure = (index: number): ToolFailure => {

@@ -13,7 +13,7 @@ import type { StepResult } from '../result.js';
 import { isPromiseLike, type Settled } from '../settled.js';
 import { runCallStep } from './call-step.js';
 import { runChoice } from './choice.js';
-import { toolOf, type StepContext } from './context.js';
+import { recordResult, toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
 import { applyTransforms, mapOutputs } from './outputs.js';
 import { runParallel } from './parallel.js';
@@ -43,7 +43,7 @@ async function executeIf(step: CompiledStep, context: StepContext, visit: Visit 
 
 function skipped(step: CompiledStep, context: StepContext): void {
   const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}` };
-  context.run.results.push(context.where === null ? result : { ...result, scope: context.where });
+  recordResult(context.run, context.where === null ? result : { ...result, scope: context.where });
 }
 
 function executeNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
@@ -67,13 +67,13 @@ function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settl
 function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success' }>, context: StepContext): StepRun {
   context.scope.steps.set(step.plan.id, run.output);
   const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts: run.attempts, output: run.output };
-  context.run.results.push(run.extras !== null || context.where !== null ? { ...result, ...run.extras, ...(context.where === null ? {} : { scope: context.where }) } : result);
+  recordResult(context.run, run.extras !== null || context.where !== null ? { ...result, ...run.extras, ...(context.where === null ? {} : { scope: context.where }) } : result);
   return run;
 }
 
 /** Records a failed step, and how its policy handled it. */
 export function recordFailure(step: CompiledStep, failed: StepFailed, handled: 'continued' | 'stopped', context: StepContext): void {
-  context.run.results.push({ step: step.plan.id, tool: toolOf(step), status: 'failed', attempts: failed.attempts, error: failed.error, handled, ...failed.extras, ...(context.where === null ? {} : { scope: context.where }) });
+  recordResult(context.run, { step: step.plan.id, tool: toolOf(step), status: 'failed', attempts: failed.attempts, error: failed.error, handled, ...failed.extras, ...(context.where === null ? {} : { scope: context.where }) });
 }
 
 /**

@@ -45,7 +45,7 @@ describe('planOutput', () => {
 
   it('keeps the files of held-back tools, and removes files of vanished tools unless kept', () => {
     const plan = planOutput(outcome({ held: [tool('relay')], vanished: [module('relay'), module('old'), test('old')] }), onDisk(), emitIndex);
-    expect([...plan.keep]).toEqual([module('relay'), test('relay')]);
+    expect([...plan.keep]).toEqual([module('relay'), test('relay'), '/p/generated/graphs/relay.md']);
     expect(plan.gone).toEqual([module('old'), test('old')]);
   });
 

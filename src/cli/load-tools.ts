@@ -1,0 +1,46 @@
+/**
+ * How `toolgen run` and `toolgen serve` get the app's tools with their real handlers: they import the
+ * generated index (`generated/index.ts`), which imports the handlers (`config/tools/*.ts`). Node 20
+ * cannot import TypeScript, so a `.ts` index is imported through tsx (an optional dependency of
+ * toolgen, installed with it); a compiled `.js` index (`--registry dist/generated/index.js`) is
+ * imported as it is.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ToolDefinition, ToolRegistry } from '../runtime/index.js';
+import { UsageError } from './commands.js';
+
+/** What the generated index exports that we use. */
+interface GeneratedIndex {
+  readonly createToolRegistry?: () => ToolRegistry;
+  readonly generatedTools?: readonly ToolDefinition[];
+}
+
+/**
+ * The registry of the app's generated tools.
+ *
+ * @example const registry = await loadRegistry('/app/generated/index.ts');
+ */
+export async function loadRegistry(file: string): Promise<ToolRegistry> {
+  if (!existsSync(file)) throw new UsageError(`${file} does not exist; run \`npx toolgen\` first, or pass --registry FILE (the generated index, .ts or compiled .js)`);
+  const loaded = (await importModule(file)) as GeneratedIndex;
+  if (typeof loaded.createToolRegistry !== 'function') throw new UsageError(`${file} does not export createToolRegistry(); is it toolgen's generated index?`);
+  return loaded.createToolRegistry();
+}
+
+async function importModule(file: string): Promise<unknown> {
+  const url = pathToFileURL(path.resolve(file)).href;
+  if (!/\.[cm]?tsx?$/.test(file)) return import(url);
+  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
+  try {
+    ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
+  } catch {
+    throw new UsageError(`importing ${file} needs tsx, an optional dependency of toolgen that is not installed; run \`npm install --save-dev tsx\`, or compile the generated code and pass --registry path/to/index.js`);
+  }
+  try {
+    return await tsImport(url, import.meta.url);
+  } catch (error) {
+    throw new UsageError(`cannot import ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

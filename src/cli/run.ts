@@ -1,0 +1,90 @@
+/**
+ * `toolgen run NAME --input '{…}'`: runs one tool with the app's real handlers (see `load-tools.ts`)
+ * and prints what happened, step by step. Exit 0 when the run succeeded, 1 when it failed, 2 on bad usage.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AuditContext, ChainExecutor, redact, type ChainResult, type Stub, type ToolHandler } from '../runtime/index.js';
+import { EXIT, UsageError } from './commands.js';
+import { loadRegistry } from './load-tools.js';
+import type { Output } from './output.js';
+import { callTrace, chainTrace, printTrace } from './trace.js';
+
+export interface RunOptions {
+  readonly root: string;
+  /** The generated index to import. */
+  readonly registry: string;
+  /** JSON text, or `@file.json`. */
+  readonly input: string;
+  /** `tool=JSON`, JSON being a stub as the YAML writes it. */
+  readonly stubs: readonly string[];
+  readonly json: boolean;
+  readonly userId: string;
+  readonly permissions: readonly string[];
+  readonly casefileId: string | null;
+}
+
+/** `toolgen run NAME`: the exit code. */
+export async function runCommand(name: string, options: RunOptions, output: Output): Promise<number> {
+  const input = readInput(options.root, options.input);
+  const stubs = options.stubs.map(parseStub);
+  const loaded = await loadRegistry(path.resolve(options.root, options.registry));
+  const definition = loaded.get(name);
+  if (!definition) throw new UsageError(`no tool named '${name}' in ${options.registry}; it has ${loaded.names().join(', ')}`);
+  for (const [tool] of stubs) if (!loaded.has(tool)) throw new UsageError(`--stub names '${tool}', which is not a tool in ${options.registry}`);
+  const registry = stubs.length > 0 ? loaded.withHandlers(Object.fromEntries(stubs.map(([tool, stub]) => [tool, stubHandler(stub)]))) : loaded;
+  const context = new AuditContext({ userId: options.userId, sessionId: `run-${process.pid}`, casefileId: options.casefileId, permissions: options.permissions });
+  const executor = new ChainExecutor({ registry, context });
+  const fields = definition.audit.redactFields;
+  const trace =
+    definition.implementation.kind === 'composite'
+      ? chainTrace((await executor.runComposite(definition, input)) as ChainResult, context.trail, (value) => redact(value, fields))
+      : callTrace(name, await executor.call(definition, input), context.trail);
+  if (options.json) output.out(JSON.stringify(trace, null, 2));
+  else for (const line of printTrace(trace)) output.out(line);
+  return trace.success ? EXIT.ok : EXIT.problems;
+}
+
+function readInput(root: string, text: string): unknown {
+  let source = text;
+  if (text.startsWith('@')) {
+    try {
+      source = readFileSync(path.resolve(root, text.slice(1)), 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --input ${text}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  try {
+    return JSON.parse(source);
+  } catch (error) {
+    throw new UsageError(`--input is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** `tool={"output": …}`, `tool={"error": "…"}` or `tool={"sequence": [ … ]}`, as in the YAML's `stubs`. */
+function parseStub(text: string): [string, Stub] {
+  const at = text.indexOf('=');
+  const usage = `--stub takes TOOL=JSON, the JSON a stub as the YAML writes it: {"output": …}, {"error": "…"} or {"sequence": [ … ]}`;
+  if (at <= 0) throw new UsageError(`${usage}; got '${text}'`);
+  let stub: unknown;
+  try {
+    stub = JSON.parse(text.slice(at + 1));
+  } catch {
+    throw new UsageError(`${usage}; '${text.slice(at + 1)}' is not JSON`);
+  }
+  const valid = (value: unknown): boolean => typeof value === 'object' && value !== null && (('output' in value && Object.keys(value).length === 1) || ('error' in value && typeof value.error === 'string' && Object.keys(value).length === 1));
+  const ok = typeof stub === 'object' && stub !== null && ('sequence' in stub ? Array.isArray(stub.sequence) && stub.sequence.length > 0 && stub.sequence.every(valid) : valid(stub));
+  if (!ok) throw new UsageError(`${usage}; got ${text.slice(at + 1)}`);
+  return [text.slice(0, at), stub as Stub];
+}
+
+function stubHandler(stub: Stub): ToolHandler<unknown, unknown> {
+  const responses = 'sequence' in stub ? stub.sequence : [stub];
+  let calls = 0;
+  return () => {
+    const response = responses[Math.min(calls, responses.length - 1)]!;
+    calls += 1;
+    if ('error' in response) throw new Error(response.error);
+    return structuredClone(response.output);
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The step-by-step story of one run, for `toolgen run`: each step execution with its attempts (waits,
+ * durations, inputs and outputs as the audit trail holds them, redacted), the decision the runtime
+ * took, then the result. Built from the run's results and its audit trail; printed as text or JSON.
+ */
+import type { AuditRecord, CallOutcome, ChainResult, StepResult } from '../runtime/index.js';
+
+export interface TraceAttempt {
+  readonly tool: string;
+  readonly attempt: number;
+  readonly status: 'success' | 'failed';
+  readonly waited_ms: number;
+  readonly duration_ms: number;
+  readonly cached?: true;
+  readonly input: unknown;
+  readonly output?: unknown;
+  readonly error?: { readonly kind: string; readonly message: string };
+}
+
+export interface TraceStep {
+  readonly step: string;
+  readonly scope?: string;
+  readonly tool: string | null;
+  readonly status: StepResult['status'];
+  /** What the runtime decided at this step, in words: skipped by `when`, retried, fell back, hopped, continued, stopped. */
+  readonly decisions: readonly string[];
+  readonly attempts: readonly TraceAttempt[];
+}
+
+export interface Trace {
+  readonly tool: string;
+  readonly success: boolean;
+  readonly status: string;
+  readonly steps: readonly TraceStep[];
+  /** A composite's final state, or an atomic tool's output, redacted. */
+  readonly output?: unknown;
+  readonly failure?: { readonly kind: string; readonly message: string; readonly step?: string | null };
+}
+
+/**
+ * The trace of a composite run. `trail` is the run's audit trail; records are matched to step
+ * executions in order, by step id.
+ *
+ * @example chainTrace(result, context.trail, (value) => value).steps.map((step) => step.step)
+ */
+export function chainTrace(result: ChainResult, trail: readonly AuditRecord[], redact: (value: unknown) => unknown): Trace {
+  const pending = trail.filter((record) => record.chainId === result.chain_id);
+  const steps = result.results.map((step): TraceStep => {
+    const mine: AuditRecord[] = [];
+    for (let i = 0; i < pending.length; ) {
+      if (pending[i]!.stepId === step.step.split('.').at(-1) || pending[i]!.stepId === step.step) mine.push(...pending.splice(i, 1));
+      else i += 1;
+    }
+    return { step: step.step, ...(step.scope ? { scope: step.scope } : {}), tool: step.tool, status: step.status, decisions: decisions(step), attempts: mine.map(attempt) };
+  });
+  return {
+    tool: result.chain_name,
+    success: result.success,
+    status: result.status,
+    steps,
+    ...(result.success ? { output: redact(result.final_state) } : { failure: { kind: result.failure.kind, message: result.failure.message, step: result.failure.step } }),
+  };
+}
+
+/** The trace of an atomic call: no steps, its attempt, its output. */
+export function callTrace(tool: string, outcome: CallOutcome, trail: readonly AuditRecord[]): Trace {
+  const record = trail.at(-1);
+  const steps: TraceStep[] = record ? [{ step: tool, tool, status: outcome.ok ? 'success' : 'failed', decisions: [], attempts: [attempt(record)] }] : [];
+  return outcome.ok
+    ? { tool, success: true, status: 'success', steps, output: record?.output ?? outcome.output }
+    : { tool, success: false, status: 'failed', steps, failure: { kind: outcome.error.kind, message: outcome.error.message } };
+}
+
+function attempt(record: AuditRecord): TraceAttempt {
+  return {
+    tool: record.tool,
+    attempt: record.attempt,
+    status: record.status,
+    waited_ms: record.waitedMs,
+    duration_ms: record.durationMs,
+    ...(record.cached ? { cached: true as const } : {}),
+    input: record.input,
+    ...(record.error ? { error: record.error } : { output: record.output }),
+  };
+}
+
+function decisions(step: StepResult): string[] {
+  const out: string[] = [];
+  if (step.status === 'skipped') out.push(`skipped: ${step.reason ?? 'its when is false'}`);
+  if (step.attempts > 1) out.push(`retried: ${step.attempts} attempts`);
+  if (step.served_by) out.push(`fell back to ${step.served_by}`);
+  if (step.hops?.length) out.push(`hopped by _meta.nextTool to ${step.hops.map((hop) => hop.tool).join(' → ')}`);
+  if (step.cached) out.push('served from the cache');
+  if (step.handled === 'continued') out.push('failed; the chain continued');
+  if (step.handled === 'stopped') out.push('failed; the chain stopped');
+  if (step.status === 'cancelled') out.push('cancelled');
+  return out;
+}
+
+/**
+ * The trace as text, one line per step and per attempt.
+ *
+ * @example printTrace(trace).join('\n')
+ */
+export function printTrace(trace: Trace): string[] {
+  const lines: string[] = [`${trace.tool}:`];
+  trace.steps.forEach((step, index) => {
+    const where = step.scope ? ` (in ${step.scope})` : '';
+    lines.push(`  ${index + 1}. ${step.step}${step.tool && step.tool !== step.step ? ` → ${step.tool}` : ''}${where}: ${step.status}`);
+    for (const decision of step.decisions) lines.push(`     ${decision}`);
+    for (const tried of step.attempts) {
+      const timing = `${tried.waited_ms > 0 ? `waited ${tried.waited_ms} ms, ` : ''}${tried.duration_ms} ms`;
+      lines.push(`     attempt ${tried.attempt}${tried.tool !== step.tool ? ` (${tried.tool})` : ''}: ${tried.status}${tried.cached ? ' (cached)' : ''}, ${timing}`);
+      lines.push(`       input:  ${json(tried.input)}`);
+      lines.push(tried.error ? `       error:  ${tried.error.kind}: ${tried.error.message}` : `       output: ${json(tried.output)}`);
+    }
+  });
+  if (trace.success) lines.push(`result (${trace.status}): ${json(trace.output)}`);
+  else lines.push(`failed (${trace.failure!.kind}${trace.failure!.step ? ` at step '${trace.failure!.step}'` : ''}): ${trace.failure!.message}`);
+  return lines;
+}
+
+/** One line of JSON, cut when long: a trace is read by a person. */
+function json(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 400 ? `${text.slice(0, 400)}… (${text.length} characters)` : text;
+}

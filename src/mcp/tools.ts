@@ -1,0 +1,113 @@
+/**
+ * The tools of a registry as an MCP server: each tool listed with its generated JSON Schema as
+ * `inputSchema` and its `returns` (for a composite, its final state) as `outputSchema`, byte for byte;
+ * each call run by a `ChainExecutor` on behalf of the MCP caller, audited, cancellable, and, for a
+ * composite, reporting progress per step.
+ */
+import { randomUUID } from 'node:crypto';
+import { fromJsonSchema, McpServer, type AuthInfo, type jsonSchemaValidator, type McpServerFactory, type ServerContext } from '@modelcontextprotocol/server';
+import { AuditContext, ChainExecutor, type AuditContextOptions, type AuditRecord, type ChainResult, type Clock, type JsonSchema, type StepListener, type ToolDefinition, type ToolRegistry } from '../runtime/index.js';
+import { toolResult } from './results.js';
+
+/** Who is calling, as the MCP connection tells it. */
+export interface McpCaller {
+  /** The MCP session; for a connection without one (stdio, stateless HTTP), an id made for the connection or request. */
+  readonly sessionId: string;
+  /** The validated token's information, when the HTTP server runs behind authentication. */
+  readonly authInfo: AuthInfo | undefined;
+}
+
+export interface ToolServerOptions {
+  readonly registry: ToolRegistry;
+  /** The server's name and version, as `initialize` reports them. Default `toolgen`, the package version. */
+  readonly name?: string;
+  readonly version?: string;
+  /**
+   * The audit context's caller for one call. Default: the token's `clientId` as the user and its
+   * `scopes` as permissions when there is a token; otherwise `defaults` (user `mcp`, no permissions).
+   */
+  readonly context?: (caller: McpCaller) => Omit<AuditContextOptions, 'onRecord'>;
+  /** Used by the default `context` when the call carries no token. */
+  readonly defaults?: { readonly userId?: string; readonly casefileId?: string | null; readonly permissions?: readonly string[] };
+  /** Receives every audit record of every call. */
+  readonly onAudit?: (record: AuditRecord) => void;
+  /** For tests: the executor's clock. */
+  readonly clock?: Clock;
+}
+
+/**
+ * Validation is the runtime's: it fills defaults and fails the call with kind `validation`, audited,
+ * like any other call. The SDK is given schemas that accept everything, so that it lists them as they
+ * are and never answers for the runtime.
+ */
+const RUNTIME_VALIDATES: jsonSchemaValidator = {
+  getValidator: () => (input: unknown) => ({ valid: true as const, data: input as never, errorMessage: undefined }),
+};
+
+/**
+ * A factory of MCP servers for the registry's tools, for `serveStdio` or `createMcpHandler` (one
+ * server per connection or per request).
+ *
+ * @example serveStdio(toolServerFactory({ registry: createToolRegistry() }));
+ */
+export function toolServerFactory(options: ToolServerOptions): McpServerFactory {
+  const definitions = options.registry.names().map((name) => options.registry.get(name)!);
+  return (request) => {
+    const server = new McpServer({ name: options.name ?? 'toolgen', version: options.version ?? '0.0.0' });
+    // stdio: one factory call per connection, so one session id per connection.
+    const connection = `mcp-${randomUUID()}`;
+    for (const definition of definitions) {
+      const returns = objectSchema(definition.returns);
+      server.registerTool(
+        definition.name,
+        {
+          description: definition.description,
+          inputSchema: fromJsonSchema(definition.parameters as never, RUNTIME_VALIDATES),
+          ...(returns ? { outputSchema: fromJsonSchema(returns as never, RUNTIME_VALIDATES) } : {}),
+        },
+        (input: unknown, ctx: ServerContext) => callTool(definition, input, ctx, { sessionId: ctx.sessionId ?? connection, authInfo: ctx.http?.authInfo ?? request.authInfo }, options),
+      );
+    }
+    return server;
+  };
+}
+
+async function callTool(definition: ToolDefinition, input: unknown, ctx: ServerContext, caller: McpCaller, options: ToolServerOptions) {
+  const who = options.context ? options.context(caller) : defaultContext(caller, options);
+  const context = new AuditContext({ ...who, ...(options.onAudit ? { onRecord: options.onAudit } : {}) });
+  const executor = new ChainExecutor({ registry: options.registry, context, ...(options.clock ? { clock: options.clock } : {}) });
+  const signal = ctx.mcpReq.signal;
+  if (definition.implementation.kind === 'function') return toolResult(await executor.call(definition, input, { signal }));
+  const reporter = progress(ctx);
+  const result = (await executor.runComposite(definition, input, { signal, ...(reporter ? { onStep: reporter.onStep } : {}) })) as ChainResult;
+  // The result ends the request: notifications still on their way would arrive after it, and be dropped.
+  await reporter?.sent();
+  return toolResult(result);
+}
+
+function defaultContext(caller: McpCaller, options: ToolServerOptions): Omit<AuditContextOptions, 'onRecord'> {
+  const { authInfo } = caller;
+  if (authInfo) return { userId: authInfo.clientId, sessionId: caller.sessionId, permissions: authInfo.scopes };
+  const defaults = options.defaults ?? {};
+  return { userId: defaults.userId ?? 'mcp', sessionId: caller.sessionId, casefileId: defaults.casefileId ?? null, permissions: [...(defaults.permissions ?? [])] };
+}
+
+/** A progress notification per recorded step, when the client asked for progress (sent a token); null when it did not. */
+function progress(ctx: ServerContext): { onStep: StepListener; sent: () => Promise<unknown> } | null {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return null;
+  const sending: Promise<void>[] = [];
+  return {
+    onStep: ({ index, result }) => {
+      const message = `step '${result.step}' ${result.status}${result.error ? `: ${result.error.message}` : ''}`;
+      // A notification that cannot be sent (the client went away) must not fail the run.
+      sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: index + 1, message } }).catch(() => {}));
+    },
+    sent: () => Promise.all(sending),
+  };
+}
+
+/** MCP wants an object schema for structured output; other `returns` are listed without one. */
+function objectSchema(schema: JsonSchema | null): JsonSchema | null {
+  return schema && schema['type'] === 'object' ? schema : null;
+}

@@ -1,0 +1,83 @@
+/**
+ * `toolgen run` and `toolgen graph`, as a user runs them: the real CLI (the built bin) on the bundled
+ * examples, with their real handlers imported through tsx.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function toolgen(...args: string[]) {
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('toolgen run', () => {
+  it('runs a composite with the real handlers and prints each step, its attempts and the result', () => {
+    const run = toolgen('run', 'echo_chain_demo', '--input', '{"initial_message":"Hi"}');
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('echo_chain_demo:');
+    expect(lines.filter((line) => /^ {2}\d+\. /.test(line))).toEqual(['  1. echo_tool: success', '  2. echo_tool_2 → echo_tool: success', '  3. echo_tool_3 → echo_tool: success']);
+    expect(run.stdout).toContain('       input:  {"message":"Step 2: Hi","session_id":"chain_session"}');
+    expect(lines.at(-2)).toBe('result (success): {"initial_message":"Hi","step1_result":"Hi","step2_result":"Step 2: Hi","final_result":"Step 3: Step 2: Hi"}');
+  });
+
+  it('shows skips by when, block members and redacted inputs; takes the caller\'s permissions', () => {
+    const run = toolgen('run', 'inbox_triage', '--input', '{"query":"invoice"}', '--permissions', 'gmail.read,drive.write');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('  4. alert → send_alert: skipped\n     skipped: when is false: state.urgent_count > 0');
+    expect(run.stdout).toMatch(/archive → drive_upload_file \(in finish\.archive\): success[\s\S]*"content":"\[REDACTED\]"/);
+  });
+
+  it('--stub replaces a tool; a failed run exits 1 and says what was decided', () => {
+    const run = toolgen('run', 'resilient_workflow', '--input', '{"search_term":"x"}', '--stub', 'primary_data_tool={"error":"primary is down"}', '--stub', 'fallback_data_tool={"error":"fallback too"}', '--json');
+    expect(run.status, run.stderr).toBe(1);
+    const trace = JSON.parse(run.stdout) as { success: boolean; failure: { step: string; kind: string }; steps: Array<{ step: string; status: string; decisions: string[]; attempts: Array<{ error?: { message: string } }> }> };
+    expect(trace.success).toBe(false);
+    expect(trace.failure).toMatchObject({ step: 'fallback_data_tool', kind: 'execution' });
+    expect(trace.steps.map((step) => [step.step, step.status, step.decisions])).toEqual([
+      ['primary_data_tool', 'failed', ['failed; the chain continued']],
+      ['fallback_data_tool', 'failed', ['failed; the chain stopped']],
+    ]);
+    expect(trace.steps[0]!.attempts[0]!.error?.message).toBe('primary is down');
+  });
+
+  it('reads --input from a file', () => {
+    const run = toolgen('run', 'echo_tool', '--input', '@config/tools/demo/../../tool.schema.json', '--json');
+    // The schema is JSON but not an echo_tool input: a failed call, exit 1.
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ success: false, failure: { kind: 'validation' } });
+  });
+
+  it.each([
+    [['run', 'echo_tool', '--input', '{not json'], /--input is not JSON/],
+    [['run', 'no_such_tool'], /no tool named 'no_such_tool'/],
+    [['run', 'echo_tool', '--stub', 'echo_tool={"data":1}'], /--stub takes TOOL=JSON/],
+    [['run', 'echo_tool', '--registry', 'missing/index.ts'], /missing\/index\.ts does not exist/],
+  ])('exits 2 on bad usage: %j', (args, message) => {
+    const run = toolgen(...args);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+});
+
+describe('toolgen graph', () => {
+  it('prints the flowchart that generated/graphs holds', () => {
+    const run = toolgen('graph', 'inbox_triage');
+    expect(run.status, run.stderr).toBe(0);
+    const markdown = readFileSync(path.join(ROOT, 'generated/graphs/inbox_triage.md'), 'utf8');
+    expect(markdown).toContain(`\`\`\`mermaid\n${run.stdout}\`\`\``);
+  });
+
+  it.each([
+    ['echo_tool', /'echo_tool' is an atomic tool/],
+    ['inbox_triag', /no tool named 'inbox_triag' \(did you mean 'inbox_triage'\?\)/],
+  ])('exits 2 for %s', (name, message) => {
+    const run = toolgen('graph', name);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(message);
+  });
+});
