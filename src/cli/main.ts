@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { commandWordError } from './command-words.js';
 import { initCommand } from './init-command.js';
+import { migrateCommand } from './migrate-command.js';
 import { buildCommand, checkCommand, EXIT, settingsFor, UsageError, validateCommand, watchCommand, type CommandOptions } from './commands.js';
 import { FORMATS, type Format } from './formats.js';
 import { processOutput, withFormat, type Output } from './output.js';
@@ -59,6 +60,14 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .description('scaffold toolgen.config.yaml, an atomic tool with its handler, a composite, and a vitest config; never overwrites')
     .action(async () => {
       code = await initCommand(cwd, output);
+    });
+  program
+    .command('migrate')
+    .description("convert the original system's YAML (a file, or a folder at any depth) into toolgen tools in DEST, one file per tool; never overwrites")
+    .argument('<src>', 'a YAML file or a folder of them, in the original format')
+    .argument('<dest>', 'the folder to write DEST/<name>.yaml (and DEST/<name>.ts handler stubs) into')
+    .action(async (src: string, dest: string) => {
+      code = await migrateCommand(src, dest, cwd, output);
     });
   program
     .command('check')
