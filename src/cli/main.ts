@@ -68,6 +68,15 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       code = await initCommand(cwd, output);
     });
   program
+    .command('migrate')
+    .description("convert the original system's YAML (a file, or a folder at any depth) into toolgen tools in DEST, one file per tool; never overwrites")
+    .argument('<src>', 'a YAML file or a folder of them, in the original format')
+    .argument('<dest>', 'the folder to write DEST/<name>.yaml (and DEST/<name>.ts handler stubs) into')
+    .action(async (src: string, dest: string) => {
+      const { migrateCommand } = await import('./migrate-command.js');
+      code = await migrateCommand(src, dest, cwd, output);
+    });
+  program
     .command('check')
     .description('exit 1 and list the files when generated code is not what the YAML produces')
     .action(async () => {

@@ -69,6 +69,12 @@ describe('boundaries', () => {
     expect(violations((from, to) => area(from) === 'mcp' && area(to) !== 'mcp' && area(to) !== 'language' && to !== 'runtime/index.ts')).toEqual([]);
   });
 
+  it('migrate reads old YAML with the loader and the shared language only, and only the CLI imports it', () => {
+    const allowed = (to: string) => area(to) === 'migrate' || area(to) === 'language' || to.startsWith('compiler/load/');
+    expect(violations((from, to) => area(from) === 'migrate' && !allowed(to))).toEqual([]);
+    expect(violations((from, to) => area(to) === 'migrate' && area(from) !== 'migrate' && area(from) !== 'cli')).toEqual([]);
+  });
+
   it('no stage imports a later stage', () => {
     expect(violations((from, to) => stageOf(from) >= 0 && stageOf(to) > stageOf(from))).toEqual([]);
   });

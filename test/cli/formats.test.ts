@@ -106,7 +106,7 @@ describe('help and command words', () => {
   });
 
   it.each([
-    ['generate', /'generate' is not a toolgen command, and no tool under the config dir has that name; commands: validate, init, check/],
+    ['generate', /'generate' is not a toolgen command, and no tool under the config dir has that name; commands: validate, init, migrate, check/],
     ['chek', /did you mean `toolgen check`\?/],
   ])('`toolgen %s`, with no tool of that name, is a usage error at once', async (word, message) => {
     project = createProject();

@@ -13,6 +13,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile } from '../load/source.js';
 import type { ToolDocument } from '../model.js';
+import { OLD_IMPLEMENTATION_TYPES, OLD_TYPE_NAMES, oldField } from './old-format.js';
 
 export class SchemaValidator {
   readonly #validate: ValidateFunction;
@@ -98,6 +99,9 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
     case 'additionalProperties': {
       const field = String(params['additionalProperty']);
       const allowed = Object.keys(((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {});
+      const old = oldField(path, field);
+      if (old?.replacement) return diagnostic('SCHEMA_OLD_FIELD', { field, where, replacement: old.replacement }, source.locate([...path, field], { key: true }), { suggestion: old.suggestion });
+      if (old) return diagnostic('SCHEMA_OLD_FIELD_NO_EQUIVALENT', { field, where }, source.locate([...path, field], { key: true }));
       return diagnostic('SCHEMA_UNKNOWN_FIELD', { field, where, allowed: plainList(allowed, 'nothing') }, source.locate([...path, field], { key: true }), { suggestion: closestName(field, allowed) });
     }
     case 'required':
@@ -113,7 +117,12 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const value = source.document.getIn(path);
-      const suggestion = typeof value === 'string' ? closestName(value, allowed) : null;
+      if (typeof value === 'string' && OLD_IMPLEMENTATION_TYPES.includes(value) && path.length === 2 && path[0] === 'implementation' && path[1] === 'type') {
+        return diagnostic('SCHEMA_OLD_IMPLEMENTATION', { where, allowed: quotedList(allowed), value }, source.locate(path));
+      }
+      // The original's type names (int, float, dict) are not typos, so closestName would not find them.
+      const renamed = typeof value === 'string' && OLD_TYPE_NAMES[value] !== undefined && allowed.includes(OLD_TYPE_NAMES[value]) ? OLD_TYPE_NAMES[value] : undefined;
+      const suggestion = renamed ?? (typeof value === 'string' ? closestName(value, allowed) : null);
       return diagnostic('SCHEMA_BAD_VALUE', { where, allowed: quotedList(allowed) }, source.locate(path), { suggestion });
     }
     case 'oneOf':
