@@ -1,20 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { useColor, type Output } from '../../src/cli/output.js';
+import { runCli } from '../helpers/cli.js';
+import { useColor } from '../../src/cli/output.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 let project: TestProject;
 afterEach(() => project?.dispose());
 
-async function run(args: string[], cwd = project.root): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { color: false, out: (line) => out.push(line), err: (line) => err.push(line) };
-  const code = await main(args, { cwd, output });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (args: string[], cwd = project.root) => runCli(args, cwd);
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

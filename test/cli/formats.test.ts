@@ -1,19 +1,12 @@
 /** `--format json|github`, `--quiet`, the help of subcommands, and names that read like commands. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { Output } from '../../src/cli/output.js';
+import { runCli } from '../helpers/cli.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 let project: TestProject;
 afterEach(() => project?.dispose());
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { color: false, out: (line) => out.push(line), err: (line) => err.push(line) };
-  const code = await main(args, { cwd: project.root, output });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (args: string[]) => runCli(args, project.root);
 
 // One error (an unknown tool, with a suggestion) and one warning (retry settings that do nothing).
 const BROKEN = `

@@ -2,19 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import type { Output } from '../../src/cli/output.js';
+import { runCli } from '../helpers/cli.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const output: Output = { color: false, out: (line) => out.push(line), err: (line) => err.push(line) };
-  const code = await main(args, { cwd: dir, output });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = (args: string[]) => runCli(args, dir);
 
 describe('toolgen init', () => {
   it('scaffolds a project whose tools validate with no problems, and says what to run next', async () => {
