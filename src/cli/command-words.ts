@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { closestName } from '../language/suggest.js';
 import { findToolFiles } from '../compiler/load/load.js';
 
-/** Words people type after `toolgen` that are commands of other tools, or of toolgen's future. */
-const COMMAND_WORDS = ['init', 'build', 'compile', 'generate', 'gen', 'watch', 'test', 'lint', 'help', 'version', 'serve', 'run', 'graph', 'migrate', 'start', 'dev'];
+/** Words people type after `toolgen` that are commands of other tools (toolgen's own reach their command first). */
+const COMMAND_WORDS = ['build', 'compile', 'generate', 'gen', 'watch', 'test', 'lint', 'help', 'version', 'start', 'dev'];
 
 /**
  * The usage error for `name`, or null when it may well be a tool.

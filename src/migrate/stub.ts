@@ -5,7 +5,7 @@
  */
 import { stringify } from 'yaml';
 import { isRecord } from './conversion.js';
-import { handlerName, typeName } from './names.js';
+import { deriveNames } from '../compiler/names.js';
 
 export interface StubInput {
   readonly name: string;
@@ -56,7 +56,7 @@ const commentSafe = (text: string) => text.replaceAll('*/', '*\\/');
  * @example stubSource({ name: 'echo_tool', kind: 'simple', parameters: [{ name: 'message', type: 'string', required: true }], … })
  */
 export function stubSource(input: StubInput): string {
-  const type = `${typeName(input.name)}Input`;
+  const type = `${deriveNames(input.name).typeName}Input`;
   const fields = input.parameters.map((parameter) => {
     const optional = parameter['required'] === true || 'default' in parameter ? '' : '?';
     const doc = typeof parameter['description'] === 'string' ? `  /** ${commentSafe(parameter['description'])} */\n` : '';
@@ -82,7 +82,7 @@ export function stubSource(input: StubInput): string {
     ...(fields.length > 0 ? [fields.join('').trimEnd()] : []),
     '}',
     '',
-    `export function ${handlerName(input.name)}(_input: ${type}): ${typeOf(input.returns)} {`,
+    `export function ${deriveNames(input.name).functionName}(_input: ${type}): ${typeOf(input.returns)} {`,
     `  throw new Error(${JSON.stringify(`${input.name} is not implemented yet: toolgen migrate wrote a stub (the original was ${input.kind})`)});`,
     '}',
     '',

@@ -4,7 +4,7 @@
  */
 import { Conversion, isRecord } from './conversion.js';
 import { renderTool } from './document.js';
-import { fileSlug, handlerName } from './names.js';
+import { deriveNames } from '../compiler/names.js';
 import { migrateParameters } from './parameters.js';
 import { FLAT_RULES, migrateAudit, migratePolicies } from './policies.js';
 import { migrateScenarios } from './scenarios.js';
@@ -38,7 +38,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   const conversion = new Conversion();
   const name = typeof old['name'] === 'string' && old['name'].length > 0 ? old['name'] : 'unnamed_tool';
   if (name !== old['name']) conversion.note('warning', 'name', `the tool has no name: called '${name}'`);
-  const slug = fileSlug(name);
+  const slug = deriveNames(name).fileSlug;
   const tool: Record<string, unknown> = { name };
   for (const key of DOCUMENTATION.slice(1)) if (old[key] !== undefined) tool[key] = old[key];
   if (typeof tool['version'] === 'number') tool['version'] = String(tool['version']);
@@ -64,7 +64,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   } else if (kind === 'function' && typeof implementation['module'] === 'string') {
     tool['implementation'] = implementation;
   } else {
-    const exported = handlerName(name);
+    const exported = deriveNames(name).functionName;
     tool['implementation'] = { type: 'function', module: `./${slug}.ts`, export: exported };
     const original = Object.fromEntries(HOW_IT_RAN.filter((key) => old[key] !== undefined).map((key) => [key, old[key]]));
     stub = stubSource({ name, description: tool['description'] as string, source, kind: kind === 'none' ? 'mock data, with no implementation' : kind, parameters, returns: old['returns'], original });
