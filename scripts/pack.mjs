@@ -15,8 +15,10 @@
  *   subpaths, `./runtime` becoming its `.`: `./agents` → `@toolgen/runtime/agents`. The runtime
  *   package holds the modules of dist/ those entries reach (imports followed, `.d.ts` included); none
  *   may be the compiler's or the CLI's.
- * - Its dependencies: a package the modules of the runtime's `.` import statically is a dependency;
- *   one imported only by another subpath, or only through `import()`, is an optional peer dependency,
+ * - Its dependencies: a package the modules of the runtime's `.` import statically is a dependency
+ *   (and must not be an optional peer in package.json: the main entry would fail without it); one
+ *   imported only by another subpath, or only through `import()`, or only by the main entry's
+ *   declarations when package.json makes it an optional peer, is an optional peer dependency,
  *   installed by the apps that use it. Versions are this repository's. Except a package the CLI
  *   depends on (the MCP SDK, for `./mcp` and `toolgen serve`): it is in every app's tree (as a dev
  *   package) and npm keeps an optional peer of a production package whenever it is in the tree, so
@@ -67,17 +69,19 @@ const isBuiltin = (specifier) => specifier.startsWith('node:') || builtinModules
 const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 /**
- * The modules of dist/ an entry reaches (relative to dist/, `.js` and `.d.ts`), and the packages it
- * imports: `required` (statically, from JavaScript or declarations) and `dynamic` (only through `import()`).
+ * The modules of dist/ an entry reaches (relative to dist/, `.js` and `.d.ts`), and the packages they
+ * import: `required` (statically, by JavaScript), `types` (by declarations only) and `dynamic` (only
+ * through `import()`).
  */
-export function closure(entry) {
+export function closure(entry, dist = DIST) {
   const files = new Set();
   const required = new Set();
+  const types = new Set();
   const dynamic = new Set();
   const queue = [`${entry}.js`, `${entry}.d.ts`];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (files.has(file)) continue;
-    const absolute = path.join(DIST, file);
+    const absolute = path.join(dist, file);
     if (!existsSync(absolute)) throw new Error(`dist/${file} is missing (reached from ${entry}): run \`npm run build\``);
     files.add(file);
     const found = importsOf(readFileSync(absolute, 'utf8'));
@@ -89,14 +93,13 @@ export function closure(entry) {
           const base = target.replace(/\.(d\.ts|js)$/, '');
           queue.push(`${base}.js`, `${base}.d.ts`);
         } else if (!isBuiltin(specifier)) {
-          // In a declaration, `import("x").T` is a type the entry's users need as much as a static import.
-          (kind === 'static' || declaration ? required : dynamic).add(packageOf(specifier));
+          // In a declaration, `import("x").T` is a type reference like any other.
+          (declaration ? types : kind === 'static' ? required : dynamic).add(packageOf(specifier));
         }
       }
     }
   }
-  for (const name of required) dynamic.delete(name);
-  return { files: [...files].sort(), required, dynamic };
+  return { files: [...files].sort(), required, types: new Set([...types].filter((name) => !required.has(name))), dynamic: new Set([...dynamic].filter((name) => !required.has(name))) };
 }
 
 /** The runtime package's subpaths: `[subpath, entry in dist/ without extension]`, from the repository's exports. */
@@ -111,19 +114,29 @@ export function runtimeEntries(rootPackage) {
 }
 
 /** The runtime package: its package.json and the files of dist/ it holds. */
-export function runtimeManifest(rootPackage, name) {
+export function runtimeManifest(rootPackage, name, dist = DIST) {
   const entries = runtimeEntries(rootPackage);
   if (!entries.some(([subpath]) => subpath === '.')) throw new Error("package.json exports has no './runtime': the runtime package needs its main entry");
+  const isOptionalPeer = (dependency) => rootPackage.peerDependenciesMeta?.[dependency]?.optional === true;
   const files = new Set();
   const core = new Set();
   const optional = new Set();
   const exports = {};
   for (const [subpath, entry] of entries) {
-    const reached = closure(entry);
+    const reached = closure(entry, dist);
     const misplaced = reached.files.filter((file) => CLI_ONLY.some((prefix) => file === prefix || file.startsWith(prefix)));
     if (misplaced.length > 0) throw new Error(`the runtime entry ${subpath} (dist/${entry}.js) reaches modules of the CLI or the compiler: ${misplaced.join(', ')}`);
     for (const file of reached.files) files.add(file);
-    for (const dependency of reached.required) (subpath === '.' ? core : optional).add(dependency);
+    if (subpath === '.') {
+      for (const dependency of reached.required) {
+        if (isOptionalPeer(dependency)) throw new Error(`the runtime's main entry imports '${dependency}' statically, which package.json makes an optional peer: import it with import(), or from a subpath of its own`);
+        core.add(dependency);
+      }
+      // Types the main entry's declarations use: a dependency, unless the package is an optional peer.
+      for (const dependency of reached.types) (isOptionalPeer(dependency) ? optional : core).add(dependency);
+    } else {
+      for (const dependency of [...reached.required, ...reached.types]) optional.add(dependency);
+    }
     for (const dependency of reached.dynamic) optional.add(dependency);
     exports[subpath] = { types: `./dist/${entry}.d.ts`, default: `./dist/${entry}.js` };
   }
