@@ -14,6 +14,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIME_MODULE } from '../../src/compiler/emit/runtime-module.js';
 
@@ -595,6 +597,22 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(graph.stdout).toMatch(/^flowchart TD\n/);
   });
 
+  it("`npx toolgen serve` serves the app's tools over MCP (stdio), with the app's handlers", async () => {
+    if (!existsSync(appFile('generated/index.ts'))) resetApp();
+    const client = new Client({ name: 'toolgen-e2e', version: '1.0.0' });
+    const npx = path.join(path.dirname(process.execPath), 'npx');
+    await client.connect(new StdioClientTransport({ command: existsSync(npx) ? npx : 'npx', args: ['--no-install', 'toolgen', 'serve'], cwd: app, env: childEnv() as Record<string, string>, stderr: 'pipe' }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['shout_tool', 'shout_twice_chain']);
+      const result = await client.callTool({ name: 'shout_twice_chain', arguments: { greeting: 'yo' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ first_loud: 'YO', final_loud: 'YO, AGAIN YO, AGAIN' });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('the app runs on Node 20 through tsx, and compiled with tsc', () => {
     if (!existsSync(appFile('generated/index.ts'))) resetApp();
     const expected = { greeting: 'hi', first_loud: 'HI', final_loud: 'HI, AGAIN HI, AGAIN', final_length: 19 };
@@ -630,6 +648,11 @@ describe('the packed packages, installed into a fresh app as the README says', (
     console.log(`toolgen e2e: production install of the sample app: ${installed.length} packages, ${size} bytes (du -sb node_modules)`);
     // The compiler alone (ts-morph bundles TypeScript) is tens of MB; the runtime and its two dependencies are a few.
     expect(size).toBeLessThan(8_000_000);
+
+    // `@toolgen/runtime/mcp` needs the MCP SDK, which the runtime leaves to the app (see the README).
+    const mcp = run(process.execPath, ['--input-type=module', '-e', `await import('${RUNTIME_MODULE}/mcp')`], prod);
+    expect(mcp.status, show(mcp)).not.toBe(0);
+    expect(mcp.stderr).toMatch(/Cannot find package '@modelcontextprotocol\/(server|node)'/);
 
     const started = expectSuccess(run(process.execPath, ['dist/src/main.js', 'hey'], prod));
     expect(JSON.parse(started.stdout)).toMatchObject({ first_loud: 'HEY', final_loud: 'HEY, AGAIN HEY, AGAIN' });
