@@ -26,6 +26,9 @@ const LINE = {
   subgraph: new RegExp(`^subgraph (${ID})\\[${LABEL}\\]$`),
   edge: new RegExp(`^(${ID}) (?:-->|-\\.->)(?:\\|${LABEL}\\|)? (${ID})$`),
   link: new RegExp(`^(${ID}) -\\.- (${ID})\\[${LABEL}\\]$`),
+  // The one style: a note (dashed, white) is not a step.
+  style: /^classDef note fill:#fff,stroke-dasharray:4 4$/,
+  styled: new RegExp(`^class (${ID}) note$`),
 };
 
 /** The problems of a flowchart against the syntax toolgen generates; empty when it is valid. */
@@ -51,6 +54,8 @@ function problems(flowchart: string): string[] {
       used.push([at, match[1]!]);
       declare(match[2]!, at);
     } else if ((match = line.match(LINE.edge))) used.push([at, match[1]!], [at, match[2]!]);
+    else if ((match = line.match(LINE.styled))) used.push([at, match[1]!]);
+    else if (LINE.style.test(line)) return;
     else found.push(`line ${at} is not toolgen's Mermaid: ${line}`);
     if (depth < 0) found.push(`line ${at}: 'end' closes no subgraph`);
   });
@@ -92,16 +97,52 @@ describe('workflow pictures', () => {
     await expect(parseMermaid(broken)).rejects.toThrow(/Parse error|Lexical error/);
   });
 
-  it('shows subgraphs for blocks, a condition, dotted failure edges and retries', () => {
-    const triage = flowchartOf(readFileSync(path.join(GRAPHS, 'inbox_triage.md'), 'utf8'));
-    expect(triage).toContain('subgraph s_summarise["summarise: for each message in #lt;#lt; state.messages #gt;#gt;, 2 at a time, up to 1 failed"]');
-    expect(triage).toContain('subgraph s_finish["finish: parallel, waits for every branch"]');
+  const picture = (name: string) => flowchartOf(readFileSync(path.join(GRAPHS, `${name}.md`), 'utf8'));
+
+  it('shows subgraphs for blocks (with what they map, on one line), a condition, dotted failure edges', () => {
+    const triage = picture('inbox_triage');
+    expect(triage).toContain('subgraph s_summarise["summarise: for each message in #lt;#lt; state.messages #gt;#gt;, 2 at a time, up to 1 failed; → summaries; transform → urgent_count"]');
+    expect(triage).toContain('subgraph s_finish["finish: parallel, waits for every branch; → archive_id"]');
     expect(triage).toContain('s_alert_when -->|"no: skip"| s_finish');
-    const lookup = flowchartOf(readFileSync(path.join(GRAPHS, 'resilient_lookup.md'), 'utf8'));
-    expect(lookup).toContain('s_lookup -.->|"retry up to 2×, 200 ms ×2, jitter"| s_lookup');
-    const dag = flowchartOf(readFileSync(path.join(GRAPHS, 'compare_weather.md'), 'utf8'));
+    // An edge into `failed` needs no label; a failure that continues says so.
+    expect(triage).toContain('s_search -.-> chain_failed');
+    expect(picture('resilient_workflow')).toContain('s_primary_data_tool -.->|"on failure"| s_fallback_data_tool');
+  });
+
+  it('writes retries in the step box, never as a loop from a step to itself', () => {
+    const lookup = picture('resilient_lookup');
+    expect(lookup).toContain('s_lookup["lookup: primary_data_tool<br/>timeout 2 s<br/>retry up to 2×, 200 ms ×2, jitter<br/>fallbacks: fallback_data_tool<br/>cached 5 min<br/>→ data"]');
+    expect(lookup).toContain('s_lookup -.-> chain_failed');
+    for (const file of files) expect(flowchartOf(readFileSync(path.join(GRAPHS, file), 'utf8'))).not.toMatch(/^\s*(\w+) -\.?->.* \1$/m);
+  });
+
+  it('shows a wait as the point where the run suspends, with its time limit and what it maps', () => {
+    const transfer = picture('approved_transfer');
+    expect(transfer).toContain(`s_approval[/"approval: wait<br/>for signal 'approval'<br/>the run suspends<br/>at most 24 h<br/>→ approved, approved_by"/]`);
+    expect(transfer).toContain('s_approval_when -->|"yes"| s_approval');
+    expect(transfer).toContain('s_approval -.->|"on failure"| chain_end');
+  });
+
+  it('shows a choice as a rhombus with its conditions in order and the default', () => {
+    const route = picture('route_payment');
+    expect(route).toContain('s_route{"route: choose"}');
+    expect(route).toContain('s_route -->|"1. state.amount #gt; 1000"| s_manual_review');
+    expect(route).toContain('s_route -->|"2. state.country = #quot;FR#quot;"| s_french_desk');
+    expect(route).toContain('s_route -->|"otherwise"| s_auto_approve');
+  });
+
+  it('shows DAG dependencies, and that any failed step fails the run', () => {
+    const dag = picture('compare_weather');
+    expect(dag).toContain('chain_start --> s_weather_a');
     expect(dag).toContain('s_weather_a --> s_comparison');
     expect(dag).toContain('s_weather_b --> s_comparison');
+    for (const step of ['weather_a', 'weather_b', 'comparison']) expect(dag).toContain(`s_${step} -.-> chain_failed`);
+  });
+
+  it('draws the nextTool allowance as a dashed note, not a step', () => {
+    const handoff = picture('transfer_with_handoff');
+    expect(handoff).toContain('chain_start -.- next_tools["_meta.nextTool may call: request_agent_handoff<br/>at most 2 hops a step"]');
+    expect(handoff).toContain('class next_tools note');
   });
 
   it('escapes hostile step ids, tools and conditions, and never names a node end', async () => {
