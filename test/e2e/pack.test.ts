@@ -504,11 +504,12 @@ describe('the packed package, installed into a fresh app', () => {
     }
   }, SETUP_TIMEOUT);
 
+  // Removing the app's node_modules took 14 s on a busy disk: past the default 10 s hook timeout.
   afterAll(() => {
     if (!tmp) return;
     if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
-  });
+  }, SETUP_TIMEOUT);
 
   it('packs dist/, the templates and the schema, and none of the repository itself', () => {
     const required = [
