@@ -442,6 +442,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
   }, SETUP_TIMEOUT);
 
+  // Removing the app's node_modules took 14 s on a busy disk: past the default 10 s hook timeout.
   afterAll(() => {
     if (!tmp) return;
     if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
