@@ -15,7 +15,7 @@ function exportedNames(file: string): string[] {
   return [...source.matchAll(/^export (?:type )?\{([^}]+)\}/gm)].flatMap((match) => match[1]!.split(',').map((name) => name.trim()).filter(Boolean));
 }
 
-describe.each([['toolgen/runtime', 'src/runtime/index.ts'], ['toolgen/agents', 'src/runtime/agents/index.ts'], ['toolgen/mcp', 'src/mcp/index.ts']])('%s', (_, file) => {
+describe.each([['@toolgen/runtime', 'src/runtime/index.ts'], ['@toolgen/runtime/agents', 'src/runtime/agents/index.ts'], ['@toolgen/runtime/mcp', 'src/mcp/index.ts']])('%s', (_, file) => {
   const names = exportedNames(file);
 
   it('exports names (the parse found them)', () => {
