@@ -12,6 +12,10 @@
  *    and one fdatasync per step), vs without a store, side by side; the ratio is per step. No target:
  *    it is the price of a disk flush per step, reported so it is known.
  *
+ * 4. Tracing: the same composite with no tracer, with `trace.getTracer()` of an `@opentelemetry/api`
+ *    that has no SDK registered, and with an SDK tracer exporting to memory, side by side. Target: no
+ *    tracer at all costs nothing (it is the plain executor), and an api with no SDK stays within 10%.
+ *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
  * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
@@ -25,6 +29,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
 import { parseDocument } from 'yaml';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus } from './corpus.mjs';
@@ -40,6 +46,7 @@ const COMPILE_TARGET = 3;
 const EXECUTOR_TARGET = 2;
 const PARALLEL_TARGET = 1.1;
 const LOOP_TARGET = 1.2;
+const NO_SDK_TARGET = 1.1;
 const WATCH_EDITS = 21;
 const WATCH_TARGET_MS = 100;
 const WATCH_SCALING_TARGET = 1.5;
@@ -279,6 +286,40 @@ async function executorBench() {
   return Object.fromEntries(Object.entries(perChain).map(([name, values]) => [name, median(values)]));
 }
 
+/** Per chain: no tracer, a tracer of an api with no SDK registered, an SDK tracer exporting to memory. */
+async function tracingBench() {
+  const { registry, composite } = chainFixture();
+  const input = { value_0: 1, name: 'bench' };
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracers = { none: undefined, noSdk: trace.getTracer('toolgen-bench'), sdk: provider.getTracer('toolgen-bench') };
+  const run = (tracer) => new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }), ...(tracer ? { tracer } : {}) }).runComposite(composite, input);
+  const check = await run(tracers.sdk);
+  assert.equal(check.success, true, 'the traced chain succeeds');
+  // The composite's call, its workflow, and one span per step.
+  assert.equal(exporter.getFinishedSpans().length, CHAIN_STEPS + 2, 'the SDK side really records spans');
+  const loop = async (tracer, count) => {
+    for (let i = 0; i < count; i += 1) await run(tracer);
+    exporter.reset();
+  };
+  for (const tracer of Object.values(tracers)) await loop(tracer, CHAIN_WARMUP);
+  const perChain = Object.fromEntries(Object.keys(tracers).map((name) => [name, []]));
+  for (let round = 0; round < CHAIN_ROUNDS; round += 1) {
+    for (const [name, tracer] of Object.entries(tracers)) {
+      const { ms: elapsed } = await timed(() => loop(tracer, CHAINS_PER_ROUND));
+      perChain[name].push((elapsed * 1000) / CHAINS_PER_ROUND);
+    }
+  }
+  return Object.fromEntries(Object.entries(perChain).map(([name, values]) => [name, median(values)]));
+}
+
+function tracingRows(tracing) {
+  row(`${CHAIN_STEPS}-step chain, no tracer`, us(tracing.none), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+  row('  tracer, api with no SDK', us(tracing.noSdk), '(trace.getTracer(): non-recording spans)');
+  ratioRow(tracing.noSdk / tracing.none, NO_SDK_TARGET, 'ratio to no tracer');
+  row('  tracer, SDK + memory exporter', us(tracing.sdk), `(${CHAIN_STEPS + 2} spans per chain; ratio ${(tracing.sdk / tracing.none).toFixed(2)}, no target)`);
+}
+
 /** Per step: a durable run on the file store (with and without fdatasync) vs the same run in memory. */
 async function durableBench() {
   const { registry, composite } = chainFixture();
@@ -340,6 +381,12 @@ async function main() {
     for (const line of rows) console.log(line);
     return;
   }
+  const tracing = await tracingBench();
+  if (process.env.BENCH_ONLY === 'tracing') {
+    tracingRows(tracing);
+    for (const line of rows) console.log(line);
+    return;
+  }
   const durable = await durableBench();
   if (process.env.BENCH_ONLY === 'durable') {
     durableRows(durable);
@@ -390,6 +437,7 @@ async function main() {
   row('same calls by hand + validation', us(chain.byHand));
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
   row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  tracingRows(tracing);
   durableRows(durable);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row("node -e \"import('yaml')\"", ms(yamlFloorMs));

@@ -55,6 +55,7 @@ function siteOf(step: CompiledCall, context: StepContext, attempt: number, waite
     timeoutMs: step.plan.timeoutMs,
     cache: via === undefined ? step.plan.cache : undefined,
     via,
+    trace: context.trace,
   };
 }
 
