@@ -6,7 +6,8 @@
  *    Target: at most 3×.
  * 2. Executor overhead: a 10-step composite of no-op tools through `ChainExecutor.runComposite`
  *    (real AuditContext and ToolRegistry) vs the same 10 calls made by hand, each input validated by an
- *    ajv validator compiled once with the runtime's options. Target: at most 2×.
+ *    ajv validator compiled once with the runtime's options. Target: at most 2×. Measured twice: in
+ *    this process, and in a child process that runs nothing else (`BENCH_CHILD=executor`).
  *
  * 3. Durable steps: the same composite with a `runId` on the embedded `FileRunStore` (one journal record
  *    and one fdatasync per step), vs without a store, side by side; the ratio is per step. No target:
@@ -369,15 +370,34 @@ function durableRows(durable) {
 
 // ---------------------------------------------------------------------------------------------------
 
+/** The executor benchmark again in a fresh node process: no heap, JIT state or loaded modules of anything else. */
+function executorInCleanProcess() {
+  const child = spawnSync(process.execPath, [new URL(import.meta.url).pathname], { env: { ...process.env, BENCH_CHILD: 'executor' }, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`the executor benchmark's child process exited ${child.status}: ${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
+
+function executorRows(chain, clean) {
+  row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+  row('same calls by hand + validation', us(chain.byHand));
+  ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
+  row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  row('  in a clean process', us(clean.runComposite), `(by hand ${us(clean.byHand)}; a child process that runs only this benchmark)`);
+  ratioRow(clean.runComposite / clean.byHand, EXECUTOR_TARGET, 'ratio, clean process');
+}
+
 async function main() {
+  if (process.env.BENCH_CHILD === 'executor') {
+    process.stdout.write(JSON.stringify(await executorBench()));
+    return;
+  }
   // The executor first: the compile benchmark leaves a large heap behind (the runtime's shared ajv
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
   const [versionMs, yamlFloorMs] = processBench([BIN, '--version'], ['-e', "import('yaml')"]);
+  const clean = executorInCleanProcess();
   const chain = await executorBench();
   if (process.env.BENCH_ONLY === 'executor') {
-    row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
-    row('same calls by hand + validation', us(chain.byHand));
-    ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
+    executorRows(chain, clean);
     for (const line of rows) console.log(line);
     return;
   }
@@ -433,10 +453,7 @@ async function main() {
   const [small, large] = watches;
   row(`  ${large.tools} tools`, ms(large.latencyMs), `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`);
   ratioRow(large.latencyMs / small.latencyMs, WATCH_SCALING_TARGET, `ratio ${large.tools} / ${small.tools} tools`);
-  row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
-  row('same calls by hand + validation', us(chain.byHand));
-  ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
-  row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  executorRows(chain, clean);
   tracingRows(tracing);
   durableRows(durable);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);

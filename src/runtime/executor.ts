@@ -363,6 +363,7 @@ export class ChainExecutor implements ToolCaller {
       runSequence,
       journal,
       onStep,
+      lastEndedAt: 0,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
     const { tracing } = this.#core;

@@ -40,6 +40,8 @@ export interface Run {
   readonly journal: RunJournal | undefined;
   /** The caller's `onStep`, for the chain it started (not for composites nested in it). */
   readonly onStep: StepListener | undefined;
+  /** When the last attempt that settled at once ended: the flat path reads it right after a step, to start the next one then. */
+  lastEndedAt: number;
 }
 
 /** Adds a step execution to the run's results, and tells the caller when it listens. */

@@ -5,7 +5,7 @@
  * journaled once it ends, and a step an earlier process finished is replayed, not run.
  */
 import { historyEntry } from '../attempt.js';
-import type { CompiledStep } from '../compiled-plan.js';
+import type { CompiledCall, CompiledStep } from '../compiled-plan.js';
 import type { RunJournal, Visit } from '../durable/journal.js';
 import type { StepRecord } from '../durable/records.js';
 import { evaluate, expressionError } from '../expressions.js';
@@ -78,6 +78,16 @@ function executeTraced(step: CompiledStep, context: StepContext, visit: Visit | 
         throw error;
       },
     );
+}
+
+/**
+ * The flat path of a plain call step (no `when`, no journal, no tracer): straight from the sequence to
+ * the call, its first attempt started at `startedAt` when the step before it ended at once.
+ */
+export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> {
+  const ran = runCallStep(step, context, undefined, startedAt);
+  if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
+  return afterRun(step, ran, context);
 }
 
 /** Maps and transforms a step's output into state and records its success; or reports why it failed. */
