@@ -26,7 +26,7 @@ export async function runSequence(sequence: CompiledSequence, context: StepConte
     if (run.budget.used >= run.budget.max) return { failure: limitReached(run, current), last };
     run.budget.used += 1;
     const step = sequence.steps.get(current)!;
-    const plain = flat && step.kind === 'call' && step.when === undefined;
+    const plain = flat && step.kind === 'call' && step.when === null;
     const settled = plain ? executeCall(step, context, endedAt) : executeStep(step, context);
     let executed: StepRun;
     if (isPromiseLike(settled)) {
