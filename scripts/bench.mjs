@@ -6,11 +6,16 @@
  *    Target: at most 3×.
  * 2. Executor overhead: a 10-step composite of no-op tools through `ChainExecutor.runComposite`
  *    (real AuditContext and ToolRegistry) vs the same 10 calls made by hand, each input validated by an
- *    ajv validator compiled once with the runtime's options. Target: at most 2×.
+ *    ajv validator compiled once with the runtime's options. Target: at most 2×. Measured twice: in
+ *    this process, and in a child process that runs nothing else (`BENCH_CHILD=executor`).
  *
  * 3. Durable steps: the same composite with a `runId` on the embedded `FileRunStore` (one journal record
  *    and one fdatasync per step), vs without a store, side by side; the ratio is per step. No target:
  *    it is the price of a disk flush per step, reported so it is known.
+ *
+ * 4. Tracing: the same composite with no tracer, with `trace.getTracer()` of an `@opentelemetry/api`
+ *    that has no SDK registered, and with an SDK tracer exporting to memory, side by side. Target: no
+ *    tracer at all costs nothing (it is the plain executor), and an api with no SDK stays within 10%.
  *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
@@ -25,6 +30,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
 import { parseDocument } from 'yaml';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus } from './corpus.mjs';
@@ -40,6 +47,7 @@ const COMPILE_TARGET = 3;
 const EXECUTOR_TARGET = 2;
 const PARALLEL_TARGET = 1.1;
 const LOOP_TARGET = 1.2;
+const NO_SDK_TARGET = 1.1;
 const WATCH_EDITS = 21;
 const WATCH_TARGET_MS = 100;
 const WATCH_SCALING_TARGET = 1.5;
@@ -279,6 +287,44 @@ async function executorBench() {
   return Object.fromEntries(Object.entries(perChain).map(([name, values]) => [name, median(values)]));
 }
 
+/** Per chain: no tracer, a tracer of an api with no SDK registered, an SDK tracer exporting to memory. */
+async function tracingBench() {
+  const { registry, composite } = chainFixture();
+  const input = { value_0: 1, name: 'bench' };
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracers = { none: undefined, noSdk: trace.getTracer('toolgen-bench'), sdk: provider.getTracer('toolgen-bench') };
+  const run = (tracer) => new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }), ...(tracer ? { tracer } : {}) }).runComposite(composite, input);
+  const check = await run(tracers.sdk);
+  assert.equal(check.success, true, 'the traced chain succeeds');
+  // The composite's call, its workflow, and one span per step.
+  assert.equal(exporter.getFinishedSpans().length, CHAIN_STEPS + 2, 'the SDK side really records spans');
+  // The exporter is emptied every 100 chains, so that spans kept in memory do not grow the heap (and
+  // slow every side with garbage collection).
+  const loop = async (tracer, count) => {
+    for (let i = 0; i < count; i += 1) {
+      await run(tracer);
+      if (i % 100 === 99) exporter.reset();
+    }
+  };
+  for (const tracer of Object.values(tracers)) await loop(tracer, CHAIN_WARMUP);
+  const perChain = Object.fromEntries(Object.keys(tracers).map((name) => [name, []]));
+  for (let round = 0; round < CHAIN_ROUNDS; round += 1) {
+    for (const [name, tracer] of Object.entries(tracers)) {
+      const { ms: elapsed } = await timed(() => loop(tracer, CHAINS_PER_ROUND));
+      perChain[name].push((elapsed * 1000) / CHAINS_PER_ROUND);
+    }
+  }
+  return Object.fromEntries(Object.entries(perChain).map(([name, values]) => [name, median(values)]));
+}
+
+function tracingRows(tracing) {
+  row(`${CHAIN_STEPS}-step chain, no tracer`, us(tracing.none), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+  row('  tracer, api with no SDK', us(tracing.noSdk), '(trace.getTracer(): non-recording spans)');
+  ratioRow(tracing.noSdk / tracing.none, NO_SDK_TARGET, 'ratio to no tracer');
+  row('  tracer, SDK + memory exporter', us(tracing.sdk), `(${CHAIN_STEPS + 2} spans per chain; ratio ${(tracing.sdk / tracing.none).toFixed(2)}, no target)`);
+}
+
 /** Per step: a durable run on the file store (with and without fdatasync) vs the same run in memory. */
 async function durableBench() {
   const { registry, composite } = chainFixture();
@@ -328,15 +374,40 @@ function durableRows(durable) {
 
 // ---------------------------------------------------------------------------------------------------
 
+/** The executor benchmark again in a fresh node process: no heap, JIT state or loaded modules of anything else. */
+function executorInCleanProcess() {
+  const child = spawnSync(process.execPath, [new URL(import.meta.url).pathname], { env: { ...process.env, BENCH_CHILD: 'executor' }, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (child.status !== 0) throw new Error(`the executor benchmark's child process exited ${child.status}: ${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
+
+function executorRows(chain, clean) {
+  row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+  row('same calls by hand + validation', us(chain.byHand));
+  ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
+  row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  row('  in a clean process', us(clean.runComposite), `(by hand ${us(clean.byHand)}; a child process that runs only this benchmark)`);
+  ratioRow(clean.runComposite / clean.byHand, EXECUTOR_TARGET, 'ratio, clean process');
+}
+
 async function main() {
+  if (process.env.BENCH_CHILD === 'executor') {
+    process.stdout.write(JSON.stringify(await executorBench()));
+    return;
+  }
   // The executor first: the compile benchmark leaves a large heap behind (the runtime's shared ajv
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
   const [versionMs, yamlFloorMs] = processBench([BIN, '--version'], ['-e', "import('yaml')"]);
+  const clean = executorInCleanProcess();
   const chain = await executorBench();
   if (process.env.BENCH_ONLY === 'executor') {
-    row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
-    row('same calls by hand + validation', us(chain.byHand));
-    ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
+    executorRows(chain, clean);
+    for (const line of rows) console.log(line);
+    return;
+  }
+  const tracing = await tracingBench();
+  if (process.env.BENCH_ONLY === 'tracing') {
+    tracingRows(tracing);
     for (const line of rows) console.log(line);
     return;
   }
@@ -386,10 +457,8 @@ async function main() {
   const [small, large] = watches;
   row(`  ${large.tools} tools`, ms(large.latencyMs), `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`);
   ratioRow(large.latencyMs / small.latencyMs, WATCH_SCALING_TARGET, `ratio ${large.tools} / ${small.tools} tools`);
-  row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
-  row('same calls by hand + validation', us(chain.byHand));
-  ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
-  row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
+  executorRows(chain, clean);
+  tracingRows(tracing);
   durableRows(durable);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row("node -e \"import('yaml')\"", ms(yamlFloorMs));

@@ -1,5 +1,5 @@
 /**
- * toolgen/mcp: serves a registry's tools (atomic and composite) as an MCP server, over stdio or
+ * @toolgen/runtime/mcp: serves a registry's tools (atomic and composite) as an MCP server, over stdio or
  * Streamable HTTP, with the official SDK. It builds on the runtime's public API only.
  */
 export { toolServerFactory } from './tools.js';

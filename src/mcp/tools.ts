@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fromJsonSchema, McpServer, type AuthInfo, type jsonSchemaValidator, type McpServerFactory, type ServerContext } from '@modelcontextprotocol/server';
-import { AuditContext, ChainExecutor, type AuditContextOptions, type AuditRecord, type ChainResult, type Clock, type JsonSchema, type StepListener, type ToolDefinition, type ToolRegistry } from '../runtime/index.js';
+import { AuditContext, ChainExecutor, type AuditContextOptions, type AuditRecord, type ChainResult, type Clock, type JsonSchema, type StepListener, type ToolDefinition, type ToolRegistry, type Tracer } from '../runtime/index.js';
 import { toolResult } from './results.js';
 
 /** Who is calling, as the MCP connection tells it. */
@@ -33,6 +33,10 @@ export interface ToolServerOptions {
   readonly onAudit?: (record: AuditRecord) => void;
   /** For tests: the executor's clock. */
   readonly clock?: Clock;
+  /** The app's OpenTelemetry tracer, handed to every call's executor (see the README's Tracing section). */
+  readonly tracer?: Tracer;
+  /** With `tracer`: put tool arguments and results on spans, redacted. */
+  readonly traceContent?: boolean;
 }
 
 /**
@@ -75,7 +79,7 @@ export function toolServerFactory(options: ToolServerOptions): McpServerFactory 
 async function callTool(definition: ToolDefinition, input: unknown, ctx: ServerContext, caller: McpCaller, options: ToolServerOptions) {
   const who = options.context ? options.context(caller) : defaultContext(caller, options);
   const context = new AuditContext({ ...who, ...(options.onAudit ? { onRecord: options.onAudit } : {}) });
-  const executor = new ChainExecutor({ registry: options.registry, context, ...(options.clock ? { clock: options.clock } : {}) });
+  const executor = new ChainExecutor({ registry: options.registry, context, ...(options.clock ? { clock: options.clock } : {}), ...(options.tracer ? { tracer: options.tracer, traceContent: options.traceContent ?? false } : {}) });
   const signal = ctx.mcpReq.signal;
   if (definition.implementation.kind === 'function') return toolResult(await executor.call(definition, input, { signal }));
   const reporter = progress(ctx);

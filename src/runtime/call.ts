@@ -10,6 +10,7 @@ import type { ToolRegistry } from './registry.js';
 import type { ChainResult } from './result.js';
 import type { Settled } from './settled.js';
 import type { StepListener, ToolDefinition } from './tool.js';
+import type { TraceContext, Tracing } from './tracing.js';
 
 /** Where a call happens, for the audit trail and the handler. */
 export interface CallSite {
@@ -34,6 +35,8 @@ export interface CallSite {
   readonly journal?: RunJournal | undefined;
   /** The caller's step listener, for the chain this call runs. */
   readonly onStep?: StepListener | undefined;
+  /** When tracing: the parent of the call's span (the chain's, or its block's). */
+  readonly trace?: TraceContext | undefined;
 }
 
 /** What the engine needs of the executor: its tools, its caller, its clock, and the call itself. */
@@ -42,6 +45,8 @@ export interface Core {
   readonly context: AuditContext;
   readonly clock: Clock;
   readonly random: () => number;
+  /** The app's tracer, when it gave one; undefined costs nothing. */
+  readonly tracing: Tracing | undefined;
   /** One call: policies, validation, the handler or a nested chain, the audit record. `startedAt` when the caller already read the clock. */
   call(tool: string | ToolDefinition, input: unknown, site: CallSite, startedAt?: number): Settled<Attempt>;
 }

@@ -21,7 +21,9 @@ import type { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult, ChainWaiting } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
+import { endToolSpan, endWorkflowSpan, parentOf, startToolSpan, startWorkflowSpan } from './spans.js';
 import type { CompositeRunOptions, RunOptions, StepListener, ToolCaller, ToolDefinition } from './tool.js';
+import { UNRECORDED, type TraceContext, type Tracer, type TraceSpan, type Tracing } from './tracing.js';
 
 export type { CompositeRunOptions, RunOptions } from './tool.js';
 export type { ResumeOptions } from './durable/runs.js';
@@ -38,6 +40,13 @@ export interface ChainExecutorOptions {
    * nothing is paid for it; with one, `runComposite(tool, input, { runId })` survives crashes.
    */
   readonly store?: RunStore;
+  /**
+   * The app's OpenTelemetry tracer (`trace.getTracer('my-app')` from its own `@opentelemetry/api`):
+   * every chain, tool attempt and block gets a span. Without one, nothing is traced and nothing is paid.
+   */
+  readonly tracer?: Tracer;
+  /** Put each tool's arguments and result on its span (`gen_ai.tool.call.arguments` / `.result`), redacted as in the audit trail. Default false. */
+  readonly traceContent?: boolean;
 }
 
 const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: RunJournal): CallSite =>
@@ -67,19 +76,21 @@ export class ChainExecutor implements ToolCaller {
     this.registry = options.registry;
     this.context = options.context;
     this.#clock = options.clock ?? systemClock;
+    const tracing: Tracing | undefined = options.tracer === undefined ? undefined : { tracer: options.tracer, content: options.traceContent ?? false };
     this.#core = {
       registry: this.registry,
       context: this.context,
       clock: this.#clock,
       random: options.random ?? Math.random,
-      call: (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt),
+      tracing,
+      call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, undefined) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
     };
     this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
   }
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
   async call(tool: string | ToolDefinition, input: unknown, options: RunOptions = {}): Promise<CallOutcome> {
-    return (await this.#call(tool, input, topLevel(options))).outcome;
+    return (await this.#core.call(tool, input, topLevel(options))).outcome;
   }
 
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
@@ -106,7 +117,7 @@ export class ChainExecutor implements ToolCaller {
       return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
     }
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#call(tool, input, topLevel(options, (ran) => (chain = ran)));
+    const { outcome } = await this.#core.call(tool, input, topLevel(options, (ran) => (chain = ran)));
     return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
   }
 
@@ -156,7 +167,7 @@ export class ChainExecutor implements ToolCaller {
   /** A durable run in this process: the ordinary call path, with the journal handed to the chain; then its end or its suspension recorded. */
   async #runJournaled(tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined, onStep?: StepListener): Promise<AnyChainResult> {
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#call(tool, input, topLevel({ signal, onStep }, (ran) => (chain = ran), journal));
+    const { outcome } = await this.#core.call(tool, input, topLevel({ signal, onStep }, (ran) => (chain = ran), journal));
     const result: AnyChainResult = chain ?? this.#neverRan(tool, outcome, journal.start.chainId, journal.runId);
     if (result.status === 'suspended') await journal.pause(result.waiting);
     else await journal.end(result);
@@ -173,7 +184,35 @@ export class ChainExecutor implements ToolCaller {
   /** Runs a plan from the given state. The seed's `execute_chain`. */
   async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
     // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep) as Promise<ChainResult>;
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep, undefined) as Promise<ChainResult>;
+  }
+
+  /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
+  #tracedCall(tracing: Tracing, tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started?: number): Settled<Attempt> {
+    if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, undefined);
+    const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
+    const span = startToolSpan(tracing, typeof tool === 'string' ? tool : tool.name, definition, site);
+    let called: Settled<Attempt>;
+    try {
+      called = this.#call(tool, rawInput, site, started, span);
+    } catch (error) {
+      span.end();
+      throw error;
+    }
+    if (!isPromiseLike(called)) {
+      endToolSpan(tracing, span, called, definition);
+      return called;
+    }
+    return called.then(
+      (attempt) => {
+        endToolSpan(tracing, span, attempt, definition);
+        return attempt;
+      },
+      (error: unknown) => {
+        span.end();
+        throw error;
+      },
+    );
   }
 
   /**
@@ -181,7 +220,7 @@ export class ChainExecutor implements ToolCaller {
    * the output, audit. Returns synchronously when the handler does and nothing can interrupt it, so a
    * chain of synchronous tools pays for no extra promises.
    */
-  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started?: number): Settled<Attempt> {
+  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started: number | undefined, span: TraceSpan | undefined): Settled<Attempt> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const startedAt = started ?? this.#clock.now();
     if (!definition) {
@@ -219,7 +258,7 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep).then((chain) => {
+      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span)).then((chain) => {
         site.onChain?.(chain);
         const outcome: CallOutcome = chain.success
           ? { ok: true, output: chain.final_state }
@@ -305,7 +344,7 @@ export class ChainExecutor implements ToolCaller {
     return attempt;
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal?: RunJournal, onStep?: StepListener): Promise<AnyChainResult> {
+  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Promise<AnyChainResult> {
     const compiled = compilePlan(plan);
     // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
     const chainId = journal?.start.chainId ?? randomUUID();
@@ -324,8 +363,11 @@ export class ChainExecutor implements ToolCaller {
       runSequence,
       journal,
       onStep,
+      lastEndedAt: 0,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
+    const { tracing } = this.#core;
+    const span = tracing === undefined || trace === UNRECORDED ? undefined : startWorkflowSpan(tracing, chainName, chainId, journal?.runId, trace);
 
     // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
     const interruptible = parentSignal !== NEVER || timeoutMs !== undefined;
@@ -340,14 +382,18 @@ export class ChainExecutor implements ToolCaller {
     let failure: ChainFailureReason | null;
     let waiting: ChainWaiting | undefined;
     try {
-      const context = topContext(run, state, signal);
+      const context = topContext(run, state, signal, span === undefined ? trace : parentOf(span));
       if (depth > MAX_NESTING) failure = { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` };
       else if (plan.mode === 'dag') failure = (await runDag(compiled, compiled.dependsOn, context)).failure;
       else ({ failure, suspended: waiting } = await runSequence(compiled, context));
+    } catch (error) {
+      span?.end();
+      throw error;
     } finally {
       timer?.abort();
       release();
     }
+    if (span !== undefined) endWorkflowSpan(span, failure, waiting);
     this.context.trackChain(chainId, chainName, compiled.tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
     const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
     return chainResult({ chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });

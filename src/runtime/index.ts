@@ -28,6 +28,7 @@ export { ToolRegistry } from './registry.js';
 export type { AttemptRecord, CallOutcome, ChainFailure, ChainFailureReason, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting, StepOutcome, StepResult } from './result.js';
 export { defineTool } from './tool.js';
 export type { AuditPolicy, StepEvent, StepListener, ToolCallContext, ToolDefinition, ToolHandler, ToolImplementation, ToolPolicies } from './tool.js';
+export type { TraceAttributes, TraceAttributeValue, TraceContext, Tracer, TraceSpan } from './tracing.js';
 export { createTestExecutor } from './testing.js';
 export type { TestExecutor } from './testing.js';
 export type { Stub, StubResponse, TestContext } from '../language/testing.js';

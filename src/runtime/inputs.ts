@@ -38,10 +38,12 @@ export function compileInputs(value: JsonValue, where: string, missing: 'fail' |
     return (scope) => items.map((item) => item(scope));
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).map(([key, item]) => [key, compileInputs(item, `${where}.${key}`, missing)] as const);
+    const keys = Object.keys(value);
+    const items = keys.map((key) => compileInputs(value[key]!, `${where}.${key}`, missing));
+    // Indexed loops, no destructuring: this runs once per attempt of every step.
     return (scope) => {
       const out: Record<string, unknown> = {};
-      for (const [key, item] of entries) out[key] = item(scope);
+      for (let i = 0; i < keys.length; i += 1) out[keys[i]!] = items[i]!(scope);
       return out;
     };
   }

@@ -88,6 +88,11 @@ describe('boundaries', () => {
     expect(disk.map((module) => module.file)).toEqual([]);
   });
 
+  it('nothing imports @opentelemetry/api: the app hands its own tracer in, so spans reach the SDK it registered', () => {
+    const tracing = modules.filter((module) => module.packages.some((name) => name.startsWith('@opentelemetry/')));
+    expect(tracing.map((module) => module.file)).toEqual([]);
+  });
+
   it('the CLI entry loads no compiler before a command runs: --version and --help stay fast', () => {
     // Static imports only (dynamic ones run when a command does); type-only imports cost nothing at run time.
     const STATIC = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\s+from\s+)?['"](\.[^'"]+)['"]/g;

@@ -1,5 +1,5 @@
 /**
- * `serveHttp` from `toolgen/mcp`, driven by the official MCP client over Streamable HTTP: listing,
+ * `serveHttp` from `@toolgen/runtime/mcp`, driven by the official MCP client over Streamable HTTP: listing,
  * a composite's structured result, a policy failure, a cancellation that aborts the run's signal,
  * progress per step, and the audit record of every call.
  */

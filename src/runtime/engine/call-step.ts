@@ -19,9 +19,9 @@ import type { StepExtras, StepRun } from './step-run.js';
  * run (`visit`), it goes on from the attempts an earlier process made, and journals failed attempts
  * before each backoff wait.
  */
-export function runCallStep(step: CompiledCall, context: StepContext, visit?: Visit): Settled<StepRun> {
+export function runCallStep(step: CompiledCall, context: StepContext, visit?: Visit, startedAt?: number): Settled<StepRun> {
   if (visit !== undefined) return completeStep(step, context, null, visit);
-  const first = attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined));
+  const first = attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined), startedAt);
   if (!isPromiseLike(first) && (first.outcome.ok ? !context.run.nextTools : !mayRecover(step, first.outcome.error, context.signal))) {
     return finished(first, 1, first.via === 'cache' ? { cached: true } : null);
   }
@@ -55,6 +55,7 @@ function siteOf(step: CompiledCall, context: StepContext, attempt: number, waite
     timeoutMs: step.plan.timeoutMs,
     cache: via === undefined ? step.plan.cache : undefined,
     via,
+    trace: context.trace,
   };
 }
 
@@ -95,10 +96,11 @@ async function completeStep(step: CompiledCall, context: StepContext, first: Set
   return followed.error ? { status: 'failed', error: followed.error, attempts, extras } : { status: 'success', output: last.outcome.output, attempts, extras };
 }
 
-/** One attempt of one tool for a step: resolve the inputs, call, record in the history. */
-function attemptTool(step: CompiledCall, tool: string, context: StepContext, site: CallSite): Settled<Attempt> {
-  const { core, history } = context.run;
-  const startedAt = core.clock.now();
+/** One attempt of one tool for a step: resolve the inputs, call, record in the history. `started` when the caller knows the time already. */
+function attemptTool(step: CompiledCall, tool: string, context: StepContext, site: CallSite, started?: number): Settled<Attempt> {
+  const { run } = context;
+  const { core, history } = run;
+  const startedAt = started ?? core.clock.now();
   let input: unknown;
   try {
     input = step.resolveInputs(context.scope);
@@ -110,6 +112,7 @@ function attemptTool(step: CompiledCall, tool: string, context: StepContext, sit
     const attempt: Attempt = { tool, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, startedAt, endedAt: startedAt, waitedMs: site.waitedMs, input: undefined, outcome: { ok: false, error: failure }, via: site.via };
     history.push(historyEntry(attempt));
     site.pending?.push(attempt);
+    run.lastEndedAt = startedAt;
     return attempt;
   }
   const called = core.call(tool, input, site, startedAt);
@@ -122,5 +125,6 @@ function attemptTool(step: CompiledCall, tool: string, context: StepContext, sit
   }
   history.push(historyEntry(called));
   site.pending?.push(called);
+  run.lastEndedAt = called.endedAt;
   return called;
 }

@@ -11,6 +11,7 @@ import type { TemplateScope } from '../references.js';
 import type { RunJournal } from '../durable/journal.js';
 import type { AttemptRecord, ChainFailureReason, ChainWaiting, StepResult } from '../result.js';
 import type { StepListener } from '../tool.js';
+import type { TraceContext } from '../tracing.js';
 
 /** How a sequence of steps ended: with a failure or not, and the output of its last step that succeeded. */
 export interface SequenceEnd {
@@ -39,6 +40,8 @@ export interface Run {
   readonly journal: RunJournal | undefined;
   /** The caller's `onStep`, for the chain it started (not for composites nested in it). */
   readonly onStep: StepListener | undefined;
+  /** When the last attempt that settled at once ended: the flat path reads it right after a step, to start the next one then. */
+  lastEndedAt: number;
 }
 
 /** Adds a step execution to the run's results, and tells the caller when it listens. */
@@ -58,18 +61,21 @@ export interface StepContext {
   readonly path: string;
   /** Replaying a branch that lost its parallel block's race: journaled steps replay, and none runs anew. */
   readonly replayOnly?: boolean;
+  /** When tracing: the parent of the spans of these steps (the chain's span, a block's, a branch's). */
+  readonly trace?: TraceContext | undefined;
 }
 
 /** The context of a chain's own steps. */
-export function topContext(run: Run, state: Record<string, unknown>, signal: AbortSignal): StepContext {
-  return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null, path: '' };
+export function topContext(run: Run, state: Record<string, unknown>, signal: AbortSignal, trace?: TraceContext): StepContext {
+  return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null, path: '', trace };
 }
 
 /** A context for a branch or a loop item: the same run, its own state and step outputs (items run at once). */
 export function innerContext(outer: StepContext, state: Record<string, unknown>, signal: AbortSignal, where: string, replayOnly?: boolean): StepContext {
   const path = outer.path + where + '/';
   const scope = { state, steps: new Map(outer.scope.steps), builtins: outer.run.builtins };
-  return replayOnly || outer.replayOnly ? { run: outer.run, scope, signal, where, path, replayOnly: true } : { run: outer.run, scope, signal, where, path };
+  const { trace } = outer;
+  return replayOnly || outer.replayOnly ? { run: outer.run, scope, signal, where, path, replayOnly: true, trace } : { run: outer.run, scope, signal, where, path, trace };
 }
 
 export function limitReached(run: Run, step: string): ChainFailureReason {

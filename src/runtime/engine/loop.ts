@@ -8,6 +8,7 @@ import type { CompiledLoop } from '../compiled-plan.js';
 import { UnresolvedReference } from '../references.js';
 import { AbortReason, childController } from '../signals.js';
 import { innerContext, type StepContext } from './context.js';
+import { runScope } from './scope.js';
 import type { StepRun } from './step-run.js';
 
 export async function runLoop(step: CompiledLoop, context: StepContext): Promise<StepRun> {
@@ -31,7 +32,7 @@ export async function runLoop(step: CompiledLoop, context: StepContext): Promise
     while (next < list.length && !controller.signal.aborted) {
       const index = next++;
       const itemState = Object.assign({}, context.scope.state, { [as]: list[index] });
-      const end = await context.run.runSequence(step.body, innerContext(context, itemState, controller.signal, `${step.plan.id}[${index}]`));
+      const end = await runScope(step.body, innerContext(context, itemState, controller.signal, `${step.plan.id}[${index}]`), `item ${step.plan.id}`, index);
       if (end.failure === null) {
         results[index] = end.last;
         continue;

@@ -9,13 +9,19 @@ import type { TemplateScope } from '../references.js';
 export function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, unknown>): ToolFailure | null {
   try {
     const outputs = step.outputs;
-    for (const mapping of outputs) {
-      if (lookupPath(output, mapping.segments) === MISSING) {
+    if (outputs.length === 0) return null;
+    // Each path read once; state changes only once every one was found.
+    const values = new Array<unknown>(outputs.length);
+    for (let i = 0; i < outputs.length; i += 1) {
+      const mapping = outputs[i]!;
+      const value = lookupPath(output, mapping.segments);
+      if (value === MISSING) {
         const source = step.kind === 'call' ? `'${step.plan.tool}'` : `the ${step.kind} block`;
         return { kind: 'output', message: `step '${step.plan.id}': the output of ${source} has no '${mapping.from}' to map to state.${mapping.to}` };
       }
+      values[i] = value;
     }
-    for (const mapping of outputs) state[mapping.to] = lookupPath(output, mapping.segments);
+    for (let i = 0; i < outputs.length; i += 1) state[outputs[i]!.to] = values[i];
     return null;
   } catch (error) {
     return { kind: 'output', message: `step '${step.plan.id}': its output cannot be read: ${describeError(error)}` };

@@ -10,6 +10,7 @@ import type { Visit } from '../durable/journal.js';
 import type { ToolFailure } from '../errors.js';
 import { AbortReason, childController } from '../signals.js';
 import { innerContext, recordResult, type SequenceEnd, type StepContext } from './context.js';
+import { runScope } from './scope.js';
 import type { StepRun } from './step-run.js';
 
 export async function runParallel(step: CompiledParallel, context: StepContext, visit?: Visit): Promise<StepRun> {
@@ -30,7 +31,7 @@ export async function runParallel(step: CompiledParallel, context: StepContext, 
         const branch = branches[index]!;
         running += 1;
         const inner = innerContext(context, Object.assign({}, context.scope.state), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`, recorded !== undefined && recorded.branch !== index);
-        void run.runSequence(branch, inner).then(async (end) => {
+        void runScope(branch, inner, `branch ${step.plan.id}.${branch.id}`).then(async (end) => {
           ends[index] = end;
           if (recorded === undefined && decided === null && (waitFor === 'any' || (waitFor === 'first_success' && end.failure === null))) {
             decided = { index, ok: end.failure === null };

@@ -7,20 +7,35 @@ import type { ChainFailureReason } from '../result.js';
 import { isPromiseLike } from '../settled.js';
 import { abortFailure } from '../signals.js';
 import { limitReached, toolOf, type SequenceEnd, type StepContext } from './context.js';
-import { executeStep, recordFailure } from './step.js';
+import { executeCall, executeStep, recordFailure } from './step.js';
+import type { StepRun } from './step-run.js';
 
 export async function runSequence(sequence: CompiledSequence, context: StepContext): Promise<SequenceEnd> {
   const { run, signal } = context;
   let last: unknown = null;
   let current = sequence.entry;
+  // A plain call step takes the flat path (`executeCall`). When it settled at once, the next one
+  // starts when it ended: one clock read per step. A step listener may take time between two steps,
+  // so with one the clock is read again.
+  const flat = run.journal === undefined && run.core.tracing === undefined;
+  const chained = run.onStep === undefined;
+  let endedAt: number | undefined;
   while (current !== null) {
     if (signal.aborted) return { failure: { step: current, tool: null, ...abortFailure(signal.reason) }, last };
     // Every visit counts, a skipped one too: a loop of skipped steps must end as well.
     if (run.budget.used >= run.budget.max) return { failure: limitReached(run, current), last };
     run.budget.used += 1;
     const step = sequence.steps.get(current)!;
-    const settled = executeStep(step, context);
-    const executed = isPromiseLike(settled) ? await settled : settled;
+    const plain = flat && step.kind === 'call' && step.when === null;
+    const settled = plain ? executeCall(step, context, endedAt) : executeStep(step, context);
+    let executed: StepRun;
+    if (isPromiseLike(settled)) {
+      executed = await settled;
+      endedAt = undefined;
+    } else {
+      executed = settled;
+      endedAt = plain && chained ? run.lastEndedAt : undefined;
+    }
     if (executed.status === 'suspended') return { failure: null, last, suspended: executed.waiting };
     if (executed.status !== 'failed') {
       // A choice is not an output of the sequence: the last output stays the last call's or block's.

@@ -5,12 +5,14 @@
  * journaled once it ends, and a step an earlier process finished is replayed, not run.
  */
 import { historyEntry } from '../attempt.js';
-import type { CompiledStep } from '../compiled-plan.js';
+import type { CompiledCall, CompiledStep } from '../compiled-plan.js';
 import type { RunJournal, Visit } from '../durable/journal.js';
 import type { StepRecord } from '../durable/records.js';
 import { evaluate, expressionError } from '../expressions.js';
 import type { StepResult } from '../result.js';
 import { isPromiseLike, type Settled } from '../settled.js';
+import { endStepSpan, parentOf, skippedEvent, startStepSpan } from '../spans.js';
+import { UNRECORDED, type Tracing } from '../tracing.js';
 import { runCallStep } from './call-step.js';
 import { runChoice } from './choice.js';
 import { recordResult, toolOf, type StepContext } from './context.js';
@@ -44,11 +46,46 @@ async function executeIf(step: CompiledStep, context: StepContext, visit: Visit 
 function skipped(step: CompiledStep, context: StepContext): void {
   const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}` };
   recordResult(context.run, context.where === null ? result : { ...result, scope: context.where });
+  if (context.trace !== undefined) skippedEvent(context.trace, step.plan.id, result.reason!);
 }
 
 function executeNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
+  // A call step's attempts have spans of their own (made by the executor); the other kinds get one here.
+  const tracing = context.run.core.tracing;
+  if (tracing !== undefined && step.kind !== 'call' && context.trace !== UNRECORDED) return executeTraced(step, context, visit, tracing);
+  return runNow(step, context, visit);
+}
+
+function runNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
   const ran =
     step.kind === 'call' ? runCallStep(step, context, visit) : step.kind === 'parallel' ? runParallel(step, context, visit) : step.kind === 'loop' ? runLoop(step, context) : step.kind === 'choice' ? runChoice(step, context) : runWait(step, context, visit);
+  if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
+  return afterRun(step, ran, context);
+}
+
+/** A block, choice or wait step under a span of its own, which the steps inside it have as their parent. */
+function executeTraced(step: CompiledStep, context: StepContext, visit: Visit | undefined, tracing: Tracing): Promise<StepRun> {
+  const span = startStepSpan(tracing, step, context.run.chainId, context.where, context.trace);
+  return Promise.resolve()
+    .then(() => runNow(step, { ...context, trace: parentOf(span) }, visit))
+    .then(
+      (run) => {
+        endStepSpan(span, run);
+        return run;
+      },
+      (error: unknown) => {
+        span.end();
+        throw error;
+      },
+    );
+}
+
+/**
+ * The flat path of a plain call step (no `when`, no journal, no tracer): straight from the sequence to
+ * the call, its first attempt started at `startedAt` when the step before it ended at once.
+ */
+export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> {
+  const ran = runCallStep(step, context, undefined, startedAt);
   if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
   return afterRun(step, ran, context);
 }
