@@ -87,6 +87,8 @@ export class Compiler {
     if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
     const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
     this.#sources.set(file, validateSource(loaded, this.#validator));
+    // The plain value is what the stages read; the tree is parsed again only for a problem to locate.
+    loaded.source.release();
   }
 
   async #compile(names: readonly string[]): Promise<BuildResult> {

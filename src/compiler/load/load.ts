@@ -33,9 +33,8 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
 
 /** Parses YAML text; exported so tests and watch mode can parse without touching the disk. */
 export function parseSource(text: string, absolutePath: string, displayPath: string): LoadedFile {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true });
-  const source = new SourceFile(displayPath, absolutePath, text, document, lineCounter);
+  const { document, lineCounter } = parseYaml(text);
+  const source = new SourceFile(displayPath, absolutePath, text, document, lineCounter, parseYaml);
   const diagnostics = [
     // One broken quote or indent makes the parser trip on everything after it: the first error is the cause.
     ...document.errors.slice(0, 1).map((error) => syntaxDiagnostic(source, error, document.errors.length - 1)),
@@ -49,6 +48,11 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
     const reason = error instanceof Error ? error.message : String(error);
     return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_VALUE', { reason }, source.locate([]))] };
   }
+}
+
+function parseYaml(text: string) {
+  const lineCounter = new LineCounter();
+  return { document: parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true }), lineCounter };
 }
 
 /** The top-level `name`, read from what parsed: a syntax error further down does not hide it. */
