@@ -12,6 +12,12 @@
  *    and one fdatasync per step), vs without a store, side by side; the ratio is per step. No target:
  *    it is the price of a disk flush per step, reported so it is known.
  *
+ * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
+ * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
+ * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
+ * cache), 5,000 composites with peak RSS (from /usr/bin/time), `validate` of a one-tool project and
+ * `--version` against `node -e "import('yaml')"`. BENCH_PROCESS_RUNS=N changes the number of runs (5).
+ *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
  * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
