@@ -46,7 +46,7 @@ export function saveCache(cache: OpenCache | null, compiler: Compiler, result: B
     diagnostics: result.diagnostics,
     built: result.built.length,
     files: result.files.length,
-    outputs: outputs === null ? null : (stamps([...result.files.map((file) => file.path), ...result.keep]) as Record<string, Stamp>),
+    outputs: outputs === null ? null : (stamps([...result.files.map((file) => file.path), ...result.keep], new Map(result.files.map((file) => [file.path, file.content]))) as Record<string, Stamp>),
   };
   store(cache.dir, record);
 }

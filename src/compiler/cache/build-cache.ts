@@ -181,13 +181,20 @@ export function handlerInputs(modulePaths: Iterable<string>, facts: HandlerExpor
   return handlers;
 }
 
-/** The stamp of each file, now. */
-export function stamps(files: Iterable<string>): Record<string, Stamp> {
+/**
+ * The stamp of each file, now. `planned`: the content toolgen wrote or compared for a file; a file on
+ * disk that is not that content (edited while the build ran) gets a stamp that no file matches, and a
+ * racy file is hashed from that content, not from the disk, so an edit in the same tick still shows.
+ */
+export function stamps(files: Iterable<string>, planned: ReadonlyMap<string, string> = new Map()): Record<string, Stamp> {
   const now = Date.now();
   const found: Record<string, Stamp> = {};
   for (const file of files) {
     const stamp = stampOf(file);
-    found[file] = stamp !== null && stamp[1] >= now - RACY_MS ? [stamp[0], stamp[1], fileHash(file)] : stamp;
+    const content = planned.get(file);
+    if (stamp !== null && content !== undefined && Buffer.byteLength(content) !== stamp[0]) found[file] = [-1, -1];
+    else if (stamp !== null && stamp[1] >= now - RACY_MS) found[file] = [stamp[0], stamp[1], content === undefined ? fileHash(file) : contentHash(content)];
+    else found[file] = stamp;
   }
   return found;
 }
