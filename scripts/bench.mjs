@@ -17,15 +17,23 @@
  *    that has no SDK registered, and with an SDK tracer exporting to memory, side by side. Target: no
  *    tracer at all costs nothing (it is the plain executor), and an api with no SDK stays within 10%.
  *
+ * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
+ * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
+ * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
+ * cache), 5,000 composites with peak RSS (from /usr/bin/time), `validate` of a one-tool project and
+ * `--version` against `node -e "import('yaml')"`. BENCH_PROCESS_RUNS=N changes the number of runs (5).
+ *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
  * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
  */
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Ajv } from 'ajv';
@@ -104,6 +112,112 @@ function processBench(a, b) {
     });
   }
   return times.map(median);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 0b. Whole-process builds (BENCH_ONLY=build): `toolgen` as a user runs it, against a process that only
+//     reads and parses the same YAML (scripts/parse-floor.mjs), interleaved run by run.
+
+const FLOOR = new URL('./parse-floor.mjs', import.meta.url).pathname;
+const BUILD_TARGET = 2.5;
+const RERUN_TARGET = 1;
+const RSS_TARGET_MIB = 250;
+const VALIDATE_TARGET = 2;
+const TIME = '/usr/bin/time';
+
+/**
+ * Runs each side in turn, `runs` times (A, B, A, B…): `before` (not timed) then the process. Returns
+ * per side the median wall time and the largest peak RSS (MiB, from /usr/bin/time when it is there).
+ */
+function interleave(sides, runs) {
+  const hasTime = existsSync(TIME);
+  const results = sides.map(() => ({ times: [], rss: 0 }));
+  for (let i = 0; i < runs; i += 1) {
+    sides.forEach((side, index) => {
+      side.before?.();
+      const [command, args] = hasTime ? [TIME, ['-f', 'maxrss %M', process.execPath, ...side.args]] : [process.execPath, side.args];
+      const start = performance.now();
+      const child = spawnSync(command, args, { cwd: side.cwd, encoding: 'utf8' });
+      const elapsed = performance.now() - start;
+      if (child.status !== 0) throw new Error(`${side.args.join(' ')} exited ${child.status}:\n${child.stdout}${child.stderr}`);
+      results[index].times.push(elapsed);
+      const rss = /maxrss (\d+)/.exec(child.stderr ?? '');
+      if (rss) results[index].rss = Math.max(results[index].rss, Number(rss[1]) / 1024);
+    });
+  }
+  return results.map(({ times, rss }) => ({ ms: median(times), rss }));
+}
+
+/** A project of `composites` composites (and the atomic tools they call) under `dir`. */
+async function corpusProject(dir, composites) {
+  const configDir = path.join(dir, 'config', 'tools');
+  await writeCorpus(configDir, { composites });
+  return { dir, configDir, fresh: () => rmSync(path.join(dir, 'generated'), { recursive: true, force: true }) || rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true }) };
+}
+
+async function buildProcessBench(root) {
+  const runs = Number(process.env.BENCH_PROCESS_RUNS ?? 5);
+  const floor = (project) => ({ args: [FLOOR, project.configDir], cwd: project.dir });
+  const toolgen = (project, before) => ({ args: [BIN], cwd: project.dir, before });
+  // Each figure is printed as soon as it is measured: the whole section takes minutes.
+  const show = (...lines) => {
+    for (const line of lines.flat()) console.log(line);
+  };
+  const measured = (fn) => {
+    const before = rows.length;
+    fn();
+    show(rows.splice(before));
+  };
+
+  const small = await corpusProject(path.join(root, 'p1000'), 1000);
+  const [build1000, floor1000] = interleave([toolgen(small, small.fresh), floor(small)], runs);
+  measured(() => {
+    row('toolgen, 1,000 composites', ms(build1000.ms), `(whole process, fresh tree and cache; median of ${runs}, interleaved)`);
+    row('  parse floor, same YAML', ms(floor1000.ms), '(a process that reads and parses it with yaml)');
+    ratioRow(build1000.ms / floor1000.ms, BUILD_TARGET);
+  });
+  // Nothing changed since the last build: every run after the first finds the tree as it left it.
+  spawnSync(process.execPath, [BIN], { cwd: small.dir });
+  const [rerun, floorAgain] = interleave([toolgen(small), floor(small)], runs);
+  measured(() => {
+    row('  re-run, nothing changed', ms(rerun.ms), `(floor ${ms(floorAgain.ms)})`);
+    ratioRow(rerun.ms / floorAgain.ms, RERUN_TARGET);
+  });
+
+  // The out dir deleted, the cache kept (a CI that caches node_modules/.cache): everything is emitted and
+  // written again, but the handler modules are known by their text, so ts-morph is not loaded.
+  const [rewrite, floorRewrite] = interleave([toolgen(small, () => rmSync(path.join(small.dir, 'generated'), { recursive: true, force: true })), floor(small)], runs);
+  measured(() => row('  fresh out dir, cache kept', ms(rewrite.ms), `(ratio ${(rewrite.ms / floorRewrite.ms).toFixed(2)}, no target: all emitted and written, no ts-morph)`));
+
+  const large = await corpusProject(path.join(root, 'p5000'), 5000);
+  const [build5000, floor5000] = interleave([toolgen(large, large.fresh), floor(large)], Math.max(3, Math.ceil(runs / 2)));
+  measured(() => {
+    row('toolgen, 5,000 composites', ms(build5000.ms), `(floor ${ms(floor5000.ms)})`);
+    ratioRow(build5000.ms / floor5000.ms, BUILD_TARGET);
+    if (build5000.rss > 0) row('  peak RSS', `${build5000.rss.toFixed(0)} MiB`, `target <= ${RSS_TARGET_MIB} MiB   ${build5000.rss <= RSS_TARGET_MIB ? 'ok' : 'MISSED'}   (floor ${floor5000.rss.toFixed(0)} MiB)`);
+  });
+
+  // One tool: the atomic `greet` that `toolgen init` scaffolds, with its handler.
+  const single = path.join(root, 'one');
+  mkdirSync(single, { recursive: true });
+  const init = spawnSync(process.execPath, [BIN, 'init'], { cwd: single, encoding: 'utf8' });
+  if (init.status !== 0) throw new Error(`toolgen init exited ${init.status}: ${init.stderr}`);
+  rmSync(path.join(single, 'tools', 'welcome.yaml')); // the atomic tool `greet` and its handler stay
+  // The floor imports toolgen's own copy of yaml (the project has no node_modules of its own).
+  const importYaml = { args: ['-e', "import('yaml')"], cwd: fileURLToPath(new URL('..', import.meta.url)) };
+  const [validate, yamlFloor] = interleave([{ args: [BIN, 'validate'], cwd: single }, importYaml], PROCESS_RUNS);
+  measured(() => {
+    row('toolgen validate, one tool', ms(validate.ms), `(median of ${PROCESS_RUNS}, interleaved; the first run fills the cache)`);
+    row("  node -e \"import('yaml')\"", ms(yamlFloor.ms));
+    ratioRow(validate.ms / yamlFloor.ms, VALIDATE_TARGET);
+  });
+  const [uncached, yamlFloor3] = interleave([{ args: [BIN, 'validate', '--no-cache'], cwd: single }, importYaml], PROCESS_RUNS);
+  measured(() => row('  validate --no-cache', ms(uncached.ms), `(ratio ${(uncached.ms / yamlFloor3.ms).toFixed(2)}, no target: every run parses, checks and emits)`));
+  const [version, yamlFloor2] = interleave([{ args: [BIN, '--version'], cwd: single }, importYaml], PROCESS_RUNS);
+  measured(() => {
+    row('toolgen --version', ms(version.ms), `(floor ${ms(yamlFloor2.ms)})`);
+    ratioRow(version.ms / yamlFloor2.ms, VERSION_TARGET);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -397,6 +511,10 @@ async function main() {
   }
   // The executor first: the compile benchmark leaves a large heap behind (the runtime's shared ajv
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
+  if (process.env.BENCH_ONLY === 'build') {
+    await wholeProcessBuilds();
+    return;
+  }
   const [versionMs, yamlFloorMs] = processBench([BIN, '--version'], ['-e', "import('yaml')"]);
   const clean = executorInCleanProcess();
   const chain = await executorBench();
@@ -463,7 +581,19 @@ async function main() {
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row("node -e \"import('yaml')\"", ms(yamlFloorMs));
   ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);
-  for (const line of rows) console.log(line);
+  for (const line of rows.splice(0)) console.log(line);
+  // Last, as they take minutes: builds as users run them, whole processes against the parse floor.
+  await wholeProcessBuilds();
+}
+
+async function wholeProcessBuilds() {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-build-'));
+  try {
+    await buildProcessBench(root);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+  for (const line of rows.splice(0)) console.log(line);
 }
 
 // ---------------------------------------------------------------------------------------------------

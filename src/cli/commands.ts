@@ -3,15 +3,18 @@
  * Exit codes: 0 fine, 1 problems in the input (or stale output for `check`), 2 usage or internal error.
  */
 import { existsSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Compiler, defaultOptions, type CompilerOptions } from '../compiler/compile.js';
+import type { Compiler, CompilerOptions } from '../compiler/compile.js';
+import { outputsMatch } from '../compiler/cache/build-cache.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
-import { readOutDir, writeAll } from '../compiler/write/files.js';
+import { defaultOptions } from '../compiler/options.js';
+import { readOutDir, writeOutput } from '../compiler/write/files.js';
 import { compareOutput } from '../compiler/write/output-plan.js';
+import { newCompiler, openCache, saveCache, type OpenCache } from './cache.js';
 import { findConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
+import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { watchProject, type WatchControl } from './watch.js';
 
 export interface CommandOptions {
@@ -21,6 +24,8 @@ export interface CommandOptions {
   readonly outDir?: string;
   /** Templates to emit with instead of toolgen's own. */
   readonly templatesDir?: string;
+  /** `--no-cache`: neither read nor write the build cache. */
+  readonly cache?: boolean;
 }
 
 export { EXIT, UsageError } from './exit.js';
@@ -45,17 +50,33 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
   });
 }
 
-export async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
+/** The settings, once the config dir is known to exist. */
+async function projectSettings(options: CommandOptions, output: Output): Promise<CompilerOptions> {
   const settings = await settingsFor(options, output);
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
     throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);
   }
+  return settings;
+}
+
+/** A compiler (loaded only now: a cache hit never loads it), starting from what the cache knows. */
+async function compilerWith(settings: CompilerOptions, cache: OpenCache | null): Promise<Compiler> {
   try {
-    return { compiler: new Compiler(settings), settings };
+    return await newCompiler(settings, cache);
   } catch (error) {
     // Templates or a schema that do not load (or a banner toolgen would not recognise): the user's to fix.
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+export async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
+  const settings = await projectSettings(options, output);
+  return { compiler: await compilerWith(settings, null), settings };
+}
+
+/** The cache for a whole-project run (`names` empty), unless `--no-cache`. */
+function cacheFor(settings: CompilerOptions, options: CommandOptions, names: readonly string[]): Promise<OpenCache | null> {
+  return openCache(settings, options.cache !== false && names.length === 0);
 }
 
 const shown = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/');
@@ -63,28 +84,33 @@ const shown = (root: string, file: string) => path.relative(root, file).split(pa
 /** `toolgen [names…]`: compile and write. */
 export async function buildCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
   const started = performance.now();
-  const { compiler, settings } = await compilerFor(options, output);
+  const settings = await projectSettings(options, output);
+  const cache = await cacheFor(settings, options, names);
+  const done = (built: number, written: number, removed: number, diagnostics: readonly Diagnostic[], cached = false) => {
+    const ms = Math.round(performance.now() - started);
+    const parts = [`${built} tool${built === 1 ? '' : 's'} built`, `${written} file${written === 1 ? '' : 's'} written`];
+    if (removed > 0) parts.push(`${removed} removed`);
+    output.out(`toolgen: ${parts.join(', ')} in ${shown(options.root, settings.outDir) || '.'} (${ms} ms${cached ? ', cached' : ''}); ${summary(diagnostics)}`);
+    return hasErrors(diagnostics) ? EXIT.problems : EXIT.ok;
+  };
+  // Nothing changed since the last build, and its output is on disk as it left it: say what it said.
+  if (cache?.hit && outputsMatch(cache.hit, settings.outDir)) {
+    printDiagnostics(output, cache.hit.diagnostics, cache.fingerprint.texts);
+    return done(cache.hit.built, 0, 0, cache.hit.diagnostics, true);
+  }
+  const compiler = await compilerWith(settings, cache);
   const result = await compiler.build(names);
   printDiagnostics(output, result.diagnostics, result.sources);
-  let written: number;
+  let report: { written: number; removed: number };
   try {
-    written = await writeAll(result.files);
+    // Prune only after a clean full build (the plan says): with errors, a tool's old files must stay in place.
+    report = writeOutput(result, settings.outDir);
   } catch (error) {
     // The disk said no (permissions, space): a problem of the machine, not of the YAML.
     throw new UsageError(`cannot write the generated files: ${error instanceof Error ? error.message : String(error)}`);
   }
-  // Prune only after a clean full build (the plan says): with errors, a tool's old files must stay in place.
-  let removed = 0;
-  if (result.prune) {
-    const { orphans } = compareOutput(result, await readOutDir(settings.outDir));
-    for (const orphan of orphans) await rm(orphan);
-    removed = orphans.length;
-  }
-  const ms = Math.round(performance.now() - started);
-  const parts = [`${result.built.length} tool${result.built.length === 1 ? '' : 's'} built`, `${written} file${written === 1 ? '' : 's'} written`];
-  if (removed > 0) parts.push(`${removed} removed`);
-  output.out(`toolgen: ${parts.join(', ')} in ${shown(options.root, settings.outDir) || '.'} (${ms} ms); ${summary(result.diagnostics)}`);
-  return hasErrors(result.diagnostics) ? EXIT.problems : EXIT.ok;
+  saveCache(cache, compiler, result, 'on disk');
+  return done(result.built.length, report.written, report.removed, result.diagnostics);
 }
 
 /** `toolgen --watch`: build, then rebuild on every save until Ctrl-C. */
@@ -103,28 +129,50 @@ export async function watchCommand(options: CommandOptions, output: Output, cont
 
 /** `toolgen validate [names…]`: every check, nothing written. */
 export async function validateCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
-  const { compiler } = await compilerFor(options, output);
-  const result = await compiler.build(names);
-  printDiagnostics(output, result.diagnostics, result.sources);
-  output.out(`toolgen: validated ${result.sources.size} file${result.sources.size === 1 ? '' : 's'}; ${summary(result.diagnostics)}`);
-  return hasErrors(result.diagnostics) ? EXIT.problems : EXIT.ok;
+  const settings = await projectSettings(options, output);
+  const cache = await cacheFor(settings, options, names);
+  let { diagnostics, sources } = cache?.hit ? { diagnostics: cache.hit.diagnostics, sources: cache.fingerprint.texts } : { diagnostics: null, sources: null };
+  if (!diagnostics || !sources) {
+    const compiler = await compilerWith(settings, cache);
+    const result = await compiler.build(names);
+    saveCache(cache, compiler, result, null);
+    ({ diagnostics, sources } = result);
+  }
+  printDiagnostics(output, diagnostics, sources);
+  output.out(`toolgen: validated ${sources.size} file${sources.size === 1 ? '' : 's'}; ${summary(diagnostics)}`);
+  return hasErrors(diagnostics) ? EXIT.problems : EXIT.ok;
 }
 
 /** `toolgen check`: fail when generated/ is not what the YAML produces. */
 export async function checkCommand(options: CommandOptions, output: Output): Promise<number> {
-  const { compiler, settings } = await compilerFor(options, output);
-  const result = await compiler.build();
-  printDiagnostics(output, result.diagnostics, result.sources);
-  if (hasErrors(result.diagnostics)) {
-    output.out(`toolgen check: the YAML has problems; ${summary(result.diagnostics)}`);
+  const settings = await projectSettings(options, output);
+  const cache = await cacheFor(settings, options, []);
+  const upToDate = (files: number) => {
+    output.out(`toolgen check: ${shown(options.root, settings.outDir)} is up to date (${files} files)`);
+    return EXIT.ok;
+  };
+  const yamlProblems = (diagnostics: readonly Diagnostic[]) => {
+    output.out(`toolgen check: the YAML has problems; ${summary(diagnostics)}`);
     return EXIT.problems;
+  };
+  if (cache?.hit) {
+    // Nothing changed since the last run: its diagnostics stand; the files are compared by size and mtime.
+    printDiagnostics(output, cache.hit.diagnostics, cache.fingerprint.texts);
+    if (hasErrors(cache.hit.diagnostics)) return yamlProblems(cache.hit.diagnostics);
+    if (outputsMatch(cache.hit, settings.outDir)) return upToDate(cache.hit.files);
+  }
+  const compiler = await compilerWith(settings, cache);
+  const result = await compiler.build();
+  if (!cache?.hit) printDiagnostics(output, result.diagnostics, result.sources);
+  if (hasErrors(result.diagnostics)) {
+    saveCache(cache, compiler, result, null);
+    return yamlProblems(result.diagnostics);
   }
   const { stale, missing, orphans } = compareOutput(result, await readOutDir(settings.outDir));
   const outOfDate = stale.length + missing.length + orphans.length;
-  if (outOfDate === 0) {
-    output.out(`toolgen check: ${shown(options.root, settings.outDir)} is up to date (${result.files.length} files)`);
-    return EXIT.ok;
-  }
+  // Compared by content just now: the files' stamps are good for the next run.
+  saveCache(cache, compiler, result, outOfDate === 0 ? 'on disk' : null);
+  if (outOfDate === 0) return upToDate(result.files.length);
   // Stale: on disk but different; missing: not on disk; orphaned: generated, and no tool makes it any more.
   for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
   for (const file of missing) output.out(`  missing:  ${shown(options.root, file)}`);

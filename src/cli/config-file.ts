@@ -6,11 +6,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Ajv } from 'ajv';
 import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { parseSource } from '../compiler/load/load.js';
 
 export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;
 
@@ -35,12 +33,28 @@ export interface FoundConfig {
 }
 
 const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude'] as const;
-const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
-const validate = new Ajv({ allErrors: true }).compile({
-  type: 'object',
-  properties: { configDir: { type: 'string', minLength: 1 }, outDir: { type: 'string', minLength: 1 }, templatesDir: { type: 'string', minLength: 1 }, include: strings, exclude: strings },
-  additionalProperties: false,
-});
+const LISTS: readonly string[] = ['include', 'exclude'];
+
+/**
+ * What is wrong with the config's value, worded as JSON Schema validators word it: `at` is the path of
+ * the value, `unknown` a field that is not one. Checked by hand: five fields do not need a validator
+ * compiled at every run.
+ */
+function problems(value: unknown): { at: (string | number)[]; unknown?: string; message?: string }[] {
+  if (!isPlainObject(value)) return [{ at: [], message: 'must be object' }];
+  const found: { at: (string | number)[]; unknown?: string; message?: string }[] = [];
+  const text = (at: (string | number)[], item: unknown) => {
+    if (typeof item !== 'string') found.push({ at, message: 'must be string' });
+    else if (item.length === 0) found.push({ at, message: 'must NOT have fewer than 1 characters' });
+  };
+  for (const [key, item] of Object.entries(value)) {
+    if (!(FIELDS as readonly string[]).includes(key)) found.push({ at: [], unknown: key });
+    else if (!LISTS.includes(key)) text([key], item);
+    else if (!Array.isArray(item)) found.push({ at: [key], message: 'must be array' });
+    else item.forEach((entry, index) => text([key, index], entry));
+  }
+  return found;
+}
 
 /**
  * The nearest config file at or above `cwd`, read and checked.
@@ -52,21 +66,22 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
   if (file === null) return { root: cwd, file: null, config: {}, diagnostics: [], sources: new Map() };
   const shown = path.relative(cwd, file).split(path.sep).join('/');
   const text = await readFile(file, 'utf8');
+  // The YAML parser only when there is a file to parse.
+  const { parseSource } = await import('../compiler/load/load.js');
   const loaded = parseSource(text, file, shown);
   const root = path.dirname(file);
   const sources = new Map([[shown, text]]);
   if (loaded.value === null) return { root, file: shown, config: {}, diagnostics: loaded.diagnostics, sources };
   const value = loaded.value ?? {};
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
-  if (!validate(value)) {
-    for (const error of validate.errors ?? []) {
-      const at = error.instancePath.slice(1).split('/').filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-      if (error.keyword === 'additionalProperties') {
-        const field = String(error.params['additionalProperty']);
-        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `unknown field '${field}'` }, loaded.source.locate([...at, field], { key: true }), { suggestion: closestName(field, FIELDS) }));
+  const found = problems(value);
+  if (found.length > 0) {
+    for (const { at, unknown, message } of found) {
+      if (unknown !== undefined) {
+        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `unknown field '${unknown}'` }, loaded.source.locate([...at, unknown], { key: true }), { suggestion: closestName(unknown, FIELDS) }));
       } else {
         const what = at.length === 0 ? 'the config' : `'${at.join('.')}'`;
-        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `${what} ${error.message ?? 'is invalid'}` }, loaded.source.locate(at)));
+        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `${what} ${message}` }, loaded.source.locate(at)));
       }
     }
     return { root, file: shown, config: {}, diagnostics, sources };

@@ -31,6 +31,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .option('-w, --watch', 'build, then rebuild on every save until Ctrl-C')
     .addOption(new Option('--format <format>', 'how diagnostics are printed: text (code frames, on stderr), json (one document on stdout) or github (Actions annotations)').choices(FORMATS).default('text'))
     .option('-q, --quiet', 'print errors only, not warnings')
+    .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/toolgen/)')
     .configureHelp({ showGlobalOptions: true })
     .argument('[names...]', 'tools to build (by name); all when none are given')
     .exitOverride()
@@ -137,12 +138,12 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
 
   /** The flags given on the command line; what is not given comes from toolgen.config.yaml or the defaults. */
   function settings(command: Command): CommandOptions {
-    const options = command.opts<{ configDir?: string; outDir?: string; templatesDir?: string }>();
+    const options = command.opts<{ configDir?: string; outDir?: string; templatesDir?: string; cache?: boolean }>();
     const given = (key: 'configDir' | 'outDir' | 'templatesDir') => (command.getOptionValueSource(key) === 'cli' ? options[key] : undefined);
     const configDir = given('configDir');
     const outDir = given('outDir');
     const templatesDir = given('templatesDir');
-    return { root: cwd, ...(configDir ? { configDir } : {}), ...(outDir ? { outDir } : {}), ...(templatesDir ? { templatesDir } : {}) };
+    return { root: cwd, ...(configDir ? { configDir } : {}), ...(outDir ? { outDir } : {}), ...(templatesDir ? { templatesDir } : {}), ...(options.cache === false ? { cache: false } : {}) };
   }
 
   for (const command of program.commands) command.configureHelp({ showGlobalOptions: true });

@@ -9,7 +9,7 @@ import { watch } from 'chokidar';
 import type { BuildResult, Compiler } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { countLabel } from '../compiler/diagnostics/render.js';
-import { removeGenerated, writeAll, writeIfChanged } from '../compiler/write/files.js';
+import { removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printDiagnostics, type Output } from './output.js';
 
@@ -48,7 +48,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   printDiagnostics(output, first.diagnostics, first.sources);
   /** The diagnostics last shown: a rebuild prints only what is new, and says what was fixed. */
   let standing: readonly Diagnostic[] = first.diagnostics;
-  const written = await writeAll(first.files);
+  const { written } = writeOutput({ files: first.files, keep: first.keep, prune: false }, options.outDir);
   for (const file of first.files) onDisk.set(file.path, file.content);
   const initial: BuildReport = { initial: true, result: first, rebuilt: first.rebuilt, written, removed: 0, ms: performance.now() - started };
   report(output, initial);

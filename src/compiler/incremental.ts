@@ -28,11 +28,13 @@ import { listOutDir } from './write/files.js';
 export class Compiler {
   #validator: SchemaValidator;
   #templates: TemplateSet;
-  readonly #handlerExports: HandlerExports = new Map();
+  readonly #handlerExports: HandlerExports;
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
 
-  constructor(readonly options: CompilerOptions) {
+  /** `handlerExports`: what handler modules export, as a previous run found (the build cache keeps it). */
+  constructor(readonly options: CompilerOptions, memory: { readonly handlerExports?: HandlerExports } = {}) {
+    this.#handlerExports = memory.handlerExports ?? new Map();
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
     this.#templates = new TemplateSet(readTemplates(options.templatesDir));
   }
@@ -57,6 +59,16 @@ export class Compiler {
     return this.#compile([]);
   }
 
+  /** What handler modules export, by file and content hash: for the build cache. */
+  get handlerExports(): HandlerExports {
+    return this.#handlerExports;
+  }
+
+  /** The module path of every function tool's handler in the last build, resolved or not: for the build cache. */
+  handlerModules(): string[] {
+    return (this.#reuse?.catalogue.entries() ?? []).flatMap((entry) => (entry.handler ? [entry.handler.modulePath] : []));
+  }
+
   /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
   reloadTemplatesAndSchema(): void {
     const validator = new SchemaValidator(this.options.schemaPath, this.options.configDir);
@@ -75,6 +87,8 @@ export class Compiler {
     if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
     const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
     this.#sources.set(file, validateSource(loaded, this.#validator));
+    // The plain value is what the stages read; the tree is parsed again only for a problem to locate.
+    loaded.source.release();
   }
 
   async #compile(names: readonly string[]): Promise<BuildResult> {

@@ -46,6 +46,18 @@ describe('toolgen.config.yaml', () => {
     expect(err).toContain('toolgen: toolgen.config.yaml has problems (above)');
   });
 
+  it('reports lists that are not lists of names, and a config that is not a mapping, each located', async () => {
+    project = movedProject("configDir: ''\ninclude: tools/*.yaml\nexclude: ['a', '', 3]\n");
+    const { code, err } = await run(['validate']);
+    expect(code).toBe(2);
+    expect(err).toContain("toolgen.config.yaml:1:12 error TG1005 'configDir' must NOT have fewer than 1 characters");
+    expect(err).toContain("toolgen.config.yaml:2:10 error TG1005 'include' must be array");
+    expect(err).toContain("toolgen.config.yaml:3:16 error TG1005 'exclude.1' must NOT have fewer than 1 characters");
+    expect(err).toContain("toolgen.config.yaml:3:20 error TG1005 'exclude.2' must be string");
+    project.write('toolgen.config.yaml', '- configDir\n');
+    expect((await run(['validate'])).err).toContain('toolgen.config.yaml:1:1 error TG1005 the config must be object');
+  });
+
   it('a YAML that is not a tool gets one diagnostic saying how to exclude it, and exclude does', async () => {
     project = createProject({ 'config/tools/infra/docker-compose.yml': 'services:\n  db:\n    image: postgres\n' });
     const before = await run(['validate']);

@@ -2,12 +2,12 @@
  * Stage 1: read YAML files and parse them, keeping positions. Never throws on bad input: syntax
  * problems become diagnostics and the file yields no value.
  */
-import { readFile, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, type YAMLError } from 'yaml';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
-import { selectedBy } from './globs.js';
 import { SourceFile } from './source.js';
+
+export { byCodePoint, findToolFiles } from './find.js';
 
 export interface LoadedFile {
   readonly source: SourceFile;
@@ -16,21 +16,6 @@ export interface LoadedFile {
   /** The tool's `name`, when it can be read, even from a file with syntax errors. */
   readonly name: string | null;
   readonly diagnostics: readonly Diagnostic[];
-}
-
-/** Every `.yaml`/`.yml` file below `dir` that the include and exclude globs select, sorted so builds are the same on every machine. */
-export async function findToolFiles(dir: string, selection: { readonly include?: readonly string[]; readonly exclude?: readonly string[] } = {}): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const selected = selectedBy(selection.include, selection.exclude);
-  return entries
-    .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .filter((file) => selected(path.relative(dir, file).split(path.sep).join('/')))
-    .sort(byCodePoint);
-}
-
-export function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export async function loadFile(absolutePath: string, displayPath: string): Promise<LoadedFile> {
@@ -48,9 +33,8 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
 
 /** Parses YAML text; exported so tests and watch mode can parse without touching the disk. */
 export function parseSource(text: string, absolutePath: string, displayPath: string): LoadedFile {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true });
-  const source = new SourceFile(displayPath, absolutePath, text, document, lineCounter);
+  const { document, lineCounter } = parseYaml(text);
+  const source = new SourceFile(displayPath, absolutePath, text, document, lineCounter, parseYaml);
   const diagnostics = [
     // One broken quote or indent makes the parser trip on everything after it: the first error is the cause.
     ...document.errors.slice(0, 1).map((error) => syntaxDiagnostic(source, error, document.errors.length - 1)),
@@ -64,6 +48,11 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
     const reason = error instanceof Error ? error.message : String(error);
     return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_VALUE', { reason }, source.locate([]))] };
   }
+}
+
+function parseYaml(text: string) {
+  const lineCounter = new LineCounter();
+  return { document: parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true }), lineCounter };
 }
 
 /** The top-level `name`, read from what parsed: a syntax error further down does not hide it. */

@@ -14,15 +14,52 @@ export interface LocateOptions {
   readonly span?: { readonly offset: number; readonly length: number };
 }
 
+/** Parses a file's text again, the same way it was parsed first. */
+export type Reparse = (text: string) => { readonly document: Document.Parsed; readonly lineCounter: LineCounter };
+
 export class SourceFile {
+  #document: Document.Parsed | null;
+  #lineCounter: LineCounter | null;
+
   constructor(
     /** The path shown to users, relative to the working directory. */
     readonly displayPath: string,
     readonly absolutePath: string,
     readonly text: string,
-    readonly document: Document.Parsed,
-    readonly lineCounter: LineCounter,
-  ) {}
+    document: Document.Parsed,
+    lineCounter: LineCounter,
+    readonly reparse: Reparse | null = null,
+  ) {
+    this.#document = document;
+    this.#lineCounter = lineCounter;
+  }
+
+  /** The parse tree, with every node's place in the text: parsed again when it was released. */
+  get document(): Document.Parsed {
+    if (!this.#document) this.#restore();
+    return this.#document!;
+  }
+
+  get lineCounter(): LineCounter {
+    if (!this.#lineCounter) this.#restore();
+    return this.#lineCounter!;
+  }
+
+  /**
+   * Lets go of the parse tree, most of a file's memory (four times its plain value): a build keeps
+   * every file, and only a problem to locate needs the tree, which is then parsed again.
+   */
+  release(): void {
+    if (!this.reparse) return;
+    this.#document = null;
+    this.#lineCounter = null;
+  }
+
+  #restore(): void {
+    const { document, lineCounter } = this.reparse!(this.text);
+    this.#document = document;
+    this.#lineCounter = lineCounter;
+  }
 
   /** The location of the node at `path`, or of its nearest existing ancestor. */
   locate(path: YamlPath, options: LocateOptions = {}): Location {

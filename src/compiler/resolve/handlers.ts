@@ -3,15 +3,20 @@
  * ts-morph (syntax only, no type checker: fast, and enough to see what a module exports).
  */
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { contentHash } from '../cache/hash.js';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CatalogueEntry } from './entry.js';
 import { closestName } from '../../language/suggest.js';
 import { plainList } from '../diagnostics/format.js';
 
-/** Exported names per module, keyed by path and modification time so edits are seen. */
-export type HandlerExports = Map<string, { readonly mtimeMs: number; readonly names: ReadonlySet<string> | 'unknown' }>;
+/**
+ * Exported names per module, keyed by path and the SHA-256 of its text, so that edits are seen and an
+ * unchanged module is never parsed again (the build cache keeps this map between runs: a run whose
+ * handler modules did not change never imports ts-morph).
+ */
+export type HandlerExports = Map<string, { readonly hash: string; readonly names: ReadonlySet<string> | 'unknown' }>;
 
 const EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs'];
 
@@ -64,15 +69,16 @@ let tsMorph: Promise<TsMorph> | null = null;
 let project: import('ts-morph').Project | null = null;
 
 async function exportsOf(file: string, cache: HandlerExports): Promise<ReadonlySet<string> | 'unknown'> {
-  const { mtimeMs } = await stat(file);
+  const text = await readFile(file, 'utf8');
+  const hash = contentHash(text);
   const cached = cache.get(file);
-  if (cached && cached.mtimeMs === mtimeMs) return cached.names;
+  if (cached && cached.hash === hash) return cached.names;
   tsMorph ??= import('ts-morph');
   const morph = await tsMorph;
   project ??= new morph.Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
   const existing = project.getSourceFile(file);
   if (existing) project.removeSourceFile(existing);
-  const source = project.addSourceFileAtPath(file);
+  const source = project.createSourceFile(file, text, { overwrite: true });
   let names: Set<string> | 'unknown' = new Set<string>();
   for (const fn of source.getFunctions()) if (fn.isExported() && fn.getName()) names.add(fn.getName()!);
   for (const statement of source.getVariableStatements()) {
@@ -87,6 +93,6 @@ async function exportsOf(file: string, cache: HandlerExports): Promise<ReadonlyS
     for (const specifier of declaration.getNamedExports()) names.add(specifier.getAliasNode()?.getText() ?? specifier.getName());
   }
   project.removeSourceFile(source);
-  cache.set(file, { mtimeMs, names });
+  cache.set(file, { hash, names });
   return names;
 }

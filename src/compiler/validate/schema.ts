@@ -2,9 +2,11 @@
  * Stage 2: check each YAML value against the tool JSON Schema (`config/tool.schema.json`), and turn
  * ajv's errors into located diagnostics: unknown keys point at the key, missing keys at their parent.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { FAILURE_KINDS } from '../../language/failures.js';
 import { isPlainObject } from '../../language/json.js';
 import { formatPath } from '../../language/path.js';
@@ -14,14 +16,16 @@ import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile } from '../load/source.js';
 import type { ToolDocument } from '../model.js';
 import { OLD_IMPLEMENTATION_TYPES, OLD_TYPE_NAMES, oldField } from './old-format.js';
+import { SCHEMA_SHA256, validate as prebuilt } from './tool-schema.validator.js';
 
 export class SchemaValidator {
   readonly #validate: ValidateFunction;
 
   /** `configDir`: what paths in an exclude hint are relative to. */
   constructor(readonly schemaPath: string, readonly configDir = '.') {
-    const schema = withFailureKinds(JSON.parse(readFileSync(schemaPath, 'utf8')) as SchemaFile);
-    this.#validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
+    const text = readFileSync(schemaPath, 'utf8');
+    const schema = JSON.parse(text) as SchemaFile;
+    this.#validate = isPrebuilt(text, schema) ? (prebuilt as ValidateFunction) : compile(withFailureKinds(schema));
   }
 
   /** Returns the diagnostics, empty when `value` is a valid tool document. */
@@ -43,6 +47,24 @@ export class SchemaValidator {
     }
     return { document: null, diagnostics };
   }
+}
+
+/**
+ * Whether the validator compiled when toolgen was built (scripts/schema-validator.mjs) is this schema's:
+ * the same text, and the failure kinds the runtime knows. Hashing the text costs well under a
+ * millisecond; compiling it with ajv costs a quarter of a second.
+ */
+function isPrebuilt(text: string, schema: SchemaFile): boolean {
+  if (createHash('sha256').update(text).digest('hex') !== SCHEMA_SHA256) return false;
+  const kinds = schema.definitions?.errorScenario?.properties?.expected_error?.properties?.kind?.enum;
+  return kinds !== undefined && kinds.length === FAILURE_KINDS.length && kinds.every((kind, index) => kind === FAILURE_KINDS[index]);
+}
+
+/** Another schema (a copy under test, or one edited since toolgen was built): compiled here, with ajv loaded only now. */
+function compile(schema: SchemaFile): ValidateFunction {
+  const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  // The options of scripts/schema-validator.mjs (AJV_OPTIONS): both must report errors alike.
+  return new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
 }
 
 interface SchemaFile {

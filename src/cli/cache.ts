@@ -1,0 +1,52 @@
+/**
+ * The build cache as the commands use it (`src/compiler/cache/build-cache.ts` holds the rules): open
+ * it before a build, save what the build found after it. `--no-cache` turns both off.
+ */
+import type { BuildResult, Compiler, CompilerOptions } from '../compiler/compile.js';
+import { CACHE_FORMAT, defaultCacheDir, fingerprint, handlerExportsOf, handlerInputs, matches, readRecord, stamps, store, storedHandlerExports, type CacheRecord, type Fingerprint, type Stamp } from '../compiler/cache/build-cache.js';
+import { VERSION } from './version.js';
+
+export interface OpenCache {
+  readonly dir: string;
+  readonly fingerprint: Fingerprint;
+  /** The stored record when it is one for exactly this run's inputs. */
+  readonly hit: CacheRecord | null;
+  /** The stored record, whatever it is for: its handler facts are keyed by content and still good. */
+  readonly previous: CacheRecord | null;
+}
+
+/** Reads the inputs and the stored record; null with `--no-cache`. */
+export async function openCache(settings: CompilerOptions, enabled: boolean): Promise<OpenCache | null> {
+  if (!enabled) return null;
+  const dir = defaultCacheDir(settings.root);
+  const current = await fingerprint(settings, VERSION);
+  const previous = readRecord(dir);
+  return { dir, fingerprint: current, hit: matches(previous, current) ? previous : null, previous };
+}
+
+/** A compiler that starts from what the cache knows of the handler modules (so ts-morph parses only changed ones). */
+export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null): Promise<Compiler> {
+  const { Compiler } = await import('../compiler/compile.js');
+  return new Compiler(settings, { handlerExports: handlerExportsOf(cache?.previous ?? null) });
+}
+
+/**
+ * Stores what a full build found. `outputs`: the stamps of the files now on disk when they are known
+ * to be what the build planned (it wrote them, or `check` compared them); otherwise null.
+ */
+export function saveCache(cache: OpenCache | null, compiler: Compiler, result: BuildResult, outputs: 'on disk' | null): void {
+  if (!cache) return;
+  const handlers = handlerInputs(compiler.handlerModules(), compiler.handlerExports);
+  const record: CacheRecord = {
+    format: CACHE_FORMAT,
+    key: cache.fingerprint.key,
+    sources: cache.fingerprint.sources,
+    handlers,
+    handlerExports: storedHandlerExports(compiler.handlerExports, handlers),
+    diagnostics: result.diagnostics,
+    built: result.built.length,
+    files: result.files.length,
+    outputs: outputs === null ? null : (stamps([...result.files.map((file) => file.path), ...result.keep], new Map(result.files.map((file) => [file.path, file.content]))) as Record<string, Stamp>),
+  };
+  store(cache.dir, record);
+}

@@ -1,0 +1,62 @@
+/**
+ * Nothing is loaded that the command does not use, as seen from a real process (the built bin): the
+ * packages in Node's module cache when it exits. A re-run with nothing changed loads no YAML parser,
+ * validator, template engine or ts-morph; a run whose handler modules did not change never loads
+ * ts-morph; `--version` and `--help` load only commander.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProject, RELAY, type TestProject } from '../helpers/project.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const HEAVY = ['ts-morph', 'ajv', 'handlebars', 'yaml', 'commander'];
+
+let project: TestProject;
+afterEach(() => project?.dispose());
+
+/** Runs the bin and returns which of HEAVY it loaded (a hook prints them at exit). */
+function loadedBy(...args: string[]): string[] {
+  const probe = path.join(project.root, 'probe.mjs');
+  writeFileSync(
+    probe,
+    `import { createRequire } from 'node:module';
+const cache = createRequire(import.meta.url).cache;
+process.on('exit', () => {
+  const names = ${JSON.stringify(HEAVY)}.filter((name) => Object.keys(cache).some((file) => file.includes('/node_modules/' + name + '/')));
+  process.stderr.write('loaded: ' + names.join(' ') + '\\n');
+});
+`,
+  );
+  const run = spawnSync(process.execPath, ['--import', probe, path.join(ROOT, 'dist/cli/bin.js'), ...args], { cwd: project.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  expect(run.status, run.stderr).toBe(0);
+  return /loaded: (.*)/.exec(run.stderr)![1]!.split(' ').filter(Boolean);
+}
+
+describe('what a run loads', () => {
+  it('a first build loads what it uses; a re-run with nothing changed only commander', () => {
+    project = createProject({ 'config/tools/relay.yaml': RELAY });
+    expect(loadedBy()).toEqual(expect.arrayContaining(['ts-morph', 'handlebars', 'yaml']));
+    expect(loadedBy()).toEqual(['commander']);
+    expect(loadedBy('validate')).toEqual(['commander']);
+    expect(loadedBy('check')).toEqual(['commander']);
+  });
+
+  it('ts-morph only when a handler module changed, not when only YAML did', () => {
+    project = createProject({ 'config/tools/relay.yaml': RELAY });
+    loadedBy();
+    project.write('config/tools/relay.yaml', RELAY.replace('Echoes twice', 'Echoes two times'));
+    const yamlEdited = loadedBy();
+    expect(yamlEdited).toContain('handlebars');
+    expect(yamlEdited).not.toContain('ts-morph');
+    project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\nexport const added = 1;\n`);
+    expect(loadedBy()).toContain('ts-morph');
+  });
+
+  it('--version and --help load no compiler', () => {
+    project = createProject();
+    expect(loadedBy('--version')).toEqual(['commander']);
+    expect(loadedBy('--help')).toEqual(['commander']);
+  });
+});
