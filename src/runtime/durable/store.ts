@@ -3,7 +3,7 @@
  * and a database-backed one (DBOS on PostgreSQL, later) are interchangeable. Every method returns
  * only once what it wrote is durable: the engine starts the next step after that, never before.
  */
-import type { ChainWaiting } from '../result.js';
+import type { ChainResult, ChainWaiting } from '../result.js';
 import type { JournalRecord, StartRecord } from './records.js';
 
 /** Where a run is in the store's index: what lets `unfinished()` and `suspended()` skip histories. */
@@ -27,4 +27,27 @@ export interface RunStore {
   unfinished(): Promise<string[]>;
   /** Runs waiting for a signal, with what each waits for. */
   suspended(): Promise<SuspendedRun[]>;
+  /** Set when the store also decides where runs execute (`toolgen/dbos`); the file store has none. */
+  readonly dispatcher?: RunDispatcher;
+}
+
+export type DispatchedResult = ChainResult<Record<string, unknown>, boolean>;
+
+/** How the executor continues a journaled run in this process: what a dispatcher's worker calls. */
+export type ContinueHere = (runId: string, options: { readonly allowPlanChange?: boolean }) => Promise<DispatchedResult>;
+
+/**
+ * A store that runs each stretch of a run (its start, or what follows a signal or an expired wait)
+ * somewhere of its own choosing: `toolgen/dbos` runs it as a DBOS workflow on whichever worker takes
+ * it from a queue. Each executor that uses the store attaches how it continues a run here.
+ */
+export interface RunDispatcher {
+  attach(continueHere: ContinueHere): void;
+  /**
+   * Runs stretch `segment` of the run (the start is 0; each delivered signal or expired wait begins the
+   * next), or joins it when it already exists, and returns its result. The same segment is never run twice.
+   */
+  dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult>;
+  /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones. */
+  recover(): Promise<DispatchedResult[]>;
 }

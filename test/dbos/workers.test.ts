@@ -1,0 +1,205 @@
+/**
+ * Durable runs on DBOS with real processes: worker processes (`fixtures/worker.mjs`, over `dist/`)
+ * share one PostgreSQL database and take runs from the DBOS queue; a client process (no queue) starts
+ * runs and signals them. Tools note every effect in a shared log, so the test can tell a finished
+ * step that ran again (never allowed) from an in-flight step that ran again after a crash (allowed).
+ *
+ * Needs PostgreSQL: `TOOLGEN_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`). Without it
+ * these tests are skipped, saying so, except under CI=true, where a missing PostgreSQL fails them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { postgres } from './postgres.js';
+
+const WORKER = fileURLToPath(new URL('./fixtures/worker.mjs', import.meta.url));
+const RUNS = Number(process.env['DBOS_RUNS'] ?? 1000);
+const server = await postgres();
+
+interface LogLine {
+  readonly effect: string;
+  readonly attempt: number;
+  readonly pid: number;
+  readonly executor: string;
+}
+
+/** A worker or client process, spoken to one JSON line at a time. */
+class Peer {
+  readonly child: ChildProcess;
+  readonly exited: Promise<NodeJS.Signals | number | null>;
+  readonly #waiting = new Map<number | string, (answer: any) => void>();
+  #next = 0;
+
+  constructor(url: string, executorId: string, dir: string, client: boolean) {
+    this.child = spawn(process.execPath, [WORKER, url, executorId, path.join(dir, 'effects.log'), path.join(dir, 'markers'), ...(client ? ['client'] : [])], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '--no-deprecation' },
+    });
+    this.child.stderr!.on('data', (chunk) => process.env['DBOS_DEBUG'] && process.stderr.write(chunk));
+    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)));
+    readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      if (process.env['DBOS_DEBUG']) process.stderr.write(`[${executorId}] ${line}\n`);
+      if (!line.startsWith('{')) return; // DBOS's own messages ("Created database …")
+      const answer = JSON.parse(line);
+      const key = answer.ready !== undefined ? 'ready' : answer.id;
+      this.#waiting.get(key)?.(answer);
+      this.#waiting.delete(key);
+    });
+  }
+
+  ready(): Promise<unknown> {
+    return new Promise((resolve) => this.#waiting.set('ready', resolve));
+  }
+
+  ask(command: Record<string, unknown>): Promise<any> {
+    const id = this.#next++;
+    const answer = new Promise((resolve) => this.#waiting.set(id, resolve));
+    this.child.stdin!.write(`${JSON.stringify({ ...command, id })}\n`);
+    return answer;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.stdin!.write('{"do":"stop"}\n');
+    await this.exited;
+  }
+}
+
+function effects(dir: string): LogLine[] {
+  return readFileSync(path.join(dir, 'effects.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+}
+
+describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipped: ${server.reason})` : ''}`, () => {
+  const database = `toolgen_dbos_${process.pid}_${Date.now().toString(36)}`;
+  const url = server.urlFor(database);
+  const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-dbos-'));
+  const peers: Peer[] = [];
+  let db: pg.Client;
+
+  /** Stops the processes a test started, whether it passed or not. */
+  const stopAll = () => Promise.all(peers.map((peer) => peer.stop()));
+  const start = async (executorId: string, dir: string, client = false) => {
+    mkdirSync(path.join(dir, 'markers'), { recursive: true });
+    const peer = new Peer(url, executorId, dir, client);
+    peers.push(peer);
+    if (!client) await peer.ready();
+    return peer;
+  };
+
+  beforeAll(async () => {
+    // The first worker creates the database (DBOS's migration); the test reads it directly after that.
+    const first = await start('setup', path.join(root, 'setup'));
+    await first.stop();
+    db = new pg.Client({ connectionString: url });
+    await db.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const peer of peers) peer.child.kill('SIGKILL');
+    await Promise.all(peers.map((peer) => peer.exited));
+    await db?.end();
+    await server.drop(database);
+    rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+
+  afterEach(stopAll, 60_000);
+
+  const journal = async (runId: string) => (await db.query<{ record: any }>('SELECT record FROM toolgen.journal WHERE run_id = $1 ORDER BY seq', [runId])).rows.map((row) => row.record);
+
+  it('a worker killed mid-run: the run finishes on the other worker, and no finished step runs again', async () => {
+    const dir = path.join(root, 'kill');
+    const workers = [await start('worker-a', dir), await start('worker-b', dir)];
+    const client = await start('client', dir, true);
+    const running = client.ask({ do: 'run', composite: 'killed', runIds: ['kill-1'] });
+
+    // Whichever worker took the run reaches `die_once` and dies; the other one moves its runs over.
+    const dead = await Promise.race(workers.map(async (worker, index) => ((await worker.exited) === 'SIGKILL' ? index : -1)));
+    expect(dead).toBeGreaterThanOrEqual(0);
+    const survivor = workers[1 - dead]!;
+    const moved: string[] = [];
+    // The server frees the dead session's lock once it notices the closed connection: ask until it has.
+    for (let tries = 0; tries < 200 && moved.length === 0; tries += 1) {
+      moved.push(...(await survivor.ask({ do: 'recover' })).moved);
+      if (moved.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(moved).toEqual(['kill-1']);
+    const [result] = (await running).results;
+    expect(result.status).toBe('success');
+    expect(result.run_id).toBe('kill-1');
+    expect(result.final_state).toMatchObject({ s1: 1, s2: 2, die: 3, s4: 4, s5: 5 });
+
+    const deadPid = workers[dead]!.child.pid;
+    const log = effects(dir);
+    const records = await journal('kill-1');
+    const finished = records.filter((record) => record.type === 'step' || record.type === 'attempts').flatMap((record) => (record.type === 'step' ? record.tries : record.attempts).map((attempt: any) => `kill-1/${record.key}@${attempt.attempt}`));
+    // An attempt ran again only when the kill cut it off: every call of it but the last was in the dead worker.
+    for (const attempt of finished) {
+      const pids = log.filter((line) => `${line.effect}@${line.attempt}` === attempt).map((line) => line.pid);
+      expect(pids.length, attempt).toBeGreaterThan(0);
+      for (const pid of pids.slice(0, -1)) expect(pid, `${attempt} ran again, and not because its worker died`).toBe(deadPid);
+    }
+    // The steps before the kill finished there and never ran again; the one in flight ran again on the
+    // survivor with the same idempotency key; the steps after it ran on the survivor only.
+    for (const step of ['s1', 's2']) expect(log.filter((line) => line.effect === `kill-1/${step}#1`).every((line) => line.pid === deadPid), step).toBe(true);
+    expect(log.filter((line) => line.effect === 'kill-1/die#1').map((line) => line.pid)).toEqual([deadPid, survivor.child.pid]);
+    for (const step of ['s4', 's5']) expect(log.filter((line) => line.effect === `kill-1/${step}#1`).every((line) => line.pid === survivor.child.pid), step).toBe(true);
+    expect(result.execution_history).toHaveLength(finished.length);
+    expect(records.filter((record) => record.type === 'end')).toHaveLength(1);
+    const status = await db.query('SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1', ['kill-1']);
+    expect(status.rows).toEqual([{ executor_id: survivor === workers[0] ? 'worker-a' : 'worker-b', status: 'SUCCESS' }]);
+  });
+
+  it(`${RUNS} runs over two workers with one tool attempt in ten failing: none lost, none duplicated`, async () => {
+    const dir = path.join(root, 'many');
+    const workers = [await start('many-a', dir), await start('many-b', dir)];
+    const client = await start('many-client', dir, true);
+    const runIds = Array.from({ length: RUNS }, (_, index) => `many-${index}`);
+    const { results } = await client.ask({ do: 'run', composite: 'many', runIds, parallel: 64 });
+
+    expect(results.map((result: any) => result.run_id)).toEqual(runIds);
+    expect(results.filter((result: any) => result.status !== 'success')).toEqual([]);
+    for (const result of results) expect(result.final_state).toMatchObject({ a: 1, b: 1, join: 2 });
+    // Each run ended once, and ran as one workflow.
+    const ends = await db.query<{ run_id: string; n: string }>("SELECT run_id, count(*) AS n FROM toolgen.journal WHERE run_id LIKE 'many-%' AND record->>'type' = 'end' GROUP BY run_id");
+    expect(ends.rows).toHaveLength(RUNS);
+    expect(ends.rows.every((row) => row.n === '1')).toBe(true);
+    const workflows = await db.query<{ executor_id: string; n: string }>("SELECT executor_id, count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid LIKE 'many-%' AND status = 'SUCCESS' GROUP BY executor_id ORDER BY executor_id");
+    expect(workflows.rows.reduce((sum, row) => sum + Number(row.n), 0)).toBe(RUNS);
+    // Both workers took runs.
+    expect(workflows.rows.map((row) => row.executor_id)).toEqual(['many-a', 'many-b']);
+
+    // No attempt ran twice; every attempt ran is in its run's history, failures (about one in ten) included.
+    const log = effects(dir).filter((line) => line.effect.startsWith('many-'));
+    const seen = new Set(log.map((line) => `${line.effect}@${line.attempt}`));
+    expect(seen.size).toBe(log.length);
+    const history = results.reduce((sum: number, result: any) => sum + result.execution_history.length, 0);
+    expect(history).toBe(log.length);
+    const failed = log.length - 3 * RUNS;
+    expect(failed).toBeGreaterThan(0.05 * 3 * RUNS);
+    expect(failed).toBeLessThan(0.2 * 3 * RUNS);
+  });
+
+  it('a wait step suspends the workflow; a signal from another process continues it on a worker', async () => {
+    const dir = path.join(root, 'signal');
+    const worker = await start('signal-worker', dir);
+    const client = await start('signal-client', dir, true);
+    const [suspended] = (await client.ask({ do: 'run', composite: 'approval', runIds: ['approve-1'] })).results;
+    expect(suspended).toMatchObject({ status: 'suspended', run_id: 'approve-1', waiting: { step: 'approve', signal: 'approval' } });
+
+    const refused = await client.ask({ do: 'signal', runId: 'approve-1', name: 'approval', payload: { approved: 'yes' } });
+    expect(refused.error).toMatchObject({ name: 'DurableRunError', code: 'invalid_payload' });
+    const { result } = await client.ask({ do: 'signal', runId: 'approve-1', name: 'approval', payload: { approved: true } });
+    expect(result).toMatchObject({ status: 'success', final_state: { before: 1, approved: true, after: 2 } });
+    // Two stretches, two workflows: the start, and what followed the signal.
+    const workflows = await db.query("SELECT workflow_uuid, executor_id FROM dbos.workflow_status WHERE workflow_uuid LIKE 'approve-1%' ORDER BY workflow_uuid");
+    expect(workflows.rows).toEqual([
+      { workflow_uuid: 'approve-1', executor_id: 'signal-worker' },
+      { workflow_uuid: 'approve-1:wait-1', executor_id: 'signal-worker' },
+    ]);
+    expect(effects(dir).filter((line) => line.effect === 'approve-1/before#1')).toHaveLength(1);
+  });
+});
