@@ -64,6 +64,7 @@ export interface DbosRunStoreOptions {
 type WorkflowOutcome = { readonly result: DispatchedResult } | { readonly refused: { readonly code: DurableRunErrorCode; readonly message: string; readonly details: readonly string[] } };
 
 const WORKFLOW_NAME = 'toolgen.run';
+const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /**
  * @example
@@ -211,6 +212,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
   }
 
   create(runId: string, start: StartRecord): Promise<boolean> {
+    // The file store's rule, here too: a run moves between stores, and `:` is left for stretch ids (`<run id>:wait-1`).
+    if (!RUN_ID.test(runId)) return Promise.reject(new DurableRunError('bad_run_id', `run id '${runId}' is not usable: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`));
     return this.#journal.create(runId, start);
   }
 

@@ -153,6 +153,30 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     expect(status.rows).toEqual([{ executor_id: survivor === workers[0] ? 'worker-a' : 'worker-b', status: 'SUCCESS' }]);
   });
 
+  it('a second process with a live worker\'s executor id waits; when the first dies, it continues that worker\'s runs', async () => {
+    const dir = path.join(root, 'restart');
+    const first = await start('same-id', dir);
+    const second = new Peer(url, 'same-id', dir, false);
+    peers.push(second);
+    let firstDeadWhenSecondReady: boolean | undefined;
+    const secondReady = second.ready().then(() => (firstDeadWhenSecondReady = first.child.signalCode !== null || first.child.exitCode !== null));
+    // The second one blocks in launch(), on the first one's advisory lock.
+    const waiting = async () => (await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'", [database])).rows[0].n;
+    for (let tries = 0; tries < 400 && (await waiting()) === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await waiting()).toBe(1);
+
+    const client = await start('restart-client', dir, true);
+    const { results } = await client.ask({ do: 'run', composite: 'killed', runIds: ['restart-1'] });
+    expect(await first.exited).toBe('SIGKILL');
+    await secondReady;
+    expect(firstDeadWhenSecondReady).toBe(true);
+    expect(results[0]).toMatchObject({ status: 'success', final_state: { s5: 5 } });
+    const log = effects(dir);
+    expect(log.filter((line) => line.effect === 'restart-1/die#1').map((line) => line.pid)).toEqual([first.child.pid, second.child.pid]);
+    for (const step of ['s1', 's2']) expect(log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === first.child.pid), step).toBe(true);
+    for (const step of ['s4', 's5']) expect(log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === second.child.pid), step).toBe(true);
+  });
+
   it(`${RUNS} runs over two workers with one tool attempt in ten failing: none lost, none duplicated`, async () => {
     const dir = path.join(root, 'many');
     const workers = [await start('many-a', dir), await start('many-b', dir)];
