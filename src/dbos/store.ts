@@ -181,18 +181,15 @@ export class DbosRunStore implements RunStore, RunDispatcher {
    * every worker (`superviseEvery`).
    */
   async recoverDeadExecutors(): Promise<string[]> {
-    const pending = await DBOS.listWorkflows({ status: 'PENDING', workflowName: WORKFLOW_NAME, loadInput: false, loadOutput: false });
-    const byExecutor = new Map<string, string[]>();
-    for (const workflow of pending) {
-      const executor = workflow.executorId;
-      if (executor === undefined || executor === this.executorId) continue;
-      byExecutor.set(executor, [...(byExecutor.get(executor) ?? []), workflow.workflowID]);
-    }
+    const pendingOf = (executorId?: string) => DBOS.listWorkflows({ status: 'PENDING', workflowName: WORKFLOW_NAME, loadInput: false, loadOutput: false, ...(executorId === undefined ? {} : { executorId }) });
+    const executors = new Set((await pendingOf()).map((workflow) => workflow.executorId).filter((id): id is string => id !== undefined && id !== this.executorId));
     const moved: string[] = [];
-    for (const [executor, ids] of byExecutor) {
-      // While the lock is held here, a restarting worker of that id waits; its runs move exactly once.
+    for (const executor of executors) {
+      // Under the dead executor's lock nobody else moves its runs and it cannot come back, so the list
+      // read here is exact: a run another pass moved a moment ago (and a worker now runs) is not in it.
       const recovered = await this.#liveness.whileDead(executor, async () => {
-        await DBOS.resumeWorkflows(ids, { queueName: this.queueName });
+        const ids = (await pendingOf(executor)).map((workflow) => workflow.workflowID);
+        if (ids.length > 0) await DBOS.resumeWorkflows(ids, { queueName: this.queueName });
         return ids;
       });
       if (recovered) moved.push(...recovered);
