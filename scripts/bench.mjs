@@ -396,7 +396,7 @@ function dbosRows(durable, dbos) {
     return;
   }
   row('durable step, DBOS', `${(dbos.perStep / 1000).toFixed(2)} ms`, `(${DBOS_IN_FLIGHT} runs in flight on one worker; median of 3 × ${DBOS_RUNS} ${CHAIN_STEPS}-step runs, each a workflow from the queue)`);
-  row('  ratio to the step in memory', `${(dbos.perStep / dbos.memory).toFixed(0)}×`, `beside the file store's ${(durable.fdatasync / durable.memory).toFixed(0)}× (fdatasync) and ${(durable.noSync / durable.memory).toFixed(1)}× (none); no target`);
+  row('  ratio to the step in memory', `${(dbos.perStep / dbos.memory).toFixed(0)}×`, `beside the file store's ${(durable.fdatasync / durable.memory).toFixed(0)}× (fdatasync) and ${(durable.noSync / durable.memory).toFixed(1)}× (none), one run at a time there; no target`);
   row('  one run alone, start to result', ms(dbos.aloneMs), '(median of 10: enqueue, dequeue by polling, 10 steps, result)');
 }
 

@@ -122,7 +122,7 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     const survivor = workers[1 - dead]!;
     const moved: string[] = [];
     // The server frees the dead session's lock once it notices the closed connection: ask until it has.
-    for (let tries = 0; tries < 200 && moved.length === 0; tries += 1) {
+    for (let tries = 0; tries < 600 && moved.length === 0; tries += 1) {
       moved.push(...(await survivor.ask({ do: 'recover' })).moved);
       if (moved.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -162,7 +162,7 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     const secondReady = second.ready().then(() => (firstDeadWhenSecondReady = first.child.signalCode !== null || first.child.exitCode !== null));
     // The second one blocks in launch(), on the first one's advisory lock.
     const waiting = async () => (await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'", [database])).rows[0].n;
-    for (let tries = 0; tries < 400 && (await waiting()) === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let tries = 0; tries < 1200 && (await waiting()) === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await waiting()).toBe(1);
 
     const client = await start('restart-client', dir, true);
