@@ -161,7 +161,11 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     const workflowID = segment === 'start' ? runId : `${runId}:${segment}`;
     // An id already taken returns its workflow: a stretch of a run runs once, whoever asks.
     const handle = await DBOS.startWorkflow(this.#workflow, { workflowID, queueName: this.queueName })(runId, options.allowPlanChange ?? false);
-    return unwrap(await handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 }));
+    const outcome = await handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 });
+    // A refused stretch ran nothing: its workflow goes, so that asking again (with allowPlanChange, or
+    // once the workers know the tool) starts it anew instead of returning the refusal.
+    if ('refused' in outcome) await DBOS.deleteWorkflow(workflowID).catch(() => undefined);
+    return unwrap(outcome);
   }
 
   /**

@@ -35,10 +35,10 @@ class Peer {
   readonly #waiting = new Map<number | string, (answer: any) => void>();
   #next = 0;
 
-  constructor(url: string, executorId: string, dir: string, client: boolean) {
+  constructor(url: string, executorId: string, dir: string, client: boolean, env: Record<string, string> = {}) {
     this.child = spawn(process.execPath, [WORKER, url, executorId, path.join(dir, 'effects.log'), path.join(dir, 'markers'), ...(client ? ['client'] : [])], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '--no-deprecation' },
+      env: { ...process.env, NODE_OPTIONS: '--no-deprecation', ...env },
     });
     this.child.stderr!.on('data', (chunk) => process.env['DBOS_DEBUG'] && process.stderr.write(chunk));
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)));
@@ -70,7 +70,8 @@ class Peer {
 }
 
 function effects(dir: string): LogLine[] {
-  return readFileSync(path.join(dir, 'effects.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
+  const text = readFileSync(path.join(dir, 'effects.log'), 'utf8').trim();
+  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as LogLine);
 }
 
 describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipped: ${server.reason})` : ''}`, () => {
@@ -82,9 +83,9 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
 
   /** Stops the processes a test started, whether it passed or not. */
   const stopAll = () => Promise.all(peers.map((peer) => peer.stop()));
-  const start = async (executorId: string, dir: string, client = false) => {
+  const start = async (executorId: string, dir: string, client = false, env: Record<string, string> = {}) => {
     mkdirSync(path.join(dir, 'markers'), { recursive: true });
-    const peer = new Peer(url, executorId, dir, client);
+    const peer = new Peer(url, executorId, dir, client, env);
     peers.push(peer);
     if (!client) await peer.ready();
     return peer;
@@ -205,6 +206,17 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     const failed = log.length - 3 * RUNS;
     expect(failed).toBeGreaterThan(0.05 * 3 * RUNS);
     expect(failed).toBeLessThan(0.2 * 3 * RUNS);
+  });
+
+  it('a worker whose plan differs refuses the run; asked again with allowPlanChange, it runs it', async () => {
+    const dir = path.join(root, 'plan');
+    await start('plan-worker', dir);
+    const client = await start('plan-client', dir, true, { PLAN_VARIANT: '1' });
+    const refused = await client.ask({ do: 'run', composite: 'many', runIds: ['plan-1'] });
+    expect(refused.error).toMatchObject({ name: 'DurableRunError', code: 'plan_changed' });
+    expect(effects(dir).filter((line) => line.effect.startsWith('plan-1/'))).toEqual([]);
+    const { result } = await client.ask({ do: 'resume', runId: 'plan-1', allowPlanChange: true });
+    expect(result).toMatchObject({ status: 'success', run_id: 'plan-1', final_state: { join: 2 } });
   });
 
   it('a wait step suspends the workflow; a signal from another process continues it on a worker', async () => {
