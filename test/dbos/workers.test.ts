@@ -8,7 +8,7 @@
  * these tests are skipped, saying so, except under CI=true, where a missing PostgreSQL fails them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -178,32 +178,50 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     for (const step of ['s4', 's5']) expect(log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === second.child.pid), step).toBe(true);
   });
 
-  it(`${RUNS} runs over two workers with one tool attempt in ten failing: none lost, none duplicated`, async () => {
+  it(`${RUNS} runs over two workers, one tool attempt in ten failing, one worker killed part-way: none lost, none duplicated`, async () => {
     const dir = path.join(root, 'many');
     const workers = [await start('many-a', dir), await start('many-b', dir)];
     const client = await start('many-client', dir, true);
     const runIds = Array.from({ length: RUNS }, (_, index) => `many-${index}`);
-    const { results } = await client.ask({ do: 'run', composite: 'many', runIds, parallel: 64 });
+    let answered = false;
+    const running = client.ask({ do: 'run', composite: 'many', runIds, parallel: 64 }).finally(() => (answered = true));
+
+    // A third of the way (by effects, not by time), worker a dies; b takes over its runs.
+    const [victim, survivor] = workers as [Peer, Peer];
+    // Lines counted, not parsed: the workers are writing the file.
+    const logged = () => (existsSync(path.join(dir, 'effects.log')) ? readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').length - 1 : 0);
+    while (!answered && logged() < RUNS) await new Promise((resolve) => setTimeout(resolve, 20));
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    const moved: string[] = [];
+    while (!answered) {
+      moved.push(...(await survivor.ask({ do: 'recover' })).moved);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { results } = await running;
+    expect(moved.length).toBeGreaterThan(0);
 
     expect(results.map((result: any) => result.run_id)).toEqual(runIds);
     expect(results.filter((result: any) => result.status !== 'success')).toEqual([]);
     for (const result of results) expect(result.final_state).toMatchObject({ a: 1, b: 1, join: 2 });
-    // Each run ended once, and ran as one workflow.
+    // Each run ended once, and ran as one workflow; a finished both before the kill and after it.
     const ends = await db.query<{ run_id: string; n: string }>("SELECT run_id, count(*) AS n FROM toolgen.journal WHERE run_id LIKE 'many-%' AND record->>'type' = 'end' GROUP BY run_id");
     expect(ends.rows).toHaveLength(RUNS);
     expect(ends.rows.every((row) => row.n === '1')).toBe(true);
     const workflows = await db.query<{ executor_id: string; n: string }>("SELECT executor_id, count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid LIKE 'many-%' AND status = 'SUCCESS' GROUP BY executor_id ORDER BY executor_id");
     expect(workflows.rows.reduce((sum, row) => sum + Number(row.n), 0)).toBe(RUNS);
-    // Both workers took runs.
     expect(workflows.rows.map((row) => row.executor_id)).toEqual(['many-a', 'many-b']);
+    for (const id of moved) expect(results[runIds.indexOf(id)].status).toBe('success');
 
-    // No attempt ran twice; every attempt ran is in its run's history, failures (about one in ten) included.
+    // An attempt ran again only when the kill cut it off: every call of it but the last was in worker a.
     const log = effects(dir).filter((line) => line.effect.startsWith('many-'));
-    const seen = new Set(log.map((line) => `${line.effect}@${line.attempt}`));
-    expect(seen.size).toBe(log.length);
+    const calls = new Map<string, number[]>();
+    for (const line of log) calls.set(`${line.effect}@${line.attempt}`, [...(calls.get(`${line.effect}@${line.attempt}`) ?? []), line.pid]);
+    for (const [attempt, pids] of calls) for (const pid of pids.slice(0, -1)) expect(pid, `${attempt} ran again, and not because its worker died`).toBe(victim.child.pid);
+    // Every attempt is in its run's history once, failures (about one in ten) included.
     const history = results.reduce((sum: number, result: any) => sum + result.execution_history.length, 0);
-    expect(history).toBe(log.length);
-    const failed = log.length - 3 * RUNS;
+    expect(history).toBe(calls.size);
+    const failed = calls.size - 3 * RUNS;
     expect(failed).toBeGreaterThan(0.05 * 3 * RUNS);
     expect(failed).toBeLessThan(0.2 * 3 * RUNS);
   });
