@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
-import { DurableRunError } from '../runtime/index.js';
+import { DurableRunError, RuntimeUsageError } from '../runtime/index.js';
 import type { ContinueHere, DispatchedResult, DurableRunErrorCode, JournalRecord, RunDispatcher, RunMark, RunStore, StartRecord, SuspendedRun } from '../runtime/index.js';
 import { JournalTables } from './journal-tables.js';
 import { ExecutorLiveness } from './liveness.js';
@@ -98,7 +98,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
 
   attach(continueHere: ContinueHere): void {
     if (this.#continueHere !== undefined && this.#continueHere !== continueHere) {
-      throw new DurableRunError('no_store', 'a DbosRunStore serves one ChainExecutor per process: DBOS runs one set of workflows per process');
+      throw new RuntimeUsageError('a DbosRunStore serves one ChainExecutor per process: DBOS runs one set of workflows per process');
     }
     this.#continueHere = continueHere;
   }
@@ -111,7 +111,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
    */
   async launch(): Promise<void> {
     if (this.#launched) return;
-    if (this.#continueHere === undefined) throw new DurableRunError('no_store', 'create the ChainExecutor with this store before launch(): the workflows run through it');
+    if (this.#continueHere === undefined) throw new RuntimeUsageError('create the ChainExecutor with this store before launch(): the workflows run through it');
     const { systemDatabaseUrl } = this.#options;
     await DBOS.migrate(systemDatabaseUrl);
     await this.#journal.migrate();
@@ -157,7 +157,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
   }
 
   async dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult> {
-    if (!this.#launched || this.#workflow === undefined) throw new DurableRunError('no_store', 'call launch() on the DbosRunStore before running durable runs');
+    if (!this.#launched || this.#workflow === undefined) throw new RuntimeUsageError('call launch() on the DbosRunStore before running durable runs');
     const workflowID = segment === 'start' ? runId : `${runId}:${segment}`;
     // An id already taken returns its workflow: a stretch of a run runs once, whoever asks.
     const handle = await DBOS.startWorkflow(this.#workflow, { workflowID, queueName: this.queueName })(runId, options.allowPlanChange ?? false);
