@@ -58,6 +58,13 @@ export interface DbosRunStoreOptions {
   readonly resultPollingMs?: number;
   /** DBOS's log level (default `warn`). */
   readonly logLevel?: string;
+  /**
+   * Called when this worker loses its executor id's lock (its database session ended: a network
+   * partition, the server restarting) while it runs: other workers may now move its runs, so it must
+   * stop running them. Default: write why to stderr and exit the process with code 75, so that a
+   * supervisor (systemd, Kubernetes) restarts it, and the restart continues whatever was not moved.
+   */
+  readonly onExecutorIdLost?: (error: Error) => void;
 }
 
 /** What a workflow hands back: the chain's result, or why the run could not be continued. */
@@ -115,7 +122,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     const { systemDatabaseUrl } = this.#options;
     await DBOS.migrate(systemDatabaseUrl);
     await this.#journal.migrate();
-    await this.#liveness.claim(this.executorId);
+    await this.#liveness.claim(this.executorId, this.#options.onExecutorIdLost ?? exitOnLostId(this.executorId));
     const continueHere = this.#continueHere;
     this.#workflow = DBOS.registerWorkflow(
       async (runId: string, allowPlanChange: boolean): Promise<WorkflowOutcome> => {
@@ -237,6 +244,14 @@ export class DbosRunStore implements RunStore, RunDispatcher {
   suspended(): Promise<SuspendedRun[]> {
     return this.#journal.suspended();
   }
+}
+
+/** Fencing: a worker taken for dead must not go on running runs that may be moved to another. */
+function exitOnLostId(executorId: string): (error: Error) => void {
+  return (error) => {
+    process.stderr.write(`toolgen/dbos: executor '${executorId}' lost its lock (${error.message}); other workers may take its runs, so this process exits\n`);
+    process.exit(75);
+  };
 }
 
 function unwrap(outcome: WorkflowOutcome): DispatchedResult {

@@ -178,6 +178,16 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     for (const step of ['s4', 's5']) expect(log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === second.child.pid), step).toBe(true);
   });
 
+  it('a worker whose lock session ends while it runs (a partition, a server restart) exits: others may take its runs', async () => {
+    const worker = await start('fenced', path.join(root, 'fenced'));
+    const holder = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended('toolgen.executor:fenced', 0)",
+    );
+    expect(holder.rows).toHaveLength(1);
+    await db.query('SELECT pg_terminate_backend($1)', [holder.rows[0]!.pid]);
+    expect(await worker.exited).toBe(75);
+  });
+
   it(`${RUNS} runs over two workers, one tool attempt in ten failing, one worker killed part-way: none lost, none duplicated`, async () => {
     const dir = path.join(root, 'many');
     const workers = [await start('many-a', dir), await start('many-b', dir)];

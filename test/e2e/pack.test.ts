@@ -508,7 +508,7 @@ describe('the packed package, installed into a fresh app', () => {
     if (!tmp) return;
     if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
-  });
+  }, SETUP_TIMEOUT); // removing the app's node_modules takes over 10 s on a loaded machine
 
   it('packs dist/, the templates and the schema, and none of the repository itself', () => {
     const required = [
