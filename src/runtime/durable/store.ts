@@ -1,6 +1,6 @@
 /**
  * Where durable runs are kept. The executor asks only this of a store, so the embedded file store
- * and a database-backed one (DBOS on PostgreSQL, later) are interchangeable. Every method returns
+ * and a database-backed one (`toolgen/dbos`, on PostgreSQL) are interchangeable. Every method returns
  * only once what it wrote is durable: the engine starts the next step after that, never before.
  */
 import type { ChainResult, ChainWaiting } from '../result.js';
@@ -44,8 +44,8 @@ export type ContinueHere = (runId: string, options: { readonly allowPlanChange?:
 export interface RunDispatcher {
   attach(continueHere: ContinueHere): void;
   /**
-   * Runs stretch `segment` of the run (the start is 0; each delivered signal or expired wait begins the
-   * next), or joins it when it already exists, and returns its result. The same segment is never run twice.
+   * Runs stretch `segment` of the run (`start`; `wait-N` once its Nth wait ended, by a signal or its
+   * deadline), or joins it when it already exists, and returns its result: a stretch is started once, however often it is asked for.
    */
   dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult>;
   /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones. */
