@@ -17,6 +17,12 @@
  *    that has no SDK registered, and with an SDK tracer exporting to memory, side by side. Target: no
  *    tracer at all costs nothing (it is the plain executor), and an api with no SDK stays within 10%.
  *
+ * 5. Durable steps on DBOS (`@toolgen/runtime/dbos`, needs PostgreSQL at TOOLGEN_PG_URL, default the machine's
+ *    own): the same composite as a DBOS workflow taken from the queue by this same process, its journal
+ *    in PostgreSQL, many runs in flight as a worker would have them; per step, as a ratio to the
+ *    in-memory step, beside the file store's. Skipped, saying why, when PostgreSQL is not reachable.
+ *    `BENCH_ONLY=dbos` runs 3 and 5 alone.
+ *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
  * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
@@ -486,6 +492,74 @@ function durableRows(durable) {
   row('  without fdatasync', us(durable.noSync), `(ratio ${(durable.noSync / durable.memory).toFixed(1)}×; safe from a process crash, not a power cut)`);
 }
 
+const DBOS_RUNS = 400;
+const DBOS_IN_FLIGHT = 40;
+
+/**
+ * Per step on DBOS: runs of the 10-step composite, DBOS_IN_FLIGHT at a time, each a DBOS workflow on
+ * the queue, run by this process as a worker, journaled in PostgreSQL; then the latency of one run
+ * alone (the queue's polling interval included). A database of its own, dropped afterwards.
+ */
+async function dbosBench(memoryPerStep) {
+  const base = process.env.TOOLGEN_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    return { skipped: `no PostgreSQL at ${base} (${error.message}); set TOOLGEN_PG_URL` };
+  }
+  const database = `toolgen_bench_${process.pid}`;
+  const url = new URL(base);
+  url.pathname = `/${database}`;
+  const { DbosRunStore } = await import('../dist/dbos/index.js');
+  const { registry, composite } = chainFixture();
+  const input = { value_0: 1, name: 'bench' };
+  const store = new DbosRunStore({ systemDatabaseUrl: url.toString(), executorId: 'bench', applicationVersion: 'bench', queue: { workerConcurrency: DBOS_IN_FLIGHT, pollingIntervalMs: 20 }, resultPollingMs: 10, logLevel: 'error' });
+  const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }), store });
+  const log = console.log;
+  try {
+    console.log = () => {}; // DBOS announces the database it creates
+    await store.launch();
+    console.log = log;
+    let id = 0;
+    const batch = async (count) => {
+      let left = count;
+      const lane = async () => {
+        for (; left > 0; left -= 1) {
+          const result = await executor.runComposite(composite, input, { runId: `bench-${++id}` });
+          assert.equal(result.success, true, 'the DBOS chain succeeds');
+        }
+      };
+      await Promise.all(Array.from({ length: DBOS_IN_FLIGHT }, lane));
+    };
+    await batch(DBOS_IN_FLIGHT * 2);
+    const perStep = [];
+    for (let round = 0; round < 3; round += 1) {
+      const { ms: elapsed } = await timed(() => batch(DBOS_RUNS));
+      perStep.push((elapsed * 1000) / DBOS_RUNS / CHAIN_STEPS);
+    }
+    const alone = [];
+    for (let round = 0; round < 10; round += 1) alone.push((await timed(() => executor.runComposite(composite, input, { runId: `bench-${++id}` }))).ms);
+    return { perStep: median(perStep), memory: memoryPerStep, aloneMs: median(alone) };
+  } finally {
+    console.log = log;
+    await store.shutdown().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+function dbosRows(durable, dbos) {
+  if (dbos.skipped) {
+    row('durable step, DBOS', 'skipped', dbos.skipped);
+    return;
+  }
+  row('durable step, DBOS', `${(dbos.perStep / 1000).toFixed(2)} ms`, `(${DBOS_IN_FLIGHT} runs in flight on one worker; median of 3 × ${DBOS_RUNS} ${CHAIN_STEPS}-step runs, each a workflow from the queue)`);
+  row('  ratio to the step in memory', `${(dbos.perStep / dbos.memory).toFixed(0)}×`, `beside the file store's ${(durable.fdatasync / durable.memory).toFixed(0)}× (fdatasync) and ${(durable.noSync / durable.memory).toFixed(1)}× (none), one run at a time there; no target`);
+  row('  one run alone, start to result', ms(dbos.aloneMs), '(median of 10: enqueue, dequeue by polling, 10 steps, result)');
+}
+
 // ---------------------------------------------------------------------------------------------------
 
 /** The executor benchmark again in a fresh node process: no heap, JIT state or loaded modules of anything else. */
@@ -535,6 +609,13 @@ async function main() {
     for (const line of rows) console.log(line);
     return;
   }
+  const dbos = await dbosBench(durable.memory);
+  if (process.env.BENCH_ONLY === 'dbos') {
+    durableRows(durable);
+    dbosRows(durable, dbos);
+    for (const line of rows) console.log(line);
+    return;
+  }
   const blocks = await blockBench();
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
@@ -578,6 +659,7 @@ async function main() {
   executorRows(chain, clean);
   tracingRows(tracing);
   durableRows(durable);
+  dbosRows(durable, dbos);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row("node -e \"import('yaml')\"", ms(yamlFloorMs));
   ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);

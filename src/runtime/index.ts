@@ -12,7 +12,7 @@ export { ChainExecutor } from './executor.js';
 export type { ChainExecutorOptions, CompositeRunOptions, ResumeOptions, RunOptions } from './executor.js';
 export { FileRunStore } from './durable/file-store.js';
 export type { FileRunStoreOptions } from './durable/file-store.js';
-export type { RunMark, RunStore, SuspendedRun } from './durable/store.js';
+export type { ContinueHere, DispatchedResult, RunDispatcher, RunMark, RunStore, SuspendedRun } from './durable/store.js';
 export type { AttemptsRecord, DecisionRecord, EndRecord, JournalRecord, SignalRecord, StartRecord, StepRecord, SuspendRecord } from './durable/records.js';
 export { DurableRunError } from './durable/errors.js';
 export type { DurableRunErrorCode } from './durable/errors.js';

@@ -69,6 +69,21 @@ describe('boundaries', () => {
     expect(violations((from, to) => area(from) === 'mcp' && area(to) !== 'mcp' && area(to) !== 'language' && to !== 'runtime/index.ts')).toEqual([]);
   });
 
+  it('DBOS lives in @toolgen/runtime/dbos alone: it uses the runtime\'s public entry, and nothing else imports it or its packages', () => {
+    expect(violations((from, to) => area(from) === 'dbos' && area(to) !== 'dbos' && to !== 'runtime/index.ts')).toEqual([]);
+    expect(violations((from, to) => area(to) === 'dbos' && area(from) !== 'dbos')).toEqual([]);
+    // The plain runtime installs without them: they are optional peer dependencies of @toolgen/runtime/dbos.
+    const users = modules.filter((module) => module.packages.some((name) => name.startsWith('@dbos-inc/') || name === 'pg' || name.startsWith('pg/')));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((module) => area(module.file) !== 'dbos').map((module) => module.file)).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(SRC, '../package.json'), 'utf8'));
+    for (const name of ['@dbos-inc/dbos-sdk', 'pg']) {
+      expect(manifest.dependencies[name], name).toBeUndefined();
+      expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
+    }
+    expect(manifest.exports['./dbos'].default).toBe('./dist/dbos/index.js');
+  });
+
   it('migrate reads old YAML with the loader, the compiler\'s name derivation and the shared language only, and only the CLI imports it', () => {
     const allowed = (to: string) => area(to) === 'migrate' || area(to) === 'language' || to.startsWith('compiler/load/') || to === 'compiler/names.ts';
     expect(violations((from, to) => area(from) === 'migrate' && !allowed(to))).toEqual([]);

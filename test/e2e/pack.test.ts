@@ -471,13 +471,16 @@ describe('the packed packages, installed into a fresh app as the README says', (
 
   it('packs the runtime with what generated code runs on, and nothing of the compiler or the CLI', () => {
     const runtimeSources = listFiles(path.join(REPO, 'src'))
-      .filter((file) => /^(runtime|language|mcp)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'))
+      .filter((file) => /^(runtime|language|mcp|dbos)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'))
       .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]);
     expect(runtimeSources.filter((file) => !runtime.files.includes(file)), 'files missing from the runtime tarball').toEqual([]);
-    expect(runtime.files.filter((file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp)\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
+    expect(runtime.files.filter((file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp|dbos)\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
     const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
-    expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './package.json']);
+    expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './dbos', './package.json']);
     expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String) });
+    // DBOS and its driver are for apps that choose @toolgen/runtime/dbos: optional peers, never installed with the runtime.
+    expect(manifest.peerDependencies).toMatchObject({ '@dbos-inc/dbos-sdk': expect.any(String), pg: expect.any(String) });
+    expect(manifest.peerDependenciesMeta).toMatchObject({ '@dbos-inc/dbos-sdk': { optional: true }, pg: { optional: true } });
   });
 
   it('installs both packages with no install script and no warning about one, each where the guide puts it', () => {

@@ -13,7 +13,7 @@ import type { ToolDefinition, ToolLookup } from '../tool.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
 import type { JournalRecord, StartRecord } from './records.js';
-import type { RunStore, SuspendedRun } from './store.js';
+import type { RunDispatcher, RunStore, SuspendedRun } from './store.js';
 
 export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
 
@@ -41,6 +41,8 @@ export class DurableRuns {
   readonly #clock: Clock;
   readonly #userId: string;
   readonly #execute: JournaledRunner;
+  /** Set when the store runs runs where it chooses (`@toolgen/runtime/dbos`): this process then runs only what it hands back. */
+  readonly #dispatcher: RunDispatcher | undefined;
   /** Runs this process is running now: asking for one again joins it instead of starting it twice. */
   readonly #active = new Map<string, Promise<AnyChainResult>>();
 
@@ -50,6 +52,8 @@ export class DurableRuns {
     this.#clock = clock;
     this.#userId = userId;
     this.#execute = execute;
+    this.#dispatcher = store.dispatcher;
+    this.#dispatcher?.attach((runId, options) => this.#continueHere(runId, options));
   }
 
   /** A new run under `runId`; or, when that id has a run already, its result, resuming it if unfinished. */
@@ -58,7 +62,10 @@ export class DurableRuns {
     return this.#once(id, async () => {
       const plan = (tool.implementation as { plan: ChainPlan }).plan;
       const start: StartRecord = { type: 'start', runId: id, tool: tool.name, planHash: planHash(plan), chainId: randomUUID(), startedAt: new Date(this.#clock.now()).toISOString(), input, userId: this.#userId };
-      if (await this.#store.create(id, start)) return this.#execute(tool, input, new RunJournal(this.#store, [start]), options.signal);
+      if (await this.#store.create(id, start)) {
+        if (this.#dispatcher) return this.#dispatcher.dispatch(id, 'start', options);
+        return this.#execute(tool, input, new RunJournal(this.#store, [start]), options.signal);
+      }
       const records = (await this.#store.read(id))!;
       const first = records[0] as StartRecord;
       if (first.tool !== tool.name || stableJson(first.input) !== stableJson(input)) {
@@ -81,8 +88,10 @@ export class DurableRuns {
   async resumeAll(options: ResumeOptions = {}): Promise<AnyChainResult[]> {
     const now = this.#clock.now();
     const expired = (await this.#store.suspended()).filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now).map(({ runId }) => runId);
-    const ids = [...(await this.#store.unfinished()), ...expired].filter((id) => !this.#active.has(id));
-    const results: AnyChainResult[] = [];
+    // A dispatching store knows which workers died, and continues their runs on live ones; an unfinished
+    // run of a live worker is running there, not left by a crash.
+    const results: AnyChainResult[] = this.#dispatcher ? await this.#dispatcher.recover() : [];
+    const ids = [...(this.#dispatcher ? [] : await this.#store.unfinished()), ...expired].filter((id) => !this.#active.has(id));
     for (const id of ids) results.push(await this.resume(id, options));
     return results;
   }
@@ -109,13 +118,14 @@ export class DurableRuns {
     });
   }
 
-  async #continue(runId: string, records: readonly JournalRecord[], options: ResumeOptions): Promise<AnyChainResult> {
+  async #continue(runId: string, records: readonly JournalRecord[], options: ResumeOptions, here = false): Promise<AnyChainResult> {
     const end = records.find((record) => record.type === 'end');
     if (end) {
       // The end was written but the index not updated before a crash: finish the job.
       await this.#store.mark(runId, { status: 'finished' });
       return end.result;
     }
+    if (this.#dispatcher && !here) return this.#dispatcher.dispatch(runId, segmentOf(records, this.#clock.now()), options);
     const start = records[0] as StartRecord;
     const tool = this.#registry.get(start.tool);
     if (!tool || tool.implementation.kind !== 'composite') throw new DurableRunError('unknown_tool', `run '${runId}' runs '${start.tool}', and the registry has no composite tool of that name`);
@@ -124,6 +134,13 @@ export class DurableRuns {
       throw new DurableRunError('plan_changed', `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`);
     }
     return this.#execute(tool, start.input, new RunJournal(this.#store, records), options.signal);
+  }
+
+  /** A dispatched stretch of a run, in this process: what the dispatcher's worker calls. */
+  async #continueHere(runId: string, options: ResumeOptions): Promise<AnyChainResult> {
+    const records = await this.#store.read(runId);
+    if (!records || records.length === 0) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+    return this.#continue(runId, records, options, true);
   }
 
   suspendedRuns(): Promise<SuspendedRun[]> {
@@ -137,6 +154,22 @@ export class DurableRuns {
     this.#active.set(runId, promise);
     return promise;
   }
+}
+
+/**
+ * Which stretch of a run comes next, for a dispatcher: `start`, then `wait-N` once the run's Nth wait
+ * ended (its signal came, or its deadline passed). A run suspended in a wait stays in the stretch
+ * that suspended it, so asking again returns that stretch's result.
+ */
+export function segmentOf(records: readonly JournalRecord[], now: number): string {
+  const closed = new Set<string>();
+  const waits: { key: string; deadline: string | null }[] = [];
+  for (const record of records) {
+    if (record.type === 'suspend') waits.push({ key: record.key, deadline: record.waiting.deadline });
+    else if (record.type === 'signal' || record.type === 'step') closed.add(record.key);
+  }
+  const ended = waits.filter(({ key, deadline }) => closed.has(key) || (deadline !== null && Date.parse(deadline) <= now)).length;
+  return ended === 0 ? 'start' : `wait-${ended}`;
 }
 
 /** The wait a run is suspended in: its last suspension that no signal and no step end followed. */

@@ -1,9 +1,9 @@
 /**
  * Where durable runs are kept. The executor asks only this of a store, so the embedded file store
- * and a database-backed one (DBOS on PostgreSQL, later) are interchangeable. Every method returns
+ * and a database-backed one (`@toolgen/runtime/dbos`, on PostgreSQL) are interchangeable. Every method returns
  * only once what it wrote is durable: the engine starts the next step after that, never before.
  */
-import type { ChainWaiting } from '../result.js';
+import type { ChainResult, ChainWaiting } from '../result.js';
 import type { JournalRecord, StartRecord } from './records.js';
 
 /** Where a run is in the store's index: what lets `unfinished()` and `suspended()` skip histories. */
@@ -27,4 +27,27 @@ export interface RunStore {
   unfinished(): Promise<string[]>;
   /** Runs waiting for a signal, with what each waits for. */
   suspended(): Promise<SuspendedRun[]>;
+  /** Set when the store also decides where runs execute (`@toolgen/runtime/dbos`); the file store has none. */
+  readonly dispatcher?: RunDispatcher;
+}
+
+export type DispatchedResult = ChainResult<Record<string, unknown>, boolean>;
+
+/** How the executor continues a journaled run in this process: what a dispatcher's worker calls. */
+export type ContinueHere = (runId: string, options: { readonly allowPlanChange?: boolean }) => Promise<DispatchedResult>;
+
+/**
+ * A store that runs each stretch of a run (its start, or what follows a signal or an expired wait)
+ * somewhere of its own choosing: `@toolgen/runtime/dbos` runs it as a DBOS workflow on whichever worker takes
+ * it from a queue. Each executor that uses the store attaches how it continues a run here.
+ */
+export interface RunDispatcher {
+  attach(continueHere: ContinueHere): void;
+  /**
+   * Runs stretch `segment` of the run (`start`; `wait-N` once its Nth wait ended, by a signal or its
+   * deadline), or joins it when it already exists, and returns its result: a stretch is started once, however often it is asked for.
+   */
+  dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult>;
+  /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones. */
+  recover(): Promise<DispatchedResult[]>;
 }
