@@ -118,6 +118,7 @@ export const CATALOGUE = {
   UNKNOWN_OUTPUT_FIELD: { code: 'TG4007', severity: 'error', message: "the output of '{tool}'{path} has no field '{field}'", hint: 'declared fields: {fields}' },
   UNKNOWN_BLOCK_OUTPUT_FIELD: { code: 'TG4007', severity: 'error', message: "the output of step '{step}'{path} has no field '{field}'", hint: 'declared fields: {fields}' },
   UNKNOWN_STATE_FIELD: { code: 'TG4007', severity: 'error', message: "state.{path} has no field '{field}'", hint: 'declared fields: {fields}' },
+  NO_FIELDS_TO_READ: { code: 'TG4007', severity: 'error', message: '{what} is {types}, so it has no {field}', hint: 'read {what} itself, or a field its schema declares' },
   EXPRESSION_SYNTAX: { code: 'TG4008', severity: 'error', message: 'this JSONata expression does not parse: {reason}', hint: 'for example: state.balance < 100, or $sum(state.items.price)' },
   TEMPLATE_AS_EXPRESSION: { code: 'TG4008', severity: 'error', message: "'{text}' is a template, and this takes a JSONata expression", hint: 'write it without the brackets: {expression}' },
   BARE_NAME_IN_EXPRESSION: {
@@ -140,8 +141,15 @@ export const CATALOGUE = {
     hint: 'to pass a value with its type, make the value exactly one template: << state.x >>',
   },
   INPUT_TEMPLATE_TYPE: { code: 'TG5003', severity: 'error', message: "'{name}' of '{tool}' must be {types}, but << {reference} >> is {given}" },
+  INPUT_ENUM_REFUSED: {
+    code: 'TG5003',
+    severity: 'error',
+    message: "'{name}' of '{tool}' does not accept {refused}, which << {reference} >> may hold",
+    hint: "the value comes from a tool's returns with an enum: make the enums agree, or map it through a transform",
+  },
   UNKNOWN_OUTPUT: { code: 'TG5004', severity: 'error', message: "'{tool}' returns no '{path}'", hint: 'its returns declare: {fields}' },
   UNKNOWN_BLOCK_OUTPUT: { code: 'TG5004', severity: 'error', message: "the {block} '{step}' returns no '{path}'", hint: 'its returns declare: {fields}' },
+  NO_OUTPUT_FIELDS_TO_MAP: { code: 'TG5004', severity: 'error', message: "'{source}' reads into {what}, which is {types}, so it has no {field}", hint: 'map {what} itself, or a field its schema declares' },
   MAP_OUTPUT_NOT_A_PATH: { code: 'TG5004', severity: 'error', message: "'{source}' is not a path: {reason}" },
   EXAMPLE_INPUT: { code: 'TG5006', severity: 'error', message: "this example's input is not valid input for '{tool}': {problems}", hint: 'invalid input belongs in error_scenarios' },
   NO_EXAMPLES: { code: 'TG5007', severity: 'warning', message: "'{tool}' has no examples or error_scenarios, so no test is generated for it", hint: 'add an example: description, input and expected_output' },
