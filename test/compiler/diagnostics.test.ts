@@ -40,6 +40,16 @@ describe('YAML and schema problems', () => {
     expect(await diagnose(yaml)).toEqual(expected);
   });
 
+  it('a file holding a list of tools: one diagnostic at tools, saying each tool lives in its own file', async () => {
+    const tool = (name: string) => `  - name: ${name}\n    description: d\n    implementation: { type: function, module: ./handlers.ts, export: echo }\n`;
+    project = createProject({ 'config/tools/many.yaml': `# old format\ntools:\n${tool('a')}${tool('b')}${tool('c')}` });
+    const { all } = await project.diagnose();
+    expect(all.map((d) => [d.location?.file, d.location?.line, d.location?.column, d.code, d.severity, d.message])).toEqual([
+      ['config/tools/many.yaml', 2, 1, 'TG1006', 'error', 'this file holds a list of 3 tools, and in toolgen each tool lives in a YAML file of its own'],
+    ]);
+    expect(all[0]?.hint).toContain('npx toolgen migrate SRC DEST, which splits the list');
+  });
+
   it('reports a misspelled required field once, as the misspelling', async () => {
     expect(await diagnose('name: x\ndescripton: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n')).toEqual(['2:1 TG1102']);
   });

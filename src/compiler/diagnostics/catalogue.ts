@@ -45,6 +45,12 @@ export const CATALOGUE = {
     message: 'this YAML is not a tool: it has no name, description or implementation',
     hint: "not every YAML under the config dir must be a tool: add it to exclude in toolgen.config.yaml (exclude: ['{path}'])",
   },
+  TOOLS_LIST: {
+    code: 'TG1006',
+    severity: 'error',
+    message: 'this file holds a list of {count} {tools}, and in toolgen each tool lives in a YAML file of its own',
+    hint: 'move each entry of tools into its own file (name, description, implementation at the top), or run npx toolgen migrate SRC DEST, which splits the list',
+  },
   CONFIG_FILE: { code: 'TG1005', severity: 'error', message: '{problem}', hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include and exclude' },
   SCHEMA_VIOLATION: { code: 'TG1101', severity: 'error', message: '{where} {reason}' },
   SCHEMA_STUB_SHAPE: { code: 'TG1101', severity: 'error', message: "{where} must have exactly one of 'output', 'error' or 'sequence'" },
