@@ -22,6 +22,7 @@ const NAME_FIELD = 'tools are the YAML files under the config dir, by their name
 const NEXT_IS_A_STEP = 'next names a step id (or end), not a tool';
 const RECURSION = 'a composite cannot call itself: a run would never end';
 const NAME_CLASH = 'rename one of them so their names differ in letters or digits';
+const RETURNS_IS_STATE = 'a composite returns its final state: its parameters and what map_outputs and transform set';
 const STATE_HOLDS = 'state holds the parameters and what map_outputs and transform set';
 
 export const CATALOGUE = {
@@ -166,6 +167,11 @@ export const CATALOGUE = {
   EXPECTED_OUTPUT_NEVER_SET: { code: 'TG5013', severity: 'error', message: "expected_output expects '{key}', and '{tool}' never has it in {what}", hint: 'it can have: {fields}' },
   STUB_OUTPUT_INVALID: { code: 'TG5014', severity: 'error', message: "this stub's output is not what '{tool}' returns: {problems}", hint: "the runtime checks a stub's output against the tool's returns, so the step would fail" },
   EXAMPLE_MISSING_PERMISSION: { code: 'TG5015', severity: 'error', message: "this example's context does not grant {permissions}, which running '{tool}' requires", hint: 'add it to permissions, or make this an error_scenario expecting kind: policy' },
+  COMPOSITE_RETURNS_NEVER_SET: { code: 'TG5016', severity: 'error', message: "'{tool}' declares it returns '{field}', and its final state never has it", hint: `${RETURNS_IS_STATE}; here: {fields}. Map an output to '{field}', or remove it from returns` },
+  COMPOSITE_RETURNS_SOMETIMES_SET: { code: 'TG5016', severity: 'error', message: "'{tool}' declares '{field}' required, and its final state has it on some paths only", hint: "set '{field}' on every path to the end, or leave it out of required" },
+  COMPOSITE_RETURNS_TYPE: { code: 'TG5016', severity: 'error', message: "'{tool}' declares '{field}' as {wanted}, and its final state holds {given}" },
+  COMPOSITE_RETURNS_CLOSED: { code: 'TG5016', severity: 'error', message: "'{tool}' declares no other fields (additionalProperties: false), and its final state also holds {names}", hint: RETURNS_IS_STATE },
+  COMPOSITE_RETURNS_NOT_OBJECT: { code: 'TG5016', severity: 'error', message: "'{tool}' declares it returns {types}, and a composite returns its final state, an object", hint: `${RETURNS_IS_STATE}; here: {fields}` },
   WAIT_PAYLOAD_SCHEMA: { code: 'TG5020', severity: 'error', message: "the payload schema of signal '{signal}' is not a valid JSON Schema: {reason}" },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;

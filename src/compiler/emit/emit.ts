@@ -50,7 +50,7 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       // A composite that may suspend says so in its result type, so callers handle `status: 'suspended'`.
       resultType: implementation.suspends ? `ChainResult<${stateName}, true>` : `ChainResult<${stateName}>`,
       typeArguments: implementation.suspends ? `<${common.paramsName}, ${stateName}, true>` : '',
-      returns: printValue(implementation.state, '  '),
+      returns: printValue(implementation.returns, '  '),
     });
   } else {
     const resultName = `${names.typeName}Result`;

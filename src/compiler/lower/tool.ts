@@ -46,7 +46,7 @@ export function lowerTool(entry: CatalogueEntry, analysis: CompositeAnalysis | n
       failureEvent: document.audit?.failure_event ?? defaultAuditEvents(entry.name).failureEvent,
       redactFields: document.audit?.redact_fields ?? [],
     },
-    implementation: analysis && plan ? { kind: 'composite', state: stateSchema(analysis.state), plan, suspends: plan.steps.some((step) => step.kind === 'wait') } : lowerFunction(entry, ctx.catalogue, paths),
+    implementation: analysis && plan ? { kind: 'composite', state: stateSchema(analysis.state), returns: entry.returns ?? stateSchema(analysis.state), plan, suspends: plan.steps.some((step) => step.kind === 'wait') } : lowerFunction(entry, ctx.catalogue, paths),
     tests: lowerTests(entry, ctx.catalogue, plan),
   };
 }
