@@ -13,7 +13,7 @@ description: Picks a mode
 returns:
   type: object
   properties: { mode: { type: string, enum: [fast, slow] }, label: { type: string } }
-implementation: { type: function, module: ./handlers.ts, export: echo }
+implementation: { type: function, module: ./handlers.ts, export: loose }
 examples: [{ description: picks, input: {} }]
 `,
   'config/tools/configure.yaml': `
@@ -26,7 +26,7 @@ parameters:
     properties:
       - { name: limit, type: integer, required: true }
       - { name: tags, type: array, items: { type: string } }
-implementation: { type: function, module: ./handlers.ts, export: echo }
+implementation: { type: function, module: ./handlers.ts, export: loose }
 examples: [{ description: takes, input: {} }]
 `,
 };

@@ -89,6 +89,18 @@ export const CATALOGUE = {
   SELF_CALLING_COMPOSITE: { code: 'TG2006', severity: 'error', message: "'{tool}' calls itself", hint: RECURSION },
   UNKNOWN_NAME: { code: 'TG2007', severity: 'error', message: "no tool named '{name}' under the config dir" },
   HELD_BACK: { code: 'TG2008', severity: 'error', message: "'{tool}' is not built: it calls '{callee}', which has errors", hint: "fix '{callee}' first; the previous '{tool}' stays as it was" },
+  HANDLER_INPUT_TYPE: {
+    code: 'TG2009',
+    severity: 'error',
+    message: "the handler '{export}' ({handler}) does not take what '{tool}' receives: {detail}",
+    hint: "it is called with the parameters the YAML declares ({type} in the generated module): change the handler's parameter type at {handler}, or the parameters",
+  },
+  HANDLER_OUTPUT_TYPE: {
+    code: 'TG2009',
+    severity: 'error',
+    message: "the handler '{export}' ({handler}) does not return what '{tool}' declares: {detail}",
+    hint: "its result must fit the returns the YAML declares ({type} in the generated module): change the handler's return type at {handler}, or returns",
+  },
   // Step graph
   DUPLICATE_STEP_ID: { code: 'TG3001', severity: 'error', message: "step id '{id}' is used by an earlier step", hint: 'step ids must be unique within a composite, nested steps included' },
   DUPLICATE_BRANCH_ID: { code: 'TG3001', severity: 'error', message: "branch id '{id}' is used by an earlier branch of '{block}'" },
