@@ -1,5 +1,7 @@
 /** A function tool's handler against its YAML, found by TypeScript's type checker: at the YAML, naming the place in the handler. */
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache } from '../../src/compiler/resolve/handler-types.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 let project: TestProject | null = null;
@@ -61,5 +63,44 @@ describe('handler signatures', () => {
     ['untyped', 'export const shout = (input) => ({ loud: String(input.text) });\n'],
   ])('accepts a handler %s', async (_, handler) => {
     expect(await diagnose(handler)).toEqual([]);
+  });
+});
+
+describe('handler signature checks are cached by content', () => {
+  it('reuses a result while the handler and what it imports are unchanged, and checks again when an import changes', async () => {
+    project = createProject({
+      'config/tools/shout.yaml': TOOL,
+      'config/tools/shapes.ts': 'export type Shout = { text: string };\n',
+      'config/tools/shout.ts': "import type { Shout } from './shapes.js';\nexport function shout(input: Shout) {\n  return { loud: input.text };\n}\n",
+    });
+    const file = path.join(project.root, 'config/tools/shout.ts');
+    const signature = {
+      file,
+      text: project.read('config/tools/shout.ts'),
+      exportName: 'shout',
+      inputName: 'ShoutInput',
+      outputName: 'ShoutResult',
+      declarations: 'type ShoutInput = { text: string; times: number };\ntype ShoutResult = { loud?: string };',
+    };
+    const cache: HandlerCheckCache = new Map();
+    const first = (await checkHandlerTypes([signature], cache)).get(handlerCheckKey(signature))!;
+    expect(first.problems).toEqual([]);
+    expect(first.dependencies.map((d) => d.file)).toEqual(['shapes.ts']);
+    // The very same result: nothing was checked again.
+    expect((await checkHandlerTypes([signature], cache)).get(handlerCheckKey(signature))).toBe(first);
+    project.write('config/tools/shapes.ts', 'export type Shout = { txt: string };\n');
+    const again = (await checkHandlerTypes([signature], cache)).get(handlerCheckKey(signature))!;
+    expect(again).not.toBe(first);
+    expect(again.problems).toEqual([{ part: 'input', detail: "Property 'txt' is missing in type 'ShoutInput' but required in type 'Shout'", line: 2, column: 30, length: 5 }]);
+  });
+
+  it('in watch mode, an edit to the handler alone clears the error', async () => {
+    project = createProject({ 'config/tools/shout.yaml': TOOL, 'config/tools/shout.ts': 'export function shout(input: { txt: string }) {\n  return { loud: input.txt };\n}\n' });
+    const compiler = project.compiler();
+    expect((await compiler.build()).diagnostics.map((d) => d.code)).toEqual(['TG2009']);
+    project.write('config/tools/shout.ts', 'export function shout(input: { text: string }) {\n  return { loud: input.text };\n}\n');
+    const result = await compiler.update([path.join(project.root, 'config/tools/shout.ts')]);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.built).toContain('shout');
   });
 });
