@@ -15,6 +15,7 @@ import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
 import { build, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
 import type { HandlerExports } from './resolve/handlers.js';
+import { sharedHandlerChecks, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
 
@@ -29,6 +30,7 @@ export class Compiler {
   #validator: SchemaValidator;
   #templates: TemplateSet;
   readonly #handlerExports: HandlerExports;
+  readonly #handlerChecks: HandlerCheckCache = sharedHandlerChecks;
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
 
@@ -93,7 +95,7 @@ export class Compiler {
 
   async #compile(names: readonly string[]): Promise<BuildResult> {
     const { options } = this;
-    const input = { sources: [...this.#sources.values()], names, options, templates: this.#templates, handlerExports: this.#handlerExports, outDir: listOutDir(options.outDir) };
+    const input = { sources: [...this.#sources.values()], names, options, templates: this.#templates, handlerExports: this.#handlerExports, ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }), outDir: listOutDir(options.outDir) };
     const { result, reuse } = await build(input, this.#reuse);
     this.#reuse = reuse;
     return result;

@@ -13,6 +13,8 @@ export interface CompilerOptions {
   readonly include?: readonly string[];
   /** Globs of YAML files under the config dir that are not tools (a `docker-compose.yml`). */
   readonly exclude?: readonly string[];
+  /** Type-check function tools' handlers against their YAML (TG2009); on unless false. */
+  readonly checkHandlerTypes?: boolean;
 }
 
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */
@@ -32,5 +34,6 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     schemaPath: overrides.schemaPath ?? path.join(PACKAGE_ROOT, 'config', 'tool.schema.json'),
     ...(overrides.include ? { include: overrides.include } : {}),
     ...(overrides.exclude ? { exclude: overrides.exclude } : {}),
+    ...(overrides.checkHandlerTypes === false ? { checkHandlerTypes: false } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`.
  * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds.
  */
+import { readFileSync } from 'node:fs';
 import type { ChainPlan } from '../language/plan.js';
 import { calleesOf } from './check/callees.js';
 import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
@@ -20,6 +21,8 @@ import { deriveNames } from './names.js';
 import type { CompilerOptions } from './options.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
+import { handlerSignatureDiagnostics } from './handler-signatures.js';
+import type { HandlerCheckCache } from './resolve/handler-types.js';
 import { heldBack, selectTools } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan } from './write/output-plan.js';
@@ -69,6 +72,8 @@ export interface BuildInput {
   readonly templates: TemplateSet;
   /** Parsed handler modules, kept warm between builds. */
   readonly handlerExports: HandlerExports;
+  /** Handler signature checks by key, kept warm between builds; without it, handlers are not type-checked. */
+  readonly handlerChecks?: HandlerCheckCache;
   /** The out dir, asked only about the modules of tools that are not built. */
   readonly outDir: OutDirListing;
 }
@@ -94,6 +99,7 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse);
+  if (input.handlerChecks) await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks);
   const { catalogue, perFile } = analysed;
   const selected = selectTools(loaded, input.names);
   const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
@@ -126,6 +132,22 @@ interface Analysed {
   readonly perFile: ReadonlyMap<string, Diagnostic[]>;
   /** The tools an edit affected since the previous build; null on a first build (all of them). */
   readonly dirty: ReadonlySet<string> | null;
+}
+
+/**
+ * Each function tool's handler against its YAML, with TypeScript's checker, for the tools with no
+ * error so far (a handler that is missing, or a YAML that is wrong, is reported already).
+ */
+async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache): Promise<void> {
+  const sound = analysed.catalogue.entries().filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
+  const readText = (file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  for (const found of await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText)) analysed.perFile.get(found.location!.file)!.push(found);
 }
 
 /** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */

@@ -13,7 +13,7 @@ ${parameters}
 returns:
   type: object
   properties: { data: { type: object, properties: { secret_token: { type: string } } } }
-implementation: { type: function, module: ./handlers.ts, export: echo }
+implementation: { type: function, module: ./handlers.ts, export: loose }
 ${extra}examples:
   - { description: works, input: { message: hi } }
 `;

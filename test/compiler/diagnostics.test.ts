@@ -40,6 +40,16 @@ describe('YAML and schema problems', () => {
     expect(await diagnose(yaml)).toEqual(expected);
   });
 
+  it('a file holding a list of tools: one diagnostic at tools, saying each tool lives in its own file', async () => {
+    const tool = (name: string) => `  - name: ${name}\n    description: d\n    implementation: { type: function, module: ./handlers.ts, export: echo }\n`;
+    project = createProject({ 'config/tools/many.yaml': `# old format\ntools:\n${tool('a')}${tool('b')}${tool('c')}` });
+    const { all } = await project.diagnose();
+    expect(all.map((d) => [d.location?.file, d.location?.line, d.location?.column, d.code, d.severity, d.message])).toEqual([
+      ['config/tools/many.yaml', 2, 1, 'TG1006', 'error', 'this file holds a list of 3 tools, and in toolgen each tool lives in a YAML file of its own'],
+    ]);
+    expect(all[0]?.hint).toContain('npx toolgen migrate SRC DEST, which splits the list');
+  });
+
   it('reports a misspelled required field once, as the misspelling', async () => {
     expect(await diagnose('name: x\ndescripton: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\n')).toEqual(['2:1 TG1102']);
   });
@@ -64,8 +74,8 @@ describe('catalogue problems', () => {
 
   it('two names that would make the same identifier', async () => {
     project = createProject({
-      'config/tools/a.yaml': 'name: delete\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples: [{ description: e, input: {} }]\n',
-      'config/tools/b.yaml': 'name: delete_tool\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples: [{ description: e, input: {} }]\n',
+      'config/tools/a.yaml': 'name: delete\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: loose }\nexamples: [{ description: e, input: {} }]\n',
+      'config/tools/b.yaml': 'name: delete_tool\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: loose }\nexamples: [{ description: e, input: {} }]\n',
     });
     const { all } = await project.diagnose();
     expect(all.map((d) => [d.location?.file, d.code, d.message])).toEqual([['config/tools/b.yaml', 'TG2005', "tools 'delete' and 'delete_tool' would both generate the identifier 'deleteTool'"]]);
@@ -95,7 +105,7 @@ describe('catalogue problems', () => {
   it('names the export it found when the one asked for is missing', async () => {
     project = createProject({ 'config/tools/x.yaml': 'name: x\ndescription: d\nimplementation: { type: function, module: ./handlers.ts, export: cont }\n' });
     const { all } = await project.diagnose();
-    expect(all.find((d) => d.code === 'TG2004')).toMatchObject({ message: "'handlers.ts' does not export 'cont'; did you mean 'count'?", hint: 'it exports: count, echo' });
+    expect(all.find((d) => d.code === 'TG2004')).toMatchObject({ message: "'handlers.ts' does not export 'cont'; did you mean 'count'?", hint: 'it exports: count, echo, loose' });
   });
 });
 
@@ -214,7 +224,7 @@ describe('resilience settings', () => {
 
   it('checks a mapped output against each fallback too', async () => {
     project = createProject({
-      'config/tools/shout.yaml': 'name: shout\ndescription: s\nparameters: [{ name: message, type: string, required: true }]\nreturns: { type: object, properties: { loud: { type: string } } }\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples: [{ description: e, input: { message: x } }]\n',
+      'config/tools/shout.yaml': 'name: shout\ndescription: s\nparameters: [{ name: message, type: string, required: true }]\nreturns: { type: object, properties: { loud: { type: string } } }\nimplementation: { type: function, module: ./handlers.ts, export: loose }\nexamples: [{ description: e, input: { message: x } }]\n',
       'config/tools/flow.yaml': composite('      - tool: echo\n        inputs: { message: a }\n        on_success: { map_outputs: { data: d } }\n        fallbacks: [shout]\n'),
     });
     const { short, all } = await project.diagnose();

@@ -10,6 +10,8 @@ export const BASE_FILES: Record<string, string> = {
   'config/tools/handlers.ts': `
 export function echo(input: { message: string }) { return { data: input.message }; }
 export function count(input: { n: number }) { return { n: input.n + 1, items: [{ id: String(input.n) }] }; }
+/** For tools whose parameters and returns are beside the point of a test: it takes and returns anything. */
+export function loose(input: any): any { return input; }
 `,
   'config/tools/echo.yaml': `
 name: echo

@@ -6,6 +6,7 @@ import type { JsonSchema } from '../../language/json.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Catalogue } from '../resolve/catalogue.js';
 import { checkComposite, type CompositeAnalysis } from './composite.js';
+import { checkCompositeReturns } from './composite-returns.js';
 import type { CheckEnvironment } from './environment.js';
 import { stateSchema } from './state-types.js';
 import { calleesOf } from './callees.js';
@@ -60,10 +61,14 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
     const { analysis, diagnostics: found } = checkComposite(entry, env);
     inProgress.delete(name);
     analyses.set(name, analysis);
-    const schema = stateSchema(analysis.state);
-    returns.set(name, schema);
+    // A declared returns the final state keeps is what callers see; one it cannot keep is an error.
+    const promised = checkCompositeReturns(entry, analysis.state);
+    // Its own examples are matched against the final state, which may hold more than returns declares.
+    returns.set(name, stateSchema(analysis.state));
     const stepIds = allNodes(analysis.nodes).map((node) => node.id);
-    own.set(name, [...found, ...checkDeclarations(entry), ...checkExamples(entry, catalogue, { returnsOf, stepIds })]);
+    own.set(name, [...found, ...promised, ...checkDeclarations(entry), ...checkExamples(entry, catalogue, { returnsOf, stepIds })]);
+    if (entry.returns && promised.length === 0) returns.set(name, entry.returns);
+    const schema = returns.get(name)!;
     return schema;
   }
 

@@ -7,7 +7,7 @@ import { formatPath } from '../../language/path.js';
 import { closestName } from '../../language/suggest.js';
 import { parseTemplate } from '../../language/template.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
-import { pathSuffix, plainList } from '../diagnostics/format.js';
+import { alternatives, pathSuffix, plainList, segmentName } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import { isCall } from '../model.js';
 import type { ReferenceScope } from './environment.js';
@@ -53,6 +53,12 @@ export type FieldOwner = { readonly state: string } | { readonly tool: string } 
 
 export function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, owner: FieldOwner, at: () => Location, report: (d: Diagnostic) => void): void {
   const lookup = schemaAt(schema, path);
+  if (lookup.kind === 'no-fields') {
+    const parent = path.slice(0, lookup.at);
+    const what = 'state' in owner ? `state.${formatPath([owner.state, ...parent])}` : 'tool' in owner ? `the output of '${owner.tool}'${pathSuffix(parent)}` : `the output of step '${owner.step}'${pathSuffix(parent)}`;
+    report(diagnostic('NO_FIELDS_TO_READ', { what, types: alternatives(lookup.types), field: segmentName(path[lookup.at]!) }, at()));
+    return;
+  }
   if (lookup.kind !== 'missing') return;
   const field = String(path[lookup.at]);
   const parent = path.slice(0, lookup.at);

@@ -9,13 +9,18 @@ export type SchemaLookup =
   | { readonly kind: 'found'; readonly schema: JsonSchema }
   /** The schema does not say (no `properties`, or open to more): anything may be there. */
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'missing'; readonly at: number; readonly known: readonly string[] };
+  | { readonly kind: 'missing'; readonly at: number; readonly known: readonly string[] }
+  /** The value at `at` is declared as something that has no fields or items (a string, a number, a list read by name). */
+  | { readonly kind: 'no-fields'; readonly at: number; readonly types: ReadonlySet<string> };
 
 export function schemaAt(schema: JsonSchema | null, path: readonly PathSegment[]): SchemaLookup {
   let current: JsonSchema | null = schema;
   for (let at = 0; at < path.length; at += 1) {
     if (!current) return { kind: 'unknown' };
     const segment = path[at]!;
+    const types = typesOf(current);
+    // A declared type without 'object' (or, for an index, 'array') has nothing to read at this path.
+    if (types && !types.has(typeof segment === 'number' ? 'array' : 'object')) return { kind: 'no-fields', at, types };
     if (typeof segment === 'number') {
       const items: unknown = current['items'];
       if (!isPlainObject(items)) return { kind: 'unknown' };

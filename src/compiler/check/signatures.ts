@@ -8,12 +8,12 @@ import { formatPath, parsePath } from '../../language/path.js';
 import { failureAction } from '../../language/plan.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { alternatives, plainList, quotedList } from '../diagnostics/format.js';
+import { alternatives, pathSuffix, plainList, quotedList, segmentName } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import type { CheckEnvironment } from './environment.js';
-import { literalErrors } from './literals.js';
+import { literalErrors, literalIssues } from './literals.js';
 import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
 import type { StepNode } from './steps.js';
 import { isLiteral, type FoundReference } from './templates.js';
@@ -69,45 +69,110 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
       );
       continue;
     }
-    const wanted = shapeSchema(parameter);
-    if (isLiteral(value)) {
-      const problems = literalErrors(wanted, value);
-      if (problems.length > 0) {
-        scope.report(diagnostic('INPUT_TYPE', { value: JSON.stringify(value), name, tool: callee.name, problems: problems.map((p) => p.replace(/^input: /, '')).join('; ') }, source.locate(at)));
-      }
-      continue;
-    }
-    const wantedTypes = typesOf(wanted);
-    if (!wantedTypes) continue;
-    const input = { name, tool: callee.name, types: alternatives(wantedTypes) };
-    if (typeof value !== 'string') {
-      // A list or mapping with templates inside: its shape is known even if its contents are not.
-      const given = jsonType(value);
-      if (!typesCompatible(new Set([given]), wantedTypes)) {
-        scope.report(diagnostic('INPUT_SHAPE', { ...input, given: given === 'array' ? 'a list' : 'a mapping' }, source.locate(at)));
-      }
-      continue;
-    }
-    const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
-    if (!whole) {
-      if (!wantedTypes.has('string')) {
-        scope.report(diagnostic('INPUT_TEXT_WITH_TEMPLATES', input, source.locate(at)));
-      }
-      continue;
-    }
-    const reference = whole.reference;
-    if (reference.root !== 'state') continue;
-    const given = schemaAt(scope.variableSchema.get(reference.name) ?? null, reference.path);
-    const givenTypes = given.kind === 'found' ? typesOf(given.schema) : null;
-    if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
-      scope.report(diagnostic('INPUT_TEMPLATE_TYPE', { ...input, reference: reference.text, given: alternatives(givenTypes) }, source.locate(at)));
-    }
+    checkInputValue(value, shapeSchema(parameter), { at, label: name, tool: callee.name }, scope);
   }
   const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
   if (missing.length > 0) {
     const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
     scope.report(diagnostic(missing.length > 1 ? 'MISSING_INPUTS' : 'MISSING_INPUT', { tool: callee.name, names: quotedList(missing.map((p) => p.name)) }, source.locate(at, { key: true })));
   }
+}
+
+/** Where an input value (or a part of one) sits, and how a message names it: `limit`, or `options.limit` inside one. */
+interface InputPlace {
+  readonly at: YamlPath;
+  readonly label: string;
+  readonly tool: string;
+}
+
+/**
+ * One input value against the schema of the parameter (or of the field inside it) it fills: a literal
+ * in full; a list or mapping with templates inside by its shape, its literal parts, and each template
+ * against the field it fills; a template by what is known of the type of what it reads.
+ */
+function checkInputValue(value: JsonValue, wanted: JsonSchema, place: InputPlace, scope: InputScope): void {
+  const { source } = scope.entry;
+  const { at, label: name, tool } = place;
+  if (isLiteral(value)) {
+    const problems = literalErrors(wanted, value);
+    if (problems.length > 0) {
+      scope.report(diagnostic('INPUT_TYPE', { value: JSON.stringify(value), name, tool, problems: problems.map((p) => p.replace(/^input: /, '')).join('; ') }, source.locate(at)));
+    }
+    return;
+  }
+  const wantedTypes = typesOf(wanted);
+  const input = { name, tool, types: wantedTypes ? alternatives(wantedTypes) : '' };
+  if (typeof value !== 'string') {
+    // A list or mapping with templates inside: its shape is known even if its contents are not.
+    const given = jsonType(value);
+    if (wantedTypes && !typesCompatible(new Set([given]), wantedTypes)) {
+      scope.report(diagnostic('INPUT_SHAPE', { ...input, given: given === 'array' ? 'a list' : 'a mapping' }, source.locate(at)));
+      return;
+    }
+    checkTemplatedContainer(value, wanted, place, scope);
+    return;
+  }
+  if (!wantedTypes) return;
+  const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
+  if (!whole) {
+    if (!wantedTypes.has('string')) scope.report(diagnostic('INPUT_TEXT_WITH_TEMPLATES', input, source.locate(at)));
+    return;
+  }
+  const reference = whole.reference;
+  if (reference.root !== 'state') return;
+  const given = schemaAt(scope.variableSchema.get(reference.name) ?? null, reference.path);
+  if (given.kind !== 'found') return;
+  const givenTypes = typesOf(given.schema);
+  if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
+    scope.report(diagnostic('INPUT_TEMPLATE_TYPE', { ...input, reference: reference.text, given: alternatives(givenTypes) }, source.locate(at)));
+    return;
+  }
+  // An enum carried through map_outputs: every value it may hold must be one the parameter accepts.
+  const values = given.schema['enum'];
+  if (!Array.isArray(values)) return;
+  const refused = (values as JsonValue[]).filter((item) => literalErrors(wanted, item).length > 0);
+  if (refused.length > 0) {
+    scope.report(diagnostic('INPUT_ENUM_REFUSED', { name, tool, reference: reference.text, refused: refused.map((item) => JSON.stringify(item)).join(', ') }, source.locate(at)));
+  }
+}
+
+/**
+ * A list or mapping with templates inside, checked like a literal wherever it is one: the literal parts
+ * against the schema (each template stands in as a placeholder whose own problems are not counted),
+ * then each templated part against the field it fills.
+ */
+function checkTemplatedContainer(value: JsonValue, wanted: JsonSchema, place: InputPlace, scope: InputScope): void {
+  const templated: (string | number)[][] = [];
+  const placeholders = (item: JsonValue, path: (string | number)[]): JsonValue => {
+    if (typeof item === 'string') {
+      if (item.includes('<<')) templated.push(path);
+      return item.includes('<<') ? null : item;
+    }
+    if (Array.isArray(item)) return item.map((child, index) => placeholders(child, [...path, index]));
+    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, child]) => [key, placeholders(child, [...path, key])]));
+    return item;
+  };
+  const stand = placeholders(value, []);
+  const within = (path: readonly (string | number)[], prefix: readonly (string | number)[]) => prefix.length <= path.length && prefix.every((segment, i) => segment === path[i]);
+  const issues = literalIssues(wanted, stand).filter((issue) => !templated.some((leaf) => within(issue.path, leaf)));
+  if (issues.length > 0) {
+    const first = issues[0]!;
+    // Named at the first part at fault: the value there as written, templates and all.
+    const unknownField = first.message.includes('unknown field');
+    const path = unknownField ? first.path.slice(0, -1) : first.path;
+    const where = scope.entry.source.locate([...place.at, ...first.path], { key: unknownField });
+    const problems = issues.map((issue) => issue.message.replace(/^input: /, '')).join('; ');
+    scope.report(diagnostic('INPUT_TYPE', { value: JSON.stringify(valueAt(value, path)), name: formatPath([place.label, ...path]), tool: place.tool, problems }, where));
+  }
+  for (const leaf of templated) {
+    const field = schemaAt(wanted, leaf);
+    if (field.kind !== 'found') continue;
+    checkInputValue(valueAt(value, leaf), field.schema, { at: [...place.at, ...leaf], label: formatPath([place.label, ...leaf]), tool: place.tool }, scope);
+  }
+}
+
+function valueAt(value: JsonValue, path: readonly (string | number)[]): JsonValue {
+  return path.reduce<JsonValue>((current, segment) => (current as Record<string | number, JsonValue>)[segment]!, value);
 }
 
 /** Whose output a step maps: a tool's (the step's, or a fallback's), or a block's. */
@@ -129,6 +194,13 @@ export function checkOutputs(node: StepNode, sources: readonly { readonly owner:
 
 export function checkOutputSource(owner: OutputOwner, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   const lookup = schemaAt(returns, segments);
+  if (lookup.kind === 'no-fields') {
+    const parent = pathSuffix(segments.slice(0, lookup.at));
+    const what = 'tool' in owner ? `the output of '${owner.tool}'${parent}` : `the output of the ${owner.block} '${owner.step}'${parent}`;
+    const field = segmentName(segments[lookup.at]!);
+    report(diagnostic('NO_OUTPUT_FIELDS_TO_MAP', { source: formatPath(segments), what, types: alternatives(lookup.types), field }, entry.source.locate(at, { key: true })));
+    return;
+  }
   if (lookup.kind !== 'missing') return;
   const missing = { path: formatPath(segments.slice(0, lookup.at + 1)), fields: plainList(lookup.known, 'no fields') };
   const where = entry.source.locate(at, { key: true });

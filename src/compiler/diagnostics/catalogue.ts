@@ -22,6 +22,7 @@ const NAME_FIELD = 'tools are the YAML files under the config dir, by their name
 const NEXT_IS_A_STEP = 'next names a step id (or end), not a tool';
 const RECURSION = 'a composite cannot call itself: a run would never end';
 const NAME_CLASH = 'rename one of them so their names differ in letters or digits';
+const RETURNS_IS_STATE = 'a composite returns its final state: its parameters and what map_outputs and transform set';
 const STATE_HOLDS = 'state holds the parameters and what map_outputs and transform set';
 
 export const CATALOGUE = {
@@ -44,6 +45,12 @@ export const CATALOGUE = {
     severity: 'error',
     message: 'this YAML is not a tool: it has no name, description or implementation',
     hint: "not every YAML under the config dir must be a tool: add it to exclude in toolgen.config.yaml (exclude: ['{path}'])",
+  },
+  TOOLS_LIST: {
+    code: 'TG1006',
+    severity: 'error',
+    message: 'this file holds a list of {count} {tools}, and in toolgen each tool lives in a YAML file of its own',
+    hint: 'move each entry of tools into its own file (name, description, implementation at the top), or run npx toolgen migrate SRC DEST, which splits the list',
   },
   CONFIG_FILE: { code: 'TG1005', severity: 'error', message: '{problem}', hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include and exclude' },
   SCHEMA_VIOLATION: { code: 'TG1101', severity: 'error', message: '{where} {reason}' },
@@ -82,6 +89,18 @@ export const CATALOGUE = {
   SELF_CALLING_COMPOSITE: { code: 'TG2006', severity: 'error', message: "'{tool}' calls itself", hint: RECURSION },
   UNKNOWN_NAME: { code: 'TG2007', severity: 'error', message: "no tool named '{name}' under the config dir" },
   HELD_BACK: { code: 'TG2008', severity: 'error', message: "'{tool}' is not built: it calls '{callee}', which has errors", hint: "fix '{callee}' first; the previous '{tool}' stays as it was" },
+  HANDLER_INPUT_TYPE: {
+    code: 'TG2009',
+    severity: 'error',
+    message: "the handler '{export}' ({handler}) does not take what '{tool}' receives: {detail}",
+    hint: "it is called with the parameters the YAML declares ({type} in the generated module): change the handler's parameter type at {handler}, or the parameters",
+  },
+  HANDLER_OUTPUT_TYPE: {
+    code: 'TG2009',
+    severity: 'error',
+    message: "the handler '{export}' ({handler}) does not return what '{tool}' declares: {detail}",
+    hint: "its result must fit the returns the YAML declares ({type} in the generated module): change the handler's return type at {handler}, or returns",
+  },
   // Step graph
   DUPLICATE_STEP_ID: { code: 'TG3001', severity: 'error', message: "step id '{id}' is used by an earlier step", hint: 'step ids must be unique within a composite, nested steps included' },
   DUPLICATE_BRANCH_ID: { code: 'TG3001', severity: 'error', message: "branch id '{id}' is used by an earlier branch of '{block}'" },
@@ -118,6 +137,7 @@ export const CATALOGUE = {
   UNKNOWN_OUTPUT_FIELD: { code: 'TG4007', severity: 'error', message: "the output of '{tool}'{path} has no field '{field}'", hint: 'declared fields: {fields}' },
   UNKNOWN_BLOCK_OUTPUT_FIELD: { code: 'TG4007', severity: 'error', message: "the output of step '{step}'{path} has no field '{field}'", hint: 'declared fields: {fields}' },
   UNKNOWN_STATE_FIELD: { code: 'TG4007', severity: 'error', message: "state.{path} has no field '{field}'", hint: 'declared fields: {fields}' },
+  NO_FIELDS_TO_READ: { code: 'TG4007', severity: 'error', message: '{what} is {types}, so it has no {field}', hint: 'read {what} itself, or a field its schema declares' },
   EXPRESSION_SYNTAX: { code: 'TG4008', severity: 'error', message: 'this JSONata expression does not parse: {reason}', hint: 'for example: state.balance < 100, or $sum(state.items.price)' },
   TEMPLATE_AS_EXPRESSION: { code: 'TG4008', severity: 'error', message: "'{text}' is a template, and this takes a JSONata expression", hint: 'write it without the brackets: {expression}' },
   BARE_NAME_IN_EXPRESSION: {
@@ -140,8 +160,15 @@ export const CATALOGUE = {
     hint: 'to pass a value with its type, make the value exactly one template: << state.x >>',
   },
   INPUT_TEMPLATE_TYPE: { code: 'TG5003', severity: 'error', message: "'{name}' of '{tool}' must be {types}, but << {reference} >> is {given}" },
+  INPUT_ENUM_REFUSED: {
+    code: 'TG5003',
+    severity: 'error',
+    message: "'{name}' of '{tool}' does not accept {refused}, which << {reference} >> may hold",
+    hint: "the value comes from a tool's returns with an enum: make the enums agree, or map it through a transform",
+  },
   UNKNOWN_OUTPUT: { code: 'TG5004', severity: 'error', message: "'{tool}' returns no '{path}'", hint: 'its returns declare: {fields}' },
   UNKNOWN_BLOCK_OUTPUT: { code: 'TG5004', severity: 'error', message: "the {block} '{step}' returns no '{path}'", hint: 'its returns declare: {fields}' },
+  NO_OUTPUT_FIELDS_TO_MAP: { code: 'TG5004', severity: 'error', message: "'{source}' reads into {what}, which is {types}, so it has no {field}", hint: 'map {what} itself, or a field its schema declares' },
   MAP_OUTPUT_NOT_A_PATH: { code: 'TG5004', severity: 'error', message: "'{source}' is not a path: {reason}" },
   EXAMPLE_INPUT: { code: 'TG5006', severity: 'error', message: "this example's input is not valid input for '{tool}': {problems}", hint: 'invalid input belongs in error_scenarios' },
   NO_EXAMPLES: { code: 'TG5007', severity: 'warning', message: "'{tool}' has no examples or error_scenarios, so no test is generated for it", hint: 'add an example: description, input and expected_output' },
@@ -152,6 +179,11 @@ export const CATALOGUE = {
   EXPECTED_OUTPUT_NEVER_SET: { code: 'TG5013', severity: 'error', message: "expected_output expects '{key}', and '{tool}' never has it in {what}", hint: 'it can have: {fields}' },
   STUB_OUTPUT_INVALID: { code: 'TG5014', severity: 'error', message: "this stub's output is not what '{tool}' returns: {problems}", hint: "the runtime checks a stub's output against the tool's returns, so the step would fail" },
   EXAMPLE_MISSING_PERMISSION: { code: 'TG5015', severity: 'error', message: "this example's context does not grant {permissions}, which running '{tool}' requires", hint: 'add it to permissions, or make this an error_scenario expecting kind: policy' },
+  COMPOSITE_RETURNS_NEVER_SET: { code: 'TG5016', severity: 'error', message: "'{tool}' declares it returns '{field}', and its final state never has it", hint: `${RETURNS_IS_STATE}; here: {fields}. Map an output to '{field}', or remove it from returns` },
+  COMPOSITE_RETURNS_SOMETIMES_SET: { code: 'TG5016', severity: 'error', message: "'{tool}' declares '{field}' required, and its final state has it on some paths only", hint: "set '{field}' on every path to the end, or leave it out of required" },
+  COMPOSITE_RETURNS_TYPE: { code: 'TG5016', severity: 'error', message: "'{tool}' declares '{field}' as {wanted}, and its final state holds {given}" },
+  COMPOSITE_RETURNS_CLOSED: { code: 'TG5016', severity: 'error', message: "'{tool}' declares no other fields (additionalProperties: false), and its final state also holds {names}", hint: RETURNS_IS_STATE },
+  COMPOSITE_RETURNS_NOT_OBJECT: { code: 'TG5016', severity: 'error', message: "'{tool}' declares it returns {types}, and a composite returns its final state, an object", hint: `${RETURNS_IS_STATE}; here: {fields}` },
   WAIT_PAYLOAD_SCHEMA: { code: 'TG5020', severity: 'error', message: "the payload schema of signal '{signal}' is not a valid JSON Schema: {reason}" },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;

@@ -49,3 +49,12 @@ export function pathSuffix(segments: readonly PathSegment[]): string {
   const text = formatPath(segments);
   return text === '' || text.startsWith('[') ? text : `.${text}`;
 }
+
+/**
+ * What one path segment reads, for a message: a field or an item.
+ *
+ * @example segmentName('id') // "field 'id'"; segmentName(0) // 'item [0]'
+ */
+export function segmentName(segment: PathSegment): string {
+  return typeof segment === 'number' ? `item [${segment}]` : `field '${segment}'`;
+}

@@ -52,7 +52,7 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       // A composite that may suspend says so in its result type, so callers handle `status: 'suspended'`.
       resultType: implementation.suspends ? `ChainResult<${stateName}, true>` : `ChainResult<${stateName}>`,
       typeArguments: implementation.suspends ? `<${common.paramsName}, ${stateName}, true>` : '',
-      returns: printValue(implementation.state, '  '),
+      returns: printValue(implementation.returns, '  '),
     });
   } else {
     const resultName = `${names.typeName}Result`;
@@ -145,6 +145,19 @@ function testView(unit: LoweredTool, common: { readonly paramsName: string }) {
     failurePolicy,
     typeImport: castsInput ? `, type ${common.paramsName}` : '',
   };
+}
+
+/**
+ * The types a function tool's handler is held to, declared as its generated module declares them:
+ * what it receives (the parameters, defaults filled in) and what it returns.
+ *
+ * @example handlerTypes('EchoTool', parameters, null, returns).inputName // 'EchoToolParams'
+ */
+export function handlerTypes(typeName: string, parameters: JsonSchema, handlerInput: JsonSchema | null, returns: JsonSchema | null): { inputName: string; outputName: string; declarations: string } {
+  const inputName = handlerInput ? `${typeName}Input` : `${typeName}Params`;
+  const outputName = `${typeName}Result`;
+  const declarations = [`type ${inputName} = ${objectTypeLiteral(handlerInput ?? parameters)};`, resultDeclaration(outputName, '', returns).replace(/^[\s\S]*?export type/, 'type')].join('\n');
+  return { inputName, outputName, declarations };
 }
 
 /** An object type literal. Type aliases, not interfaces: they are assignable to `Record<string, unknown>`. */

@@ -41,6 +41,8 @@ export interface LoweredComposite {
   readonly kind: 'composite';
   /** The state at the end of a run: what the composite returns. */
   readonly state: JsonSchema;
+  /** Its output schema: the `returns` it declares (the check proved the state keeps it), or else the state's. */
+  readonly returns: JsonSchema;
   readonly plan: ChainPlan;
   /** It has a wait step: a durable run of it may come back suspended. */
   readonly suspends: boolean;

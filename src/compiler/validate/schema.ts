@@ -35,6 +35,12 @@ export class SchemaValidator {
     if (isPlainObject(value) && !['name', 'description', 'implementation', 'tools'].some((key) => key in value)) {
       return { document: null, diagnostics: [diagnostic('NOT_A_TOOL', { path: path.relative(this.configDir, source.absolutePath).split(path.sep).join('/') }, source.locate([]))] };
     }
+    // The original format's list of tools in one file: one diagnostic that says how to split it, not a schema error per missing field.
+    const listed: unknown = isPlainObject(value) ? value['tools'] : undefined;
+    if (isPlainObject(value) && Array.isArray(listed) && !['name', 'description', 'implementation'].some((key) => key in value)) {
+      const count = listed.length;
+      return { document: null, diagnostics: [diagnostic('TOOLS_LIST', { count: String(count), tools: count === 1 ? 'tool' : 'tools' }, source.locate(['tools'], { key: true }))] };
+    }
     const errors = relevantErrors(this.#validate.errors ?? []);
     const seen = new Set<string>();
     const diagnostics: Diagnostic[] = [];
