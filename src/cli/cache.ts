@@ -36,7 +36,8 @@ export async function newCompiler(settings: CompilerOptions, cache: OpenCache | 
  */
 export function saveCache(cache: OpenCache | null, compiler: Compiler, result: BuildResult, outputs: 'on disk' | null): void {
   if (!cache) return;
-  const handlers = handlerInputs(compiler.handlerModules(), compiler.handlerExports);
+  // The types a handler imports decide its check (TG2009) as much as its own text does.
+  const handlers = handlerInputs([...compiler.handlerModules(), ...compiler.handlerDependencies()], compiler.handlerExports);
   const record: CacheRecord = {
     format: CACHE_FORMAT,
     key: cache.fingerprint.key,

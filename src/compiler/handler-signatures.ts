@@ -16,7 +16,7 @@ import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache, type Handle
  *
  * @example await handlerSignatureDiagnostics(catalogue, catalogue.entries(), root, cache, readText)
  */
-export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries: readonly CatalogueEntry[], root: string, cache: HandlerCheckCache, readText: (file: string) => string | null): Promise<Diagnostic[]> {
+export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries: readonly CatalogueEntry[], root: string, cache: HandlerCheckCache, readText: (file: string) => string | null): Promise<{ diagnostics: Diagnostic[]; dependencies: string[] }> {
   const requests: { entry: CatalogueEntry; signature: HandlerSignature }[] = [];
   for (const entry of entries) {
     const file = entry.handler ? catalogue.handlerFile(entry.name) : undefined;
@@ -26,11 +26,14 @@ export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries:
     const types = handlerTypes(entry.names.typeName, entry.inputSchema, handlerInputSchema(entry), entry.returns);
     requests.push({ entry, signature: { file, text, exportName: entry.handler.exportName, ...types } });
   }
-  if (requests.length === 0) return [];
+  if (requests.length === 0) return { diagnostics: [], dependencies: [] };
   const checks = await checkHandlerTypes(requests.map((r) => r.signature), cache);
   const diagnostics: Diagnostic[] = [];
+  const dependencies = new Set<string>();
   for (const { entry, signature } of requests) {
-    for (const problem of checks.get(handlerCheckKey(signature))?.problems ?? []) {
+    const check = checks.get(handlerCheckKey(signature));
+    for (const dependency of check?.dependencies ?? []) dependencies.add(path.resolve(path.dirname(signature.file), dependency.file));
+    for (const problem of check?.problems ?? []) {
       const where = `${path.relative(root, signature.file).split(path.sep).join('/')}:${problem.line}:${problem.column}`;
       const args = { tool: entry.name, export: signature.exportName, handler: where, detail: problem.detail };
       const at = entry.source.locate(['implementation', 'export']);
@@ -41,5 +44,5 @@ export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries:
       );
     }
   }
-  return diagnostics;
+  return { diagnostics, dependencies: [...dependencies].sort() };
 }

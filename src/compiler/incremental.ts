@@ -71,6 +71,11 @@ export class Compiler {
     return (this.#reuse?.catalogue.entries() ?? []).flatMap((entry) => (entry.handler ? [entry.handler.modulePath] : []));
   }
 
+  /** The files the last build's handler type checks read besides the handlers: a build cache must watch them too. */
+  handlerDependencies(): readonly string[] {
+    return this.#reuse?.handlerDependencies ?? [];
+  }
+
   /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
   reloadTemplatesAndSchema(): void {
     const validator = new SchemaValidator(this.options.schemaPath, this.options.configDir);

@@ -55,6 +55,8 @@ export interface Reuse {
   readonly checked: CheckResult;
   /** Per tool: the entry it was made from, its lowered unit and its files. */
   readonly emitted: ReadonlyMap<string, EmittedTool>;
+  /** Files the handler type checks read besides the handlers (types they import): a change to one makes their results stale. */
+  readonly handlerDependencies: readonly string[];
 }
 
 export interface EmittedTool {
@@ -99,7 +101,7 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse);
-  if (input.handlerChecks) await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks);
+  const handlerDependencies = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks) : [];
   const { catalogue, perFile } = analysed;
   const selected = selectTools(loaded, input.names);
   const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
@@ -121,7 +123,7 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
     rebuilt: rebuilt.sort(byCodePoint),
     plans,
   };
-  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames) } };
+  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames), handlerDependencies } };
 }
 
 /** What resolve and check found: the catalogue, the checks' results, and every diagnostic by file. */
@@ -138,7 +140,7 @@ interface Analysed {
  * Each function tool's handler against its YAML, with TypeScript's checker, for the tools with no
  * error so far (a handler that is missing, or a YAML that is wrong, is reported already).
  */
-async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache): Promise<void> {
+async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache): Promise<readonly string[]> {
   const sound = analysed.catalogue.entries().filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
   const readText = (file: string) => {
     try {
@@ -147,7 +149,9 @@ async function checkHandlerSignatures(analysed: Analysed, root: string, cache: H
       return null;
     }
   };
-  for (const found of await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText)) analysed.perFile.get(found.location!.file)!.push(found);
+  const { diagnostics, dependencies } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText);
+  for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
+  return dependencies;
 }
 
 /** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */

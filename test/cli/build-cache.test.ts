@@ -91,6 +91,37 @@ describe('the build cache', () => {
     expect(fixed.code, fixed.err).toBe(0);
   });
 
+  it('builds again when a type a handler imports changes: the handler check (TG2009) read it', async () => {
+    const shout = [
+      'name: shout',
+      'description: Shouts',
+      'parameters:',
+      '  - { name: text, type: string, required: true }',
+      'returns:',
+      '  type: object',
+      '  properties: { loud: { type: string } }',
+      'implementation: { type: function, module: ./shout.ts, export: shout }',
+      '',
+    ].join('\n');
+    project = createProject({
+      'config/tools/shout.yaml': shout,
+      'config/tools/shapes.ts': 'export type Shout = { text: string };\n',
+      'config/tools/shout.ts': "import type { Shout } from './shapes.js';\nexport function shout(input: Shout) {\n  return { loud: input.text };\n}\n",
+    });
+    await built();
+    expect(cached(await built())).toBe(true);
+    // Neither the YAML nor the handler changed; the type it takes did, and it no longer fits the YAML.
+    project.write('config/tools/shapes.ts', 'export type Shout = { txt: string };\n');
+    const broken = await build();
+    expect(cached(broken.out)).toBe(false);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('TG2009');
+    project.write('config/tools/shapes.ts', 'export type Shout = { text: string };\n');
+    const fixed = await build();
+    expect(cached(fixed.out)).toBe(false);
+    expect(fixed.code, fixed.err).toBe(0);
+  });
+
   it('builds again when a template or an option changes', async () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY });
     const templates = path.join(project.root, 'templates');

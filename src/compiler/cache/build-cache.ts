@@ -176,7 +176,7 @@ export function handlerInputs(modulePaths: Iterable<string>, facts: HandlerExpor
   const handlers: Record<string, readonly [string, string] | null> = {};
   for (const modulePath of [...new Set(modulePaths)].sort()) {
     const file = resolveModuleFile(modulePath);
-    handlers[modulePath] = file === null ? null : [file, facts.get(file)?.hash ?? 'not read'];
+    handlers[modulePath] = file === null ? null : [file, facts.get(file)?.hash ?? fileHash(file)];
   }
   return handlers;
 }
