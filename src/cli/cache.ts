@@ -24,10 +24,10 @@ export async function openCache(settings: CompilerOptions, enabled: boolean): Pr
   return { dir, fingerprint: current, hit: matches(previous, current) ? previous : null, previous };
 }
 
-/** A compiler that starts from what the cache knows of the handler modules (so ts-morph parses only changed ones). */
+/** A compiler that starts from what the cache knows of the handler modules (so ts-morph parses and type-checks only changed ones). */
 export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null): Promise<Compiler> {
   const { Compiler } = await import('../compiler/compile.js');
-  return new Compiler(settings, { handlerExports: handlerExportsOf(cache?.previous ?? null) });
+  return new Compiler(settings, { handlerExports: handlerExportsOf(cache?.previous ?? null), handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})) });
 }
 
 /**
@@ -44,6 +44,7 @@ export function saveCache(cache: OpenCache | null, compiler: Compiler, result: B
     sources: cache.fingerprint.sources,
     handlers,
     handlerExports: storedHandlerExports(compiler.handlerExports, handlers),
+    handlerChecks: Object.fromEntries(compiler.handlerChecks()),
     diagnostics: result.diagnostics,
     built: result.built.length,
     files: result.files.length,

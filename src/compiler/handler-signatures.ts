@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic } from './diagnostics/diagnostic.js';
 import { handlerTypes } from './emit/emit.js';
 import { handlerInputSchema } from './lower/tool.js';
 import type { Catalogue, CatalogueEntry } from './resolve/catalogue.js';
-import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache, type HandlerSignature } from './resolve/handler-types.js';
+import { checkHandlerTypes, handlerCheckKey, type HandlerCheck, type HandlerCheckCache, type HandlerSignature } from './resolve/handler-types.js';
 
 /**
  * The handler signature problems of the given function tools, one diagnostic per mismatch at the YAML's
@@ -16,7 +16,7 @@ import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache, type Handle
  *
  * @example await handlerSignatureDiagnostics(catalogue, catalogue.entries(), root, cache, readText)
  */
-export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries: readonly CatalogueEntry[], root: string, cache: HandlerCheckCache, readText: (file: string) => string | null): Promise<{ diagnostics: Diagnostic[]; dependencies: string[] }> {
+export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries: readonly CatalogueEntry[], root: string, cache: HandlerCheckCache, readText: (file: string) => string | null): Promise<{ diagnostics: Diagnostic[]; dependencies: string[]; checks: Map<string, HandlerCheck> }> {
   const requests: { entry: CatalogueEntry; signature: HandlerSignature }[] = [];
   for (const entry of entries) {
     const file = entry.handler ? catalogue.handlerFile(entry.name) : undefined;
@@ -26,7 +26,7 @@ export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries:
     const types = handlerTypes(entry.names.typeName, entry.inputSchema, handlerInputSchema(entry), entry.returns);
     requests.push({ entry, signature: { file, text, exportName: entry.handler.exportName, ...types } });
   }
-  if (requests.length === 0) return { diagnostics: [], dependencies: [] };
+  if (requests.length === 0) return { diagnostics: [], dependencies: [], checks: new Map() };
   const checks = await checkHandlerTypes(requests.map((r) => r.signature), cache);
   const diagnostics: Diagnostic[] = [];
   const dependencies = new Set<string>();
@@ -44,5 +44,5 @@ export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries:
       );
     }
   }
-  return { diagnostics, dependencies: [...dependencies].sort() };
+  return { diagnostics, dependencies: [...dependencies].sort(), checks };
 }

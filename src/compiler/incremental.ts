@@ -15,7 +15,7 @@ import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
 import { build, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
 import type { HandlerExports } from './resolve/handlers.js';
-import { sharedHandlerChecks, type HandlerCheckCache } from './resolve/handler-types.js';
+import { sharedHandlerChecks, type HandlerCheck, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
 
@@ -34,9 +34,14 @@ export class Compiler {
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
 
-  /** `handlerExports`: what handler modules export, as a previous run found (the build cache keeps it). */
-  constructor(readonly options: CompilerOptions, memory: { readonly handlerExports?: HandlerExports } = {}) {
+  /**
+   * `handlerExports`: what handler modules export, and `handlerChecks`: what their type checks found, as
+   * a previous run found them (the build cache keeps both; a check's result is used only while the
+   * files it read are unchanged).
+   */
+  constructor(readonly options: CompilerOptions, memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck> } = {}) {
     this.#handlerExports = memory.handlerExports ?? new Map();
+    for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) this.#handlerChecks.set(key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
     this.#templates = new TemplateSet(readTemplates(options.templatesDir));
   }
@@ -74,6 +79,11 @@ export class Compiler {
   /** The files the last build's handler type checks read besides the handlers: a build cache must watch them too. */
   handlerDependencies(): readonly string[] {
     return this.#reuse?.handlerDependencies ?? [];
+  }
+
+  /** The handler type checks' results the last build used, by key. */
+  handlerChecks(): ReadonlyMap<string, HandlerCheck> {
+    return this.#reuse?.handlerChecks ?? new Map();
   }
 
   /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */

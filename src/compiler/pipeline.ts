@@ -22,7 +22,7 @@ import type { CompilerOptions } from './options.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
 import { handlerSignatureDiagnostics } from './handler-signatures.js';
-import type { HandlerCheckCache } from './resolve/handler-types.js';
+import type { HandlerCheck, HandlerCheckCache } from './resolve/handler-types.js';
 import { heldBack, selectTools } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan } from './write/output-plan.js';
@@ -57,6 +57,8 @@ export interface Reuse {
   readonly emitted: ReadonlyMap<string, EmittedTool>;
   /** Files the handler type checks read besides the handlers (types they import): a change to one makes their results stale. */
   readonly handlerDependencies: readonly string[];
+  /** The handler type checks' results this build used, by `handlerCheckKey` (a build cache keeps them across runs). */
+  readonly handlerChecks: ReadonlyMap<string, HandlerCheck>;
 }
 
 export interface EmittedTool {
@@ -101,7 +103,7 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse);
-  const handlerDependencies = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks) : [];
+  const handlerChecks = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks) : { dependencies: [], checks: new Map<string, HandlerCheck>() };
   const { catalogue, perFile } = analysed;
   const selected = selectTools(loaded, input.names);
   const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
@@ -123,7 +125,7 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
     rebuilt: rebuilt.sort(byCodePoint),
     plans,
   };
-  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames), handlerDependencies } };
+  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames), handlerDependencies: handlerChecks.dependencies, handlerChecks: handlerChecks.checks } };
 }
 
 /** What resolve and check found: the catalogue, the checks' results, and every diagnostic by file. */
@@ -140,7 +142,7 @@ interface Analysed {
  * Each function tool's handler against its YAML, with TypeScript's checker, for the tools with no
  * error so far (a handler that is missing, or a YAML that is wrong, is reported already).
  */
-async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache): Promise<readonly string[]> {
+async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache): Promise<{ dependencies: readonly string[]; checks: ReadonlyMap<string, HandlerCheck> }> {
   const sound = analysed.catalogue.entries().filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
   const readText = (file: string) => {
     try {
@@ -149,9 +151,9 @@ async function checkHandlerSignatures(analysed: Analysed, root: string, cache: H
       return null;
     }
   };
-  const { diagnostics, dependencies } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText);
+  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText);
   for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
-  return dependencies;
+  return { dependencies, checks };
 }
 
 /** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */

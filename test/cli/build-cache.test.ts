@@ -6,7 +6,7 @@
 import { cpSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fingerprint, outputsMatch, stamps, type CacheRecord } from '../../src/compiler/cache/build-cache.js';
+import { CACHE_FORMAT, fingerprint, outputsMatch, stamps, type CacheRecord } from '../../src/compiler/cache/build-cache.js';
 import { defaultOptions } from '../../src/compiler/options.js';
 import { runCli } from '../helpers/cli.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
@@ -147,12 +147,14 @@ describe('the build cache', () => {
   it('ignores a corrupt cache file, and rewrites it', async () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY });
     await built();
-    for (const corrupt of ['{"format": 1, "key": ', 'null', '[]', '{"format": 1}', '']) {
+    // A record of the format before this one (no handler check results) is not one either.
+    const older = { ...JSON.parse(project.read(CACHE)), format: CACHE_FORMAT - 1 };
+    for (const corrupt of [`{"format": ${CACHE_FORMAT}, "key": `, 'null', '[]', `{"format": ${CACHE_FORMAT}}`, '', JSON.stringify(older)]) {
       project.write(CACHE, corrupt);
       const run = await build();
       expect(run.code, run.err).toBe(0);
       expect(cached(run.out)).toBe(false);
-      expect(JSON.parse(project.read(CACHE)).format).toBe(1);
+      expect(JSON.parse(project.read(CACHE)).format).toBe(CACHE_FORMAT);
       expect(cached(await built())).toBe(true);
     }
   });

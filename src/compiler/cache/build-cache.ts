@@ -21,11 +21,12 @@ import { shownPath } from '../layout.js';
 import { findToolFiles } from '../load/find.js';
 import { TEMPLATE_FILES } from '../load/templates.js';
 import type { CompilerOptions } from '../options.js';
+import type { HandlerCheck } from '../resolve/handler-types.js';
 import { resolveModuleFile, type HandlerExports } from '../resolve/handlers.js';
 import { contentHash } from './hash.js';
 
 /** Bumped when the file's shape changes: an older file is then a miss. */
-export const CACHE_FORMAT = 1;
+export const CACHE_FORMAT = 2;
 export const CACHE_FILE = 'build.json';
 
 /** Where the cache lives for a project root. */
@@ -55,6 +56,8 @@ export interface CacheRecord {
   readonly handlers: Readonly<Record<string, readonly [file: string, hash: string] | null>>;
   /** Exported names of handler modules by file, with the hash they were read from. */
   readonly handlerExports: Readonly<Record<string, { readonly hash: string; readonly names: readonly string[] | 'unknown' }>>;
+  /** What the handler type checks (TG2009) found, by check key, with the files each read. */
+  readonly handlerChecks: Readonly<Record<string, HandlerCheck>>;
   /** The full build's diagnostics, and how many tools it built and files it planned. */
   readonly diagnostics: readonly Diagnostic[];
   readonly built: number;
@@ -130,6 +133,7 @@ export function readRecord(cacheDir: string): CacheRecord | null {
       isObject(value.sources) &&
       isObject(value.handlers) &&
       isObject(value.handlerExports) &&
+      isObject(value.handlerChecks) &&
       Array.isArray(value.diagnostics) &&
       typeof value.built === 'number' &&
       typeof value.files === 'number' &&
