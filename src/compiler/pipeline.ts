@@ -20,7 +20,7 @@ import { deriveNames } from './names.js';
 import type { CompilerOptions } from './options.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
-import { heldBack, selectTools } from './select.js';
+import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan } from './write/output-plan.js';
 
@@ -95,7 +95,8 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse);
   const { catalogue, perFile } = analysed;
-  const selected = selectTools(loaded, input.names);
+  const named = selectTools(loaded, input.names);
+  const selected = input.names.length === 0 ? named : { ...named, files: withConnected(named.files, loaded, catalogue) };
   const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
   const held = heldBack(catalogue, failed, analysed.brokenNames);
   for (const entry of catalogue.entries()) {
@@ -106,16 +107,32 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   }
   const diagnostics = [...selected.diagnostics, ...loaded.filter((file) => selected.files.has(file.source.displayPath)).flatMap((file) => perFile.get(file.source.displayPath)!)];
   const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse);
-  const output = planOutput({ ...outcome, complete: input.names.length === 0 && !hasErrors(diagnostics) }, input.outDir, (index) => emitIndex(index, input.templates));
+  const withErrors = hasErrors(diagnostics);
+  const output = planOutput({ ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors }, input.outDir, (index) => emitIndex(index, input.templates));
   const result: BuildResult = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
     ...output,
-    built: outcome.built.map((tool) => tool.name).sort(byCodePoint),
-    rebuilt: rebuilt.sort(byCodePoint),
+    built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodePoint),
+    rebuilt: withErrors ? [] : rebuilt.sort(byCodePoint),
     plans,
   };
-  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames) } };
+  // Nothing was written: the next build compares with what the last written build made.
+  const written = withErrors ? unwritten(reuse, analysed.dirty) : emitted;
+  return { result, reuse: { catalogue, checked: analysed.checked, emitted: written, broken: new Set(analysed.brokenNames) } };
+}
+
+/**
+ * After a build with errors, what is on disk is still what the last written build emitted; the tools
+ * an edit affected since then must be emitted afresh next time, though their old files stay known (a
+ * tool that vanishes takes them with it).
+ */
+function unwritten(reuse: Reuse | null, dirty: ReadonlySet<string> | null): ReadonlyMap<string, EmittedTool> {
+  const emitted = new Map<string, EmittedTool>();
+  for (const [name, before] of reuse?.emitted ?? []) {
+    emitted.set(name, dirty && !dirty.has(name) ? before : { entry: null, unit: null, files: before.files });
+  }
+  return emitted;
 }
 
 /** What resolve and check found: the catalogue, the checks' results, and every diagnostic by file. */
@@ -194,7 +211,7 @@ function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: R
     if (emitted.has(name) || catalogue.get(name)) continue;
     vanished.push(...before.files.map((file) => file.path));
   }
-  const outcome: Omit<BuildOutcome, 'complete'> = {
+  const outcome: Omit<BuildOutcome, 'complete' | 'failed'> = {
     outDir,
     index: { path: indexPath(outDir), source: shownPath(root, configDir) || '.' },
     built,

@@ -66,21 +66,23 @@ describe('toolgen (build)', () => {
     expect(statSync(path.join(project.root, 'generated/tools/echo.ts')).mtimeMs).toBe(before);
   });
 
-  it('builds only the named tools', async () => {
+  it('builds the named tools and the tools connected to them through calls, and no others', async () => {
     project = createProject({ 'config/tools/relay.yaml': CHAIN });
     const { code, out } = await run(['relay']);
     expect(code).toBe(0);
-    expect(out).toContain('1 tool built');
-    expect(filesUnder(path.join(project.root, 'generated'))).toEqual(['graphs/relay.md', 'index.ts', 'tests/relay.test.ts', 'tools/relay.ts']);
+    expect(out).toContain('2 tools built');
+    expect(filesUnder(path.join(project.root, 'generated'))).toEqual(['graphs/relay.md', 'index.ts', 'tests/echo.test.ts', 'tests/relay.test.ts', 'tools/echo.ts', 'tools/relay.ts']);
   });
 
-  it('keeps the index to modules that exist when building named tools', async () => {
+  it('builds the callers of a named tool with it, and keeps the index to modules that exist', async () => {
     project = createProject();
     await run([]);
     project.write('config/tools/relay.yaml', CHAIN);
+    project.write('config/tools/lonely.yaml', project.read('config/tools/echo.yaml').replace('name: echo', 'name: lonely'));
     const { code } = await run(['echo']);
     expect(code).toBe(0);
-    expect(project.read('generated/index.ts')).not.toContain('relay');
+    expect(project.read('generated/index.ts')).toContain('relay');
+    expect(project.read('generated/index.ts')).not.toContain('lonely');
   });
 
   it('says so, and exits 1, when a named composite cannot be built because a tool it calls has errors', async () => {
@@ -163,8 +165,25 @@ describe('toolgen (build)', () => {
     project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes\ndescripton: typo'));
     const { code, out } = await run([]);
     expect(code).toBe(1);
-    expect(out).toContain('1 tool built');
+    expect(out).toContain('0 tools built, 0 files written');
     expect(project.read('generated/tools/relay.ts')).toBe(before);
+  });
+
+  it('changes nothing in generated/ when a called tool is renamed, and removes the old module once the callers follow', async () => {
+    project = createProject({ 'config/tools/relay.yaml': CHAIN });
+    await run([]);
+    const tree = () => Object.fromEntries(filesUnder(path.join(project.root, 'generated')).map((file) => [file, project.read(`generated/${file}`)]));
+    const before = tree();
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('name: echo', 'name: echo2'));
+    const renamed = await run([]);
+    expect(renamed.code).toBe(1);
+    expect(renamed.out).toContain('0 tools built, 0 files written');
+    expect(tree()).toEqual(before);
+    project.write('config/tools/relay.yaml', CHAIN.replaceAll('tool: echo', 'tool: echo2'));
+    const followed = await run([]);
+    expect(followed.code).toBe(0);
+    expect(filesUnder(path.join(project.root, 'generated')).filter((file) => file.includes('echo'))).toEqual(['tests/echo2.test.ts', 'tools/echo2.ts']);
+    expect(project.read('generated/index.ts')).not.toMatch(/echoDefinition|tools\/echo\.js/);
   });
 
   it('honours --config-dir and --out-dir', async () => {
