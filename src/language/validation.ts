@@ -4,8 +4,10 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from './json.js';
+import { linearRegExp } from './regex.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// Patterns run on a linear-time engine: a schema from YAML cannot make a validation hang.
+const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** The validator of a schema object, compiled once (compiling is the slow part). */

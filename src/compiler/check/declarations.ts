@@ -4,11 +4,12 @@
  * against the fields the tool takes and returns.
  */
 import { isPlainObject, type JsonSchema } from '../../language/json.js';
+import { linearPatternProblem } from '../../language/regex.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
-import type { ShapeDoc } from '../model.js';
+import type { ParameterDoc, ShapeDoc } from '../model.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { shapeSchema } from '../resolve/parameters.js';
 import { literalErrors } from './literals.js';
@@ -22,9 +23,15 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
   const { document, source } = entry;
   const found: Diagnostic[] = [];
   const parameters = document.parameters ?? [];
+  for (const { name, path, where } of duplicateNames(parameters, ['parameters'], 'the parameters')) found.push(diagnostic('DUPLICATE_PARAMETER', { name, where }, source.locate([...path, 'name'])));
+  for (const [part, at] of [[parameters, ['parameters']], [document.returns, ['returns']]] as const) {
+    for (const problem of valueProblems(part, at)) {
+      found.push(problem.keyword ? diagnostic('EMPTY_CHOICE', { keyword: problem.keyword }, source.locate(problem.path)) : diagnostic('NOT_A_JSON_NUMBER', { value: String(problem.value) }, source.locate(problem.path)));
+    }
+  }
   parameters.forEach((parameter, index) => {
     const at: YamlPath = ['parameters', index];
-    patterns(parameter, at).forEach(({ pattern, path, reason }) => found.push(diagnostic('PATTERN_INVALID', { pattern, reason }, source.locate(path))));
+    patterns(parameter, at).forEach(({ pattern, path, reason, linear }) => found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))));
     if (parameter.default === undefined) return;
     const problems = literalErrors(shapeSchema(parameter), parameter.default);
     if (problems.length > 0) {
@@ -32,6 +39,7 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
       found.push(diagnostic('PARAMETER_DEFAULT_INVALID', { value: JSON.stringify(parameter.default), name: parameter.name, problems: text }, source.locate([...at, 'default'])));
     }
   });
+  schemaPatterns(document.returns, ['returns']).forEach(({ pattern, path, reason, linear }) => found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))));
   const fields = [...new Set([...parameters.flatMap(fieldNames), ...schemaFieldNames(entry.returns)])];
   (document.audit?.redact_fields ?? []).forEach((field, index) => {
     if (fields.includes(field)) return;
@@ -40,19 +48,69 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
   return found;
 }
 
-/** Patterns that the runtime's validator cannot compile (ajv builds `new RegExp(pattern, 'u')`), at any depth. */
-function patterns(shape: ShapeDoc, at: YamlPath): { pattern: string; path: YamlPath; reason: string }[] {
-  const own: { pattern: string; path: YamlPath; reason: string }[] = [];
-  if (shape.pattern !== undefined) {
-    try {
-      new RegExp(shape.pattern, 'u');
-    } catch (error) {
-      own.push({ pattern: shape.pattern, path: [...at, 'pattern'], reason: (error as Error).message });
-    }
-  }
+/**
+ * Patterns that are not valid Unicode regular expressions (what JSON Schema readers of the tool, MCP
+ * clients among them, compile), or that the runtime's linear-time engine cannot run, at any depth.
+ */
+function patterns(shape: ShapeDoc, at: YamlPath): PatternProblem[] {
+  const own: PatternProblem[] = [];
+  if (shape.pattern !== undefined) own.push(...patternProblem(shape.pattern, [...at, 'pattern']));
   const items = shape.items ? patterns(shape.items, [...at, 'items']) : [];
   const nested = (shape.properties ?? []).flatMap((property, index) => patterns(property, [...at, 'properties', index]));
   return [...own, ...items, ...nested];
+}
+
+/** Parameters, or fields of an object parameter at any depth, that share a name. */
+function duplicateNames(fields: readonly ParameterDoc[], at: YamlPath, where: string): { name: string; path: YamlPath; where: string }[] {
+  const seen = new Set<string>();
+  const found: { name: string; path: YamlPath; where: string }[] = [];
+  fields.forEach((field, index) => {
+    if (seen.has(field.name)) found.push({ name: field.name, path: [...at, index], where });
+    seen.add(field.name);
+    const nested = (shape: ShapeDoc, path: YamlPath, what: string): void => {
+      if (shape.properties) found.push(...duplicateNames(shape.properties, [...path, 'properties'], what));
+      if (shape.items) nested(shape.items, [...path, 'items'], what);
+    };
+    nested(field, [...at, index], `the fields of '${field.name}'`);
+  });
+  return found;
+}
+
+/** In a declaration (parameters or returns): empty `enum`/`anyOf`/`oneOf`, and numbers JSON cannot hold (YAML's .inf, .nan). */
+function valueProblems(value: unknown, at: YamlPath): { path: YamlPath; keyword?: string; value?: number }[] {
+  if (typeof value === 'number') return Number.isFinite(value) ? [] : [{ path: at, value }];
+  if (Array.isArray(value)) return value.flatMap((item, index) => valueProblems(item, [...at, index]));
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    ['enum', 'anyOf', 'oneOf'].includes(key) && Array.isArray(inner) && inner.length === 0 ? [{ path: [...at, key], keyword: key }] : valueProblems(inner, [...at, key]),
+  );
+}
+
+interface PatternProblem {
+  readonly pattern: string;
+  readonly path: YamlPath;
+  readonly reason: string;
+  /** Valid JavaScript, but not for the linear-time engine. */
+  readonly linear: boolean;
+}
+
+function patternProblem(pattern: string, path: YamlPath): PatternProblem[] {
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    return [{ pattern, path, reason: (error as Error).message, linear: false }];
+  }
+  const problem = linearPatternProblem(pattern);
+  return problem ? [{ pattern, path, reason: problem, linear: true }] : [];
+}
+
+/** The problems of every `pattern` in a JSON Schema (a tool's `returns`), at any depth. */
+function schemaPatterns(schema: unknown, at: YamlPath): PatternProblem[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => schemaPatterns(item, [...at, index]));
+  if (!isPlainObject(schema)) return [];
+  return Object.entries(schema).flatMap(([key, value]) =>
+    key === 'pattern' && typeof value === 'string' ? patternProblem(value, [...at, key]) : schemaPatterns(value, [...at, key]),
+  );
 }
 
 /** A parameter's name and the names of its fields, at any depth. */
