@@ -10,7 +10,7 @@ import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
 import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
-import type { TemplateSet } from './emit/templates.js';
+import { TemplateProblem, type TemplateSet } from './emit/templates.js';
 import { indexPath, shownPath } from './layout.js';
 import { byCodePoint, type LoadedFile } from './load/load.js';
 import { lowerTool, planOf } from './lower/tool.js';
@@ -90,7 +90,38 @@ export function validateSource(loaded: LoadedFile, validator: SchemaValidator): 
  *
  * @example const { result } = await build({ sources, names: [], options, templates, handlerExports, outDir }, null);
  */
-export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
+export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse | null }> {
+  try {
+    return await buildWith(input, reuse);
+  } catch (error) {
+    // A template of the user's that does not render: a located problem, and nothing written.
+    if (!(error instanceof TemplateProblem)) throw error;
+    return { result: templateFailure(error, input.sources, input.options.root), reuse };
+  }
+}
+
+/**
+ * The result of a build stopped by a template that does not load or render: its diagnostic, and no files.
+ *
+ * @example templateFailure(problem, sources, '/p').diagnostics[0]?.code // 'TG1006'
+ */
+export function templateFailure(problem: TemplateProblem, sources: readonly SourceState[], root: string): BuildResult {
+  const at = { file: shownPath(root, problem.file), line: problem.line, column: problem.column, length: 1 };
+  return {
+    diagnostics: [diagnostic('TEMPLATE_FILE', { problem: problem.reason }, at)],
+    sources: new Map(sources.map((source) => [source.loaded.source.displayPath, source.loaded.source.text])),
+    files: [],
+    fresh: new Set(),
+    keep: new Set(),
+    gone: [],
+    prune: false,
+    built: [],
+    rebuilt: [],
+    plans: new Map(),
+  };
+}
+
+async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
   const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse);

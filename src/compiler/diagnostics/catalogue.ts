@@ -48,6 +48,7 @@ export const CATALOGUE = {
     hint: "not every YAML under the config dir must be a tool: add it to exclude in toolgen.config.yaml (exclude: ['{path}'])",
   },
   CONFIG_FILE: { code: 'TG1005', severity: 'error', message: '{problem}', hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include and exclude' },
+  TEMPLATE_FILE: { code: 'TG1006', severity: 'error', message: 'this template {problem}', hint: 'fix it in your templates dir (--templates-dir), or delete the file to use toolgen\'s own' },
   SCHEMA_VIOLATION: { code: 'TG1101', severity: 'error', message: '{where} {reason}' },
   SCHEMA_STUB_SHAPE: { code: 'TG1101', severity: 'error', message: "{where} must have exactly one of 'output', 'error' or 'sequence'" },
   SCHEMA_UNKNOWN_FIELD: { code: 'TG1102', severity: 'error', message: "unknown field '{field}' in {where}", hint: 'allowed here: {allowed}' },
