@@ -6,6 +6,7 @@
 import { isPlainObject, type JsonSchema } from '../../language/json.js';
 import { linearPatternProblem } from '../../language/regex.js';
 import { closestName } from '../../language/suggest.js';
+import { validatorFor } from '../../language/validation.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
@@ -23,10 +24,21 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
   const { document, source } = entry;
   const found: Diagnostic[] = [];
   const parameters = document.parameters ?? [];
+  const returnsPatterns = schemaPatterns(document.returns, ['returns']);
+  returnsPatterns.forEach(({ pattern, path, reason, linear }) => found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))));
   for (const { name, path, where } of duplicateNames(parameters, ['parameters'], 'the parameters')) found.push(diagnostic('DUPLICATE_PARAMETER', { name, where }, source.locate([...path, 'name'])));
   for (const [part, at] of [[parameters, ['parameters']], [document.returns, ['returns']]] as const) {
-    for (const problem of valueProblems(part, at)) {
-      found.push(problem.keyword ? diagnostic('EMPTY_CHOICE', { keyword: problem.keyword }, source.locate(problem.path)) : diagnostic('NOT_A_JSON_NUMBER', { value: String(problem.value) }, source.locate(problem.path)));
+    const problems = valueProblems(part, at);
+    for (const problem of problems) {
+      const where = source.locate(problem.path);
+      if (problem.keyword) found.push(diagnostic('EMPTY_CHOICE', { keyword: problem.keyword }, where));
+      else if (problem.duplicate !== undefined) found.push(diagnostic('DUPLICATE_ENUM_VALUE', { value: JSON.stringify(problem.duplicate) }, where));
+      else found.push(diagnostic('NOT_A_JSON_NUMBER', { value: String(problem.value) }, where));
+    }
+    // Anything else ajv refuses in returns (a misspelt type, a field required twice), once the above are fixed.
+    if (at[0] === 'returns' && problems.length === 0 && returnsPatterns.length === 0 && document.returns !== undefined) {
+      const refused = schemaRefusal(document.returns as JsonSchema);
+      if (refused) found.push(diagnostic('RETURNS_SCHEMA_INVALID', { reason: refused.reason }, source.locate(['returns', ...refused.path])));
     }
   }
   parameters.forEach((parameter, index) => {
@@ -39,7 +51,6 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
       found.push(diagnostic('PARAMETER_DEFAULT_INVALID', { value: JSON.stringify(parameter.default), name: parameter.name, problems: text }, source.locate([...at, 'default'])));
     }
   });
-  schemaPatterns(document.returns, ['returns']).forEach(({ pattern, path, reason, linear }) => found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))));
   const fields = [...new Set([...parameters.flatMap(fieldNames), ...schemaFieldNames(entry.returns)])];
   (document.audit?.redact_fields ?? []).forEach((field, index) => {
     if (fields.includes(field)) return;
@@ -77,13 +88,37 @@ function duplicateNames(fields: readonly ParameterDoc[], at: YamlPath, where: st
 }
 
 /** In a declaration (parameters or returns): empty `enum`/`anyOf`/`oneOf`, and numbers JSON cannot hold (YAML's .inf, .nan). */
-function valueProblems(value: unknown, at: YamlPath): { path: YamlPath; keyword?: string; value?: number }[] {
+function valueProblems(value: unknown, at: YamlPath): { path: YamlPath; keyword?: string; value?: number; duplicate?: unknown }[] {
   if (typeof value === 'number') return Number.isFinite(value) ? [] : [{ path: at, value }];
   if (Array.isArray(value)) return value.flatMap((item, index) => valueProblems(item, [...at, index]));
   if (!isPlainObject(value)) return [];
-  return Object.entries(value).flatMap(([key, inner]) =>
-    ['enum', 'anyOf', 'oneOf'].includes(key) && Array.isArray(inner) && inner.length === 0 ? [{ path: [...at, key], keyword: key }] : valueProblems(inner, [...at, key]),
-  );
+  return Object.entries(value).flatMap(([key, inner]) => {
+    if (['enum', 'anyOf', 'oneOf'].includes(key) && Array.isArray(inner) && inner.length === 0) return [{ path: [...at, key], keyword: key }];
+    const inside = valueProblems(inner, [...at, key]);
+    if (key !== 'enum' || !Array.isArray(inner)) return inside;
+    const seen = new Set<string>();
+    const duplicates = inner.flatMap((item, index) => {
+      const text = JSON.stringify(item);
+      const again = seen.has(text);
+      seen.add(text);
+      return again ? [{ path: [...at, key, index], duplicate: item as unknown }] : [];
+    });
+    return [...inside, ...duplicates];
+  });
+}
+
+/** Why ajv refuses a schema, and where (from its first complaint, `data/properties/a/type`), or null. */
+function schemaRefusal(schema: JsonSchema): { reason: string; path: YamlPath } | null {
+  try {
+    validatorFor(schema);
+    return null;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const first = /^schema is invalid: data(\S*) (.*?)(?:, data|$)/.exec(message);
+    if (!first) return { reason: message, path: [] };
+    const path = first[1]!.split('/').filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    return { reason: `${first[1] ? `${first[1].slice(1).replaceAll('/', '.')} ` : ''}${first[2]}`, path };
+  }
 }
 
 interface PatternProblem {

@@ -165,6 +165,8 @@ export const CATALOGUE = {
   EMPTY_CHOICE: { code: 'TG5017', severity: 'error', message: 'an empty {keyword} allows no value at all', hint: 'list what it may be, or leave {keyword} out' },
   NOT_A_JSON_NUMBER: { code: 'TG5018', severity: 'error', message: '{value} is not a JSON number: JSON and JSON Schema have no infinities and no NaN', hint: 'write the finite bound you mean, or leave the value out' },
   COMPOSITE_EXPECTED_OUTPUT: { code: 'TG5019', severity: 'error', message: "a composite's expected_output is matched against its final state, an object, and this is {given}", hint: 'write the state fields it expects, as a mapping of field to value' },
+  DUPLICATE_ENUM_VALUE: { code: 'TG5021', severity: 'error', message: '{value} is listed twice in this enum', hint: 'JSON Schema requires the values of an enum to differ: remove one' },
+  RETURNS_SCHEMA_INVALID: { code: 'TG5022', severity: 'error', message: 'returns is not a valid JSON Schema: {reason}', hint: 'the runtime checks every output against returns, and cannot with this schema' },
   WAIT_PAYLOAD_SCHEMA: { code: 'TG5020', severity: 'error', message: "the payload schema of signal '{signal}' is not a valid JSON Schema: {reason}" },
   LOOP_OVER_NOT_LIST: { code: 'TG5009', severity: 'error', message: 'a loop goes over a list, and << {reference} >> is {types}', hint: 'point over at a list in state' },
 } as const satisfies Record<string, DiagnosticTemplate>;
