@@ -7,11 +7,13 @@ import { RE2JS } from 're2js';
 
 /**
  * ajv's `code.regExp`: compiles a schema's `pattern` for the linear-time engine. Throws on a pattern
- * RE2 cannot compile (the compiler reports those first, see `linearPatternProblem`).
+ * that is not a valid Unicode RegExp or that RE2 cannot compile (the compiler reports those first).
  *
  * @example linearRegExp('^(a+)+$', 'u').test('a'.repeat(100_000) + '!') // false, at once
  */
 export function linearRegExp(pattern: string, _flags: string): { test(text: string): boolean } {
+  // What JSON Schema readers compile (a Unicode RegExp) must be valid too; it is compiled, never run.
+  new RegExp(pattern, 'u');
   const compiled = RE2JS.compile(pattern);
   return { test: (text) => compiled.test(text) };
 }

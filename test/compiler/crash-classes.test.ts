@@ -126,6 +126,25 @@ describe('hostile input that is fine builds to code that passes tsc --strict', (
   });
 });
 
+describe('a composite of 1,000 steps in one loop', () => {
+  it('is reported once, at the step that closes the loop, naming its first steps and how many more', async () => {
+    const steps = Array.from({ length: 1000 }, (_, i) => `      - { id: s${i}, tool: echo, inputs: { message: << state.text >> }, on_success: { next: s${(i + 1) % 1000} } }`).join('\n');
+    const { code, err } = await build({ 'config/tools/t.yaml': composite('t', steps) });
+    expect(code).toBe(1);
+    const loops = err.split('\n').filter((line) => line.includes('TG3005'));
+    expect(loops).toEqual(['config/tools/t.yaml:1008:92 error TG3005 the steps s0 → s1 → s2 → s3 → s4 → s5 → s6 → s7 → … (and 992 more) → s0 loop with no way out: no path from them reaches the end']);
+  });
+
+  it('and two separate loops are two diagnostics, in the order of their first step', async () => {
+    const loop = (from: number) => Array.from({ length: 3 }, (_, i) => `      - { id: s${from + i}, tool: echo, inputs: { message: << state.text >> }, on_success: { next: s${from + ((i + 1) % 3)} } }`).join('\n');
+    const { err } = await build({ 'config/tools/t.yaml': composite('t', `      - { id: start, tool: echo, inputs: { message: << state.text >> }, on_success: { next: s0 }, on_failure: { next: s10 } }\n${loop(0)}\n${loop(10)}`) });
+    expect(err.split('\n').filter((line) => line.includes('TG3005')).map((line) => line.replace(/^.*TG3005 /, ''))).toEqual([
+      'the steps s0 → s1 → s2 → s0 loop with no way out: no path from them reaches the end',
+      'the steps s10 → s11 → s12 → s10 loop with no way out: no path from them reaches the end',
+    ]);
+  });
+});
+
 describe('validator caches', () => {
   it('refuse a schema ajv refuses every time, not only the first (a cached failed compile passed the second)', () => {
     const schema = { type: 'object', required: ['a', 'a'] };
