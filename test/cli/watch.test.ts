@@ -130,7 +130,7 @@ describe('toolgen --watch', () => {
   });
 
   it('keeps reporting a duplicate parameter on every rebuild until it is fixed', async () => {
-    const duplicate = RELAY.replace('  - { name: text, type: string, required: true }', '  - { name: text, type: string, required: true }\n  - { name: text, type: integer }');
+    const duplicate = RELAY.replace('  - { name: text, type: string, required: true }', '  - { name: text, type: string, required: true }\n  - { name: text, type: string }');
     session = await startWatch({ 'config/tools/relay.yaml': duplicate });
     const { project } = session;
     project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'));

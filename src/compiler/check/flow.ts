@@ -169,14 +169,17 @@ export function definitions(
   if (nodes.length === 0) return { atStep: new Map(), atEnd: initial };
   must.set(0, new Set(initial.must));
   may.set(0, new Set(initial.may));
+  const { out } = adjacency(edges);
+  // A queue with a set beside it: each step waits at most once, and nothing is scanned to find it.
   const work = [0];
-  while (work.length > 0) {
-    const at = work.shift()!;
+  const waiting = new Set([0]);
+  for (let head = 0; head < work.length; head += 1) {
+    const at = work[head]!;
+    waiting.delete(at);
     const node = nodes[at]!;
     const inMust = must.get(at) ?? new Set<string>();
     const inMay = may.get(at) ?? new Set<string>();
-    for (const edge of edges) {
-      if (edge.from !== at) continue;
+    for (const edge of out.get(at) ?? []) {
       const added = edge.kind === 'success' ? definedBy(node) : [];
       const outMust = new Set([...inMust, ...added]);
       const outMay = new Set([...inMay, ...added]);
@@ -187,7 +190,10 @@ export function definitions(
       const changed = !previousMust || nextMust.size !== previousMust.size || nextMay.size !== previousMay.size;
       must.set(edge.to, nextMust);
       may.set(edge.to, nextMay);
-      if (changed && edge.to !== null && !work.includes(edge.to)) work.push(edge.to);
+      if (changed && edge.to !== null && !waiting.has(edge.to)) {
+        work.push(edge.to);
+        waiting.add(edge.to);
+      }
     }
   }
   const atStep = new Map<number, Definitions>();
