@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    // Inside this repository, generated code's `toolgen/runtime` is the runtime's source.
-    alias: { 'toolgen/runtime': fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url)) },
+    // Inside this repository, generated code's `@toolgen/runtime` (RUNTIME_MODULE) is the runtime's source.
+    alias: { '@toolgen/runtime': fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url)) },
   },
   test: {
     include: ['test/**/*.test.ts', 'generated/**/*.test.ts'],

@@ -1,5 +1,5 @@
 /**
- * toolgen's compiler API, for build scripts and editors. Apps import `toolgen/runtime` instead.
+ * toolgen's compiler API, for build scripts and editors. Apps import `@toolgen/runtime` (a package of its own) instead.
  *
  * @example
  * const compiler = new Compiler(defaultOptions(process.cwd()));

@@ -1,4 +1,7 @@
 /** `toolgen init`: the scaffold, and what to run next. */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { RUNTIME_MODULE } from '../compiler/emit/runtime-module.js';
 import { EXIT, UsageError } from './exit.js';
 import { initProject } from './init.js';
 import type { Output } from './output.js';
@@ -8,8 +11,19 @@ export async function initCommand(root: string, output: Output): Promise<number>
   if (refused.length > 0) throw new UsageError(`init writes nothing over existing files, and these exist: ${refused.join(', ')}`);
   for (const file of written) output.out(`  created ${file}`);
   output.out('toolgen: a new project is ready. Next:');
+  if (!resolvable(root, `${RUNTIME_MODULE}/package.json`)) output.out(`  npm install ${RUNTIME_MODULE}   # the runtime the generated code imports (a production dependency)`);
   output.out('  npx toolgen          # compile tools/ into generated/');
   output.out('  npx vitest run       # run the generated tests');
   if (vitestIncludeNeeded) output.out("  (add 'generated/**/*.test.ts' to the include of your vitest config)");
   return EXIT.ok;
+}
+
+/** Whether the app at `root` can import `specifier` (the runtime is installed there or above). */
+function resolvable(root: string, specifier: string): boolean {
+  try {
+    createRequire(path.join(root, 'package.json')).resolve(specifier);
+    return true;
+  } catch {
+    return false;
+  }
 }

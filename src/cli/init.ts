@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { RUNTIME_MODULE } from '../compiler/emit/runtime-module.js';
 
 const CONFIG = `# toolgen's settings for this project: see the README of toolgen.
 configDir: tools
@@ -28,7 +29,7 @@ examples:
     expected_output: { message: "Hello, Ada!" }
 `;
 
-const GREET_TS = `import type { ToolCallContext } from 'toolgen/runtime';
+const GREET_TS = `import type { ToolCallContext } from '${RUNTIME_MODULE}';
 
 /** The handler of \`greet\` (tools/greet.yaml): its input is validated before it is called. */
 export function greet(input: { name: string; greeting: string }, context: ToolCallContext) {

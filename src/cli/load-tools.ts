@@ -1,8 +1,8 @@
 /**
  * How `toolgen run` and `toolgen serve` get the app's tools with their real handlers: they import the
  * generated index (`generated/index.ts`), which imports the handlers (`config/tools/*.ts`). Node 20
- * cannot import TypeScript, so a `.ts` index is imported through tsx (an optional dependency of
- * toolgen, installed with it); a compiled `.js` index (`--registry dist/generated/index.js`) is
+ * cannot import TypeScript, so a `.ts` index is imported through tsx (an optional peer dependency of
+ * toolgen: the app installs it, so that installing toolgen runs no install script); a compiled `.js` index (`--registry dist/generated/index.js`) is
  * imported as it is.
  */
 import { existsSync } from 'node:fs';
@@ -36,7 +36,7 @@ async function importModule(file: string): Promise<unknown> {
   try {
     ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
   } catch {
-    throw new UsageError(`importing ${file} needs tsx, an optional dependency of toolgen that is not installed; run \`npm install --save-dev tsx\`, or compile the generated code and pass --registry path/to/index.js`);
+    throw new UsageError(`importing ${file} needs tsx (an optional peer dependency of toolgen, which the app installs), and it is not installed; run \`npm install --save-dev tsx\`, or compile the generated code and pass --registry path/to/index.js`);
   }
   try {
     return await tsImport(url, import.meta.url);

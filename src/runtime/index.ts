@@ -1,6 +1,6 @@
 /**
- * toolgen/runtime: what generated tools and the apps that run them import. It knows nothing of the
- * compiler. Plans written at run time, batched calls and provider rules are in `toolgen/agents`.
+ * @toolgen/runtime: what generated tools and the apps that run them import. It knows nothing of the
+ * compiler. Plans written at run time, batched calls and provider rules are in `@toolgen/runtime/agents`.
  */
 export { AuditContext } from './context.js';
 export type { AuditContextOptions, ChainRecord, ChainStatus, PlannedToolCall } from './context.js';

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ describe('toolgen init', () => {
       expect(init.out).toContain(`created ${file}`);
     }
     expect(init.out).toContain('npx vitest run');
+    // No runtime installed in (or above) a fresh temporary folder: the first next step installs it.
+    expect(init.out).toContain('npm install @toolgen/runtime');
     const validate = await run(['validate']);
     expect(validate).toMatchObject({ code: 0, err: '' });
     expect(validate.out).toMatch(/validated 2 files; no problems$/);
@@ -32,6 +34,16 @@ describe('toolgen init', () => {
     expect(init.code).toBe(0);
     expect(readFileSync(path.join(dir, 'vitest.config.ts'), 'utf8')).toBe('export default {};\n');
     expect(init.out).toContain("add 'generated/**/*.test.ts' to the include of your vitest config");
+  });
+
+  it('does not ask for the runtime when the app has it', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    mkdirSync(path.join(dir, 'node_modules/@toolgen/runtime'), { recursive: true });
+    writeFileSync(path.join(dir, 'node_modules/@toolgen/runtime/package.json'), '{ "name": "@toolgen/runtime", "version": "0.1.0", "exports": { "./package.json": "./package.json" } }\n');
+    const init = await run(['init']);
+    expect(init.code).toBe(0);
+    expect(init.out).not.toContain('npm install');
+    expect(init.out).toContain('npx toolgen ');
   });
 
   it('refuses to overwrite, and writes nothing', async () => {

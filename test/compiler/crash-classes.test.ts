@@ -88,7 +88,7 @@ describe('hostile input gets diagnostics, exit 1, and no stack trace', () => {
 describe('hostile input that is fine builds to code that passes tsc --strict', () => {
   it.each([
     ['an extra field in a nested object of an example input', { 'config/tools/any.ts': ANY, 'config/tools/t.yaml': atomic('t', '  - name: opts\n    type: object\n    required: true\n    properties:\n      - name: a\n        type: object\n        properties:\n          - { name: b, type: string }', 'examples:\n  - { description: e, input: { opts: { a: { b: x, extra: 1 } } } }').replace('./handlers.ts, export: echo', './any.ts, export: any') }],
-    ['tools named like identifiers of the generated code', Object.fromEntries(['executor', 'result', 'output', 'params', 'options', 'plan', 'describe', 'expect', 'it', 'define_tool', 'generated_tools', 'create_tool_registry', 'create_test_executor'].map((name) => [`config/tools/${name}.yaml`, atomic(name, '  - { name: message, type: string, required: true }', 'examples:\n  - { description: e, input: { message: hi } }')]))],
+    ['tools named like identifiers of the generated code', Object.fromEntries(['executor', 'result', 'output', 'params', 'options', 'plan', 'context', 'history', 'describe', 'expect', 'it', 'define_tool', 'generated_tools', 'create_tool_registry', 'create_test_executor'].map((name) => [`config/tools/${name}.yaml`, atomic(name, '  - { name: message, type: string, required: true }', 'examples:\n  - { description: e, input: { message: hi } }')]))],
     ['line and paragraph separators in names', { 'config/tools/t.yaml': 'name: "sep\\u2028line"\ndescription: "a\\u2029b"\nparameters:\n  - { name: message, type: string, required: true }\nimplementation: { type: function, module: ./handlers.ts, export: echo }\nexamples:\n  - { description: "c\\u2028d", input: { message: "e\\u2029f" } }\n' }],
     ['parallel blocks nested twenty deep', { 'config/tools/t.yaml': composite('t', `      - ${Array.from({ length: 20 }, (_, i) => `{ id: p${i}, parallel: [ `).join('')}{ id: leaf, tool: echo, inputs: { message: << state.text >> } }${' ] }'.repeat(20)}`, 'examples:\n  - { description: e, input: { text: hi } }') }],
   ] as const)('%s', async (_, files) => {
@@ -108,7 +108,7 @@ describe('hostile input that is fine builds to code that passes tsc --strict', (
         JSON.stringify({
           extends: path.join(repo, 'tsconfig.json'),
           // The projects live in the system's temp dir: point the bare imports of generated code at this repository.
-          compilerOptions: { rootDir: '/', paths: { 'toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')], vitest: [path.join(repo, 'node_modules/vitest/index.d.cts')] } },
+          compilerOptions: { rootDir: '/', paths: { '@toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')], vitest: [path.join(repo, 'node_modules/vitest/index.d.cts')] } },
           include: accepted.flatMap((root) => [path.join(root, 'generated'), path.join(root, 'config')]),
         }),
       );

@@ -211,7 +211,7 @@ beforeAll(async () => {
     path.join(work, 'tsconfig.json'),
     JSON.stringify({
       extends: path.join(repo, 'tsconfig.json'),
-      compilerOptions: { rootDir: repo, paths: { 'toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
+      compilerOptions: { rootDir: repo, paths: { '@toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
       include: [path.join(root, 'generated'), ...trees.map((tree) => path.join(tree, 'generated'))],
     }),
   );

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import { writeIfChanged } from '../../src/compiler/write/files.js';
+import { RUNTIME_MODULE } from '../../src/compiler/emit/runtime-module.js';
 import { AuditContext, ChainExecutor, ToolRegistry, type ToolDefinition } from '../../src/runtime/index.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -88,7 +89,7 @@ beforeAll(async () => {
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: path.join(repo, 'tsconfig.json'),
-      compilerOptions: { rootDir: repo, paths: { 'toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
+      compilerOptions: { rootDir: repo, paths: { [RUNTIME_MODULE]: [path.join(repo, 'src/runtime/index.ts')] } },
       include: ['generated', 'config'],
     }),
   );

@@ -135,13 +135,13 @@ beforeAll(async () => {
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: path.join(repo, 'tsconfig.json'),
-      compilerOptions: { rootDir: repo, paths: { 'toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
+      compilerOptions: { rootDir: repo, paths: { '@toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
       include,
     }),
   );
   writeFileSync(
     path.join(dir, 'vitest.config.mjs'),
-    `export default { resolve: { alias: { 'toolgen/runtime': ${JSON.stringify(path.join(repo, 'src/runtime/index.ts'))} } }, test: { include: ['tree-*/generated/**/*.test.ts'] } };\n`,
+    `export default { resolve: { alias: { '@toolgen/runtime': ${JSON.stringify(path.join(repo, 'src/runtime/index.ts'))} } }, test: { include: ['tree-*/generated/**/*.test.ts'] } };\n`,
   );
 }, 600_000);
 

@@ -1,24 +1,23 @@
 /**
- * End to end: the package as a user gets it. `npm pack` the repository, install the tarball into a
- * fresh app outside the repository without network, and use it there the way the README says:
- * `npx toolgen`, a strict `tsc`, the generated vitest tests, `npx toolgen check`, and a broken YAML.
- *
- * Offline install: the app gets a package-lock.json derived from this repository's own lock (the same
- * versions and integrities, pruned to what the app needs) and is installed with `npm ci --offline`.
- * `npm install --offline <tarball> vitest@x typescript@y` cannot be used: npm 11 resolves packages
- * named on the command line from their *full* registry documents, while `npm ci` caches only the
- * abbreviated ones, so after a fresh `npm ci` that command fails with ENOTCACHED. From a lockfile npm
- * needs only what `npm ci` itself fetched, so this works from any cache `npm ci` filled.
+ * End to end: toolgen as a user gets it, following the README's "Use toolgen in your app" step by step
+ * in a fresh app outside the repository. `scripts/pack.mjs` packs the two packages (`toolgen`, the CLI,
+ * and `@toolgen/runtime`); the app installs the runtime as a production dependency and the CLI as a
+ * development one (`npm install --prefer-offline`: the npm cache `npm ci` filled serves nearly all of
+ * it), generates its tools, type-checks and compiles them with tsc, runs its tests with vitest and
+ * itself with tsx and with node. Then it is installed for production (`npm ci --omit=dev`), which
+ * must hold the runtime and nothing of the compiler, and run again; that install's size is printed.
  *
  * Set TOOLGEN_E2E_KEEP=1 to keep the temporary app for inspection.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUNTIME_MODULE } from '../../src/compiler/emit/runtime-module.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SETUP_TIMEOUT = 240_000;
@@ -31,30 +30,35 @@ const STEP_TIMEOUT = 120_000;
 const FUNCTION_YAML = 'config/tools/text/shout_tool.yaml';
 const COMPOSITE_YAML = 'config/tools/text/shout_twice_chain.yaml';
 
-const APP_FILES: Readonly<Record<string, string>> = {
-  'tsconfig.json': `${JSON.stringify(
-    {
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        lib: ['ES2023'],
-        types: [],
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        noImplicitOverride: true,
-        isolatedModules: true,
-        verbatimModuleSyntax: true,
-        skipLibCheck: true,
-        noEmit: true,
-      },
-      include: ['config', 'generated', 'test'],
-    },
-    null,
-    2,
-  )}\n`,
+/** The README's tsconfig.json for an app, as the guide shows it. */
+const APP_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    lib: ['ES2023'],
+    types: ['node'],
+    strict: true,
+    skipLibCheck: true,
+    rootDir: '.',
+    outDir: 'dist',
+  },
+  include: ['config', 'generated', 'src', 'test'],
+};
 
-  'config/tools/text/shout.ts': `/** The handler of \`shout_tool\`. */
+const APP_FILES: Readonly<Record<string, string>> = {
+  'tsconfig.json': `${JSON.stringify(APP_TSCONFIG, null, 2)}\n`,
+
+  'vitest.config.ts': `import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: { include: ['generated/**/*.test.ts', 'test/**/*.test.ts'] },
+});
+`,
+
+  'config/tools/text/shout.ts': `import type { ToolCallContext } from '${RUNTIME_MODULE}';
+
+/** The handler of \`shout_tool\`. */
 export interface ShoutInput {
   text: string;
   times?: number;
@@ -65,9 +69,26 @@ export interface ShoutOutput {
   length: number;
 }
 
-export function shout(input: ShoutInput): ShoutOutput {
+export function shout(input: ShoutInput, context: ToolCallContext): ShoutOutput {
+  context.signal.throwIfAborted();
   const loud = Array.from({ length: input.times ?? 1 }, () => input.text.toUpperCase()).join(' ');
   return { loud, length: loud.length };
+}
+`,
+
+  // The app itself: what \`node dist/src/main.js\` runs in production.
+  'src/main.ts': `import { AuditContext, ChainExecutor } from '${RUNTIME_MODULE}';
+import { createToolRegistry, shoutTwiceChain } from '../generated/index.js';
+
+const executor = new ChainExecutor({
+  registry: createToolRegistry(),
+  context: new AuditContext({ userId: 'user_123', sessionId: 'session_456' }),
+});
+const result = await shoutTwiceChain(executor, { greeting: process.argv[2] ?? 'hello' });
+if (result.success) console.log(JSON.stringify(result.final_state));
+else {
+  console.error(result.failure.step, result.failure.message);
+  process.exitCode = 1;
 }
 `,
 
@@ -168,7 +189,7 @@ error_scenarios:
 
   // The app's own test: generated code used the way an app uses it, with the real executor.
   'test/app.test.ts': `import { describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, ToolCallError } from 'toolgen/runtime';
+import { AuditContext, ChainExecutor, ToolCallError } from '${RUNTIME_MODULE}';
 import { createToolRegistry, generatedTools, shoutTool, shoutTwiceChain, type ShoutToolResult, type ShoutTwiceChainState } from '../generated/index.js';
 
 function executor(): { executor: ChainExecutor; context: AuditContext } {
@@ -252,7 +273,7 @@ interface Run {
 
 /** The environment of every child: no colour, not CI, never the network, nothing of this vitest run. */
 function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: '', npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: '', npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' };
   for (const key of Object.keys(env)) {
     if (/^(VITEST|npm_lifecycle_|npm_package_)/.test(key) || key === 'FORCE_COLOR' || key === 'npm_config_local_prefix') delete env[key];
   }
@@ -317,31 +338,26 @@ function staleDist(): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The offline install
+// Packages and installs
 // ---------------------------------------------------------------------------------------------
-
-interface LockEntry {
-  version?: string;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
-  optional?: boolean;
-  resolved?: string;
-  integrity?: string;
-  [key: string]: unknown;
-}
 
 interface PackageJson {
   name: string;
   version: string;
-  license?: string;
-  bin?: Record<string, string>;
-  engines?: Record<string, string>;
+  exports?: Record<string, unknown>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  files?: string[];
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  scripts?: Record<string, string>;
+}
+
+/** One package as `scripts/pack.mjs --json` reports it. */
+interface Packed {
+  name: string;
+  version: string;
+  tarball: string;
+  files: string[];
 }
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -353,99 +369,34 @@ function installedVersion(name: string): string {
   return readJson<PackageJson>(file).version;
 }
 
-/**
- * The app's package-lock.json: the toolgen tarball, and for everything else this repository's own
- * lock entries (same versions, same integrity), limited to what the app's dependencies reach.
- */
-function appLockfile(app: PackageJson, toolgen: { resolved: string; integrity: string }): object {
-  const repoLock = readJson<{ packages: Record<string, LockEntry> }>(path.join(REPO, 'package-lock.json'));
-  const repoPackage = readJson<PackageJson>(path.join(REPO, 'package.json'));
-  const available = repoLock.packages;
-  const packages: Record<string, LockEntry> = {
-    '': { name: app.name, version: app.version, dependencies: app.dependencies, devDependencies: app.devDependencies },
-    'node_modules/toolgen': {
-      version: repoPackage.version,
-      resolved: toolgen.resolved,
-      integrity: toolgen.integrity,
-      license: repoPackage.license,
-      dependencies: repoPackage.dependencies,
-      optionalDependencies: repoPackage.optionalDependencies,
-      bin: repoPackage.bin,
-      engines: repoPackage.engines,
-    },
-  };
-  // Node's lookup: `from/node_modules/name`, then the same in each ancestor package.
-  const locate = (from: string, name: string): string | undefined => {
-    let base = from;
-    for (;;) {
-      const candidate = base ? `${base}/node_modules/${name}` : `node_modules/${name}`;
-      if (candidate in available) return candidate;
-      if (!base) return undefined;
-      const cut = base.lastIndexOf('/node_modules/');
-      base = cut === -1 ? '' : base.slice(0, cut);
-    }
-  };
-  const queue: Array<{ from: string; name: string; required: boolean }> = [];
-  const need = (from: string, entry: LockEntry) => {
-    for (const name of Object.keys(entry.dependencies ?? {})) queue.push({ from, name, required: true });
-    for (const name of Object.keys(entry.optionalDependencies ?? {})) queue.push({ from, name, required: false });
-    for (const name of Object.keys(entry.peerDependencies ?? {})) {
-      if (!entry.peerDependenciesMeta?.[name]?.optional) queue.push({ from, name, required: false });
-    }
-  };
-  need('', { devDependencies: {}, dependencies: { ...app.devDependencies } });
-  need('node_modules/toolgen', packages['node_modules/toolgen']!);
-  for (let next = queue.shift(); next; next = queue.shift()) {
-    const location = locate(next.from, next.name);
-    if (!location) {
-      if (next.required) throw new Error(`${REPO}/package-lock.json has no entry for '${next.name}' (needed by '${next.from || 'the app'}')`);
-      continue;
-    }
-    if (location in packages) continue;
-    const entry = available[location]!;
-    packages[location] = { ...entry, resolved: entry.resolved ?? registryTarball(location, entry) };
-    need(location, entry);
-  }
-  return { name: app.name, version: app.version, lockfileVersion: 3, requires: true, packages };
+/** npm 11's lines about dependencies whose install scripts it did not run (or would have). */
+function installScriptWarnings(text: string): string[] {
+  return text.split('\n').filter((line) => /install-scripts|prepare|postinstall|preinstall/.test(line) && /\S+@\d/.test(line));
 }
 
-/**
- * Where the registry serves a lock entry's tarball. This repository's lock omits `resolved`
- * (omit-lockfile-registry-resolved); without it npm must read the package's registry document to find
- * the tarball, and which form of that document the cache holds depends on how it was filled. With the
- * URL and the integrity, npm takes the tarball straight from the cache. The registry is whichever one
- * npm is configured with here, asked for once.
- */
-function registryTarball(location: string, entry: LockEntry): string {
-  const name = location.slice(location.lastIndexOf('node_modules/') + 'node_modules/'.length);
-  if (!entry.version || !entry.integrity) throw new Error(`${REPO}/package-lock.json: '${location}' has no version or integrity`);
-  return `${configuredRegistry()}${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
-}
-
-let registry: string | null = null;
-
-/** npm's configured registry, ending in a slash. */
-function configuredRegistry(): string {
-  if (registry === null) {
-    const result = spawnSync('npm', ['config', 'get', 'registry'], { cwd: REPO, encoding: 'utf8' });
-    registry = result.stdout.trim().replace(/\/?$/, '/');
-    if (result.status !== 0 || !/^https?:\/\//.test(registry)) throw new Error(`cannot read npm's registry setting: ${result.stderr}`);
-  }
-  return registry;
+/** Bytes of the files under `dir`, as `du -sb` counts them (apparent sizes, directories included). */
+function diskUsage(dir: string): number {
+  const result = spawnSync('du', ['-sb', dir], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`du -sb ${dir} failed: ${result.stderr}`);
+  return Number(result.stdout.split('\t')[0]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The test
 // ---------------------------------------------------------------------------------------------
 
-describe('the packed package, installed into a fresh app', () => {
+describe('the packed packages, installed into a fresh app as the README says', () => {
   let tmp = '';
   let app = '';
-  let packedFiles: string[] = [];
+  let cli: Packed;
+  let runtime: Packed;
   let repoVersion = '';
+  /** The three `npm install`s of the guide: the runtime, the CLI and its companions, tsx. */
+  const installs: Run[] = [];
 
   const toolgen = (...args: string[]) => run('npx', ['--no-install', 'toolgen', ...args], app);
   const appFile = (file: string) => path.join(app, file);
+  const npmInstall = (...args: string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], app, SETUP_TIMEOUT);
 
   /** The app as written, freshly generated, with `toolgen check` passing. */
   function resetApp(): void {
@@ -464,53 +415,41 @@ describe('the packed package, installed into a fresh app', () => {
     expect(staleDist(), 'dist/ is older than src/ even after `npm run build`').toEqual([]);
 
     tmp = mkdtempSync(path.join(os.tmpdir(), 'toolgen-e2e-'));
-    const packDir = path.join(tmp, 'pack');
     app = path.join(tmp, 'app');
-    mkdirSync(packDir);
     mkdirSync(app);
 
-    // 1. Pack. dist/ is current, so the `prepare` build is skipped: it would rewrite dist/ while
-    //    other test files may be reading it.
-    const packed = expectSuccess(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], REPO, SETUP_TIMEOUT));
-    const report = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const tarball = path.join(packDir, path.basename(report[0]!.filename));
-    expect(existsSync(tarball), `npm pack did not write ${tarball}\n${show(packed)}`).toBe(true);
-    packedFiles = report[0]!.files.map((file) => file.path).sort();
+    // 1. Pack both packages (`npm run pack` without its build: dist/ is current, and rebuilding it
+    //    would rewrite it while other test files may be reading it).
+    const packed = expectSuccess(run(process.execPath, [path.join(REPO, 'scripts/pack.mjs'), '--out', path.join(tmp, 'pack'), '--json'], REPO, SETUP_TIMEOUT));
+    const report = JSON.parse(packed.stdout) as Packed[];
+    cli = report.find((entry) => entry.name === 'toolgen')!;
+    runtime = report.find((entry) => entry.name === RUNTIME_MODULE)!;
+    expect([cli, runtime].every((entry) => entry && existsSync(entry.tarball)), show(packed)).toBe(true);
     repoVersion = readJson<PackageJson>(path.join(REPO, 'package.json')).version;
 
-    // 2. The app.
-    const manifest: PackageJson & Record<string, unknown> = {
-      name: 'sample-app',
-      version: '1.0.0',
-      private: true,
-      type: 'module',
-      dependencies: { toolgen: `file:../pack/${path.basename(tarball)}` },
-      devDependencies: { typescript: installedVersion('typescript'), vitest: installedVersion('vitest') },
-    };
-    write(app, 'package.json', `${JSON.stringify(manifest, null, 2)}\n`);
-    const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
-    write(app, 'package-lock.json', `${JSON.stringify(appLockfile(manifest, { resolved: manifest.dependencies!['toolgen']!, integrity }), null, 2)}\n`);
+    // 2. The guide, with the tarballs for the package names: an ES module package, the runtime as a
+    //    production dependency, the CLI (and TypeScript, vitest, Node's types) as development ones,
+    //    tsx to run TypeScript directly. The same versions as this repository's, which `npm ci` cached.
+    expectSuccess(run('npm', ['init', '-y'], app));
+    expectSuccess(run('npm', ['pkg', 'set', 'type=module'], app));
+    installs.push(expectSuccess(npmInstall(runtime.tarball)));
+    installs.push(
+      expectSuccess(
+        npmInstall('--save-dev', cli.tarball, `typescript@${installedVersion('typescript')}`, `vitest@${installedVersion('vitest')}`, `@types/node@${installedVersion('@types/node')}`),
+      ),
+    );
+    installs.push(expectSuccess(npmInstall('--save-dev', `tsx@${installedVersion('tsx')}`)));
     for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
-
-    // 3. Install without network, from the npm cache that `npm ci` filled for this repository.
-    const install = run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], app, SETUP_TIMEOUT);
-    if (install.status !== 0) {
-      const missing = /ENOTCACHED|only-if-cached/.test(install.stderr);
-      throw new Error(
-        missing
-          ? `The offline install failed because a package is missing from the npm cache (ENOTCACHED). This test never uses the network: run \`npm ci\` in ${REPO} first so the cache holds every package of its package-lock.json.\n${show(install)}`
-          : `The offline install of the packed toolgen failed.\n${show(install)}`,
-      );
-    }
   }, SETUP_TIMEOUT);
 
+  // Removing the app's node_modules took 14 s on a busy disk: past the default 10 s hook timeout.
   afterAll(() => {
     if (!tmp) return;
     if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
-  });
+  }, SETUP_TIMEOUT);
 
-  it('packs dist/, the templates and the schema, and none of the repository itself', () => {
+  it('packs the CLI with dist/, the templates and the schema, and none of the repository itself', () => {
     const required = [
       'package.json',
       'README.md',
@@ -525,28 +464,62 @@ describe('the packed package, installed into a fresh app', () => {
         .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
         .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]),
     ];
-    expect(required.filter((file) => !packedFiles.includes(file)), 'files missing from the tarball').toEqual([]);
+    expect(required.filter((file) => !cli.files.includes(file)), 'files missing from the tarball').toEqual([]);
     const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
-    expect(packedFiles.filter((file) => !allowed.test(file)), 'files that should not be in the tarball').toEqual([]);
+    expect(cli.files.filter((file) => !allowed.test(file)), 'files that should not be in the tarball').toEqual([]);
   });
 
-  it('installs a working bin, compiler API and runtime', () => {
+  it('packs the runtime with what generated code runs on, and nothing of the compiler or the CLI', () => {
+    const runtimeSources = listFiles(path.join(REPO, 'src'))
+      .filter((file) => /^(runtime|language|mcp)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'))
+      .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]);
+    expect(runtimeSources.filter((file) => !runtime.files.includes(file)), 'files missing from the runtime tarball').toEqual([]);
+    expect(runtime.files.filter((file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp)\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
+    const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
+    expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './package.json']);
+    expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String) });
+  });
+
+  it('installs both packages with no install script and no warning about one, each where the guide puts it', () => {
+    for (const install of installs.slice(0, 2)) expect(installScriptWarnings(`${install.stdout}\n${install.stderr}`), show(install)).toEqual([]);
+    // tsx brings esbuild, whose postinstall npm 11 lists (the README says it is not needed); nothing else.
+    const tsx = installs[2]!;
+    expect(installScriptWarnings(`${tsx.stdout}\n${tsx.stderr}`).filter((line) => !/\besbuild@/.test(line)), show(tsx)).toEqual([]);
+    for (const name of ['toolgen', RUNTIME_MODULE]) {
+      const manifest = readJson<PackageJson>(appFile(`node_modules/${name}/package.json`));
+      expect(manifest.scripts, `${name} ships scripts`).toBeUndefined();
+      expect(manifest.devDependencies, `${name} ships devDependencies`).toBeUndefined();
+    }
+    const manifest = readJson<PackageJson>(appFile('package.json'));
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual([RUNTIME_MODULE]);
+    expect(Object.keys(manifest.devDependencies ?? {}).sort()).toEqual(['@types/node', 'toolgen', 'tsx', 'typescript', 'vitest']);
+    // The CLI asks for a runtime of its own version, and never pulls one in for production.
+    const cliManifest = readJson<PackageJson>(appFile('node_modules/toolgen/package.json'));
+    expect(cliManifest.peerDependencies?.[RUNTIME_MODULE]).toBe(repoVersion);
+    expect(cliManifest.peerDependenciesMeta?.[RUNTIME_MODULE]).toEqual({ optional: true });
+  });
+
+  it('installs a working bin, compiler API and runtime, and the CLI package exports no runtime', () => {
     const version = expectSuccess(toolgen('--version'));
     expect(version.stdout.trim()).toBe(repoVersion);
     expect(readFileSync(appFile('node_modules/toolgen/dist/cli/bin.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
     const script = [
       "const api = await import('toolgen');",
-      "const runtime = await import('toolgen/runtime');",
-      "const agents = await import('toolgen/agents');",
+      `const runtime = await import('${RUNTIME_MODULE}');`,
+      `const agents = await import('${RUNTIME_MODULE}/agents');`,
+      `const mcp = await import('${RUNTIME_MODULE}/mcp');`,
       "const pkg = (await import('toolgen/package.json', { with: { type: 'json' } })).default;",
-      'console.log(JSON.stringify({ api: Object.keys(api).sort(), runtime: Object.keys(runtime).sort(), agents: Object.keys(agents).sort(), version: pkg.version }));',
+      "const old = await import('toolgen/runtime').then(() => 'exported', (error) => error.code);",
+      'console.log(JSON.stringify({ api: Object.keys(api).sort(), runtime: Object.keys(runtime).sort(), agents: Object.keys(agents).sort(), mcp: Object.keys(mcp).sort(), version: pkg.version, old }));',
     ].join('\n');
     const loaded = expectSuccess(run(process.execPath, ['--input-type=module', '-e', script], app));
-    const exported = JSON.parse(loaded.stdout) as { api: string[]; runtime: string[]; agents: string[]; version: string };
+    const exported = JSON.parse(loaded.stdout) as { api: string[]; runtime: string[]; agents: string[]; mcp: string[]; version: string; old: string };
     expect(exported.api).toEqual(expect.arrayContaining(['Compiler', 'defaultOptions', 'main']));
     expect(exported.runtime).toEqual(expect.arrayContaining(['AuditContext', 'ChainExecutor', 'ToolRegistry', 'createTestExecutor', 'defineTool']));
     expect(exported.agents).toEqual(['PLAN_TOOL', 'ToolPlanner', 'callMany', 'toChainPlan', 'toProviderTools', 'validateToolCalls', 'validateToolDefinitions']);
+    expect(exported.mcp).toEqual(expect.arrayContaining(['serveHttp', 'serveStdio', 'toolServerFactory']));
     expect(exported.version).toBe(repoVersion);
+    expect(exported.old).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
   it('`npx toolgen` generates the tools, their tests and the index', () => {
@@ -583,7 +556,7 @@ describe('the packed package, installed into a fresh app', () => {
     }
   });
 
-  it('generated code imports only toolgen/runtime, vitest in tests, and the app itself', () => {
+  it(`generated code imports only ${RUNTIME_MODULE}, vitest in tests, and the app itself`, () => {
     if (!existsSync(appFile('generated/index.ts'))) resetApp();
     const problems: string[] = [];
     const generated = listFiles(appFile('generated')).filter((file) => file.endsWith('.ts'));
@@ -597,7 +570,7 @@ describe('the packed package, installed into a fresh app', () => {
       );
       expect(specifiers.length, `${file} imports nothing`).toBeGreaterThan(0);
       for (const specifier of specifiers) {
-        if (specifier === 'toolgen/runtime') continue;
+        if (specifier === RUNTIME_MODULE) continue;
         if (specifier === 'vitest' && file.endsWith('.test.ts')) continue;
         if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
           problems.push(`${file}: imports '${specifier}'`);
@@ -623,6 +596,67 @@ describe('the packed package, installed into a fresh app', () => {
     expect(trace.output).toMatchObject({ first_loud: 'HI', final_loud: 'HI, AGAIN HI, AGAIN' });
     const graph = expectSuccess(toolgen('graph', 'shout_twice_chain'));
     expect(graph.stdout).toMatch(/^flowchart TD\n/);
+  });
+
+  it("`npx toolgen serve` serves the app's tools over MCP (stdio), with the app's handlers", async () => {
+    if (!existsSync(appFile('generated/index.ts'))) resetApp();
+    const client = new Client({ name: 'toolgen-e2e', version: '1.0.0' });
+    const npx = path.join(path.dirname(process.execPath), 'npx');
+    await client.connect(new StdioClientTransport({ command: existsSync(npx) ? npx : 'npx', args: ['--no-install', 'toolgen', 'serve'], cwd: app, env: childEnv() as Record<string, string>, stderr: 'pipe' }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['shout_tool', 'shout_twice_chain']);
+      const result = await client.callTool({ name: 'shout_twice_chain', arguments: { greeting: 'yo' } });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ first_loud: 'YO', final_loud: 'YO, AGAIN YO, AGAIN' });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the app runs on Node 20 through tsx, and compiled with tsc', () => {
+    if (!existsSync(appFile('generated/index.ts'))) resetApp();
+    const expected = { greeting: 'hi', first_loud: 'HI', final_loud: 'HI, AGAIN HI, AGAIN', final_length: 19 };
+    const loader = expectSuccess(run('npx', ['--no-install', 'tsx', 'src/main.ts', 'hi'], app));
+    expect(JSON.parse(loader.stdout)).toEqual(expected);
+    const tsc = run('npx', ['--no-install', 'tsc', '-p', '.'], app);
+    expect(tsc.status, show(tsc)).toBe(0);
+    const compiled = expectSuccess(run(process.execPath, ['dist/src/main.js', 'hi'], app));
+    expect(JSON.parse(compiled.stdout)).toEqual(expected);
+  });
+
+  it('a production install (`npm ci --omit=dev`) holds the runtime and nothing of the compiler, and runs the compiled app', () => {
+    if (!existsSync(appFile('dist/src/main.js'))) {
+      resetApp();
+      expectSuccess(run('npx', ['--no-install', 'tsc', '-p', '.'], app));
+    }
+    // What a deployment gets: the manifest, the lockfile and the compiled app, in a folder of its own.
+    const prod = path.join(tmp, 'prod');
+    rmSync(prod, { recursive: true, force: true });
+    mkdirSync(prod);
+    for (const file of ['package.json', 'package-lock.json']) cpSync(appFile(file), path.join(prod, file));
+    cpSync(appFile('dist'), path.join(prod, 'dist'), { recursive: true });
+    const install = expectSuccess(run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], prod, SETUP_TIMEOUT));
+    expect(installScriptWarnings(`${install.stdout}\n${install.stderr}`), show(install)).toEqual([]);
+
+    const installed = readdirSync(path.join(prod, 'node_modules')).flatMap((name) =>
+      name.startsWith('@') ? readdirSync(path.join(prod, 'node_modules', name)).map((scoped) => `${name}/${scoped}`) : name.startsWith('.') ? [] : [name],
+    );
+    expect(installed).toContain(RUNTIME_MODULE);
+    const compilerOnly = ['toolgen', 'ts-morph', '@ts-morph/common', 'typescript', 'handlebars', 'chokidar', 'commander', 'yaml', '@modelcontextprotocol/server', 'vitest', 'tsx', 'esbuild'];
+    expect(installed.filter((name) => compilerOnly.includes(name))).toEqual([]);
+    const size = diskUsage(path.join(prod, 'node_modules'));
+    console.log(`toolgen e2e: production install of the sample app: ${installed.length} packages, ${size} bytes (du -sb node_modules)`);
+    // The compiler alone (ts-morph bundles TypeScript) is tens of MB; the runtime and its two dependencies are a few.
+    expect(size).toBeLessThan(8_000_000);
+
+    // `@toolgen/runtime/mcp` needs the MCP SDK, which the runtime leaves to the app (see the README).
+    const mcp = run(process.execPath, ['--input-type=module', '-e', `await import('${RUNTIME_MODULE}/mcp')`], prod);
+    expect(mcp.status, show(mcp)).not.toBe(0);
+    expect(mcp.stderr).toMatch(/Cannot find package '@modelcontextprotocol\/(server|node)'/);
+
+    const started = expectSuccess(run(process.execPath, ['dist/src/main.js', 'hey'], prod));
+    expect(JSON.parse(started.stdout)).toMatchObject({ first_loud: 'HEY', final_loud: 'HEY, AGAIN HEY, AGAIN' });
   });
 
   it('`npx toolgen check` passes, and names the stale file after a YAML edit', () => {

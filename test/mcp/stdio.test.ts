@@ -70,8 +70,8 @@ describe('toolgen serve (stdio)', () => {
     expect(notified.map((update) => update.progress)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(notified.map((update) => update.message)).toEqual(expect.arrayContaining(["step 'search' success", "step 'alert' skipped", "step 'finish' success"]));
     // The SDK client hands notifications to onprogress asynchronously and stops once the result is
-    // in, so it may see only the first ones; what the server sent is asserted above, on the wire.
-    expect(progress.length).toBeGreaterThan(0);
+    // in, so it may see only the first ones (under load, none); what the server sent is asserted
+    // above, on the wire. What it did see arrives in order.
     expect(progress.map((update) => update.progress)).toEqual(notified.slice(0, progress.length).map((update) => update.progress));
   });
 });

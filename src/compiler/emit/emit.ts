@@ -8,6 +8,7 @@ import type { LoweredIndex, LoweredTool, TestRun } from '../lower/unit.js';
 import { MARKDOWN_MARKER } from './banner.js';
 import { mermaidFlowchart } from './mermaid.js';
 import { docComment, objectMembers, printValue, quote, schemaType } from './print.js';
+import { RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 
 export interface OutputFile {
@@ -26,6 +27,7 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
   const paramsName = `${names.typeName}Params`;
   const common = {
     source: unit.source,
+    runtimeModule: quote(RUNTIME_MODULE),
     nameLiteral: quote(unit.name),
     nameComment: unit.name.replaceAll('*/', '*\\/').replaceAll('\n', ' '),
     descriptionLiteral: quote(unit.description),
@@ -94,7 +96,7 @@ export function graphDocument(name: string, source: string, flowchart: string): 
  */
 export function emitIndex(index: LoweredIndex, templates: TemplateSet): OutputFile {
   const tools = index.tools.map((tool) => ({ definitionName: `${tool.names.functionName}Definition`, fileSlug: tool.names.fileSlug }));
-  return { path: index.path, content: tidy(templates.render('index', { source: index.source, tools })) };
+  return { path: index.path, content: tidy(templates.render('index', { source: index.source, runtimeModule: quote(RUNTIME_MODULE), tools })) };
 }
 
 /** The view of the test template: each case printed. */

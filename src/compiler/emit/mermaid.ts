@@ -1,8 +1,13 @@
 /**
  * A composite's plan as a Mermaid flowchart: its steps, `next` edges (solid), failure edges
- * (dotted), retries (a dotted loop on the step), `when` conditions (a diamond with a `skip` edge),
+ * (dotted), retries (a line in the step's box), `when` conditions (a hexagon with a `skip` edge),
+ * choices (a rhombus with numbered conditions), waits (a parallelogram: the run suspends there),
  * parallel blocks and loops as subgraphs, and in DAG mode the dependencies. Printed from the lowered
  * plan only, so the picture shows what the runtime will do, in the same order every time.
+ *
+ * Labels stay short because dagre places them where edges cross: an edge into `failed` needs none,
+ * and a retry is written in the box, not on a loop from the step to itself (its label sat on the
+ * step's other edges).
  */
 import type { ChainPlan, FailurePolicy, PlanStep, StepSequence } from '../../language/plan.js';
 
@@ -20,7 +25,12 @@ export function mermaidFlowchart(plan: ChainPlan): string {
   const printer = new Printer();
   const dag = plan.mode === 'dag';
   printer.line(`${START}(["${text(`${plan.name}${dag ? ' (DAG)' : ''}`)}"])`);
-  if (plan.nextTools) printer.line(`${START} -.- next_tools["${lines([`_meta.nextTool may call: ${plan.nextTools.allow.join(', ')}`, `at most ${plan.nextTools.maxDepth} hops a step`])}"]`);
+  if (plan.nextTools) {
+    // A note, not a step: dashed, and tied to the start by a line with no arrow.
+    printer.line(`${START} -.- next_tools["${lines([`_meta.nextTool may call: ${plan.nextTools.allow.join(', ')}`, `at most ${plan.nextTools.maxDepth} hops a step`])}"]`);
+    printer.line('classDef note fill:#fff,stroke-dasharray:4 4');
+    printer.line('class next_tools note');
+  }
   const ids = scope(plan, 's');
   printer.steps(plan, ids, '  ');
   if (dag) {
@@ -31,8 +41,9 @@ export function mermaidFlowchart(plan: ChainPlan): string {
       if (deps.length === 0) printer.edge(START, entryOf(step, ids));
       for (const dep of deps) printer.edge(ids.get(dep)!, entryOf(step, ids));
       if (step.when) printer.edge(`${id}_when`, id, 'yes');
-      // A failure in a DAG skips the step's dependents: only its retries have an edge of their own.
-      printer.failure(id, step.onFailure, () => null, false, '  ');
+      // A failure in a DAG skips the step's dependents, and the run fails once the others are done.
+      printer.edge(id, FAILED, undefined, true);
+      printer.fails = true;
       if (!dependents.has(step.id)) printer.edge(id, END);
     }
   } else {
@@ -80,8 +91,8 @@ class Printer {
       }
       if (step.kind === 'parallel') {
         const waits = { all: 'every branch', any: 'the first branch to finish', first_success: 'the first branch to succeed' }[step.waitFor];
-        const title = `${step.id}: parallel, waits for ${waits}${step.concurrency === null ? '' : `, ${step.concurrency} at a time`}`;
-        this.line(`subgraph ${id}["${text(title)}"]`, indent);
+        const title = [`${step.id}: parallel, waits for ${waits}`, ...(step.concurrency === null ? [] : [`${step.concurrency} at a time`]), ...retryLabel(step.onFailure)].join(', ');
+        this.line(`subgraph ${id}["${blockTitle(title, step)}"]`, indent);
         this.line('direction TB', `${indent}  `);
         for (const branch of step.branches) {
           const branchId = `${id}__${branch.id.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -99,13 +110,12 @@ class Printer {
         continue;
       }
       if (step.kind === 'wait') {
-        const timeout = step.timeoutMs === null ? '' : `, at most ${step.timeoutMs / 1000} s`;
-        this.line(`${id}[/"${lines([step.id, `wait for signal '${step.signal}'${timeout}`])}"/]`, indent);
+        this.line(`${id}[/"${lines(waitLabel(step))}"/]`, indent);
         continue;
       }
-      const title = `${step.id}: for each ${step.as} in ${step.over}${step.concurrency > 1 ? `, ${step.concurrency} at a time` : ''}${step.maxFailures > 0 ? `, up to ${step.maxFailures} failed` : ''}`;
+      const title = [`${step.id}: for each ${step.as} in ${step.over}`, ...(step.concurrency > 1 ? [`${step.concurrency} at a time`] : []), ...(step.maxFailures > 0 ? [`up to ${step.maxFailures} failed`] : []), ...retryLabel(step.onFailure)].join(', ');
       const inner = scope(step.body, `${id}_`);
-      this.line(`subgraph ${id}["${text(title)}"]`, indent);
+      this.line(`subgraph ${id}["${blockTitle(title, step)}"]`, indent);
       this.line('direction TB', `${indent}  `);
       this.steps(step.body, inner, `${indent}  `);
       this.transitions(step.body, inner, false, `${indent}  `);
@@ -140,35 +150,65 @@ class Printer {
     }
   }
 
+  /** Where a failure goes once any retries (written in the step's box) are spent. */
   failure(id: string, policy: FailurePolicy, target: (next: string | null) => string | null, top: boolean, indent: string): void {
-    let after: Exclude<FailurePolicy, { action: 'retry' }> = policy as Exclude<FailurePolicy, { action: 'retry' }>;
-    let label = 'on failure';
-    if (policy.action === 'retry') {
-      const { backoff } = policy;
-      this.edge(id, id, `retry up to ${policy.maxRetries}×, ${backoff.initialMs} ms ×${backoff.factor}${backoff.jitter ? ', jitter' : ''}`, true, indent);
-      after = policy.afterRetries.action === 'continue' ? { action: 'continue', next: policy.afterRetries.next } : { action: 'stop' };
-      label = 'after retries';
-    }
+    const after = policy.action === 'retry' ? policy.afterRetries : policy;
     if (after.action === 'continue') {
       const to = target(after.next);
-      if (to !== null) this.edge(id, to, `${label}: continue`, true, indent);
+      if (to !== null) this.edge(id, to, policy.action === 'retry' ? 'after retries' : 'on failure', true, indent);
       return;
     }
     if (!top) return;
     this.fails = true;
-    this.edge(id, FAILED, `${label}: stop`, true, indent);
+    this.edge(id, FAILED, undefined, true, indent);
   }
 }
 
 /** The lines of a call step's box: its id, its tool, and what it does besides calling once. */
 function callLabel(step: Extract<PlanStep, { kind: 'call' }>): string[] {
   const out = [step.id === step.tool ? step.id : `${step.id}: ${step.tool}`];
-  if (step.timeoutMs !== undefined) out.push(`timeout ${step.timeoutMs} ms`);
+  if (step.timeoutMs !== undefined) out.push(`timeout ${duration(step.timeoutMs)}`);
+  out.push(...retryLabel(step.onFailure));
   if (step.fallbacks?.length) out.push(`fallbacks: ${step.fallbacks.join(', ')}`);
-  if (step.cache) out.push(`cached ${step.cache.ttlMs / 1000} s${step.cache.shared ? ', shared' : ''}`);
+  if (step.cache) out.push(`cached ${duration(step.cache.ttlMs)}${step.cache.shared ? ', shared' : ''}`);
+  return [...out, ...stateLabel(step)];
+}
+
+/** The lines of a wait step's box: the run suspends there until the signal comes (or its time is up). */
+function waitLabel(step: Extract<PlanStep, { kind: 'wait' }>): string[] {
+  const limit = step.timeoutMs === null ? 'no time limit' : `at most ${duration(step.timeoutMs)}`;
+  return [`${step.id}: wait`, `for signal '${step.signal}'`, 'the run suspends', limit, ...retryLabel(step.onFailure), ...stateLabel(step)];
+}
+
+/**
+ * A block's title, on one line: Mermaid draws the lines of a subgraph's title after the first over
+ * the steps inside.
+ */
+function blockTitle(title: string, step: PlanStep): string {
+  return text([title, ...stateLabel(step)].join('; '));
+}
+
+/** `retry up to 3×, 1 s ×2, jitter`, or nothing when the step does not retry. */
+function retryLabel(policy: FailurePolicy): string[] {
+  if (policy.action !== 'retry') return [];
+  const { backoff } = policy;
+  return [`retry up to ${policy.maxRetries}×, ${duration(backoff.initialMs)} ×${backoff.factor}${backoff.jitter ? ', jitter' : ''}`];
+}
+
+/** What a step writes into state: `→ a, b` for mapped outputs, `transform → c` for computed ones. */
+function stateLabel(step: PlanStep): string[] {
+  const out: string[] = [];
   if (step.onSuccess.mapOutputs.length > 0) out.push(`→ ${step.onSuccess.mapOutputs.map((m) => m.to).join(', ')}`);
   if (step.onSuccess.transform?.length) out.push(`transform → ${step.onSuccess.transform.map((t) => t.to).join(', ')}`);
   return out;
+}
+
+/** A time in the largest unit that divides it: `500 ms`, `2 s`, `5 min`, `24 h`. */
+function duration(ms: number): string {
+  for (const [unit, size] of [['h', 3_600_000], ['min', 60_000], ['s', 1000]] as const) {
+    if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
+  }
+  return `${ms} ms`;
 }
 
 function lines(parts: readonly string[]): string {

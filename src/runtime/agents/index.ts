@@ -1,5 +1,5 @@
 /**
- * toolgen/agents: for agents that receive tool calls and plans from a model rather than from
+ * @toolgen/runtime/agents: for agents that receive tool calls and plans from a model rather than from
  * generated code. Plans written at run time (validated, then run in DAG mode), batched calls, and
  * the tool-call rules of OpenAI, Anthropic and Ollama.
  */
