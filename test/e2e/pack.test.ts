@@ -477,7 +477,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(runtime.files.filter((file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp)\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
     const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
     expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './package.json']);
-    expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String) });
+    expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String), re2js: expect.any(String) });
   });
 
   it('installs both packages with no install script and no warning about one, each where the guide puts it', () => {
