@@ -9,7 +9,8 @@ import { watch } from 'chokidar';
 import type { BuildResult, Compiler } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { countLabel } from '../compiler/diagnostics/render.js';
-import { removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
+import { readOutDir, removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
+import { compareOutput } from '../compiler/write/output-plan.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printDiagnostics, type Output } from './output.js';
 
@@ -50,7 +51,19 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   let standing: readonly Diagnostic[] = first.diagnostics;
   const { written } = writeOutput({ files: first.files, keep: first.keep, prune: false }, options.outDir);
   for (const file of first.files) onDisk.set(file.path, file.content);
-  const initial: BuildReport = { initial: true, result: first, rebuilt: first.rebuilt, written, removed: 0, ms: performance.now() - started };
+  /**
+   * Files no tool produces (left by a run before this watch) go at the first complete build. Later,
+   * the output plan's `gone` covers what vanishes, since a build with errors removes nothing.
+   */
+  let orphansChecked = false;
+  const pruneOrphans = async (result: BuildResult): Promise<number> => {
+    if (orphansChecked || !result.prune) return 0;
+    orphansChecked = true;
+    let removed = 0;
+    for (const orphan of compareOutput(result, await readOutDir(options.outDir)).orphans) if (await removeGenerated(orphan)) removed += 1;
+    return removed;
+  };
+  const initial: BuildReport = { initial: true, result: first, rebuilt: first.rebuilt, written, removed: await pruneOrphans(first), ms: performance.now() - started };
   report(output, initial);
   control.onBuild?.(initial);
 
@@ -109,6 +122,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
         if (await removeGenerated(file)) removed += 1;
         onDisk.delete(file);
       }
+      removed += await pruneOrphans(result);
     }
     const built: BuildReport = { initial: false, result, rebuilt: result?.rebuilt ?? [], written: count, removed, ms: performance.now() - begun };
     report(output, built);

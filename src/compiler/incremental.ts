@@ -7,13 +7,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { TemplateSet } from './emit/templates.js';
+import { TemplateProblem, TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
 import { findToolFiles, loadFile, parseSource } from './load/load.js';
 import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
-import { build, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
+import { build, templateFailure, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
 import type { HandlerExports } from './resolve/handlers.js';
 import { sharedHandlerChecks, type HandlerCheck, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
@@ -28,7 +28,8 @@ import { listOutDir } from './write/files.js';
  */
 export class Compiler {
   #validator: SchemaValidator;
-  #templates: TemplateSet;
+  /** The templates, or what is wrong with them: a build then reports it and writes nothing. */
+  #templates: TemplateSet | TemplateProblem;
   readonly #handlerExports: HandlerExports;
   readonly #handlerChecks: HandlerCheckCache = sharedHandlerChecks;
   readonly #sources = new Map<string, SourceState>();
@@ -43,7 +44,7 @@ export class Compiler {
     this.#handlerExports = memory.handlerExports ?? new Map();
     for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) this.#handlerChecks.set(key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
-    this.#templates = new TemplateSet(readTemplates(options.templatesDir));
+    this.#templates = loadTemplates(options.templatesDir);
   }
 
   /** Compiles every tool under the config dir, reading them all. `names` limits what is emitted and reported. */
@@ -89,7 +90,7 @@ export class Compiler {
   /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
   reloadTemplatesAndSchema(): void {
     const validator = new SchemaValidator(this.options.schemaPath, this.options.configDir);
-    const templates = new TemplateSet(readTemplates(this.options.templatesDir));
+    const templates = loadTemplates(this.options.templatesDir);
     this.#validator = validator;
     this.#templates = templates;
     this.#sources.clear();
@@ -110,10 +111,22 @@ export class Compiler {
 
   async #compile(names: readonly string[]): Promise<BuildResult> {
     const { options } = this;
-    const input = { sources: [...this.#sources.values()], names, options, templates: this.#templates, handlerExports: this.#handlerExports, ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }), outDir: listOutDir(options.outDir) };
+    const sources = [...this.#sources.values()];
+    if (this.#templates instanceof TemplateProblem) return templateFailure(this.#templates, sources, options.root);
+    const input = { sources, names, options, templates: this.#templates, handlerExports: this.#handlerExports, ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }), outDir: listOutDir(options.outDir) };
     const { result, reuse } = await build(input, this.#reuse);
     this.#reuse = reuse;
     return result;
+  }
+}
+
+/** The templates of a dir, or the problem that keeps them from loading. */
+function loadTemplates(dir: string): TemplateSet | TemplateProblem {
+  try {
+    return new TemplateSet(readTemplates(dir));
+  } catch (error) {
+    if (error instanceof TemplateProblem) return error;
+    throw error;
   }
 }
 

@@ -11,7 +11,7 @@ import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
 import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
-import type { TemplateSet } from './emit/templates.js';
+import { TemplateProblem, type TemplateSet } from './emit/templates.js';
 import { indexPath, shownPath } from './layout.js';
 import { byCodePoint, type LoadedFile } from './load/load.js';
 import { lowerTool, planOf } from './lower/tool.js';
@@ -23,7 +23,7 @@ import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve
 import type { HandlerExports } from './resolve/handlers.js';
 import { handlerSignatureDiagnostics } from './handler-signatures.js';
 import type { HandlerCheck, HandlerCheckCache } from './resolve/handler-types.js';
-import { heldBack, selectTools } from './select.js';
+import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan } from './write/output-plan.js';
 
@@ -99,13 +99,45 @@ export function validateSource(loaded: LoadedFile, validator: SchemaValidator): 
  *
  * @example const { result } = await build({ sources, names: [], options, templates, handlerExports, outDir }, null);
  */
-export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
+export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse | null }> {
+  try {
+    return await buildWith(input, reuse);
+  } catch (error) {
+    // A template of the user's that does not render: a located problem, and nothing written.
+    if (!(error instanceof TemplateProblem)) throw error;
+    return { result: templateFailure(error, input.sources, input.options.root), reuse };
+  }
+}
+
+/**
+ * The result of a build stopped by a template that does not load or render: its diagnostic, and no files.
+ *
+ * @example templateFailure(problem, sources, '/p').diagnostics[0]?.code // 'TG1006'
+ */
+export function templateFailure(problem: TemplateProblem, sources: readonly SourceState[], root: string): BuildResult {
+  const at = { file: shownPath(root, problem.file), line: problem.line, column: problem.column, length: 1 };
+  return {
+    diagnostics: [diagnostic('TEMPLATE_FILE', { problem: problem.reason }, at)],
+    sources: new Map(sources.map((source) => [source.loaded.source.displayPath, source.loaded.source.text])),
+    files: [],
+    fresh: new Set(),
+    keep: new Set(),
+    gone: [],
+    prune: false,
+    built: [],
+    rebuilt: [],
+    plans: new Map(),
+  };
+}
+
+async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
   const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse);
   const handlerChecks = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks) : { dependencies: [], checks: new Map<string, HandlerCheck>() };
   const { catalogue, perFile } = analysed;
-  const selected = selectTools(loaded, input.names);
+  const named = selectTools(loaded, input.names);
+  const selected = input.names.length === 0 ? named : { ...named, files: withConnected(named.files, loaded, catalogue) };
   const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
   const held = heldBack(catalogue, failed, analysed.brokenNames);
   for (const entry of catalogue.entries()) {
@@ -116,16 +148,32 @@ export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ r
   }
   const diagnostics = [...selected.diagnostics, ...loaded.filter((file) => selected.files.has(file.source.displayPath)).flatMap((file) => perFile.get(file.source.displayPath)!)];
   const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse);
-  const output = planOutput({ ...outcome, complete: input.names.length === 0 && !hasErrors(diagnostics) }, input.outDir, (index) => emitIndex(index, input.templates));
+  const withErrors = hasErrors(diagnostics);
+  const output = planOutput({ ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors }, input.outDir, (index) => emitIndex(index, input.templates));
   const result: BuildResult = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
     ...output,
-    built: outcome.built.map((tool) => tool.name).sort(byCodePoint),
-    rebuilt: rebuilt.sort(byCodePoint),
+    built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodePoint),
+    rebuilt: withErrors ? [] : rebuilt.sort(byCodePoint),
     plans,
   };
-  return { result, reuse: { catalogue, checked: analysed.checked, emitted, broken: new Set(analysed.brokenNames), handlerDependencies: handlerChecks.dependencies, handlerChecks: handlerChecks.checks } };
+  // Nothing was written: the next build compares with what the last written build made.
+  const written = withErrors ? unwritten(reuse, analysed.dirty) : emitted;
+  return { result, reuse: { catalogue, checked: analysed.checked, emitted: written, broken: new Set(analysed.brokenNames), handlerDependencies: handlerChecks.dependencies, handlerChecks: handlerChecks.checks } };
+}
+
+/**
+ * After a build with errors, what is on disk is still what the last written build emitted; the tools
+ * an edit affected since then must be emitted afresh next time, though their old files stay known (a
+ * tool that vanishes takes them with it).
+ */
+function unwritten(reuse: Reuse | null, dirty: ReadonlySet<string> | null): ReadonlyMap<string, EmittedTool> {
+  const emitted = new Map<string, EmittedTool>();
+  for (const [name, before] of reuse?.emitted ?? []) {
+    emitted.set(name, dirty && !dirty.has(name) ? before : { entry: null, unit: null, files: before.files });
+  }
+  return emitted;
 }
 
 /** What resolve and check found: the catalogue, the checks' results, and every diagnostic by file. */
@@ -222,7 +270,7 @@ function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: R
     if (emitted.has(name) || catalogue.get(name)) continue;
     vanished.push(...before.files.map((file) => file.path));
   }
-  const outcome: Omit<BuildOutcome, 'complete'> = {
+  const outcome: Omit<BuildOutcome, 'complete' | 'failed'> = {
     outDir,
     index: { path: indexPath(outDir), source: shownPath(root, configDir) || '.' },
     built,

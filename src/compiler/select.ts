@@ -3,6 +3,7 @@
  * back because they, or a tool they call, have errors.
  */
 import { closestName } from '../language/suggest.js';
+import { calleesOf } from './check/callees.js';
 import { affectedBy } from './check/index.js';
 import { diagnostic, type Diagnostic } from './diagnostics/diagnostic.js';
 import type { LoadedFile } from './load/load.js';
@@ -43,4 +44,40 @@ export function heldBack(catalogue: Catalogue, failedFiles: ReadonlySet<string>,
   const failed = new Set<string>(brokenNames.filter((name) => !catalogue.get(name)));
   for (const entry of catalogue.entries()) if (failedFiles.has(entry.source.displayPath)) failed.add(entry.name);
   return affectedBy(failed, catalogue, { stubs: false });
+}
+
+/**
+ * What a build by name builds: the named files and every tool connected to them through calls, either
+ * way and transitively. A named tool built alone could change a signature its callers' old modules
+ * were built on, or run its test against a callee's old module.
+ *
+ * @example withConnected(new Set(['config/tools/relay.yaml']), loaded, catalogue) // relay, echo, count and echo's other callers
+ */
+export function withConnected(files: ReadonlySet<string>, loaded: readonly LoadedFile[], catalogue: Catalogue): Set<string> {
+  const fileOf = new Map<string, string>();
+  for (const file of loaded) if (file.name && !fileOf.has(file.name)) fileOf.set(file.name, file.source.displayPath);
+  const links = new Map<string, string[]>();
+  const link = (a: string, b: string) => {
+    for (const [from, to] of [[a, b], [b, a]] as const) {
+      const list = links.get(from);
+      if (list) list.push(to);
+      else links.set(from, [to]);
+    }
+  };
+  for (const entry of catalogue.entries()) {
+    for (const callee of calleesOf(entry.document)) {
+      const target = fileOf.get(callee);
+      if (target) link(entry.source.displayPath, target);
+    }
+  }
+  const connected = new Set(files);
+  const queue = [...files];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    for (const next of links.get(file) ?? []) {
+      if (connected.has(next)) continue;
+      connected.add(next);
+      queue.push(next);
+    }
+  }
+  return connected;
 }

@@ -51,7 +51,9 @@ export function parsePath(text: string): { segments: PathSegment[] } | { error: 
       QUOTED_KEY.lastIndex = offset;
       const quoted = QUOTED_KEY.exec(text);
       if (quoted) {
-        segments.push(JSON.parse(`"${quoted[1]}"`) as string);
+        const key = unquote(quoted[1]!);
+        if (key === null) return { error: { message: `bad escape in the quoted key ["${quoted[1]}"] of '${text}': a backslash starts a JSON escape (\\\\, \\", \\n, \\uXXXX)`, offset } };
+        segments.push(key);
         offset = QUOTED_KEY.lastIndex;
         continue;
       }
@@ -60,6 +62,15 @@ export function parsePath(text: string): { segments: PathSegment[] } | { error: 
     return { error: { message: `unexpected '${char}' in '${text}'`, offset } };
   }
   return { segments };
+}
+
+/** The text of a quoted key, its escapes read as JSON reads them; null when one is not valid JSON. */
+function unquote(inner: string): string | null {
+  try {
+    return JSON.parse(`"${inner}"`) as string;
+  } catch {
+    return null;
+  }
 }
 
 /** What `lookupPath` returns when a segment is missing. */

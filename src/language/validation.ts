@@ -4,18 +4,32 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JsonSchema } from './json.js';
+import { linearRegExp } from './regex.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// Patterns run on a linear-time engine: a schema from YAML cannot make a validation hang.
+const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
-/** The validator of a schema object, compiled once (compiling is the slow part). */
+/** The validator of a schema object, compiled once (compiling is the slow part). Throws on a schema ajv refuses, every time. */
 export function validatorFor(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      // ajv caches a schema before checking it: without this, the next compile of it would succeed.
+      ajv.removeSchema(schema);
+      throw error;
+    }
     compiled.set(schema, validate);
   }
   return validate;
+}
+
+/** Drops a schema's compiled validator (ajv keeps every schema it compiled until told otherwise). */
+export function forgetValidator(schema: JsonSchema): void {
+  compiled.delete(schema);
+  ajv.removeSchema(schema);
 }
 
 /**

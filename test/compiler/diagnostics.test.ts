@@ -45,7 +45,7 @@ describe('YAML and schema problems', () => {
     project = createProject({ 'config/tools/many.yaml': `# old format\ntools:\n${tool('a')}${tool('b')}${tool('c')}` });
     const { all } = await project.diagnose();
     expect(all.map((d) => [d.location?.file, d.location?.line, d.location?.column, d.code, d.severity, d.message])).toEqual([
-      ['config/tools/many.yaml', 2, 1, 'TG1006', 'error', 'this file holds a list of 3 tools, and in toolgen each tool lives in a YAML file of its own'],
+      ['config/tools/many.yaml', 2, 1, 'TG1007', 'error', 'this file holds a list of 3 tools, and in toolgen each tool lives in a YAML file of its own'],
     ]);
     expect(all[0]?.hint).toContain('npx toolgen migrate SRC DEST, which splits the list');
   });

@@ -102,22 +102,42 @@ describe('incremental builds', () => {
 
     project.remove('config/tools/nested/relay2.yaml');
     const deleted = await compiler.update([path.join(project.root, 'config/tools/nested/relay2.yaml')]);
-    expect(deleted.gone.map((p) => path.relative(project.root, p))).toEqual(['generated/tools/relay.ts', 'generated/tests/relay.test.ts', 'generated/graphs/relay.md']);
+    // outer still calls relay: a build with errors removes nothing, so outer's module keeps the relay it calls.
+    expect(deleted.gone).toEqual([]);
     expect(deleted.diagnostics.map((d) => d.code)).toEqual(['TG2002']);
     await expectSameAsFullBuild(deleted);
+
+    project.remove(file('outer'));
+    const clean = await compiler.update([path.join(project.root, file('outer'))]);
+    expect(clean.gone.map((p) => path.relative(project.root, p)).sort()).toEqual([
+      'generated/graphs/outer.md',
+      'generated/graphs/relay.md',
+      'generated/tests/outer.test.ts',
+      'generated/tests/relay.test.ts',
+      'generated/tools/outer.ts',
+      'generated/tools/relay.ts',
+    ]);
+    await expectSameAsFullBuild(clean);
   });
 
-  it('keeps a tool that is broken, then builds it again once fixed', async () => {
+  it('writes nothing while a tool is broken, then builds what changed meanwhile once fixed', async () => {
     project = createProject({ [file('relay')]: RELAY, [file('outer')]: OUTER });
     const compiler = project.compiler();
     await compiler.build();
     project.write(file('relay'), 'name: relay\ndescription: [broken\n');
     const broken = await compiler.update([path.join(project.root, file('relay'))]);
-    expect(broken.built).toEqual(['count', 'echo']);
-    expect(broken.gone).toEqual([]);
-    expect([...broken.keep].map((p) => path.relative(project.root, p)).sort()).toContain('generated/tools/outer.ts');
+    // An edit to echo while relay is broken is not written either...
+    project.write(file('echo'), project.read(file('echo')).replace('description: Echoes', 'description: Echoes back'));
+    const alsoEcho = await compiler.update([path.join(project.root, file('echo'))]);
+    for (const result of [broken, alsoEcho]) {
+      expect(result.files).toEqual([]);
+      expect(result.gone).toEqual([]);
+      expect(result.built).toEqual([]);
+    }
     project.write(file('relay'), RELAY);
     const fixed = await compiler.update([path.join(project.root, file('relay'))]);
+    // ...so the fix emits echo afresh too, and its callers, though echo did not change in this edit.
+    expect(fixed.rebuilt).toEqual(['echo', 'outer', 'relay']);
     expect(fixed.built).toEqual(['count', 'echo', 'outer', 'relay']);
     await expectSameAsFullBuild(fixed);
   });

@@ -477,7 +477,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(runtime.files.filter((file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp|dbos)\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
     const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
     expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './dbos', './package.json']);
-    expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String) });
+    expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String), re2js: expect.any(String) });
     // DBOS and its driver are for apps that choose @toolgen/runtime/dbos: optional peers, never installed with the runtime.
     expect(manifest.peerDependencies).toMatchObject({ '@dbos-inc/dbos-sdk': expect.any(String), pg: expect.any(String) });
     expect(manifest.peerDependenciesMeta).toMatchObject({ '@dbos-inc/dbos-sdk': { optional: true }, pg: { optional: true } });

@@ -118,11 +118,11 @@ describe('the runtime package', () => {
     expect(() => script.runtimeManifest({ ...ROOT_PACKAGE, dependencies: withoutJsonata }, '@toolgen/runtime', dist)).toThrow(/imports 'jsonata', which package\.json lists/);
   });
 
-  it("on the repository's dist/: the runtime, the agents and MCP, depending on ajv and jsonata only", () => {
+  it("on the repository's dist/: the runtime, the agents and MCP, depending on ajv, jsonata and re2js only", () => {
     const rootPackage = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as typeof ROOT_PACKAGE;
     const { manifest, files } = script.runtimeManifest(rootPackage, RUNTIME_MODULE);
     expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './agents', './mcp', './package.json']));
-    expect(manifest.dependencies).toEqual({ ajv: rootPackage.dependencies.ajv, jsonata: rootPackage.dependencies.jsonata });
+    expect(manifest.dependencies).toEqual({ ajv: rootPackage.dependencies.ajv, jsonata: rootPackage.dependencies.jsonata, re2js: (rootPackage.dependencies as Record<string, string>)['re2js'] });
     expect(files.filter((file) => /^(compiler|cli|migrate)\//.test(file))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(['runtime/index.js', 'runtime/index.d.ts', 'language/plan.js', 'mcp/index.js']));
   });

@@ -11,7 +11,7 @@ import { validatorFor } from '../../language/validation.js';
 import { isCall, isChoice, isWait, type CallStepDoc, type ChoiceStepDoc, type WaitStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
-import { canEnd, definitions, edgesOf, findCycle, reachable, type Definitions } from './flow.js';
+import { canEnd, definitions, edgesOf, findCycle, loopsAmong, reachable, type Definitions } from './flow.js';
 import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { scanTemplates } from './templates.js';
@@ -278,19 +278,19 @@ function checkWaitStep(node: StepNode, doc: WaitStepDoc, ctx: SequenceContext): 
 function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof edgesOf>, live: Set<number>, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
   const ending = canEnd(nodes, edges);
   const stuck = new Set([...live].filter((index) => !ending.has(index)));
-  const reported = new Set<number>();
-  for (const index of [...stuck].sort((a, b) => a - b)) {
-    if (reported.has(index)) continue;
-    // The steps that `index` can reach and that can reach `index` back form its loop.
-    const loop = new Set([...stuck].filter((other) => reaches(index, other, edges) && reaches(other, index, edges)));
-    if (loop.size === 0) continue;
-    for (const member of loop) reported.add(member);
+  // Each loop is a strongly connected component of the steps that cannot end: found in linear time.
+  for (const loop of loopsAmong(stuck, edges)) {
     const cycle = findCycle(loop, edges);
     if (!cycle) continue;
     const closing = nodes[cycle[cycle.length - 2]!]!;
-    const names = arrows(cycle.map((i) => nodes[i]!.id));
-    report(diagnostic('ENDLESS_LOOP', { cycle: names }, entry.source.locate(closingPath(closing, edges, cycle[0]!))));
+    report(diagnostic('ENDLESS_LOOP', { cycle: cappedCycle(cycle.map((i) => nodes[i]!.id)) }, entry.source.locate(closingPath(closing, edges, cycle[0]!))));
   }
+}
+
+/** A loop's steps as `a → b → a`; a long one shows its first steps, how many more, and where it closes. */
+function cappedCycle(ids: readonly string[], shown = 8): string {
+  if (ids.length <= shown + 2) return arrows(ids);
+  return `${arrows(ids.slice(0, shown))} → … (and ${ids.length - 1 - shown} more) → ${ids[ids.length - 1]}`;
 }
 
 /** The YAML of the transition that closes a loop: a choice's `next` or `default`, or an `on_success`/`on_failure` next. */
@@ -300,17 +300,3 @@ function closingPath(closing: StepNode, edges: ReturnType<typeof edgesOf>, to: n
   return [...closing.path, edge ? 'on_success' : 'on_failure', 'next'];
 }
 
-function reaches(from: number, to: number, edges: ReturnType<typeof edgesOf>): boolean {
-  const seen = new Set<number>();
-  const stack = [from];
-  while (stack.length > 0) {
-    const at = stack.pop()!;
-    for (const edge of edges) {
-      if (edge.from !== at || edge.to === null || seen.has(edge.to)) continue;
-      if (edge.to === to) return true;
-      seen.add(edge.to);
-      stack.push(edge.to);
-    }
-  }
-  return false;
-}

@@ -47,6 +47,10 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
       diagnostics.push(diagnostic('EXAMPLE_INPUT', { tool: entry.name, problems: issues.map((issue) => issue.message).join('; ') }, where));
     }
     const expected = example.expected_output;
+    if (entry.kind === 'composite' && expected !== undefined && !isPlainObject(expected)) {
+      const given = expected === null ? 'null' : Array.isArray(expected) ? 'a list' : `a ${typeof expected}`;
+      diagnostics.push(diagnostic('COMPOSITE_EXPECTED_OUTPUT', { given }, source.locate(['examples', index, 'expected_output'])));
+    }
     const returns = scope.returnsOf(entry.name);
     if (isPlainObject(expected) && returns) {
       for (const key of Object.keys(expected)) {

@@ -21,50 +21,120 @@ export function edgesOf(nodes: readonly StepNode[]): Edge[] {
   return edges;
 }
 
+/** The edges out of each step (`out`) and into each step (`in`), so walks cost the edges once. */
+function adjacency(edges: readonly Edge[]): { out: Map<number, Edge[]>; in: Map<number, Edge[]> } {
+  const out = new Map<number, Edge[]>();
+  const into = new Map<number, Edge[]>();
+  const add = (map: Map<number, Edge[]>, key: number, edge: Edge) => {
+    const list = map.get(key);
+    if (list) list.push(edge);
+    else map.set(key, [edge]);
+  };
+  for (const edge of edges) {
+    add(out, edge.from, edge);
+    if (edge.to !== null) add(into, edge.to, edge);
+  }
+  return { out, in: into };
+}
+
 /** Indexes of the steps a run can reach from the first step. */
 export function reachable(nodes: readonly StepNode[], edges: readonly Edge[]): Set<number> {
+  const { out } = adjacency(edges);
   const seen = new Set<number>();
   const stack = nodes.length > 0 ? [0] : [];
   while (stack.length > 0) {
     const at = stack.pop()!;
     if (seen.has(at)) continue;
     seen.add(at);
-    for (const edge of edges) if (edge.from === at && edge.to !== null) stack.push(edge.to);
+    for (const edge of out.get(at) ?? []) if (edge.to !== null) stack.push(edge.to);
   }
   return seen;
 }
 
-/** Steps from which some path reaches the end (without stopping on a failure). */
-export function canEnd(nodes: readonly StepNode[], edges: readonly Edge[]): Set<number> {
+/** Steps from which some path reaches the end (without stopping on a failure): walked back from the end. */
+export function canEnd(_nodes: readonly StepNode[], edges: readonly Edge[]): Set<number> {
+  const { in: into } = adjacency(edges);
   const ending = new Set<number>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const edge of edges) {
-      if (ending.has(edge.from)) continue;
-      if (edge.to === null || ending.has(edge.to)) {
-        ending.add(edge.from);
-        changed = true;
-      }
-    }
+  const stack = edges.filter((edge) => edge.to === null).map((edge) => edge.from);
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (ending.has(at)) continue;
+    ending.add(at);
+    for (const edge of into.get(at) ?? []) if (!ending.has(edge.from)) stack.push(edge.from);
   }
   return ending;
 }
 
+/**
+ * The loops among the given steps: their strongly connected components that hold a cycle, each as a
+ * set, in the order of their first step. Tarjan's algorithm without recursion: linear in the edges.
+ */
+export function loopsAmong(members: ReadonlySet<number>, edges: readonly Edge[]): Set<number>[] {
+  const { out } = adjacency(edges.filter((edge) => members.has(edge.from) && edge.to !== null && members.has(edge.to)));
+  const order = new Map<number, number>();
+  const low = new Map<number, number>();
+  const onStack = new Set<number>();
+  const stack: number[] = [];
+  const components: Set<number>[] = [];
+  for (const root of [...members].sort((a, b) => a - b)) {
+    if (order.has(root)) continue;
+    // Each frame: a step and how many of its edges have been followed.
+    const frames: [number, number][] = [[root, 0]];
+    order.set(root, order.size);
+    low.set(root, order.get(root)!);
+    stack.push(root);
+    onStack.add(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const [at, next] = frame;
+      const out_ = out.get(at) ?? [];
+      if (next < out_.length) {
+        frame[1] += 1;
+        const to = out_[next]!.to!;
+        if (!order.has(to)) {
+          order.set(to, order.size);
+          low.set(to, order.get(to)!);
+          stack.push(to);
+          onStack.add(to);
+          frames.push([to, 0]);
+        } else if (onStack.has(to)) {
+          low.set(at, Math.min(low.get(at)!, order.get(to)!));
+        }
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent[0], Math.min(low.get(parent[0])!, low.get(at)!));
+      if (low.get(at) !== order.get(at)) continue;
+      const component = new Set<number>();
+      for (let member = stack.pop()!; ; member = stack.pop()!) {
+        onStack.delete(member);
+        component.add(member);
+        if (member === at) break;
+      }
+      const cyclic = component.size > 1 || (out.get(at) ?? []).some((edge) => edge.to === at);
+      if (cyclic) components.push(component);
+    }
+  }
+  return components.sort((a, b) => Math.min(...a) - Math.min(...b));
+}
+
 /** A cycle through the given steps, as indexes in order (first one repeated at the end). */
 export function findCycle(members: ReadonlySet<number>, edges: readonly Edge[]): number[] | null {
-  const start = Math.min(...members);
+  const { out } = adjacency(edges);
+  let start = Infinity;
+  for (const member of members) start = Math.min(start, member);
   const parent = new Map<number, number>();
   const queue = [start];
   const visited = new Set([start]);
-  while (queue.length > 0) {
-    const at = queue.shift()!;
-    for (const edge of edges) {
-      if (edge.from !== at || edge.to === null || !members.has(edge.to)) continue;
+  for (let head = 0; head < queue.length; head += 1) {
+    const at = queue[head]!;
+    for (const edge of out.get(at) ?? []) {
+      if (edge.to === null || !members.has(edge.to)) continue;
       if (edge.to === start) {
         const path = [at];
-        while (path[0] !== start) path.unshift(parent.get(path[0]!)!);
-        return [...path, start];
+        while (path[path.length - 1] !== start) path.push(parent.get(path[path.length - 1]!)!);
+        return [...path.reverse(), start];
       }
       if (!visited.has(edge.to)) {
         visited.add(edge.to);
@@ -99,14 +169,17 @@ export function definitions(
   if (nodes.length === 0) return { atStep: new Map(), atEnd: initial };
   must.set(0, new Set(initial.must));
   may.set(0, new Set(initial.may));
+  const { out } = adjacency(edges);
+  // A queue with a set beside it: each step waits at most once, and nothing is scanned to find it.
   const work = [0];
-  while (work.length > 0) {
-    const at = work.shift()!;
+  const waiting = new Set([0]);
+  for (let head = 0; head < work.length; head += 1) {
+    const at = work[head]!;
+    waiting.delete(at);
     const node = nodes[at]!;
     const inMust = must.get(at) ?? new Set<string>();
     const inMay = may.get(at) ?? new Set<string>();
-    for (const edge of edges) {
-      if (edge.from !== at) continue;
+    for (const edge of out.get(at) ?? []) {
       const added = edge.kind === 'success' ? definedBy(node) : [];
       const outMust = new Set([...inMust, ...added]);
       const outMay = new Set([...inMay, ...added]);
@@ -117,7 +190,10 @@ export function definitions(
       const changed = !previousMust || nextMust.size !== previousMust.size || nextMay.size !== previousMay.size;
       must.set(edge.to, nextMust);
       may.set(edge.to, nextMay);
-      if (changed && edge.to !== null && !work.includes(edge.to)) work.push(edge.to);
+      if (changed && edge.to !== null && !waiting.has(edge.to)) {
+        work.push(edge.to);
+        waiting.add(edge.to);
+      }
     }
   }
   const atStep = new Map<number, Definitions>();

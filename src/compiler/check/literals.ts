@@ -4,9 +4,16 @@
  * compiling one is the expensive part, and most tools share a handful of parameter shapes.
  */
 import { type JsonSchema, isPlainObject } from '../../language/json.js';
-import { schemaErrors, schemaIssues, type SchemaIssue } from '../../language/validation.js';
+import { forgetValidator, schemaErrors, schemaIssues, type SchemaIssue } from '../../language/validation.js';
 
+/** Shared schemas by JSON text, least recently used first; bounded, so a long watch does not grow it (and ajv's cache) forever. */
 const canonical = new Map<string, JsonSchema>();
+const MAX_SHARED = 2000;
+
+/** How many shared schemas (each with a compiled validator) are kept now. */
+export function sharedSchemaCount(): number {
+  return canonical.size;
+}
 
 /** Keywords that do not change what a schema accepts, left out so more tools share a validator. */
 const INERT = new Set(['description', 'default', 'title', 'examples']);
@@ -35,7 +42,16 @@ function shared(schema: JsonSchema): JsonSchema {
   const stripped = stripInert(schema) as JsonSchema;
   const key = JSON.stringify(stripped);
   const known = canonical.get(key);
-  if (known) return known;
+  if (known) {
+    canonical.delete(key);
+    canonical.set(key, known);
+    return known;
+  }
+  if (canonical.size >= MAX_SHARED) {
+    const [oldest, schema] = canonical.entries().next().value!;
+    canonical.delete(oldest);
+    forgetValidator(schema);
+  }
   canonical.set(key, stripped);
   return stripped;
 }

@@ -3,7 +3,7 @@
  * problems become diagnostics and the file yields no value.
  */
 import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument, type YAMLError } from 'yaml';
+import { isAlias, isCollection, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import { SourceFile } from './source.js';
 
@@ -42,6 +42,8 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
   ];
   const name = readName(document);
   if (document.errors.length > 0) return { source, value: null, name, diagnostics };
+  const shape = shapeProblem(document, source);
+  if (shape) return { source, value: null, name, diagnostics: [...diagnostics, shape] };
   try {
     return { source, value: document.toJS({ maxAliasCount: 1000 }), name, diagnostics };
   } catch (error) {
@@ -53,6 +55,41 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
 function parseYaml(text: string) {
   const lineCounter = new LineCounter();
   return { document: parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true }), lineCounter };
+}
+
+/** How deep a value may nest: far beyond any tool, and well within what the later stages' recursion survives. */
+export const MAX_NESTING = 64;
+
+/**
+ * A value the later stages cannot hold: an alias inside the node it names (its value would be
+ * infinite), or nesting past `MAX_NESTING` (recursion over it would overflow the stack).
+ */
+function shapeProblem(document: Document, source: SourceFile): Diagnostic | null {
+  let found: Diagnostic | null = null;
+  const at = (range: readonly number[] | null | undefined): Location => {
+    const [start = 0, end = start + 1] = range ?? [];
+    const { line, col } = source.lineCounter.linePos(start);
+    return { file: source.displayPath, line, column: col, length: Math.max(1, end - start) };
+  };
+  visit(document, {
+    Alias(_, node, path) {
+      const target = node.resolve(document);
+      if (target && path.includes(target)) {
+        found = diagnostic('YAML_RECURSIVE_ALIAS', { alias: node.source }, at(node.range));
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+    Node(_, node, path) {
+      const depth = path.filter((ancestor) => isCollection(ancestor)).length;
+      if (isCollection(node) && depth >= MAX_NESTING) {
+        found = diagnostic('YAML_TOO_DEEP', { max: String(MAX_NESTING) }, at(node.range));
+        return visit.BREAK;
+      }
+      return isAlias(node) ? visit.SKIP : undefined;
+    },
+  });
+  return found;
 }
 
 /** The top-level `name`, read from what parsed: a syntax error further down does not hide it. */

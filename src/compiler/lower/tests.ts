@@ -7,7 +7,7 @@ import type { ChainPlan } from '../../language/plan.js';
 import type { Stub, TestContext } from '../../language/testing.js';
 import { requiredPolicies } from '../check/callees.js';
 import { literalErrors } from '../check/literals.js';
-import type { ContextDoc, ShapeDoc } from '../model.js';
+import type { ContextDoc, ParameterDoc, ShapeDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { promisedWaits, retries as retriesKind } from './promises.js';
 import type { FailurePolicyTest, TestRun, ToolTests } from './unit.js';
@@ -26,8 +26,9 @@ export function lowerTests(entry: CatalogueEntry, catalogue: Catalogue, plan: Ch
     context: testContext(context ?? baseContext),
     stubs: stubs && Object.keys(stubs).length > 0 ? stubs : null,
     input,
-    // Error scenarios may pass input the types forbid on purpose: the test says so with a cast.
-    castsInput: literalErrors(entry.inputSchema, input).length > 0,
+    // Error scenarios may pass input the types forbid on purpose, and a nested object may carry a field
+    // its type does not declare (the schema lets it through): the test says so with a cast.
+    castsInput: literalErrors(entry.inputSchema, input).length > 0 || undeclaredField(entry.parameters, input),
   });
   const examples = (entry.document.examples ?? []).map((example) => ({
     ...run(example.description, example.context, example.stubs, example.input),
@@ -76,6 +77,20 @@ function failurePolicyTest(
     stops: !fallback && after.action === 'stop',
     nextStep: !fallback && after.action === 'continue' && after.next !== null ? after.next : null,
   };
+}
+
+/** Whether a value has an object field its declared fields (at any depth) do not name. */
+function undeclaredField(fields: readonly ParameterDoc[], value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.entries(value).some(([key, inner]) => {
+    const field = fields.find((candidate) => candidate.name === key);
+    return !field || undeclaredIn(field, inner);
+  });
+}
+
+function undeclaredIn(shape: ShapeDoc, value: unknown): boolean {
+  if (Array.isArray(value)) return shape.items !== undefined && value.some((item) => undeclaredIn(shape.items!, item));
+  return shape.properties !== undefined && undeclaredField(shape.properties, value);
 }
 
 /** The YAML's `context` as the test executor takes it. */

@@ -69,7 +69,8 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
   const byIdentifier = new Map<string, CatalogueEntry>();
   const claim = (entry: CatalogueEntry) => {
     bySlug.set(entry.names.fileSlug.toLowerCase(), entry);
-    byIdentifier.set(entry.names.functionName, entry).set(entry.names.typeName, entry);
+    // The index imports every tool's definition beside the others' functions: `foo`'s `fooDefinition` is taken too.
+    byIdentifier.set(entry.names.functionName, entry).set(`${entry.names.functionName}Definition`, entry).set(entry.names.typeName, entry);
   };
   for (const name of input.brokenNames) catalogue.markBroken(name);
   for (const { document, source } of input.tools) {
@@ -82,13 +83,14 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     const reused = input.previous?.get(document.name);
     const names = reused?.document === document ? reused.names : deriveNames(document.name);
     // Two names that differ only in what an identifier cannot hold would collide in the generated code.
-    const clash = bySlug.get(names.fileSlug.toLowerCase()) ?? byIdentifier.get(names.functionName) ?? byIdentifier.get(names.typeName);
+    const definition = `${names.functionName}Definition`;
+    const clash = bySlug.get(names.fileSlug.toLowerCase()) ?? byIdentifier.get(names.functionName) ?? byIdentifier.get(definition) ?? byIdentifier.get(names.typeName);
     if (clash) {
       const pair = { first: clash.name, second: document.name };
       diagnostics.push(
         bySlug.has(names.fileSlug.toLowerCase())
           ? diagnostic('FILE_NAME_CLASH', { ...pair, file: `${names.fileSlug}.ts` }, source.locate(['name']))
-          : diagnostic('IDENTIFIER_CLASH', { ...pair, identifier: byIdentifier.has(names.functionName) ? names.functionName : names.typeName }, source.locate(['name'])),
+          : diagnostic('IDENTIFIER_CLASH', { ...pair, identifier: byIdentifier.has(names.functionName) ? names.functionName : byIdentifier.has(definition) ? definition : names.typeName }, source.locate(['name'])),
       );
       continue;
     }

@@ -28,6 +28,8 @@ export interface BuildOutcome {
   readonly vanished: readonly string[];
   /** Every tool was selected and nothing has errors: files that no tool produces may be deleted. */
   readonly complete: boolean;
+  /** The build has errors: it writes and removes nothing, so the out dir stays as the last build without errors left it. */
+  readonly failed: boolean;
 }
 
 /** What is in the out dir, as far as the build needs to know. */
@@ -48,13 +50,21 @@ export interface OutputPlan {
   readonly prune: boolean;
 }
 
+/** What a build with errors does to the out dir: nothing. */
+const UNTOUCHED: OutputPlan = { files: [], fresh: new Set(), keep: new Set(), gone: [], prune: false };
+
 /**
- * Decides the output of a build. A held-back or unselected tool stays in the index while its module
- * is on disk; the index is emitted by `emitIndex` once its tools are known.
+ * Decides the output of a build. A build with errors writes nothing: `generated/` stays the last
+ * consistent tree (it type-checks, every composite in the index calls only tools in it, its tests
+ * pass). Writing the good part instead would pair old modules of the broken part with new modules of
+ * the tools they call, or with an index that no longer lists them. A held-back or unselected tool
+ * stays in the index while its module is on disk; the index is emitted by `emitIndex` once its tools
+ * are known.
  *
  * @example planOutput(outcome, { has: existsSync }, (index) => emitIndex(index, templates)).files.at(-1)?.path // '/p/generated/index.ts'
  */
 export function planOutput(outcome: BuildOutcome, listing: OutDirListing, emitIndex: (index: LoweredIndex) => OutputFile): OutputPlan {
+  if (outcome.failed) return UNTOUCHED;
   const files: OutputFile[] = [];
   const fresh = new Set<string>();
   const keep = new Set<string>();

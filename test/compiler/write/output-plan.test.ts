@@ -20,6 +20,7 @@ const outcome = (parts: Partial<BuildOutcome>): BuildOutcome => ({
   unselected: [],
   vanished: [],
   complete: true,
+  failed: false,
   ...parts,
 });
 const emitIndex = (index: LoweredIndex): OutputFile => ({ path: index.path, content: index.tools.map((t) => t.name).join(',') });
@@ -47,6 +48,12 @@ describe('planOutput', () => {
     const plan = planOutput(outcome({ held: [tool('relay')], vanished: [module('relay'), module('old'), test('old')] }), onDisk(), emitIndex);
     expect([...plan.keep]).toEqual([module('relay'), test('relay'), '/p/generated/graphs/relay.md']);
     expect(plan.gone).toEqual([module('old'), test('old')]);
+  });
+
+  it('writes, keeps and removes nothing after a build with errors', () => {
+    const plan = planOutput(outcome({ built: [{ ...tool('alpha'), files: filesOf('alpha'), fresh: true }], vanished: [module('old')], complete: false, failed: true }), onDisk(module('alpha')), emitIndex);
+    expect(plan).toMatchObject({ files: [], gone: [], prune: false });
+    expect(plan.fresh.size).toBe(0);
   });
 
   it('prunes only after a complete build', () => {
