@@ -1,7 +1,7 @@
 /**
- * Regular expressions from YAML (`pattern`) run on RE2's engine (re2js, pure JavaScript), whose time
- * grows linearly with the input: a pattern like `^(a+)+$` cannot hang a build or a run on a hostile
- * input, as it does with JavaScript's backtracking `RegExp`.
+ * Regular expressions from YAML (`pattern`, and regex literals in JSONata expressions) run on RE2's
+ * engine (re2js, pure JavaScript), whose time grows linearly with the input: a pattern like `^(a+)+$`
+ * cannot hang a build or a run on a hostile input, as it does with JavaScript's backtracking `RegExp`.
  */
 import { RE2JS } from 're2js';
 
@@ -31,5 +31,50 @@ export function linearPatternProblem(pattern: string): string | null {
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** RE2 programs of JSONata regex literals: JSONata builds its engine anew at each evaluation of a literal. */
+const literals = new WeakMap<RegExp, RE2JS>();
+
+/**
+ * JSONata's `RegexEngine` option, so a regex literal (`$match(s, /(a+)+$/)`, `$contains`, `$replace`,
+ * `$split`) runs on RE2. JSONata calls `new RegexEngine(literal)` with the literal's `RegExp` (flags
+ * `i`, `m` and its own `g`), then `exec` with `lastIndex` set where the next match may start, as a
+ * global `RegExp` does; this answers the same: the match, its groups (`undefined` for a group that took
+ * no part), `index`, and `lastIndex` at the match's end, or null and `lastIndex` 0. Indices count
+ * UTF-16 code units, as JavaScript's do. Throws on a literal RE2 cannot compile (the compiler reports
+ * those first).
+ *
+ * @example new LinearRegexEngine(/^(a+)+$/g).exec('a'.repeat(100_000) + '!') // null, at once
+ */
+export class LinearRegexEngine {
+  lastIndex = 0;
+  readonly source: string;
+  readonly flags: string;
+  readonly #program: RE2JS;
+
+  constructor(literal: RegExp) {
+    this.source = literal.source;
+    this.flags = literal.flags;
+    let program = literals.get(literal);
+    if (!program) {
+      const flags = (literal.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (literal.multiline ? RE2JS.MULTILINE : 0);
+      program = RE2JS.compile(literal.source, flags);
+      literals.set(literal, program);
+    }
+    this.#program = program;
+  }
+
+  exec(text: string): RegExpExecArray | null {
+    const matcher = this.#program.matcher(text);
+    if (this.lastIndex > text.length || !matcher.find(this.lastIndex)) {
+      this.lastIndex = 0;
+      return null;
+    }
+    const groups: (string | undefined)[] = [];
+    for (let group = 0; group <= matcher.groupCount(); group++) groups.push(matcher.group(group) ?? undefined);
+    this.lastIndex = matcher.end();
+    return Object.assign(groups as [string, ...string[]], { index: matcher.start(), input: text });
   }
 }

@@ -3,15 +3,20 @@
  * language (the one Step Functions adopted). YAML text is never given to `eval` or `new Function`.
  */
 import jsonata from 'jsonata';
+import { LinearRegexEngine } from '../language/regex.js';
 import { RuntimeUsageError } from './errors.js';
 import type { TemplateScope } from './references.js';
 
 export type Expression = ReturnType<typeof jsonata>;
 
-/** Parses an expression; a syntax error is a programmer error here (the compiler reports it with its position). */
+/**
+ * Parses an expression; a syntax error is a programmer error here (the compiler reports it with its
+ * position). Its regex literals run on RE2, so a `when` like `$match(state.s, /^(a+)+$/)` cannot hang
+ * a run; JSONata types the option as `RegExpConstructor`, and uses only `new`, `exec` and `lastIndex`.
+ */
 export function compileExpression(text: string, where: string): Expression {
   try {
-    return jsonata(text);
+    return jsonata(text, { RegexEngine: LinearRegexEngine as unknown as RegExpConstructor });
   } catch (error) {
     throw new RuntimeUsageError(`${where}: ${expressionError(error)}`);
   }

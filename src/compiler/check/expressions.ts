@@ -1,9 +1,10 @@
 /**
  * JSONata expressions (`when`, `transform`) are parsed at build time, so a syntax error is a located
- * build error rather than a failure at run time.
+ * build error rather than a failure at run time; so is a regex literal the runtime's RE2 cannot run.
  */
 import jsonata from 'jsonata';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { linearPatternProblem } from '../../language/regex.js';
 import { BUILTINS } from '../../language/template.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 
@@ -13,14 +14,57 @@ export function checkExpression(text: string, at: YamlPath, source: SourceFile, 
     report(diagnostic('TEMPLATE_AS_EXPRESSION', { text: text.trim(), expression: inner }, source.locate(at)));
     return;
   }
+  let ast: unknown;
   try {
-    jsonata(text);
+    ast = jsonata(text).ast();
   } catch (error) {
     const { message, position } = error as { message?: string; position?: number };
     // JSONata counts the position from 1, at the character where it gave up.
     const offset = Math.max(0, Math.min(text.length - 1, (position ?? 1) - 1));
     report(diagnostic('EXPRESSION_SYNTAX', { reason: message ?? String(error) }, source.locate(at, { span: { offset, length: 1 } })));
+    return;
   }
+  for (const { literal, offset, length } of regexLiterals(text, ast)) {
+    const reason = linearPatternProblem(literal.source);
+    if (reason) report(diagnostic('EXPRESSION_REGEX_NOT_LINEAR', { pattern: literal.source, reason }, source.locate(at, { span: { offset, length } })));
+  }
+}
+
+/**
+ * The regex literals of a parsed expression (`/(a+)+$/i`), with where each stands in the text. The
+ * walk keeps its own stack: JSONata parses deeper nesting than the call stack allows to recurse.
+ */
+function regexLiterals(text: string, ast: unknown): { literal: RegExp; offset: number; length: number }[] {
+  const found: { literal: RegExp; offset: number; length: number }[] = [];
+  const pending: unknown[] = [ast];
+  const seen = new Set<object>();
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null || node instanceof RegExp || seen.has(node)) continue;
+    seen.add(node);
+    const { type, value, position } = node as AstNode;
+    if (type === 'regex' && value instanceof RegExp && typeof position === 'number') found.push({ literal: value, ...literalSpan(text, value, position) });
+    pending.push(...(Array.isArray(node) ? node : Object.values(node)));
+  }
+  return found.sort((a, b) => a.offset - b.offset);
+}
+
+/**
+ * JSONata gives the position just after a literal's flags. Its opening slash is the nearest one before
+ * whose text compiles to the same pattern (the source escapes a `/` the text left bare inside brackets).
+ */
+function literalSpan(text: string, literal: RegExp, end: number): { offset: number; length: number } {
+  let close = end - 1;
+  while (close > 0 && text[close] !== '/') close--;
+  for (let open = close - 1; open >= 0; open--) {
+    if (text[open] !== '/') continue;
+    try {
+      if (new RegExp(text.slice(open + 1, close)).source === literal.source) return { offset: open, length: end - open };
+    } catch {
+      // Not this slash: the text from it is no regular expression.
+    }
+  }
+  return { offset: Math.max(0, close), length: Math.max(1, end - close) };
 }
 
 /**

@@ -184,6 +184,12 @@ export const CATALOGUE = {
     message: "pattern '{pattern}' cannot run on the runtime's linear-time engine (RE2): {reason}",
     hint: 'patterns run in time linear in the input, so lookarounds and backreferences are not available: match the text with a plainer pattern',
   },
+  EXPRESSION_REGEX_NOT_LINEAR: {
+    code: 'TG5011',
+    severity: 'error',
+    message: "the regular expression /{pattern}/ cannot run on the runtime's linear-time engine (RE2): {reason}",
+    hint: 'regex literals in expressions run in time linear in the input, so lookarounds and backreferences are not available: match the text with a plainer regular expression',
+  },
   REDACT_UNKNOWN_FIELD: { code: 'TG5012', severity: 'warning', message: "redact_fields names '{field}', and no parameter or returned field has that name at any depth", hint: 'fields here: {fields}' },
   EXPECTED_OUTPUT_NEVER_SET: { code: 'TG5013', severity: 'error', message: "expected_output expects '{key}', and '{tool}' never has it in {what}", hint: 'it can have: {fields}' },
   STUB_OUTPUT_INVALID: { code: 'TG5014', severity: 'error', message: "this stub's output is not what '{tool}' returns: {problems}", hint: "the runtime checks a stub's output against the tool's returns, so the step would fail" },
