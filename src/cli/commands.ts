@@ -94,7 +94,8 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
     return hasErrors(diagnostics) ? EXIT.problems : EXIT.ok;
   };
   // Nothing changed since the last build, and its output is on disk as it left it: say what it said.
-  if (cache?.hit && outputsMatch(cache.hit, settings.outDir)) {
+  // A build with errors writes and removes nothing, so what is on disk cannot change its answer.
+  if (cache?.hit && (hasErrors(cache.hit.diagnostics) || outputsMatch(cache.hit, settings.outDir))) {
     printDiagnostics(output, cache.hit.diagnostics, cache.fingerprint.texts);
     return done(cache.hit.built, 0, 0, cache.hit.diagnostics, true);
   }

@@ -52,6 +52,20 @@ describe('the build cache', () => {
     expect(validated.err).toBe(first.err);
   });
 
+  it('replays a build with errors after a clean one too: the files the clean build left do not matter', async () => {
+    project = createProject({ 'config/tools/relay.yaml': RELAY });
+    await built();
+    project.write('config/tools/relay.yaml', RELAY.replace('tool: count', 'tool: cuont'));
+    const first = await build();
+    expect(first.code).toBe(1);
+    expect(cached(first.out)).toBe(false);
+    const second = await build();
+    expect(cached(second.out)).toBe(true);
+    expect(second.code).toBe(1);
+    expect(second.err).toBe(first.err);
+    expect(project.exists('generated/tools/relay.ts')).toBe(true);
+  });
+
   it('builds again when a tool YAML changes, is added or is removed', async () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY });
     await built();
