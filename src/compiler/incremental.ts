@@ -15,7 +15,7 @@ import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
 import { build, templateFailure, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
 import type { HandlerExports } from './resolve/handlers.js';
-import { sharedHandlerChecks, type HandlerCheck, type HandlerCheckCache } from './resolve/handler-types.js';
+import { remember, sharedHandlerChecks, type HandlerCheck, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
 
@@ -42,7 +42,7 @@ export class Compiler {
    */
   constructor(readonly options: CompilerOptions, memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck> } = {}) {
     this.#handlerExports = memory.handlerExports ?? new Map();
-    for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) this.#handlerChecks.set(key, check);
+    for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
     this.#templates = loadTemplates(options.templatesDir);
   }

@@ -1,7 +1,7 @@
 /** A function tool's handler against its YAML, found by TypeScript's type checker: at the YAML, naming the place in the handler. */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache } from '../../src/compiler/resolve/handler-types.js';
+import { checkHandlerTypes, handlerCheckKey, remember, type HandlerCheckCache } from '../../src/compiler/resolve/handler-types.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 let project: TestProject | null = null;
@@ -102,5 +102,17 @@ describe('handler signature checks are cached by content', () => {
     const result = await compiler.update([path.join(project.root, 'config/tools/shout.ts')]);
     expect(result.diagnostics).toEqual([]);
     expect(result.built).toContain('shout');
+  });
+});
+
+describe('the handler check cache', () => {
+  it('keeps the most recently used results up to its bound, so a long watch does not grow it', () => {
+    const cache: HandlerCheckCache = new Map();
+    const check = (n: number) => ({ problems: [], dependencies: [{ file: `t${n}.ts`, hash: String(n) }] });
+    remember(cache, 'a', check(1), 2);
+    remember(cache, 'b', check(2), 2);
+    remember(cache, 'a', check(1), 2); // used again: now the newest
+    remember(cache, 'c', check(3), 2);
+    expect([...cache.keys()]).toEqual(['a', 'c']);
   });
 });

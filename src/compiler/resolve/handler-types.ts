@@ -53,6 +53,23 @@ export function handlerCheckKey(signature: HandlerSignature): string {
 /** Results shared by every compiler in the process: they depend only on contents, never on which build asked. */
 export const sharedHandlerChecks: HandlerCheckCache = new Map();
 
+/** How many results a cache keeps: every handler edit in a long watch makes a new key. */
+export const MAX_HANDLER_CHECKS = 500;
+
+/**
+ * Keeps a result, least recently used first, forgetting the oldest past `max`.
+ *
+ * @example remember(cache, key, check) // cache.size <= MAX_HANDLER_CHECKS
+ */
+export function remember(cache: HandlerCheckCache, key: string, check: HandlerCheck, max = MAX_HANDLER_CHECKS): void {
+  cache.delete(key);
+  cache.set(key, check);
+  for (const oldest of cache.keys()) {
+    if (cache.size <= max) break;
+    cache.delete(oldest);
+  }
+}
+
 /** Whether a cached result still holds for this handler: the files it imports are as they were. */
 function fresh(check: HandlerCheck, handlerFile: string): boolean {
   return check.dependencies.every((dependency) => {
@@ -76,8 +93,10 @@ export async function checkHandlerTypes(signatures: readonly HandlerSignature[],
   for (const signature of signatures) {
     const key = handlerCheckKey(signature);
     const cached = cache.get(key);
-    if (cached && fresh(cached, signature.file)) results.set(key, cached);
-    else if (!pending.some((p) => p.key === key)) pending.push({ key, signature });
+    if (cached && fresh(cached, signature.file)) {
+      remember(cache, key, cached);
+      results.set(key, cached);
+    } else if (!pending.some((p) => p.key === key)) pending.push({ key, signature });
   }
   if (pending.length === 0) return results;
   const morph = await import('ts-morph');
@@ -117,7 +136,7 @@ export async function checkHandlerTypes(signatures: readonly HandlerSignature[],
     }
     const dependencies = importedFiles(handler).map((file) => ({ file: path.relative(path.dirname(signature.file), file), hash: hash(readFileSync(file, 'utf8')) }));
     const check = { problems, dependencies };
-    cache.set(key, check);
+    remember(cache, key, check);
     results.set(key, check);
   }
   return results;
