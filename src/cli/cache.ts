@@ -3,6 +3,7 @@
  * it before a build, save what the build found after it. `--no-cache` turns both off.
  */
 import type { BuildResult, Compiler, CompilerOptions } from '../compiler/compile.js';
+import type { PlannedFile } from '../compiler/write/files.js';
 import { CACHE_FORMAT, defaultCacheDir, fingerprint, handlerExportsOf, handlerInputs, matches, readRecord, stamps, store, storedHandlerExports, type CacheRecord, type Fingerprint, type Stamp } from '../compiler/cache/build-cache.js';
 import { VERSION } from './version.js';
 
@@ -27,14 +28,19 @@ export async function openCache(settings: CompilerOptions, enabled: boolean): Pr
 /** A compiler that starts from what the cache knows of the handler modules (so ts-morph parses and type-checks only changed ones). */
 export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null): Promise<Compiler> {
   const { Compiler } = await import('../compiler/compile.js');
-  return new Compiler(settings, { handlerExports: handlerExportsOf(cache?.previous ?? null), handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})) });
+  return new Compiler(settings, {
+    handlerExports: handlerExportsOf(cache?.previous ?? null),
+    handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})),
+    ...(cache ? { texts: cache.fingerprint.textsByFile } : {}),
+  });
 }
 
 /**
- * Stores what a full build found. `outputs`: the stamps of the files now on disk when they are known
- * to be what the build planned (it wrote them, or `check` compared them); otherwise null.
+ * Stores what a full build found. `outputs`: the files the build planned (`planned`, each with its size
+ * and, if recent, its text) when they are known to be on disk as planned (it wrote them, or `check`
+ * compared them); otherwise null.
  */
-export function saveCache(cache: OpenCache | null, compiler: Compiler, result: BuildResult, outputs: 'on disk' | null): void {
+export function saveCache(cache: OpenCache | null, compiler: Compiler, result: BuildResult, outputs: { readonly planned: ReadonlyMap<string, PlannedFile> } | null): void {
   if (!cache) return;
   // The types a handler imports decide its check (TG2009) as much as its own text does.
   const handlers = handlerInputs([...compiler.handlerModules(), ...compiler.handlerDependencies()], compiler.handlerExports);
@@ -47,8 +53,8 @@ export function saveCache(cache: OpenCache | null, compiler: Compiler, result: B
     handlerChecks: Object.fromEntries(compiler.handlerChecks()),
     diagnostics: result.diagnostics,
     built: result.built.length,
-    files: result.files.length,
-    outputs: outputs === null ? null : (stamps([...result.files.map((file) => file.path), ...result.keep], new Map(result.files.map((file) => [file.path, file.content]))) as Record<string, Stamp>),
+    files: outputs?.planned.size ?? result.files.length,
+    outputs: outputs === null ? null : (stamps([...outputs.planned.keys(), ...result.keep], outputs.planned) as Record<string, Stamp>),
   };
   store(cache.dir, record);
 }

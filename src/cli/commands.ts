@@ -4,12 +4,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Compiler, CompilerOptions } from '../compiler/compile.js';
+import type { BuildResult, Compiler, CompilerOptions } from '../compiler/compile.js';
 import { outputsMatch } from '../compiler/cache/build-cache.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { defaultOptions } from '../compiler/options.js';
-import { readOutDir, writeOutput } from '../compiler/write/files.js';
-import { compareOutput } from '../compiler/write/output-plan.js';
+import { OutputComparer, OutputWriter, type WriteReport } from '../compiler/write/files.js';
 import { newCompiler, openCache, saveCache, type OpenCache } from './cache.js';
 import { findConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
@@ -100,18 +99,44 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
     return done(cache.hit.built, 0, 0, cache.hit.diagnostics, true);
   }
   const compiler = await compilerWith(settings, cache);
-  const result = await compiler.build(names);
-  printDiagnostics(output, result.diagnostics, result.sources);
-  let report: { written: number; removed: number };
+  // Each tool's files are staged as they are emitted, and put in place only once the build is through.
+  let writer: OutputWriter;
   try {
-    // Prune only after a clean full build (the plan says): with errors, a tool's old files must stay in place.
-    report = writeOutput(result, settings.outDir);
+    writer = new OutputWriter(settings.outDir);
   } catch (error) {
-    // The disk said no (permissions, space): a problem of the machine, not of the YAML.
-    throw new UsageError(`cannot write the generated files: ${error instanceof Error ? error.message : String(error)}`);
+    throw cannotWrite(error);
   }
-  saveCache(cache, compiler, result, 'on disk');
+  let result: BuildResult;
+  let report: WriteReport;
+  try {
+    result = await compiler.build(names, { sink: writer });
+  } catch (error) {
+    writer.abort();
+    throw cannotWrite(error);
+  }
+  printDiagnostics(output, result.diagnostics, result.sources);
+  if (hasErrors(result.diagnostics)) {
+    // Nothing is written: a user template that failed half way may have staged files already.
+    writer.abort();
+    saveCache(cache, compiler, result, null);
+    return done(0, 0, 0, result.diagnostics);
+  }
+  try {
+    for (const file of result.files) writer.accept(file);
+    // Prune only after a clean full build (the plan says).
+    report = writer.commit(result);
+  } catch (error) {
+    writer.abort();
+    throw cannotWrite(error);
+  }
+  saveCache(cache, compiler, result, writer);
   return done(result.built.length, report.written, report.removed, result.diagnostics);
+}
+
+/** The disk said no (permissions, space): a problem of the machine, not of the YAML. Anything else is toolgen's own. */
+function cannotWrite(error: unknown): unknown {
+  const systemError = error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string';
+  return systemError ? new UsageError(`cannot write the generated files: ${error.message}`) : error;
 }
 
 /** `toolgen --watch`: build, then rebuild on every save until Ctrl-C. */
@@ -135,7 +160,8 @@ export async function validateCommand(names: readonly string[], options: Command
   let { diagnostics, sources } = cache?.hit ? { diagnostics: cache.hit.diagnostics, sources: cache.fingerprint.texts } : { diagnostics: null, sources: null };
   if (!diagnostics || !sources) {
     const compiler = await compilerWith(settings, cache);
-    const result = await compiler.build(names);
+    // Every file is emitted (a template of the user's may fail on one), and let go at once.
+    const result = await compiler.build(names, { sink: { accept() {} } });
     saveCache(cache, compiler, result, null);
     ({ diagnostics, sources } = result);
   }
@@ -163,17 +189,20 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
     if (outputsMatch(cache.hit, settings.outDir)) return upToDate(cache.hit.files);
   }
   const compiler = await compilerWith(settings, cache);
-  const result = await compiler.build();
+  // Each file is compared with the disk as it is emitted, and let go.
+  const comparer = new OutputComparer(settings.outDir);
+  const result = await compiler.build([], { sink: comparer });
   if (!cache?.hit) printDiagnostics(output, result.diagnostics, result.sources);
   if (hasErrors(result.diagnostics)) {
     saveCache(cache, compiler, result, null);
     return yamlProblems(result.diagnostics);
   }
-  const { stale, missing, orphans } = compareOutput(result, await readOutDir(settings.outDir));
+  for (const file of result.files) comparer.accept(file);
+  const { stale, missing, orphans } = comparer.finish(result.keep);
   const outOfDate = stale.length + missing.length + orphans.length;
   // Compared by content just now: the files' stamps are good for the next run.
-  saveCache(cache, compiler, result, outOfDate === 0 ? 'on disk' : null);
-  if (outOfDate === 0) return upToDate(result.files.length);
+  saveCache(cache, compiler, result, outOfDate === 0 ? comparer : null);
+  if (outOfDate === 0) return upToDate(comparer.compared);
   // Stale: on disk but different; missing: not on disk; orphaned: generated, and no tool makes it any more.
   for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
   for (const file of missing) output.out(`  missing:  ${shown(options.root, file)}`);

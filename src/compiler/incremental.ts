@@ -18,6 +18,14 @@ import type { HandlerExports } from './resolve/handlers.js';
 import { remember, sharedHandlerChecks, type HandlerCheck, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
+import type { OutputSink } from './write/output-plan.js';
+
+/** What a build learnt of the handler modules, kept for the build cache even when the build keeps nothing else. */
+interface HandlerFacts {
+  readonly modules: readonly string[];
+  readonly dependencies: readonly string[];
+  readonly checks: ReadonlyMap<string, HandlerCheck>;
+}
 
 /**
  * Compiles a project, and keeps what it learnt for the next build: parsed and validated files (by
@@ -34,30 +42,49 @@ export class Compiler {
   readonly #handlerChecks: HandlerCheckCache = sharedHandlerChecks;
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
+  #handlerFacts: HandlerFacts = { modules: [], dependencies: [], checks: new Map() };
+  /** Texts already read by the caller (the build cache reads every file to hash it), by absolute path: used once. */
+  #texts: ReadonlyMap<string, string> | null;
 
   /**
    * `handlerExports`: what handler modules export, and `handlerChecks`: what their type checks found, as
    * a previous run found them (the build cache keeps both; a check's result is used only while the
    * files it read are unchanged).
    */
-  constructor(readonly options: CompilerOptions, memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck> } = {}) {
+  constructor(
+    readonly options: CompilerOptions,
+    memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>; readonly texts?: ReadonlyMap<string, string> } = {},
+  ) {
     this.#handlerExports = memory.handlerExports ?? new Map();
+    this.#texts = memory.texts ?? null;
     for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
     this.#templates = loadTemplates(options.templatesDir);
   }
 
-  /** Compiles every tool under the config dir, reading them all. `names` limits what is emitted and reported. */
-  async build(names: readonly string[] = []): Promise<BuildResult> {
+  /**
+   * Compiles every tool under the config dir, reading them all. `names` limits what is emitted and
+   * reported. With a `sink`, each file goes to it as it is emitted (when the build has no errors)
+   * instead of into `files`, which then holds only the index; `plans` is empty, and the compiler keeps
+   * nothing of this build, so the next starts afresh: the way to build a large project in little memory.
+   */
+  async build(names: readonly string[] = [], { sink }: { readonly sink?: OutputSink } = {}): Promise<BuildResult> {
     const files = await findToolFiles(this.options.configDir, this.options);
     const present = new Set(files);
     for (const file of this.#sources.keys()) if (!present.has(file)) this.#sources.delete(file);
-    await Promise.all(files.map((file) => this.#refresh(file)));
-    return this.#compile(names);
+    const texts = this.#texts;
+    this.#texts = null;
+    await Promise.all(files.map((file) => this.#refresh(file, texts?.get(file))));
+    if (!sink) return this.#compile(names);
+    const result = await this.#compile(names, sink);
+    this.#sources.clear();
+    this.#reuse = null;
+    return result;
   }
 
-  /** Compiles again after the given files were changed, added or deleted; reads only those. */
+  /** Compiles again after the given files were changed, added or deleted; reads only those (all of them when there was no build before, or it kept nothing). */
   async update(changedFiles: readonly string[]): Promise<BuildResult> {
+    if (this.#reuse === null) return this.build();
     await Promise.all(
       changedFiles.map(async (file) => {
         if (isToolFile(file, this.options) && existsSync(file)) await this.#refresh(file);
@@ -73,18 +100,18 @@ export class Compiler {
   }
 
   /** The module path of every function tool's handler in the last build, resolved or not: for the build cache. */
-  handlerModules(): string[] {
-    return (this.#reuse?.catalogue.entries() ?? []).flatMap((entry) => (entry.handler ? [entry.handler.modulePath] : []));
+  handlerModules(): readonly string[] {
+    return this.#handlerFacts.modules;
   }
 
   /** The files the last build's handler type checks read besides the handlers: a build cache must watch them too. */
   handlerDependencies(): readonly string[] {
-    return this.#reuse?.handlerDependencies ?? [];
+    return this.#handlerFacts.dependencies;
   }
 
   /** The handler type checks' results the last build used, by key. */
   handlerChecks(): ReadonlyMap<string, HandlerCheck> {
-    return this.#reuse?.handlerChecks ?? new Map();
+    return this.#handlerFacts.checks;
   }
 
   /** Loads the templates and the schema again (after an edit to them); the next build starts afresh. Throws when they do not load. */
@@ -97,10 +124,10 @@ export class Compiler {
     this.#reuse = null;
   }
 
-  /** Reads a file and, when its text changed since the last time, parses and validates it. */
-  async #refresh(file: string): Promise<void> {
+  /** Reads a file (unless its text is given) and, when its text changed since the last time, parses and validates it. */
+  async #refresh(file: string, given?: string): Promise<void> {
     const shown = shownPath(this.options.root, file);
-    const text = await readFile(file, 'utf8').catch(() => null);
+    const text = given ?? (await readFile(file, 'utf8').catch(() => null));
     const cached = this.#sources.get(file);
     if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
     const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
@@ -109,13 +136,26 @@ export class Compiler {
     loaded.source.release();
   }
 
-  async #compile(names: readonly string[]): Promise<BuildResult> {
+  async #compile(names: readonly string[], sink?: OutputSink): Promise<BuildResult> {
     const { options } = this;
     const sources = [...this.#sources.values()];
     if (this.#templates instanceof TemplateProblem) return templateFailure(this.#templates, sources, options.root);
-    const input = { sources, names, options, templates: this.#templates, handlerExports: this.#handlerExports, ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }), outDir: listOutDir(options.outDir) };
+    const input = {
+      sources,
+      names,
+      options,
+      templates: this.#templates,
+      handlerExports: this.#handlerExports,
+      ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }),
+      outDir: listOutDir(options.outDir),
+      ...(sink ? { sink } : {}),
+    };
     const { result, reuse } = await build(input, this.#reuse);
     this.#reuse = reuse;
+    if (reuse) {
+      const modules = reuse.catalogue.entries().flatMap((entry) => (entry.handler ? [entry.handler.modulePath] : []));
+      this.#handlerFacts = { modules, dependencies: reuse.handlerDependencies, checks: reuse.handlerChecks };
+    }
     return result;
   }
 }

@@ -25,7 +25,7 @@ import { handlerSignatureDiagnostics } from './handler-signatures.js';
 import type { HandlerCheck, HandlerCheckCache } from './resolve/handler-types.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
-import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan } from './write/output-plan.js';
+import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan, type OutputSink } from './write/output-plan.js';
 
 /** A YAML file loaded and validated. */
 export interface SourceState {
@@ -80,6 +80,12 @@ export interface BuildInput {
   readonly handlerChecks?: HandlerCheckCache;
   /** The out dir, asked only about the modules of tools that are not built. */
   readonly outDir: OutDirListing;
+  /**
+   * Where each tool's files go as they are emitted, when the build has no errors: then `files` holds
+   * only the index, `plans` is empty, and `reuse.emitted` knows no files (the next build must start
+   * afresh). A one-off build so holds no tool's unit or files past its emit.
+   */
+  readonly sink?: OutputSink;
 }
 
 /**
@@ -147,8 +153,8 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     perFile.get(entry.source.displayPath)!.push(diagnostic('HELD_BACK', { tool: entry.name, callee: callee! }, entry.source.locate(['name'])));
   }
   const diagnostics = [...selected.diagnostics, ...loaded.filter((file) => selected.files.has(file.source.displayPath)).flatMap((file) => perFile.get(file.source.displayPath)!)];
-  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse);
   const withErrors = hasErrors(diagnostics);
+  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse, withErrors ? null : (input.sink ?? null));
   const output = planOutput({ ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors }, input.outDir, (index) => emitIndex(index, input.templates));
   const result: BuildResult = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
@@ -227,7 +233,7 @@ async function analyse(sources: readonly SourceState[], handlerExports: HandlerE
  * Stages 5–6, lower and emit, for the selected tools that have no errors (reusing what an edit did not
  * touch); and, for the output plan, which tools are held back, unselected or gone.
  */
-function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: ReadonlySet<string>, input: BuildInput, reuse: Reuse | null) {
+function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: ReadonlySet<string>, input: BuildInput, reuse: Reuse | null, sink: OutputSink | null) {
   const { root, configDir, outDir } = input.options;
   const { catalogue, checked, brokenNames, dirty } = analysed;
   const plans = new Map<string, ChainPlan>();
@@ -245,8 +251,12 @@ function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: R
       continue;
     }
     const unchanged = before?.unit && before.entry === entry && dirty !== null && !dirty.has(entry.name);
+    if (sink && !selected.has(entry.source.displayPath)) {
+      unselected.push(entry);
+      continue;
+    }
     const unit = unchanged ? before.unit! : lowerTool(entry, checked.analyses.get(entry.name) ?? null, { catalogue, root, outDir });
-    const plan = planOf(unit);
+    const plan = sink ? null : planOf(unit);
     if (plan) plans.set(entry.name, plan);
     if (!selected.has(entry.source.displayPath)) {
       unselected.push(entry);
@@ -254,6 +264,12 @@ function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: R
     }
     const files = unchanged && before ? before.files : emitTool(unit, input.templates);
     if (!unchanged) rebuilt.push(entry.name);
+    if (sink) {
+      // Handed on and let go: nothing of this tool but its name stays in memory.
+      for (const file of files) sink.accept(file);
+      built.push({ name: entry.name, names: entry.names, files: [], fresh: !unchanged });
+      continue;
+    }
     emitted.set(entry.name, { entry, unit, files });
     built.push({ name: entry.name, names: entry.names, files, fresh: !unchanged });
   }

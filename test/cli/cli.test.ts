@@ -164,6 +164,28 @@ describe('toolgen (build)', () => {
     expect(project.exists('generated/index.ts')).toBe(false);
   });
 
+  it('leaves generated/ as it was when a template fails on a tool after others were emitted', async () => {
+    project = createProject({ 'config/tools/relay.yaml': CHAIN });
+    for (const name of ['banner.hbs', 'function-tool.ts.hbs', 'composite-tool.ts.hbs', 'tool.test.ts.hbs', 'index.ts.hbs']) {
+      project.write(`templates/${name}`, readFileSync(path.join(import.meta.dirname, '../../templates', name), 'utf8'));
+    }
+    expect((await run(['--templates-dir', 'templates'])).code).toBe(0);
+    const snapshot = () =>
+      readdirSync(path.join(project.root, 'generated'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        .sort()
+        .map((file) => [file, readFileSync(file, 'utf8')]);
+    const before = snapshot();
+    // count and echo (function tools, emitted first) change; relay's template (a composite) fails to render.
+    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes, edited'));
+    project.write('templates/composite-tool.ts.hbs', '{{> banner}}\n  {{nothing.here}}\n');
+    const { code, err } = await run(['--templates-dir', 'templates']);
+    expect(code).toBe(1);
+    expect(err).toContain('templates/composite-tool.ts.hbs:2:5 error TG1006 this template does not render');
+    expect(snapshot()).toEqual(before);
+  });
+
   it('keeps a broken tool in the index while its old module is there', async () => {
     project = createProject({ 'config/tools/relay.yaml': CHAIN });
     await run([]);

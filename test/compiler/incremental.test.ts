@@ -167,3 +167,32 @@ describe('incremental builds after review', () => {
     expect(deleted.gone.map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/graphs/relay.md', 'generated/tests/relay.test.ts', 'generated/tools/relay.ts']);
   });
 });
+
+describe('a build with a sink', () => {
+  it('hands every file to the sink, holds only the index, and starts the next build afresh', async () => {
+    project = createProject({ [file('relay')]: RELAY, [file('outer')]: OUTER });
+    const full = await project.compiler().build();
+    const compiler = project.compiler();
+    const accepted: BuildResult['files'][number][] = [];
+    const streamed = await compiler.build([], { sink: { accept: (one) => accepted.push(one) } });
+    const index = full.files.find((one) => one.path.endsWith('index.ts'))!;
+    expect(streamed.files).toEqual([index]);
+    expect([...accepted, ...streamed.files].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([...full.files].sort((a, b) => (a.path < b.path ? -1 : 1)));
+    expect(streamed.plans.size).toBe(0);
+    expect(streamed.built).toEqual(full.built);
+    // Nothing kept: an update after it is a whole build again, and says the same as one.
+    project.write(file('outer'), OUTER.replace('Calls relay', 'Calls relay, edited'));
+    const next = await compiler.update([path.join(project.root, file('outer'))]);
+    expect(next.rebuilt).toEqual(['count', 'echo', 'outer', 'relay']);
+    await expectSameAsFullBuild(next);
+  });
+
+  it('hands nothing to the sink when the build has errors', async () => {
+    project = createProject({ [file('relay')]: RELAY.replace('tool: count', 'tool: counter') });
+    const accepted: unknown[] = [];
+    const result = await project.compiler().build([], { sink: { accept: (one) => accepted.push(one) } });
+    expect(result.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    expect(accepted).toEqual([]);
+    expect(result.files).toEqual([]);
+  });
+});

@@ -72,6 +72,8 @@ export interface Fingerprint {
   readonly sources: Readonly<Record<string, string>>;
   /** Source text by display path. */
   readonly texts: ReadonlyMap<string, string>;
+  /** The same texts by absolute path: a build takes them instead of reading the files again. */
+  readonly textsByFile: ReadonlyMap<string, string>;
 }
 
 /**
@@ -83,10 +85,12 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
   const files = await findToolFiles(options.configDir, options);
   const sources: Record<string, string> = {};
   const texts = new Map<string, string>();
+  const textsByFile = new Map<string, string>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     sources[file] = contentHash(text);
     texts.set(shownPath(options.root, file), text);
+    textsByFile.set(file, text);
   }
   const read = (file: string) => {
     try {
@@ -103,7 +107,7 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
     templates: Object.values(TEMPLATE_FILES).map((name) => read(path.join(options.templatesDir, name))),
     schema: read(options.schemaPath),
   };
-  return { key: contentHash(JSON.stringify(parts)), sources, texts };
+  return { key: contentHash(JSON.stringify(parts)), sources, texts, textsByFile };
 }
 
 /**
@@ -186,18 +190,19 @@ export function handlerInputs(modulePaths: Iterable<string>, facts: HandlerExpor
 }
 
 /**
- * The stamp of each file, now. `planned`: the content toolgen wrote or compared for a file; a file on
- * disk that is not that content (edited while the build ran) gets a stamp that no file matches, and a
- * racy file is hashed from that content, not from the disk, so an edit in the same tick still shows.
+ * The stamp of each file, now. `planned`: the size of the content toolgen wrote or compared for a file,
+ * and that content while recent; a file on disk of another size (edited while the build ran) gets a
+ * stamp that no file matches, and a racy file is hashed from the planned content when known, not from
+ * the disk, so an edit in the same tick still shows.
  */
-export function stamps(files: Iterable<string>, planned: ReadonlyMap<string, string> = new Map()): Record<string, Stamp> {
+export function stamps(files: Iterable<string>, planned: ReadonlyMap<string, { readonly bytes: number; readonly content: string | null }> = new Map()): Record<string, Stamp> {
   const now = Date.now();
   const found: Record<string, Stamp> = {};
   for (const file of files) {
     const stamp = stampOf(file);
-    const content = planned.get(file);
-    if (stamp !== null && content !== undefined && Buffer.byteLength(content) !== stamp[0]) found[file] = [-1, -1];
-    else if (stamp !== null && stamp[1] >= now - RACY_MS) found[file] = [stamp[0], stamp[1], content === undefined ? fileHash(file) : contentHash(content)];
+    const plan = planned.get(file);
+    if (stamp !== null && plan !== undefined && plan.bytes !== stamp[0]) found[file] = [-1, -1];
+    else if (stamp !== null && stamp[1] >= now - RACY_MS) found[file] = [stamp[0], stamp[1], plan?.content == null ? fileHash(file) : contentHash(plan.content)];
     else found[file] = stamp;
   }
   return found;

@@ -3,18 +3,19 @@
  * and skipped when the content is already there, so watchers beside toolgen see no churn. Only files
  * that carry toolgen's banner are ever deleted.
  *
- * `writeOutput` does a build's output in one pass with synchronous calls (small files, one after the
- * other, cost fewer system calls and thread hand-offs than a pool of promises): one listing of the out
- * dir; per file one read to compare, and a write and rename only when it differs; each directory made
- * once; orphans found from the listing and the set just written, and only those read for the banner.
+ * `OutputWriter` (and `writeOutput`, over it) does a build's output in one pass with synchronous calls
+ * (small files, one after the other, cost fewer system calls and thread hand-offs than a pool of
+ * promises): one listing of the out dir; per file one read to compare, and a write of a temporary file
+ * only when it differs; each directory made once; at the end every rename; orphans found from the
+ * listing and the set just written, and only those read for the banner. A build streams each tool's
+ * files into it as they are emitted, so no build holds all of its output.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isGenerated } from '../emit/banner.js';
 import type { OutputFile } from '../emit/emit.js';
-import { compareOutput, type OutDirContents, type OutDirListing, type OutputPlan, type Staleness } from './output-plan.js';
+import { compareOutput, type OutDirContents, type OutDirListing, type OutputPlan, type OutputSink, type Staleness } from './output-plan.js';
 
 /** What `writeOutput` did. */
 export interface WriteReport {
@@ -23,7 +24,110 @@ export interface WriteReport {
   readonly removed: number;
 }
 
+/** A file as planned: its size in bytes, and its text while it is recent enough to matter for the build cache's stamps. */
+export interface PlannedFile {
+  readonly bytes: number;
+  readonly content: string | null;
+}
+
+/** How long a planned file's text is kept for the build cache (whose stamps hash a file changed in the last 50 ms by content). */
+const RECENT_MS = 1000;
+
+/** toolgen's temporary files: `<file>.toolgen-<pid>-<n>.tmp`. A run that crashed leaves them; the next removes them. */
+const TEMPORARY = /\.toolgen-\d+-\d+\.tmp$/;
+
 let temporaries = 0;
+
+/**
+ * A build's output, written as the build emits it and put in place all at once. `accept` compares a
+ * file with the disk and, when it differs, writes its new text to a temporary file beside it;
+ * `commit` renames every temporary file over its target and, when the plan says so, deletes the
+ * generated files nothing produced; `abort` removes the temporary files. So a build holds no file's
+ * text once it is emitted, and a build that stops half way (an error, a crash) changes nothing that
+ * a reader of `generated/` sees.
+ *
+ * @example const writer = new OutputWriter('/p/generated'); writer.accept(file); writer.commit({ keep: new Set(), prune: true })
+ */
+export class OutputWriter implements OutputSink {
+  readonly #entries: Dirent[];
+  readonly #existing = new Set<string>();
+  readonly #dirs = new Set<string>();
+  /** Temporary file → target, in the order accepted. */
+  readonly #staged = new Map<string, string>();
+  readonly #planned = new Map<string, PlannedFile>();
+  #recent: { readonly path: string; readonly at: number }[] = [];
+
+  constructor(readonly outDir: string) {
+    this.#entries = absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }));
+    if (this.#entries.length > 0) this.#dirs.add(outDir);
+    for (const entry of this.#entries) {
+      const full = path.join(entry.parentPath, entry.name);
+      if (entry.isDirectory()) this.#dirs.add(full);
+      else if (entry.isFile() && TEMPORARY.test(entry.name)) rmSync(full, { force: true });
+      else if (entry.isFile()) this.#existing.add(full);
+    }
+  }
+
+  /** Stages the file, unless the disk already holds its text. */
+  accept(file: OutputFile): void {
+    const now = Date.now();
+    this.#planned.set(file.path, { bytes: Buffer.byteLength(file.content), content: file.content });
+    this.#recent.push({ path: file.path, at: now });
+    this.#forgetOlderThan(now - RECENT_MS);
+    if (this.#existing.has(file.path) && readFileSync(file.path, 'utf8') === file.content) return;
+    const dir = path.dirname(file.path);
+    if (!this.#dirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      for (let made = dir; !this.#dirs.has(made) && path.dirname(made) !== made; made = path.dirname(made)) this.#dirs.add(made);
+    }
+    temporaries += 1;
+    const temporary = `${file.path}.toolgen-${process.pid}-${temporaries}.tmp`;
+    try {
+      writeFileSync(temporary, file.content, 'utf8');
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    this.#staged.set(temporary, file.path);
+  }
+
+  /** Every file accepted so far: its size and, for those of the last second, its text. */
+  get planned(): ReadonlyMap<string, PlannedFile> {
+    return this.#planned;
+  }
+
+  /** Puts the staged files in place, then prunes orphans when `plan.prune`. */
+  commit(plan: Pick<OutputPlan, 'keep' | 'prune'>): WriteReport {
+    for (const [temporary, target] of this.#staged) renameSync(temporary, target);
+    const written = this.#staged.size;
+    this.#staged.clear();
+    let removed = 0;
+    if (plan.prune) {
+      for (const file of generatedCandidates(this.#entries)) {
+        if (this.#planned.has(file) || plan.keep.has(file) || !isGenerated(readFileSync(file, 'utf8'))) continue;
+        unlinkSync(file);
+        removed += 1;
+      }
+    }
+    return { written, removed };
+  }
+
+  /** Removes the staged files: the out dir is as this writer found it (less a crashed run's temporary files). */
+  abort(): void {
+    for (const temporary of this.#staged.keys()) rmSync(temporary, { force: true });
+    this.#staged.clear();
+  }
+
+  #forgetOlderThan(limit: number): void {
+    let old = 0;
+    for (; old < this.#recent.length && this.#recent[old]!.at < limit; old += 1) {
+      const file = this.#recent[old]!.path;
+      const planned = this.#planned.get(file);
+      if (planned && planned.content !== null) this.#planned.set(file, { bytes: planned.bytes, content: null });
+    }
+    if (old > 0) this.#recent = this.#recent.slice(old);
+  }
+}
 
 /**
  * Writes the plan's files that differ from the disk and, when the plan says so, deletes the generated
@@ -32,47 +136,54 @@ let temporaries = 0;
  * @example writeOutput({ files, keep: new Set(), prune: true }, '/p/generated') // { written: 3, removed: 0 }
  */
 export function writeOutput(plan: Pick<OutputPlan, 'files' | 'keep' | 'prune'>, outDir: string): WriteReport {
-  const entries = absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }));
-  const existing = new Set<string>();
-  const dirs = new Set<string>(entries.length > 0 ? [outDir] : []);
-  for (const entry of entries) {
-    const full = path.join(entry.parentPath, entry.name);
-    if (entry.isDirectory()) dirs.add(full);
-    else if (entry.isFile()) existing.add(full);
+  const writer = new OutputWriter(outDir);
+  try {
+    for (const file of plan.files) writer.accept(file);
+  } catch (error) {
+    writer.abort();
+    throw error;
   }
-  let written = 0;
-  for (const file of plan.files) {
-    if (existing.has(file.path) && readFileSync(file.path, 'utf8') === file.content) continue;
-    const dir = path.dirname(file.path);
-    if (!dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      for (let made = dir; !dirs.has(made) && path.dirname(made) !== made; made = path.dirname(made)) dirs.add(made);
-    }
-    replace(file);
-    written += 1;
-  }
-  let removed = 0;
-  if (plan.prune) {
-    const wanted = new Set([...plan.files.map((file) => file.path), ...plan.keep]);
-    for (const file of generatedCandidates(entries)) {
-      if (wanted.has(file) || !isGenerated(readFileSync(file, 'utf8'))) continue;
-      unlinkSync(file);
-      removed += 1;
-    }
-  }
-  return { written, removed };
+  return writer.commit(plan);
 }
 
-/** Writes a temporary file beside `file.path` and renames it over the old one: readers never see half a file. */
-function replace(file: OutputFile): void {
-  temporaries += 1;
-  const temporary = `${file.path}.${process.pid}.${temporaries}.tmp`;
-  try {
-    writeFileSync(temporary, file.content, 'utf8');
-    renameSync(temporary, file.path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
+/**
+ * A build's output compared with the disk as the build emits it (`toolgen check`): what is stale or
+ * missing and, at `finish`, the generated files nothing produced. Holds no file's text.
+ *
+ * @example const comparer = new OutputComparer('/p/generated'); comparer.accept(file); comparer.finish(new Set()).stale
+ */
+export class OutputComparer implements OutputSink {
+  readonly #candidates: string[];
+  readonly #present: Set<string>;
+  readonly #planned = new Map<string, PlannedFile>();
+  readonly #stale: string[] = [];
+  readonly #missing: string[] = [];
+
+  constructor(readonly outDir: string) {
+    this.#candidates = generatedCandidates(absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true })));
+    this.#present = new Set(this.#candidates);
+  }
+
+  accept(file: OutputFile): void {
+    this.#planned.set(file.path, { bytes: Buffer.byteLength(file.content), content: null });
+    if (!this.#present.has(file.path)) this.#missing.push(file.path);
+    else if (readFileSync(file.path, 'utf8') !== file.content) this.#stale.push(file.path);
+  }
+
+  /** Every file compared: its size (its text is on disk when it was not stale). */
+  get planned(): ReadonlyMap<string, PlannedFile> {
+    return this.#planned;
+  }
+
+  /** How many files were compared. */
+  get compared(): number {
+    return this.#planned.size;
+  }
+
+  /** What differs. `keep`: generated files that are no orphans though nothing accepted is them (held-back tools'). */
+  finish(keep: ReadonlySet<string>): Staleness {
+    const orphans = this.#candidates.filter((file) => !this.#planned.has(file) && !keep.has(file) && isGenerated(readFileSync(file, 'utf8')));
+    return { stale: [...this.#stale].sort(), missing: [...this.#missing].sort(), orphans };
   }
 }
 
@@ -89,7 +200,8 @@ export async function readIfExists(file: string): Promise<string | null> {
 export async function writeIfChanged(file: OutputFile): Promise<boolean> {
   if ((await readIfExists(file.path)) === file.content) return false;
   await mkdir(path.dirname(file.path), { recursive: true });
-  const temporary = `${file.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  temporaries += 1;
+  const temporary = `${file.path}.toolgen-${process.pid}-${temporaries}.tmp`;
   try {
     await writeFile(temporary, file.content, 'utf8');
     await rename(temporary, file.path);

@@ -32,6 +32,15 @@ export interface BuildOutcome {
   readonly failed: boolean;
 }
 
+/**
+ * Where a build puts each file as it emits it, instead of holding them all in `OutputPlan.files`
+ * (`OutputWriter` stages them for writing, `OutputComparer` compares them with the disk). A build
+ * hands it files only when it has no errors.
+ */
+export interface OutputSink {
+  accept(file: OutputFile): void;
+}
+
 /** What is in the out dir, as far as the build needs to know. */
 export interface OutDirListing {
   has(file: string): boolean;

@@ -1,9 +1,9 @@
-/** `writeOutput`: one pass over the out dir, real files. */
+/** `writeOutput`, `OutputWriter` and `OutputComparer`: one pass over the out dir, real files. */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeOutput } from '../../../src/compiler/write/files.js';
+import { OutputComparer, OutputWriter, writeOutput } from '../../../src/compiler/write/files.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -59,5 +59,77 @@ describe('writeOutput', () => {
     expect(existsSync(at(dir, 'tools/held.ts'))).toBe(true);
     expect(existsSync(at(dir, 'tools/mine.ts'))).toBe(true);
     expect(existsSync(at(dir, 'notes.txt'))).toBe(true);
+  });
+});
+
+const listing = (dir: string) => readdirSync(dir, { recursive: true }).map(String).sort();
+
+describe('OutputWriter', () => {
+  it('stages what it accepts where a reader of the out dir does not see it, and puts it all in place at commit', () => {
+    const dir = outDir();
+    const old = { path: at(dir, 'tools/a.ts'), content: `${banner}export const a = 1;\n` };
+    writeOutput({ files: [old], keep: new Set(), prune: false }, dir);
+    const writer = new OutputWriter(dir);
+    const a = { ...old, content: `${banner}export const a = 2;\n` };
+    const b = { path: at(dir, 'tools/b.ts'), content: `${banner}export const b = 1;\n` };
+    writer.accept(a);
+    writer.accept(b);
+    // Mid-build: the old text, and no new file under its own name.
+    expect(readFileSync(old.path, 'utf8')).toBe(old.content);
+    expect(existsSync(b.path)).toBe(false);
+    expect(writer.commit({ keep: new Set(), prune: false })).toEqual({ written: 2, removed: 0 });
+    expect(readFileSync(a.path, 'utf8')).toBe(a.content);
+    expect(readFileSync(b.path, 'utf8')).toBe(b.content);
+    expect(listing(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('leaves the out dir exactly as it was when aborted', () => {
+    const dir = outDir();
+    const old = { path: at(dir, 'tools/a.ts'), content: `${banner}export const a = 1;\n` };
+    writeOutput({ files: [old], keep: new Set(), prune: false }, dir);
+    const before = listing(dir);
+    const writer = new OutputWriter(dir);
+    writer.accept({ ...old, content: `${banner}export const a = 2;\n` });
+    writer.accept({ path: at(dir, 'tools/b.ts'), content: `${banner}export const b = 1;\n` });
+    writer.abort();
+    expect(listing(dir)).toEqual(before);
+    expect(readFileSync(old.path, 'utf8')).toBe(old.content);
+  });
+
+  it('removes the temporary files a crashed run left, and never a file of the user that merely ends in .tmp', () => {
+    const dir = outDir();
+    mkdirSync(at(dir, 'tools'), { recursive: true });
+    writeFileSync(at(dir, 'tools/a.ts.toolgen-4242-7.tmp'), 'half a file');
+    writeFileSync(at(dir, 'tools/notes.tmp'), 'mine');
+    new OutputWriter(dir).commit({ keep: new Set(), prune: true });
+    expect(existsSync(at(dir, 'tools/a.ts.toolgen-4242-7.tmp'))).toBe(false);
+    expect(existsSync(at(dir, 'tools/notes.tmp'))).toBe(true);
+  });
+
+  it('remembers each planned file by size, and the text of only the recent ones', () => {
+    const dir = outDir();
+    const writer = new OutputWriter(dir);
+    const a = { path: at(dir, 'a.ts'), content: `${banner}// é\n` };
+    writer.accept(a);
+    expect(writer.planned.get(a.path)).toEqual({ bytes: Buffer.byteLength(a.content), content: a.content });
+    expect(Buffer.byteLength(a.content)).toBe(a.content.length + 1);
+  });
+});
+
+describe('OutputComparer', () => {
+  it('finds stale, missing and orphaned files without writing, and counts what it compared', () => {
+    const dir = outDir();
+    const a = { path: at(dir, 'tools/a.ts'), content: `${banner}export const a = 1;\n` };
+    const b = { path: at(dir, 'tools/b.ts'), content: `${banner}export const b = 1;\n` };
+    const gone = { path: at(dir, 'tools/gone.ts'), content: `${banner}export {};\n` };
+    const held = { path: at(dir, 'tools/held.ts'), content: `${banner}export {};\n` };
+    writeOutput({ files: [a, gone, held], keep: new Set(), prune: false }, dir);
+    const before = listing(dir);
+    const comparer = new OutputComparer(dir);
+    comparer.accept({ ...a, content: `${banner}export const a = 2;\n` });
+    comparer.accept(b);
+    expect(comparer.finish(new Set([held.path]))).toEqual({ stale: [a.path], missing: [b.path], orphans: [gone.path] });
+    expect(comparer.compared).toBe(2);
+    expect(listing(dir)).toEqual(before);
   });
 });
