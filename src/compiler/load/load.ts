@@ -3,7 +3,7 @@
  * problems become diagnostics and the file yields no value.
  */
 import { readFile } from 'node:fs/promises';
-import { isAlias, isCollection, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml';
+import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import { SourceFile } from './source.js';
 
@@ -65,31 +65,30 @@ export const MAX_NESTING = 64;
  * infinite), or nesting past `MAX_NESTING` (recursion over it would overflow the stack).
  */
 function shapeProblem(document: Document, source: SourceFile): Diagnostic | null {
-  let found: Diagnostic | null = null;
   const at = (range: readonly number[] | null | undefined): Location => {
     const [start = 0, end = start + 1] = range ?? [];
     const { line, col } = source.lineCounter.linePos(start);
     return { file: source.displayPath, line, column: col, length: Math.max(1, end - start) };
   };
-  visit(document, {
-    Alias(_, node, path) {
+  // A plain walk, not `visit`: it runs over every node of every file, and `visit` copies the path at each.
+  const open: unknown[] = [];
+  const walk = (node: unknown, depth: number): Diagnostic | null => {
+    if (isAlias(node)) {
       const target = node.resolve(document);
-      if (target && path.includes(target)) {
-        found = diagnostic('YAML_RECURSIVE_ALIAS', { alias: node.source }, at(node.range));
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-    Node(_, node, path) {
-      const depth = path.filter((ancestor) => isCollection(ancestor)).length;
-      if (isCollection(node) && depth >= MAX_NESTING) {
-        found = diagnostic('YAML_TOO_DEEP', { max: String(MAX_NESTING) }, at(node.range));
-        return visit.BREAK;
-      }
-      return isAlias(node) ? visit.SKIP : undefined;
-    },
-  });
-  return found;
+      return target && open.includes(target) ? diagnostic('YAML_RECURSIVE_ALIAS', { alias: node.source }, at(node.range)) : null;
+    }
+    if (isPair(node)) return walk(node.key, depth) ?? walk(node.value, depth);
+    if (!isCollection(node)) return null;
+    if (depth >= MAX_NESTING) return diagnostic('YAML_TOO_DEEP', { max: String(MAX_NESTING) }, at(node.range));
+    open.push(node);
+    for (const item of node.items) {
+      const found = walk(item, depth + 1);
+      if (found) return found;
+    }
+    open.pop();
+    return null;
+  };
+  return walk(document.contents, 0);
 }
 
 /** The top-level `name`, read from what parsed: a syntax error further down does not hide it. */
