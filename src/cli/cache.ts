@@ -25,13 +25,20 @@ export async function openCache(settings: CompilerOptions, enabled: boolean): Pr
   return { dir, fingerprint: current, hit: matches(previous, current) ? previous : null, previous };
 }
 
-/** A compiler that starts from what the cache knows of the handler modules (so ts-morph parses and type-checks only changed ones). */
-export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null): Promise<Compiler> {
+/**
+ * A compiler that starts from what the cache knows of the handler modules (so TypeScript parses and
+ * type-checks only changed ones). For one build (`once`) with nothing cached, TypeScript will surely
+ * be needed: it is loaded in a worker thread from the start, beside the YAML parsing.
+ */
+export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null, { once = false }: { readonly once?: boolean } = {}): Promise<Compiler> {
   const { Compiler } = await import('../compiler/compile.js');
+  const cold = once && settings.checkHandlerTypes !== false && (cache === null || cache.previous === null);
+  const typescript = cold ? (await import('../compiler/resolve/typescript.js')).typeScriptWorker() : undefined;
   return new Compiler(settings, {
     handlerExports: handlerExportsOf(cache?.previous ?? null),
     handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})),
     ...(cache ? { texts: cache.fingerprint.textsByFile } : {}),
+    ...(typescript ? { typescript } : {}),
   });
 }
 

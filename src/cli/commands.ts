@@ -58,10 +58,10 @@ async function projectSettings(options: CommandOptions, output: Output): Promise
   return settings;
 }
 
-/** A compiler (loaded only now: a cache hit never loads it), starting from what the cache knows. */
-async function compilerWith(settings: CompilerOptions, cache: OpenCache | null): Promise<Compiler> {
+/** A compiler (loaded only now: a cache hit never loads it), starting from what the cache knows; `once`: for one build. */
+async function compilerWith(settings: CompilerOptions, cache: OpenCache | null, once = true): Promise<Compiler> {
   try {
-    return await newCompiler(settings, cache);
+    return await newCompiler(settings, cache, { once });
   } catch (error) {
     // Templates or a schema that do not load (or a banner toolgen would not recognise): the user's to fix.
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -70,7 +70,7 @@ async function compilerWith(settings: CompilerOptions, cache: OpenCache | null):
 
 export async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
   const settings = await projectSettings(options, output);
-  return { compiler: await compilerWith(settings, null), settings };
+  return { compiler: await compilerWith(settings, null, false), settings };
 }
 
 /** The cache for a whole-project run (`names` empty), unless `--no-cache`. */

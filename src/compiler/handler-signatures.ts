@@ -9,6 +9,7 @@ import { handlerTypes } from './emit/emit.js';
 import { handlerInputSchema } from './lower/tool.js';
 import type { Catalogue, CatalogueEntry } from './resolve/catalogue.js';
 import { checkHandlerTypes, handlerCheckKey, type HandlerCheck, type HandlerCheckCache, type HandlerSignature } from './resolve/handler-types.js';
+import type { TypeScriptHost } from './resolve/typescript.js';
 
 /**
  * The handler signature problems of the given function tools, one diagnostic per mismatch at the YAML's
@@ -16,7 +17,14 @@ import { checkHandlerTypes, handlerCheckKey, type HandlerCheck, type HandlerChec
  *
  * @example await handlerSignatureDiagnostics(catalogue, catalogue.entries(), root, cache, readText)
  */
-export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries: readonly CatalogueEntry[], root: string, cache: HandlerCheckCache, readText: (file: string) => string | null): Promise<{ diagnostics: Diagnostic[]; dependencies: string[]; checks: Map<string, HandlerCheck> }> {
+export async function handlerSignatureDiagnostics(
+  catalogue: Catalogue,
+  entries: readonly CatalogueEntry[],
+  root: string,
+  cache: HandlerCheckCache,
+  readText: (file: string) => string | null,
+  typescript?: TypeScriptHost,
+): Promise<{ diagnostics: Diagnostic[]; dependencies: string[]; checks: Map<string, HandlerCheck> }> {
   const requests: { entry: CatalogueEntry; signature: HandlerSignature }[] = [];
   for (const entry of entries) {
     const file = entry.handler ? catalogue.handlerFile(entry.name) : undefined;
@@ -27,7 +35,7 @@ export async function handlerSignatureDiagnostics(catalogue: Catalogue, entries:
     requests.push({ entry, signature: { file, text, exportName: entry.handler.exportName, ...types } });
   }
   if (requests.length === 0) return { diagnostics: [], dependencies: [], checks: new Map() };
-  const checks = await checkHandlerTypes(requests.map((r) => r.signature), cache);
+  const checks = await checkHandlerTypes(requests.map((r) => r.signature), cache, typescript);
   const diagnostics: Diagnostic[] = [];
   const dependencies = new Set<string>();
   for (const { entry, signature } of requests) {

@@ -19,6 +19,7 @@ import { remember, sharedHandlerChecks, type HandlerCheck, type HandlerCheckCach
 import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
 import type { OutputSink } from './write/output-plan.js';
+import type { TypeScriptHost } from './resolve/typescript.js';
 
 /** What a build learnt of the handler modules, kept for the build cache even when the build keeps nothing else. */
 interface HandlerFacts {
@@ -43,6 +44,8 @@ export class Compiler {
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
   #handlerFacts: HandlerFacts = { modules: [], dependencies: [], checks: new Map() };
+  /** Where TypeScript runs, when not in this thread (a worker the caller started and closes). */
+  readonly #typescript: TypeScriptHost | null;
   /** Texts already read by the caller (the build cache reads every file to hash it), by absolute path: used once. */
   #texts: ReadonlyMap<string, string> | null;
 
@@ -53,9 +56,10 @@ export class Compiler {
    */
   constructor(
     readonly options: CompilerOptions,
-    memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>; readonly texts?: ReadonlyMap<string, string> } = {},
+    memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>; readonly texts?: ReadonlyMap<string, string>; readonly typescript?: TypeScriptHost } = {},
   ) {
     this.#handlerExports = memory.handlerExports ?? new Map();
+    this.#typescript = memory.typescript ?? null;
     this.#texts = memory.texts ?? null;
     for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
@@ -149,6 +153,7 @@ export class Compiler {
       ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }),
       outDir: listOutDir(options.outDir),
       ...(sink ? { sink } : {}),
+      ...(this.#typescript ? { typescript: this.#typescript } : {}),
     };
     const { result, reuse } = await build(input, this.#reuse);
     this.#reuse = reuse;

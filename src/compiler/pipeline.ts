@@ -23,6 +23,7 @@ import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve
 import type { HandlerExports } from './resolve/handlers.js';
 import { handlerSignatureDiagnostics } from './handler-signatures.js';
 import type { HandlerCheck, HandlerCheckCache } from './resolve/handler-types.js';
+import type { TypeScriptHost } from './resolve/typescript.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan, type OutputSink } from './write/output-plan.js';
@@ -78,6 +79,8 @@ export interface BuildInput {
   readonly handlerExports: HandlerExports;
   /** Handler signature checks by key, kept warm between builds; without it, handlers are not type-checked. */
   readonly handlerChecks?: HandlerCheckCache;
+  /** Where TypeScript runs (handler exports and type checks); in this thread by default. */
+  readonly typescript?: TypeScriptHost;
   /** The out dir, asked only about the modules of tools that are not built. */
   readonly outDir: OutDirListing;
   /**
@@ -139,8 +142,8 @@ export function templateFailure(problem: TemplateProblem, sources: readonly Sour
 async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
   const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
   const loaded = sources.map((source) => source.loaded);
-  const analysed = await analyse(sources, input.handlerExports, reuse);
-  const handlerChecks = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks) : { dependencies: [], checks: new Map<string, HandlerCheck>() };
+  const analysed = await analyse(sources, input.handlerExports, reuse, input.typescript);
+  const handlerChecks = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript) : { dependencies: [], checks: new Map<string, HandlerCheck>() };
   const { catalogue, perFile } = analysed;
   const named = selectTools(loaded, input.names);
   const selected = input.names.length === 0 ? named : { ...named, files: withConnected(named.files, loaded, catalogue) };
@@ -196,7 +199,7 @@ interface Analysed {
  * Each function tool's handler against its YAML, with TypeScript's checker, for the tools with no
  * error so far (a handler that is missing, or a YAML that is wrong, is reported already).
  */
-async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache): Promise<{ dependencies: readonly string[]; checks: ReadonlyMap<string, HandlerCheck> }> {
+async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache, typescript: TypeScriptHost | undefined): Promise<{ dependencies: readonly string[]; checks: ReadonlyMap<string, HandlerCheck> }> {
   const sound = analysed.catalogue.entries().filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
   const readText = (file: string) => {
     try {
@@ -205,13 +208,13 @@ async function checkHandlerSignatures(analysed: Analysed, root: string, cache: H
       return null;
     }
   };
-  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText);
+  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText, typescript);
   for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
   return { dependencies, checks };
 }
 
 /** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */
-async function analyse(sources: readonly SourceState[], handlerExports: HandlerExports, reuse: Reuse | null): Promise<Analysed> {
+async function analyse(sources: readonly SourceState[], handlerExports: HandlerExports, reuse: Reuse | null, typescript: TypeScriptHost | undefined): Promise<Analysed> {
   const perFile = new Map<string, Diagnostic[]>(sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]));
   const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
   const valid: ToolSource[] = [];
@@ -220,7 +223,7 @@ async function analyse(sources: readonly SourceState[], handlerExports: HandlerE
     if (document) valid.push({ document, source: loaded.source });
     else if (loaded.name) brokenNames.push(loaded.name);
   }
-  const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports, previous: reuse?.catalogue ?? null });
+  const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports, previous: reuse?.catalogue ?? null, ...(typescript ? { typescript } : {}) });
   resolved.diagnostics.forEach(report);
   const { catalogue } = resolved;
   const dirty = reuse ? affectedBy(changedTools(reuse, catalogue, brokenNames), catalogue) : null;

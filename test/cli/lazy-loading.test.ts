@@ -2,7 +2,8 @@
  * Nothing is loaded that the command does not use, as seen from a real process (the built bin): the
  * packages in Node's module cache when it exits. A re-run with nothing changed loads no YAML parser,
  * validator, template engine or ts-morph; a run whose handler modules did not change never loads
- * ts-morph; `--version` and `--help` load only commander.
+ * ts-morph; a first build loads it in a worker thread, never in the compiler's; `--version` and
+ * `--help` load only commander.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -37,7 +38,10 @@ process.on('exit', () => {
 describe('what a run loads', () => {
   it('a first build loads what it uses; a re-run with nothing changed only commander', () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY });
-    expect(loadedBy()).toEqual(expect.arrayContaining(['ts-morph', 'handlebars', 'yaml']));
+    const first = loadedBy();
+    expect(first).toEqual(expect.arrayContaining(['handlebars', 'yaml']));
+    // Nothing is cached yet, so TypeScript runs in a worker thread, loaded beside the YAML parsing.
+    expect(first).not.toContain('ts-morph');
     expect(loadedBy()).toEqual(['commander']);
     expect(loadedBy('validate')).toEqual(['commander']);
     expect(loadedBy('check')).toEqual(['commander']);

@@ -7,6 +7,7 @@ import type { ToolSource } from '../model.js';
 import { deriveNames } from '../names.js';
 import type { CatalogueEntry } from './entry.js';
 import { checkHandlers, type HandlerExports } from './handlers.js';
+import type { TypeScriptHost } from './typescript.js';
 import { parametersSchema } from './parameters.js';
 
 export type { CatalogueEntry, HandlerRef } from './entry.js';
@@ -60,6 +61,8 @@ export interface ResolveInput {
   readonly handlerExports?: HandlerExports;
   /** The previous build's catalogue: an entry whose document did not change is reused as it is. */
   readonly previous?: Catalogue | null;
+  /** Where TypeScript reads handler modules; in this thread by default. */
+  readonly typescript?: TypeScriptHost;
 }
 
 export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue: Catalogue; diagnostics: Diagnostic[] }> {
@@ -118,7 +121,7 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
     claim(entry);
   }
   // Resolved here, once, so that nothing after this stage looks at the disk.
-  const handlers = await checkHandlers(catalogue.entries(), input.handlerExports);
+  const handlers = await checkHandlers(catalogue.entries(), input.handlerExports, input.typescript);
   for (const [name, file] of handlers.files) catalogue.setHandlerFile(name, file);
   diagnostics.push(...handlers.diagnostics);
   return { catalogue, diagnostics };

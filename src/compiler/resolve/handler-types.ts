@@ -1,12 +1,14 @@
 /**
  * Whether a function tool's handler takes and returns what its YAML says, asked of TypeScript's type
- * checker (ts-morph): a probe module beside the handler assigns it to the handler type the generated
- * module will need. A pure function of the handler's text (and what it imports) and the signature, so
- * results are cached by `handlerCheckKey`; ts-morph is imported only when something must be checked.
+ * checker (`typescript-work.ts`: a probe module beside the handler assigns it to the handler type the
+ * generated module will need). A pure function of the handler's text (and what it imports) and the
+ * signature, so results are cached by `handlerCheckKey`; TypeScript is asked only when something must
+ * be checked.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inProcess, type PendingCheck, type TypeScriptHost } from './typescript.js';
 
 /** One handler to check: where it is, its text, and the types the YAML gives it (declarations of `inputName` and `outputName`). */
 export interface HandlerSignature {
@@ -87,9 +89,9 @@ function fresh(check: HandlerCheck, handlerFile: string): boolean {
  *
  * @example (await checkHandlerTypes([signature], new Map())).get(handlerCheckKey(signature))?.problems
  */
-export async function checkHandlerTypes(signatures: readonly HandlerSignature[], cache: HandlerCheckCache): Promise<Map<string, HandlerCheck>> {
+export async function checkHandlerTypes(signatures: readonly HandlerSignature[], cache: HandlerCheckCache, typescript: TypeScriptHost = inProcess): Promise<Map<string, HandlerCheck>> {
   const results = new Map<string, HandlerCheck>();
-  const pending: { key: string; signature: HandlerSignature }[] = [];
+  const pending: PendingCheck[] = [];
   for (const signature of signatures) {
     const key = handlerCheckKey(signature);
     const cached = cache.get(key);
@@ -99,97 +101,9 @@ export async function checkHandlerTypes(signatures: readonly HandlerSignature[],
     } else if (!pending.some((p) => p.key === key)) pending.push({ key, signature });
   }
   if (pending.length === 0) return results;
-  const morph = await import('ts-morph');
-  const project = new morph.Project({
-    useInMemoryFileSystem: false,
-    skipAddingFilesFromTsConfig: true,
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      allowJs: true,
-      target: morph.ts.ScriptTarget.ES2022,
-      module: morph.ts.ModuleKind.ESNext,
-      moduleResolution: morph.ts.ModuleResolutionKind.Bundler,
-      allowImportingTsExtensions: true,
-      types: [],
-      // No DOM: a handler runs in Node, and the DOM's declarations are most of a program's load time.
-      lib: ['lib.es2022.d.ts'],
-    },
-  });
-  const probes = pending.map(({ key, signature }, index) => {
-    project.createSourceFile(signature.file, signature.text, { overwrite: true });
-    const specifier = `./${path.basename(signature.file)}`;
-    const probe = project.createSourceFile(path.join(path.dirname(signature.file), `__toolgen_handler_check_${index}__.ts`), probeText(signature, specifier), { overwrite: true });
-    return { key, signature, probe };
-  });
-  const program = project.getProgram();
-  for (const { key, signature, probe } of probes) {
-    const problems: HandlerTypeProblem[] = [];
-    const handler = project.getSourceFileOrThrow(signature.file);
-    for (const found of program.getSemanticDiagnostics(probe)) {
-      const line = found.getLineNumber();
-      const part = line === INPUT_LINE ? 'input' : line === OUTPUT_LINE ? 'output' : null;
-      if (!part) continue;
-      const messages = morph.ts.flattenDiagnosticMessageText(found.compilerObject.messageText, '\n').split('\n');
-      problems.push({ part, detail: messages[messages.length - 1]!.trim().replace(/\.$/, ''), ...placeOf(morph, handler, signature.exportName, part) });
-    }
-    const dependencies = importedFiles(handler).map((file) => ({ file: path.relative(path.dirname(signature.file), file), hash: hash(readFileSync(file, 'utf8')) }));
-    const check = { problems, dependencies };
+  for (const [key, check] of await typescript.checkSignatures(pending)) {
     remember(cache, key, check);
     results.set(key, check);
   }
   return results;
-}
-
-/** The project's own files a handler imports, directly or not (not its packages'). */
-function importedFiles(handler: import('ts-morph').SourceFile): string[] {
-  const seen = new Set<string>([handler.getFilePath()]);
-  const queue = [handler];
-  while (queue.length > 0) {
-    for (const file of queue.pop()!.getReferencedSourceFiles()) {
-      const name = file.getFilePath();
-      if (seen.has(name) || name.includes('/node_modules/')) continue;
-      seen.add(name);
-      queue.push(file);
-    }
-  }
-  seen.delete(handler.getFilePath());
-  return [...seen].sort();
-}
-
-/** Lines of the probe whose errors say the input, or the output, does not match. */
-const INPUT_LINE = 2;
-const OUTPUT_LINE = 3;
-
-function probeText(signature: HandlerSignature, specifier: string): string {
-  return [
-    `import { ${signature.exportName} as handler } from ${JSON.stringify(specifier)};`,
-    `export const takes: (input: ${signature.inputName}, context: any) => unknown = handler;`,
-    `export const gives: (input: any, context: any) => ${signature.outputName} | PromiseLike<${signature.outputName}> = handler;`,
-    signature.declarations,
-    '',
-  ].join('\n');
-}
-
-type Morph = typeof import('ts-morph');
-type Node = import('ts-morph').Node;
-
-/** Where in the handler a mismatch is: its first parameter (for the input), its return type (for the output), or else its name. */
-function placeOf(morph: Morph, file: import('ts-morph').SourceFile, exportName: string, part: 'input' | 'output'): { line: number; column: number; length: number } {
-  const declaration = file.getExportedDeclarations().get(exportName)?.[0];
-  let fn: Node | undefined = declaration;
-  if (declaration && morph.Node.isVariableDeclaration(declaration)) fn = declaration.getInitializer();
-  let at: Node | undefined;
-  if (fn && (morph.Node.isFunctionDeclaration(fn) || morph.Node.isArrowFunction(fn) || morph.Node.isFunctionExpression(fn))) {
-    if (part === 'input') at = fn.getParameters()[0]?.getTypeNode() ?? fn.getParameters()[0];
-    else at = fn.getReturnTypeNode();
-  }
-  at ??= declaration && 'getNameNode' in declaration ? (declaration as unknown as { getNameNode(): Node | undefined }).getNameNode() : undefined;
-  at ??= declaration;
-  if (!at) return { line: 1, column: 1, length: 1 };
-  const start = file.getLineAndColumnAtPos(at.getStart());
-  const text = at.getText();
-  const firstLine = text.split('\n')[0]!;
-  return { line: start.line, column: start.column, length: Math.max(1, firstLine.length) };
 }

@@ -1,6 +1,7 @@
 /**
- * Checks that each function tool's `module` exists and exports its `export`. The module is parsed with
- * ts-morph (syntax only, no type checker: fast, and enough to see what a module exports).
+ * Checks that each function tool's `module` exists and exports its `export`. The module is parsed by
+ * TypeScript (`typescript.ts`: syntax only, no type checker: fast, and enough to see what a module
+ * exports), and only when its text is new.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { CatalogueEntry } from './entry.js';
 import { closestName } from '../../language/suggest.js';
 import { plainList } from '../diagnostics/format.js';
+import { inProcess, type TypeScriptHost } from './typescript.js';
 
 /**
  * Exported names per module, keyed by path and the SHA-256 of its text, so that edits are seen and an
@@ -37,7 +39,7 @@ export function resolveModuleFile(modulePath: string): string | null {
  *
  * @example (await checkHandlers(catalogue.entries())).files.get('echo_tool') // '/p/handlers/echo.ts'
  */
-export async function checkHandlers(entries: readonly CatalogueEntry[], cache: HandlerExports = new Map()): Promise<{ diagnostics: Diagnostic[]; files: Map<string, string> }> {
+export async function checkHandlers(entries: readonly CatalogueEntry[], cache: HandlerExports = new Map(), typescript: TypeScriptHost = inProcess): Promise<{ diagnostics: Diagnostic[]; files: Map<string, string> }> {
   const diagnostics: Diagnostic[] = [];
   const files = new Map<string, string>();
   for (const entry of entries) {
@@ -49,7 +51,7 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
       diagnostics.push(diagnostic('HANDLER_MODULE_MISSING', { module: shown }, entry.source.locate(['implementation', 'module'])));
       continue;
     }
-    const exported = await exportsOf(file, cache);
+    const exported = await exportsOf(file, cache, typescript);
     if (exported !== 'unknown' && !exported.has(entry.handler.exportName)) {
       const suggestion = closestName(entry.handler.exportName, [...exported]);
       const at = entry.source.locate(['implementation', 'export']);
@@ -64,35 +66,12 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
   return { diagnostics, files };
 }
 
-type TsMorph = typeof import('ts-morph');
-let tsMorph: Promise<TsMorph> | null = null;
-let project: import('ts-morph').Project | null = null;
-
-async function exportsOf(file: string, cache: HandlerExports): Promise<ReadonlySet<string> | 'unknown'> {
+async function exportsOf(file: string, cache: HandlerExports, typescript: TypeScriptHost): Promise<ReadonlySet<string> | 'unknown'> {
   const text = await readFile(file, 'utf8');
   const hash = contentHash(text);
   const cached = cache.get(file);
   if (cached && cached.hash === hash) return cached.names;
-  tsMorph ??= import('ts-morph');
-  const morph = await tsMorph;
-  project ??= new morph.Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
-  const existing = project.getSourceFile(file);
-  if (existing) project.removeSourceFile(existing);
-  const source = project.createSourceFile(file, text, { overwrite: true });
-  let names: Set<string> | 'unknown' = new Set<string>();
-  for (const fn of source.getFunctions()) if (fn.isExported() && fn.getName()) names.add(fn.getName()!);
-  for (const statement of source.getVariableStatements()) {
-    if (statement.isExported()) for (const declaration of statement.getDeclarations()) names.add(declaration.getName());
-  }
-  for (const declaration of source.getExportDeclarations()) {
-    // `export * from` re-exports names only a full program could list; do not guess.
-    if (!declaration.hasNamedExports()) {
-      names = 'unknown';
-      break;
-    }
-    for (const specifier of declaration.getNamedExports()) names.add(specifier.getAliasNode()?.getText() ?? specifier.getName());
-  }
-  project.removeSourceFile(source);
+  const names = await typescript.exportsOf(file, text);
   cache.set(file, { hash, names });
   return names;
 }

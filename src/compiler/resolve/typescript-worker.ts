@@ -1,0 +1,19 @@
+/**
+ * The worker thread of `typeScriptWorker()`: loads TypeScript at once, then answers the compiler's
+ * questions in the order they come.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { WorkerReply, WorkerRequest } from './typescript.js';
+import { checkSignatures, listExports } from './typescript-work.js';
+
+const port = parentPort!;
+port.on('message', (request: WorkerRequest) => {
+  let reply: WorkerReply;
+  try {
+    const value = request.kind === 'exports' ? listExports(request.file, request.text) : checkSignatures(request.pending);
+    reply = { id: request.id, ok: true, value };
+  } catch (error) {
+    reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(reply);
+});
