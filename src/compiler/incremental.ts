@@ -44,8 +44,8 @@ export class Compiler {
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
   #handlerFacts: HandlerFacts = { modules: [], dependencies: [], checks: new Map() };
-  /** Where TypeScript runs, when not in this thread (a worker the caller started and closes). */
-  readonly #typescript: TypeScriptHost | null;
+  /** Where TypeScript runs for the first build, when not in this thread (a worker, closed by that build); later builds ask in this thread. */
+  #typescript: TypeScriptHost | null;
   /** Texts already read by the caller (the build cache reads every file to hash it), by absolute path: used once. */
   #texts: ReadonlyMap<string, string> | null;
 
@@ -155,6 +155,7 @@ export class Compiler {
       ...(sink ? { sink } : {}),
       ...(this.#typescript ? { typescript: this.#typescript } : {}),
     };
+    this.#typescript = null;
     const { result, reuse } = await build(input, this.#reuse);
     this.#reuse = reuse;
     if (reuse) {

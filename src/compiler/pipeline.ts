@@ -79,7 +79,10 @@ export interface BuildInput {
   readonly handlerExports: HandlerExports;
   /** Handler signature checks by key, kept warm between builds; without it, handlers are not type-checked. */
   readonly handlerChecks?: HandlerCheckCache;
-  /** Where TypeScript runs (handler exports and type checks); in this thread by default. */
+  /**
+   * Where TypeScript runs (handler exports and type checks); in this thread by default. The build
+   * closes it once it has asked its last question (a worker's memory is then given back before emit).
+   */
   readonly typescript?: TypeScriptHost;
   /** The out dir, asked only about the modules of tools that are not built. */
   readonly outDir: OutDirListing;
@@ -144,6 +147,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse, input.typescript);
   const handlerChecks = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript) : { dependencies: [], checks: new Map<string, HandlerCheck>() };
+  await input.typescript?.close();
   const { catalogue, perFile } = analysed;
   const named = selectTools(loaded, input.names);
   const selected = input.names.length === 0 ? named : { ...named, files: withConnected(named.files, loaded, catalogue) };

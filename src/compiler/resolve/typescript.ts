@@ -22,7 +22,7 @@ export interface TypeScriptHost {
   exportsOf(file: string, text: string): Promise<ReadonlySet<string> | 'unknown'>;
   /** Each handler checked against its signature, in one program. */
   checkSignatures(pending: readonly PendingCheck[]): Promise<[string, HandlerCheck][]>;
-  /** Lets the host go (a worker ends); a host is not asked again after. */
+  /** Lets the host go (a worker ends, and its memory with it); a build closes the host it was given once it has asked its last question. */
   close(): Promise<void>;
 }
 
