@@ -30,8 +30,13 @@ export interface PlannedFile {
   readonly content: string | null;
 }
 
-/** How long a planned file's text is kept for the build cache (whose stamps hash a file changed in the last 50 ms by content). */
-const RECENT_MS = 1000;
+/**
+ * How many of the last planned files keep their text, for the build cache (whose stamps hash by content
+ * a file written in the 50 ms before they are taken). Only the last few can be that recent; keeping
+ * more would hold every file's text long enough for the garbage collector to move it to the old
+ * generation, which made emit the peak of a large build's memory.
+ */
+const RECENT_FILES = 64;
 
 /** toolgen's temporary files: `<file>.toolgen-<pid>-<n>.tmp`. A run that crashed leaves them; the next removes them. */
 const TEMPORARY = /\.toolgen-\d+-\d+\.tmp$/;
@@ -55,7 +60,8 @@ export class OutputWriter implements OutputSink {
   /** Temporary file → target, in the order accepted. */
   readonly #staged = new Map<string, string>();
   readonly #planned = new Map<string, PlannedFile>();
-  #recent: { readonly path: string; readonly at: number }[] = [];
+  /** The paths of the last `RECENT_FILES` files accepted, oldest first. */
+  readonly #recent: string[] = [];
 
   constructor(readonly outDir: string) {
     this.#entries = absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }));
@@ -70,10 +76,13 @@ export class OutputWriter implements OutputSink {
 
   /** Stages the file, unless the disk already holds its text. */
   accept(file: OutputFile): void {
-    const now = Date.now();
     this.#planned.set(file.path, { bytes: Buffer.byteLength(file.content), content: file.content });
-    this.#recent.push({ path: file.path, at: now });
-    this.#forgetOlderThan(now - RECENT_MS);
+    this.#recent.push(file.path);
+    if (this.#recent.length > RECENT_FILES) {
+      const older = this.#recent.shift()!;
+      const planned = this.#planned.get(older);
+      if (planned && planned.content !== null && older !== file.path) this.#planned.set(older, { bytes: planned.bytes, content: null });
+    }
     if (this.#existing.has(file.path) && readFileSync(file.path, 'utf8') === file.content) return;
     const dir = path.dirname(file.path);
     if (!this.#dirs.has(dir)) {
@@ -91,7 +100,7 @@ export class OutputWriter implements OutputSink {
     this.#staged.set(temporary, file.path);
   }
 
-  /** Every file accepted so far: its size and, for those of the last second, its text. */
+  /** Every file accepted so far: its size and, for the last few, its text. */
   get planned(): ReadonlyMap<string, PlannedFile> {
     return this.#planned;
   }
@@ -116,16 +125,6 @@ export class OutputWriter implements OutputSink {
   abort(): void {
     for (const temporary of this.#staged.keys()) rmSync(temporary, { force: true });
     this.#staged.clear();
-  }
-
-  #forgetOlderThan(limit: number): void {
-    let old = 0;
-    for (; old < this.#recent.length && this.#recent[old]!.at < limit; old += 1) {
-      const file = this.#recent[old]!.path;
-      const planned = this.#planned.get(file);
-      if (planned && planned.content !== null) this.#planned.set(file, { bytes: planned.bytes, content: null });
-    }
-    if (old > 0) this.#recent = this.#recent.slice(old);
   }
 }
 

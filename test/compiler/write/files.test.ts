@@ -113,6 +113,12 @@ describe('OutputWriter', () => {
     writer.accept(a);
     expect(writer.planned.get(a.path)).toEqual({ bytes: Buffer.byteLength(a.content), content: a.content });
     expect(Buffer.byteLength(a.content)).toBe(a.content.length + 1);
+    // 64 more files later, the first one's text is let go; its size stays.
+    for (let n = 0; n < 64; n += 1) writer.accept({ path: at(dir, `f${n}.ts`), content: `${banner}// ${n}\n` });
+    expect(writer.planned.get(a.path)).toEqual({ bytes: Buffer.byteLength(a.content), content: null });
+    expect(writer.planned.get(at(dir, 'f0.ts'))?.content).toBe(`${banner}// 0\n`);
+    expect(writer.planned.size).toBe(65);
+    writer.abort();
   });
 });
 
