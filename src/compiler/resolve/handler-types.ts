@@ -8,34 +8,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inProcess, type PendingCheck, type TypeScriptHost } from './typescript.js';
+import type { HandlerCheck, HandlerSignature, PendingCheck } from './handler-check.js';
+import { inProcess, type TypeScriptHost } from './typescript.js';
 
-/** One handler to check: where it is, its text, and the types the YAML gives it (declarations of `inputName` and `outputName`). */
-export interface HandlerSignature {
-  readonly file: string;
-  readonly text: string;
-  readonly exportName: string;
-  readonly inputName: string;
-  readonly outputName: string;
-  readonly declarations: string;
-}
-
-/** A mismatch, with the deepest line of TypeScript's explanation and where in the handler it is. */
-export interface HandlerTypeProblem {
-  readonly part: 'input' | 'output';
-  readonly detail: string;
-  /** 1-based, in `file`. */
-  readonly line: number;
-  readonly column: number;
-  readonly length: number;
-}
-
-/** What a check found, and the files (other than the handler) it read: a change to one makes the result stale. */
-export interface HandlerCheck {
-  readonly problems: readonly HandlerTypeProblem[];
-  /** Paths relative to the handler's folder. */
-  readonly dependencies: readonly { readonly file: string; readonly hash: string }[];
-}
+export type { HandlerCheck, HandlerSignature, HandlerTypeProblem } from './handler-check.js';
 
 /** Results by `handlerCheckKey`; a build cache may hold them across runs. */
 export type HandlerCheckCache = Map<string, HandlerCheck>;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Node, Project, ts, type SourceFile } from 'ts-morph';
-import type { HandlerCheck, HandlerSignature, HandlerTypeProblem } from './handler-types.js';
+import type { HandlerCheck, HandlerSignature, HandlerTypeProblem, PendingCheck } from './handler-check.js';
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
@@ -46,7 +46,7 @@ const OUTPUT_LINE = 3;
  * Checks each handler against its signature in one TypeScript program: a probe module beside the
  * handler assigns it to the handler type the generated module will need.
  */
-export function checkSignatures(pending: readonly { readonly key: string; readonly signature: HandlerSignature }[]): [string, HandlerCheck][] {
+export function checkSignatures(pending: readonly PendingCheck[]): [string, HandlerCheck][] {
   const project = new Project({
     useInMemoryFileSystem: false,
     skipAddingFilesFromTsConfig: true,

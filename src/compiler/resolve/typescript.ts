@@ -9,13 +9,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { HandlerCheck, HandlerSignature } from './handler-types.js';
-
-/** A handler check to make, by its cache key. */
-export interface PendingCheck {
-  readonly key: string;
-  readonly signature: HandlerSignature;
-}
+import type { HandlerCheck, PendingCheck } from './handler-check.js';
 
 export interface TypeScriptHost {
   /** The names a module exports, from its syntax; 'unknown' for `export *`. */
