@@ -20,6 +20,8 @@ export interface CompiledCall extends CompiledBase {
   readonly kind: 'call';
   readonly plan: CallStep;
   readonly resolveInputs: InputResolver;
+  /** No `when`, step timeout, cache or transform: the flat path can make its first attempt at once (`executeCall`). */
+  readonly atOnce: boolean;
 }
 
 export interface CompiledParallel extends CompiledBase {
@@ -97,7 +99,13 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
   switch (step.kind) {
     case 'call':
       tools.push({ name: step.tool });
-      return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing) };
+      return {
+        ...base,
+        kind: 'call',
+        plan: step,
+        resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing),
+        atOnce: base.when === null && base.transform.length === 0 && step.timeoutMs === undefined && step.cache === undefined,
+      };
     case 'parallel':
       return { ...base, kind: 'parallel', plan: step, branches: step.branches.map((branch) => ({ id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing) })) };
     case 'choice':

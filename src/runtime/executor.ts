@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ChainPlan } from '../language/plan.js';
 import { closestName } from '../language/suggest.js';
-import { schemaErrors } from '../language/validation.js';
-import { auditRecord, type Attempt } from './attempt.js';
+import { schemaErrors, validatorFor } from '../language/validation.js';
+import { auditRecord, successEntry, successRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
-import type { CallSite, Core } from './call.js';
+import { AttemptMade, type AttemptSink, type CallSite, type Core } from './call.js';
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
 import { compilePlan } from './compiled-plan.js';
@@ -53,6 +53,8 @@ const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: 
   journal === undefined
     ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep }
     : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep, journal };
+/** The site of a plain step's first attempt, made only when the flat path leaves for `#call`. */
+const plainSite = (chainId: string, stepId: string, depth: number): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace: undefined });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -84,6 +86,7 @@ export class ChainExecutor implements ToolCaller {
       random: options.random ?? Math.random,
       tracing,
       call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, undefined) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
+      callAtOnce: (tool, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, input, chainId, stepId, depth, startedAt, sink),
     };
     this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
   }
@@ -276,13 +279,42 @@ export class ChainExecutor implements ToolCaller {
         return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
       }
       const later = settlesLater(definition, produced);
-      if (later !== true) return remember(this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later));
-      return Promise.resolve(produced).then(
-        (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
-        (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
-      );
+      return this.#settle(definition, site, startedAt, input, produced, later, remember);
     }
     return this.#guardedCall(definition, input, site, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
+  }
+
+  /**
+   * `Core.callAtOnce`: `#call` for a plain step's first attempt when nothing can interrupt it. A function
+   * tool that returns at once and succeeds is recorded here directly (audit record, history entry);
+   * anything else takes `#call`'s way and comes back as an `AttemptMade`.
+   */
+  #callAtOnce(tool: string, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
+    const definition = this.registry.get(tool);
+    const implementation = definition?.implementation;
+    if (implementation?.kind !== 'function' || definition!.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
+      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+    }
+    const input = withDefaults(definition!.parameters, rawInput);
+    const refusal = this.#checkPolicies(definition!) ?? validateInput(definition!, input);
+    if (refusal) return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
+    let produced: unknown;
+    try {
+      produced = implementation.handler(input, { audit: this.context, chainId, stepId, attempt: 1, idempotencyKey: null, signal: NEVER, executor: this });
+    } catch (error) {
+      return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: executionFailure(error) }));
+    }
+    const later = settlesLater(definition!, produced);
+    if (later !== false) return new AttemptMade(this.#settle(definition!, plainSite(chainId, stepId, depth), startedAt, input, produced, later, unchanged));
+    if (definition!.returns !== null) {
+      const checked = checkOutput(definition!, produced);
+      if (!checked.ok) return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, checked));
+    }
+    const endedAt = this.#clock.now();
+    this.context.record(successRecord(definition!, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));
+    sink.history.push(successEntry(stepId, tool, 1, startedAt, endedAt, 0));
+    sink.lastEndedAt = endedAt;
+    return produced;
   }
 
   /**
@@ -317,6 +349,15 @@ export class ChainExecutor implements ToolCaller {
       timer.abort();
       release();
     }
+  }
+
+  /** Finishes a call whose handler returned `produced`: at once, or once the promise it returned settles (`later`, from `settlesLater`). */
+  #settle(definition: ToolDefinition, site: CallSite, startedAt: number, input: unknown, produced: unknown, later: boolean | CallOutcome, remember: (attempt: Attempt) => Attempt): Settled<Attempt> {
+    if (later !== true) return remember(this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later));
+    return Promise.resolve(produced).then(
+      (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
+      (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
+    );
   }
 
   #checkPolicies(tool: ToolDefinition): ToolFailure | null {
@@ -450,6 +491,8 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
 }
 
 function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null {
+  // The validator first: a valid input (the usual case) allocates nothing.
+  if (validatorFor(tool.parameters)(input)) return null;
   const problems = schemaErrors(tool.parameters, input);
   if (problems.length === 0) return null;
   return { kind: 'validation', message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`, details: problems };

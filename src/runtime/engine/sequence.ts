@@ -5,9 +5,9 @@
 import type { CompiledSequence } from '../compiled-plan.js';
 import type { ChainFailureReason } from '../result.js';
 import { isPromiseLike } from '../settled.js';
-import { abortFailure } from '../signals.js';
+import { abortFailure, NEVER } from '../signals.js';
 import { limitReached, toolOf, type SequenceEnd, type StepContext } from './context.js';
-import { executeCall, executeStep, recordFailure } from './step.js';
+import { executeCall, executeStep, RECORDED, recordFailure } from './step.js';
 import type { StepRun } from './step-run.js';
 
 export async function runSequence(sequence: CompiledSequence, context: StepContext): Promise<SequenceEnd> {
@@ -21,13 +21,19 @@ export async function runSequence(sequence: CompiledSequence, context: StepConte
   const chained = run.onStep === undefined;
   let endedAt: number | undefined;
   while (current !== null) {
-    if (signal.aborted) return { failure: { step: current, tool: null, ...abortFailure(signal.reason) }, last };
+    if (signal !== NEVER && signal.aborted) return { failure: { step: current, tool: null, ...abortFailure(signal.reason) }, last };
     // Every visit counts, a skipped one too: a loop of skipped steps must end as well.
     if (run.budget.used >= run.budget.max) return { failure: limitReached(run, current), last };
     run.budget.used += 1;
     const step = sequence.steps.get(current)!;
     const plain = flat && step.kind === 'call' && step.when === null;
     const settled = plain ? executeCall(step, context, endedAt) : executeStep(step, context);
+    if (settled === RECORDED) {
+      last = context.scope.steps.get(current);
+      current = step.plan.onSuccess.next;
+      endedAt = chained ? run.lastEndedAt : undefined;
+      continue;
+    }
     let executed: StepRun;
     if (isPromiseLike(settled)) {
       executed = await settled;
