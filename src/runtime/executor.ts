@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChainPlan } from '../language/plan.js';
 import { closestName } from '../language/suggest.js';
-import { schemaErrors, validatorFor } from '../language/validation.js';
+import { schemaErrors } from '../language/validation.js';
 import { auditRecord, successEntry, successRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
 import { AttemptMade, type AttemptSink, type CallSite, type Core } from './call.js';
@@ -16,7 +16,7 @@ import { topContext, type Run } from './engine/context.js';
 import { dagOutputs, runDag } from './engine/dag.js';
 import { runSequence } from './engine/sequence.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
-import { withDefaults } from './input-defaults.js';
+import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult, ChainWaiting } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
@@ -233,8 +233,9 @@ export class ChainExecutor implements ToolCaller {
       // Nothing was called, so nothing is audited; the run's history still shows the attempt.
       return this.#attempt(name, site, startedAt, rawInput, { ok: false, error }, site.via);
     }
-    const input = withDefaults(definition.parameters, rawInput);
-    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input);
+    const checks = inputChecks(definition.parameters);
+    const input = withDefaults(definition.parameters, rawInput, checks);
+    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
     if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
     if (site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
 
@@ -295,8 +296,9 @@ export class ChainExecutor implements ToolCaller {
     if (implementation?.kind !== 'function' || definition!.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
       return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
     }
-    const input = withDefaults(definition!.parameters, rawInput);
-    const refusal = this.#checkPolicies(definition!) ?? validateInput(definition!, input);
+    const checks = inputChecks(definition!.parameters);
+    const input = withDefaults(definition!.parameters, rawInput, checks);
+    const refusal = this.#checkPolicies(definition!) ?? validateInput(definition!, input, checks);
     if (refusal) return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
     let produced: unknown;
     try {
@@ -412,7 +414,7 @@ export class ChainExecutor implements ToolCaller {
 
     // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
     const interruptible = parentSignal !== NEVER || timeoutMs !== undefined;
-    const { controller, release } = interruptible ? childController(parentSignal) : { controller: null, release: () => {} };
+    const { controller, release } = interruptible ? childController(parentSignal) : NOT_INTERRUPTIBLE;
     const signal = controller?.signal ?? NEVER;
     const timer = timeoutMs === undefined ? null : new AbortController();
     if (timer && controller) {
@@ -442,6 +444,7 @@ export class ChainExecutor implements ToolCaller {
 }
 
 const unchanged = (attempt: Attempt): Attempt => attempt;
+const NOT_INTERRUPTIBLE = { controller: null, release: () => {} };
 
 /** The value of `run`, or undefined when it throws. */
 function safely<T>(run: () => T): T | undefined {
@@ -490,9 +493,8 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   return { ok: true, output };
 }
 
-function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null {
-  // The validator first: a valid input (the usual case) allocates nothing.
-  if (validatorFor(tool.parameters)(input)) return null;
+function validateInput(tool: ToolDefinition, input: unknown, checks: InputChecks): ToolFailure | null {
+  if (isValidInput(tool.parameters, input, checks)) return null;
   const problems = schemaErrors(tool.parameters, input);
   if (problems.length === 0) return null;
   return { kind: 'validation', message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`, details: problems };
