@@ -7,18 +7,18 @@ import { cacheKey } from './cache.js';
 import { AttemptMade, type AttemptSink, type CallSite, type Core } from './call.js';
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
-import { compilePlan } from './compiled-plan.js';
+import { compilePlan, type CompiledPlan } from './compiled-plan.js';
 import type { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
 import type { RunStore, SuspendedRun } from './durable/store.js';
-import { topContext, type Run } from './engine/context.js';
+import { topContext, type Run, type SequenceEnd } from './engine/context.js';
 import { dagOutputs, runDag } from './engine/dag.js';
 import { runSequence } from './engine/sequence.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
-import type { CallOutcome, ChainFailureReason, ChainResult, ChainWaiting } from './result.js';
+import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
 import { endToolSpan, endWorkflowSpan, parentOf, startToolSpan, startWorkflowSpan } from './spans.js';
@@ -120,7 +120,9 @@ export class ChainExecutor implements ToolCaller {
       return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
     }
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#core.call(tool, input, topLevel(options, (ran) => (chain = ran)));
+    // A chain of synchronous tools ends at once: nothing to await.
+    const called = this.#core.call(tool, input, topLevel(options, (ran) => (chain = ran)));
+    const { outcome } = isPromiseLike(called) ? await called : called;
     return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
   }
 
@@ -187,7 +189,7 @@ export class ChainExecutor implements ToolCaller {
   /** Runs a plan from the given state. The seed's `execute_chain`. */
   async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
     // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep, undefined) as Promise<ChainResult>;
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep, undefined) as Settled<ChainResult>;
   }
 
   /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
@@ -262,15 +264,9 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span)).then((chain) => {
-        site.onChain?.(chain);
-        const outcome: CallOutcome = chain.success
-          ? { ok: true, output: chain.final_state }
-          : chain.status === 'suspended'
-            ? { ok: false, error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` } }
-            : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
-        return remember(this.#finish(definition, site, startedAt, input, outcome));
-      });
+      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span));
+      if (isPromiseLike(chain)) return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
+      return remember(this.#chainCalled(definition, site, startedAt, input, chain));
     }
     if (limit === undefined && site.signal === NEVER) {
       let produced: unknown;
@@ -283,6 +279,17 @@ export class ChainExecutor implements ToolCaller {
       return this.#settle(definition, site, startedAt, input, produced, later, remember);
     }
     return this.#guardedCall(definition, input, site, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
+  }
+
+  /** The call of a composite once its chain ended: the chain to the caller that wants it, the attempt. */
+  #chainCalled(definition: ToolDefinition, site: CallSite, startedAt: number, input: unknown, chain: AnyChainResult): Attempt {
+    site.onChain?.(chain);
+    const outcome: CallOutcome = chain.success
+      ? { ok: true, output: chain.final_state }
+      : chain.status === 'suspended'
+        ? { ok: false, error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` } }
+        : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+    return this.#finish(definition, site, startedAt, input, outcome);
   }
 
   /**
@@ -387,7 +394,19 @@ export class ChainExecutor implements ToolCaller {
     return attempt;
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Promise<AnyChainResult> {
+  /**
+   * Runs a plan: synchronously while every step settles at once, so a chain of synchronous tools makes
+   * no promise. Like an async function, it never throws: what throws comes back as a rejected promise.
+   */
+  #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Settled<AnyChainResult> {
+    try {
+      return this.#startChain(plan, initialState, chainName, depth, parentSignal, timeoutMs, journal, onStep, trace);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #startChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Settled<AnyChainResult> {
     const compiled = compilePlan(plan);
     // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
     const chainId = journal?.start.chainId ?? randomUUID();
@@ -422,25 +441,46 @@ export class ChainExecutor implements ToolCaller {
         if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
       });
     }
-    let failure: ChainFailureReason | null;
-    let waiting: ChainWaiting | undefined;
+    let ended: Settled<SequenceEnd>;
     try {
       const context = topContext(run, state, signal, span === undefined ? trace : parentOf(span));
-      if (depth > MAX_NESTING) failure = { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` };
-      else if (plan.mode === 'dag') failure = (await runDag(compiled, compiled.dependsOn, context)).failure;
-      else ({ failure, suspended: waiting } = await runSequence(compiled, context));
+      if (depth > MAX_NESTING) ended = { failure: { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` }, last: null };
+      else ended = plan.mode === 'dag' ? runDag(compiled, compiled.dependsOn, context) : runSequence(compiled, context);
     } catch (error) {
       span?.end();
-      throw error;
-    } finally {
       timer?.abort();
       release();
+      throw error;
     }
-    if (span !== undefined) endWorkflowSpan(span, failure, waiting);
-    this.context.trackChain(chainId, chainName, compiled.tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
-    const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
-    return chainResult({ chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });
+    if (isPromiseLike(ended)) {
+      return ended.then(
+        (end) => {
+          timer?.abort();
+          release();
+          return this.#endChain(plan, compiled.tools, run, state, chainName, startedAt, journal, span, end);
+        },
+        (error: unknown) => {
+          span?.end();
+          timer?.abort();
+          release();
+          throw error;
+        },
+      );
+    }
+    timer?.abort();
+    release();
+    return this.#endChain(plan, compiled.tools, run, state, chainName, startedAt, journal, span, ended);
   }
+
+  /** A chain's end: its span, its status in the audit context, its result. */
+  #endChain(plan: ChainPlan, tools: CompiledPlan['tools'], run: Run, state: Record<string, unknown>, chainName: string, startedAt: string, journal: RunJournal | undefined, span: TraceSpan | undefined, end: SequenceEnd): AnyChainResult {
+    const { failure, suspended: waiting } = end;
+    if (span !== undefined) endWorkflowSpan(span, failure, waiting);
+    this.context.trackChain(run.chainId, chainName, tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
+    const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
+    return chainResult({ chainId: run.chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });
+  }
+
 }
 
 const unchanged = (attempt: Attempt): Attempt => attempt;

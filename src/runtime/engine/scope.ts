@@ -11,9 +11,10 @@ import type { SequenceEnd, StepContext } from './context.js';
 export function runScope(sequence: CompiledSequence, inner: StepContext, name: string, index?: number): Promise<SequenceEnd> {
   const { run } = inner;
   const tracing = run.core.tracing;
-  if (tracing === undefined || inner.trace === UNRECORDED) return run.runSequence(sequence, inner);
+  // A promise either way: the block awaits its branches and items as they come.
+  if (tracing === undefined || inner.trace === UNRECORDED) return Promise.resolve(run.runSequence(sequence, inner));
   const span = startScopeSpan(tracing, name, inner.where!, index, run.chainId, inner.trace);
-  return run.runSequence(sequence, { ...inner, trace: parentOf(span) }).then(
+  return Promise.resolve(run.runSequence(sequence, { ...inner, trace: parentOf(span) })).then(
     (end) => {
       endScopeSpan(span, end);
       return end;
