@@ -15,6 +15,7 @@ import type { RunStore, SuspendedRun } from './durable/store.js';
 import { topContext, type Run, type SequenceEnd } from './engine/context.js';
 import { dagOutputs, runDag } from './engine/dag.js';
 import { runSequence } from './engine/sequence.js';
+import { newState } from './engine/state.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
@@ -411,8 +412,8 @@ export class ChainExecutor implements ToolCaller {
     // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
     const chainId = journal?.start.chainId ?? randomUUID();
     const startedAt = journal?.start.startedAt ?? isoTime(this.#clock.now());
-    // Object.assign, not a spread: V8 adds properties to a spread-made object on a slow path.
-    const state: Record<string, unknown> = Object.assign({}, initialState);
+    // Not a spread: V8 adds properties to a spread-made object on a slow path (see `newState`).
+    const state = newState(initialState);
     const run: Run = {
       core: this.#core,
       chainId,
