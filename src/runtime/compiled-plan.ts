@@ -7,7 +7,9 @@ import { RuntimeUsageError } from './errors.js';
 import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { planProblems } from '../language/plan-check.js';
+import { isPlainObject, type JsonValue } from '../language/json.js';
 import { parsePath, type PathSegment } from '../language/path.js';
+import { parseTemplate } from '../language/template.js';
 import type { CallStep, ChainPlan, ChoiceStep, LoopStep, ParallelStep, PlanStep, StepSequence, WaitStep } from '../language/plan.js';
 
 interface CompiledBase {
@@ -62,6 +64,8 @@ export interface CompiledPlan extends CompiledSequence {
   readonly dependsOn: ReadonlyMap<string, readonly string[]>;
   /** Whether a run of it may suspend: it has a wait step. */
   readonly waits: boolean;
+  /** Whether anything in it reads step outputs (a `steps.<id>` reference, or any expression): if nothing does, a run does not keep them. */
+  readonly readsSteps: boolean;
 }
 
 const cache = new WeakMap<ChainPlan, CompiledPlan>();
@@ -78,7 +82,7 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   const tools: PlannedToolCall[] = [];
   const sequence = compileSequence(plan, `plan '${plan.name}'`, tools, plan.missingReferences ?? 'fail');
   const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
-  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait') };
+  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait'), readsSteps: readsSteps(plan) };
   cache.set(plan, compiled);
   return compiled;
 }
@@ -115,4 +119,34 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
     case 'loop':
       return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, tools, missing) };
   }
+}
+
+/** Whether a sequence reads step outputs: a `steps.<id>` reference in a template, or any expression (an expression sees every output). */
+function readsSteps(sequence: StepSequence): boolean {
+  return sequence.steps.some((step) => {
+    if (step.when !== undefined || (step.onSuccess.transform?.length ?? 0) > 0) return true;
+    switch (step.kind) {
+      case 'call':
+        return referencesSteps(step.inputs);
+      case 'loop':
+        return referencesSteps(step.over) || readsSteps(step.body);
+      case 'parallel':
+        return step.branches.some(readsSteps);
+      case 'choice':
+        return true;
+      case 'wait':
+        return false;
+    }
+  });
+}
+
+function referencesSteps(value: JsonValue): boolean {
+  if (typeof value === 'string') {
+    if (!value.includes('<<')) return false;
+    const parsed = parseTemplate(value);
+    return !('error' in parsed) && parsed.parts.some((part) => 'reference' in part && part.reference.root === 'steps');
+  }
+  if (Array.isArray(value)) return value.some(referencesSteps);
+  if (isPlainObject(value)) return Object.values(value).some(referencesSteps);
+  return false;
 }

@@ -427,6 +427,8 @@ export class ChainExecutor implements ToolCaller {
       journal,
       onStep,
       lastEndedAt: 0,
+      keepsOutputs: compiled.readsSteps,
+      lastOutput: null,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
     const { tracing } = this.#core;

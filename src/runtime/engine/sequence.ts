@@ -29,7 +29,7 @@ export function runSequence(sequence: CompiledSequence, context: StepContext): S
     const plain = flat && step.kind === 'call' && step.when === null;
     const settled = plain ? executeCall(step, context, endedAt) : executeStep(step, context);
     if (settled === RECORDED) {
-      last = context.scope.steps.get(current);
+      last = run.lastOutput;
       current = step.plan.onSuccess.next;
       endedAt = chained ? run.lastEndedAt : undefined;
       continue;
@@ -77,7 +77,7 @@ async function runLater(sequence: CompiledSequence, context: StepContext, first:
         }
         break;
       }
-      last = context.scope.steps.get(current);
+      last = run.lastOutput;
       current = step.plan.onSuccess.next;
       endedAt = chained ? run.lastEndedAt : undefined;
     }

@@ -82,7 +82,7 @@ function executeTraced(step: CompiledStep, context: StepContext, visit: Visit | 
     );
 }
 
-/** What `executeCall` returns when the step succeeded at once and is recorded: the sequence goes on to `onSuccess.next`. */
+/** What `executeCall` returns when the step succeeded at once and is recorded (its output in `Run.lastOutput`): the sequence goes on to `onSuccess.next`. */
 export const RECORDED: unique symbol = Symbol('recorded');
 
 /**
@@ -106,6 +106,7 @@ export function executeCall(step: CompiledCall, context: StepContext, startedAt:
   const error = mapOutputs(step, output, context.scope.state);
   if (error !== null) return { status: 'failed', error, attempts: 1, extras: null };
   recordSuccess(step, output, 1, null, context);
+  run.lastOutput = output;
   return RECORDED;
 }
 
@@ -132,7 +133,7 @@ function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success'
 
 /** Records a step's success: its output for `steps.<id>` references, its result. */
 function recordSuccess(step: CompiledStep, output: unknown, attempts: number, extras: StepExtras | null, context: StepContext): void {
-  context.scope.steps.set(step.plan.id, output);
+  if (context.run.keepsOutputs) context.scope.steps.set(step.plan.id, output);
   const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts, output };
   recordResult(context.run, extras !== null || context.where !== null ? { ...result, ...extras, ...(context.where === null ? {} : { scope: context.where }) } : result);
 }
