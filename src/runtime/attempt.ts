@@ -1,6 +1,8 @@
 /**
  * One attempt of one tool: the single value the runtime makes per attempt. The run's history entry
- * and the audit record are both derived from it, so they can never disagree.
+ * and the audit record are both derived from it, so they can never disagree. The flat path's plain
+ * attempt that succeeds at once makes none: its entry and record come from the same builders
+ * (`successEntry`, `successRecord`), given the same fields.
  */
 import { redact, type AuditRecord } from './audit.js';
 import type { AuditContext } from './context.js';
