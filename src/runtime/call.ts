@@ -6,6 +6,7 @@ import type { Attempt } from './attempt.js';
 import type { Clock } from './clock.js';
 import type { RunJournal } from './durable/journal.js';
 import type { AuditContext } from './context.js';
+import type { InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
 import type { AttemptRecord, ChainResult } from './result.js';
 import type { Settled } from './settled.js';
@@ -55,7 +56,17 @@ export interface Core {
    * once and succeeds, its history entry goes into `sink` and its output comes back, no `Attempt`
    * made; otherwise the attempt, as `call` returns it (not yet in the history), comes back in an `AttemptMade`.
    */
-  callAtOnce(tool: string, input: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown;
+  callAtOnce(tool: string, known: KnownTool, input: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown;
+}
+
+/**
+ * A step's memory of its tool: the definition in the registry that last ran it, with its input
+ * checks. A registry never changes the tool behind a name, so a run need not look it up at every step.
+ */
+export interface KnownTool {
+  registry: ToolRegistry | null;
+  definition: ToolDefinition | null;
+  checks: InputChecks | null;
 }
 
 /** Where the flat path puts a call that succeeded at once: the run's history, and when the call ended. */

@@ -4,7 +4,7 @@ import { closestName } from '../language/suggest.js';
 import { schemaErrors } from '../language/validation.js';
 import { auditRecord, successEntry, successRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
-import { AttemptMade, type AttemptSink, type CallSite, type Core } from './call.js';
+import { AttemptMade, type AttemptSink, type CallSite, type Core, type KnownTool } from './call.js';
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
 import { compilePlan, type CompiledPlan } from './compiled-plan.js';
@@ -87,7 +87,7 @@ export class ChainExecutor implements ToolCaller {
       random: options.random ?? Math.random,
       tracing,
       call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, undefined) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
-      callAtOnce: (tool, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, input, chainId, stepId, depth, startedAt, sink),
+      callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
     };
     this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
   }
@@ -240,7 +240,7 @@ export class ChainExecutor implements ToolCaller {
     const input = withDefaults(definition.parameters, rawInput, checks);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
     if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
-    if (site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
+    if (site.signal !== NEVER && site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
 
     let key: string | null = null;
     if (site.cache) {
@@ -298,30 +298,42 @@ export class ChainExecutor implements ToolCaller {
    * tool that returns at once and succeeds is recorded here directly (audit record, history entry);
    * anything else takes `#call`'s way and comes back as an `AttemptMade`.
    */
-  #callAtOnce(tool: string, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
-    const definition = this.registry.get(tool);
-    const implementation = definition?.implementation;
-    if (implementation?.kind !== 'function' || definition!.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
+  #callAtOnce(tool: string, known: KnownTool, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
+    let definition: ToolDefinition;
+    let checks: InputChecks;
+    if (known.registry === this.registry) {
+      definition = known.definition!;
+      checks = known.checks!;
+    } else {
+      const found = this.registry.get(tool);
+      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+      definition = found;
+      checks = inputChecks(found.parameters);
+      known.registry = this.registry;
+      known.definition = found;
+      known.checks = checks;
+    }
+    const implementation = definition.implementation;
+    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
       return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
     }
-    const checks = inputChecks(definition!.parameters);
-    const input = withDefaults(definition!.parameters, rawInput, checks);
-    const refusal = this.#checkPolicies(definition!) ?? validateInput(definition!, input, checks);
-    if (refusal) return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
+    const input = withDefaults(definition.parameters, rawInput, checks);
+    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
+    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
     let produced: unknown;
     try {
       produced = implementation.handler(input, { audit: this.context, chainId, stepId, attempt: 1, idempotencyKey: null, signal: NEVER, executor: this });
     } catch (error) {
-      return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: executionFailure(error) }));
+      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: executionFailure(error) }));
     }
-    const later = settlesLater(definition!, produced);
-    if (later !== false) return new AttemptMade(this.#settle(definition!, plainSite(chainId, stepId, depth), startedAt, input, produced, later, unchanged));
-    if (definition!.returns !== null) {
-      const checked = checkOutput(definition!, produced);
-      if (!checked.ok) return new AttemptMade(this.#finish(definition!, plainSite(chainId, stepId, depth), startedAt, input, checked));
+    const later = settlesLater(definition, produced);
+    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth), startedAt, input, produced, later, unchanged));
+    if (definition.returns !== null) {
+      const checked = checkOutput(definition, produced);
+      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, checked));
     }
     const endedAt = this.#clock.now();
-    this.context.record(successRecord(definition!, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));
+    this.context.record(successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));
     sink.history.push(successEntry(stepId, tool, 1, startedAt, endedAt, 0));
     sink.lastEndedAt = endedAt;
     return produced;

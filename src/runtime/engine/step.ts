@@ -101,7 +101,7 @@ export function executeCall(step: CompiledCall, context: StepContext, startedAt:
   } catch (error) {
     return afterCall(step, afterFirst(step, context, recordAttempt(inputsFailed(step, step.plan.tool, run.chainId, 1, 0, undefined, start, error), run, undefined)), context);
   }
-  const output = run.core.callAtOnce(step.plan.tool, input, run.chainId, step.plan.id, run.depth, start, run);
+  const output = run.core.callAtOnce(step.plan.tool, step.known, input, run.chainId, step.plan.id, run.depth, start, run);
   if (output instanceof AttemptMade) return afterCall(step, afterFirst(step, context, recordAttempt(output.attempt, run, undefined)), context);
   const error = mapOutputs(step, output, context.scope.state);
   if (error !== null) return { status: 'failed', error, attempts: 1, extras: null };
