@@ -362,7 +362,7 @@ function chainFixture() {
   const byHand = async (input, context) => {
     // Object.assign, not `{ ...input }`: V8 (node 20) adds properties to an object made by spread on a
     // slow path, ~0.45 µs each; with the 20 added here that would make this baseline ~11 µs, not ~2 µs.
-    // (The executor's `{ ...initialState }` pays exactly that today: see the report.)
+    // (The executor makes its state with `newState`, src/runtime/engine/state.ts.)
     const state = Object.assign({}, input);
     for (let i = 0; i < CHAIN_STEPS; i += 1) {
       const toolInput = { value: state[valueIn[i]], label: `step ${i + 1} of ${state.name}` };

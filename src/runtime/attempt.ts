@@ -1,6 +1,8 @@
 /**
  * One attempt of one tool: the single value the runtime makes per attempt. The run's history entry
- * and the audit record are both derived from it, so they can never disagree.
+ * and the audit record are both derived from it, so they can never disagree. The flat path's plain
+ * attempt that succeeds at once makes none: its entry and record come from the same builders
+ * (`successEntry`, `successRecord`), given the same fields.
  */
 import { redact, type AuditRecord } from './audit.js';
 import type { AuditContext } from './context.js';
@@ -31,7 +33,7 @@ export function historyEntry(attempt: Attempt): AttemptRecord {
   // Whole literals: this runs once per attempt, and adding fields later is slow.
   if (outcome.ok) {
     return attempt.via === undefined
-      ? { step: attempt.stepId!, tool: attempt.tool, attempt: attempt.attempt, status: 'success', started_at_ms: attempt.startedAt, duration_ms: attempt.endedAt - attempt.startedAt, waited_ms: attempt.waitedMs }
+      ? successEntry(attempt.stepId!, attempt.tool, attempt.attempt, attempt.startedAt, attempt.endedAt, attempt.waitedMs)
       : { step: attempt.stepId!, tool: attempt.tool, attempt: attempt.attempt, status: 'success', started_at_ms: attempt.startedAt, duration_ms: attempt.endedAt - attempt.startedAt, waited_ms: attempt.waitedMs, via: attempt.via };
   }
   return attempt.via === undefined
@@ -39,10 +41,16 @@ export function historyEntry(attempt: Attempt): AttemptRecord {
     : { step: attempt.stepId!, tool: attempt.tool, attempt: attempt.attempt, status: 'failed', started_at_ms: attempt.startedAt, duration_ms: attempt.endedAt - attempt.startedAt, waited_ms: attempt.waitedMs, error: outcome.error, via: attempt.via };
 }
 
+/** The history entry of a plain attempt that succeeded; the flat path makes it with no `Attempt` in between. */
+export function successEntry(step: string, tool: string, attempt: number, startedAt: number, endedAt: number, waitedMs: number): AttemptRecord {
+  return { step, tool, attempt, status: 'success', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: waitedMs };
+}
+
 /** The attempt as the audit trail records it: who, where, and the input and output with secrets redacted. */
 export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: AuditContext): AuditRecord {
-  const fields = tool.audit.redactFields;
   const { outcome } = attempt;
+  if (outcome.ok && attempt.via !== 'cache') return successRecord(tool, context, attempt.chainId, attempt.stepId, attempt.attempt, attempt.startedAt, attempt.endedAt, attempt.waitedMs, attempt.input, outcome.output);
+  const fields = tool.audit.redactFields;
   const record: AuditRecord = outcome.ok
     ? {
         event: tool.audit.successEvent,
@@ -77,4 +85,25 @@ export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: Aud
         error: { kind: outcome.error.kind, message: outcome.error.message },
       };
   return attempt.via === 'cache' ? { ...record, cached: true } : record;
+}
+
+/** The audit record of an attempt that succeeded (not served from the cache); the flat path makes it with no `Attempt` in between. */
+export function successRecord(tool: ToolDefinition, context: AuditContext, chainId: string | null, stepId: string | null, attempt: number, startedAt: number, endedAt: number, waitedMs: number, input: unknown, output: unknown): AuditRecord {
+  const fields = tool.audit.redactFields;
+  return {
+    event: tool.audit.successEvent,
+    tool: tool.name,
+    status: 'success',
+    userId: context.userId,
+    sessionId: context.sessionId,
+    casefileId: context.casefileId,
+    chainId,
+    stepId,
+    attempt,
+    startedAtMs: startedAt,
+    durationMs: endedAt - startedAt,
+    waitedMs,
+    input: redact(input, fields),
+    output: redact(output, fields),
+  };
 }

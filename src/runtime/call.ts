@@ -6,8 +6,9 @@ import type { Attempt } from './attempt.js';
 import type { Clock } from './clock.js';
 import type { RunJournal } from './durable/journal.js';
 import type { AuditContext } from './context.js';
+import type { InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
-import type { ChainResult } from './result.js';
+import type { AttemptRecord, ChainResult } from './result.js';
 import type { Settled } from './settled.js';
 import type { StepListener, ToolDefinition } from './tool.js';
 import type { TraceContext, Tracing } from './tracing.js';
@@ -49,4 +50,32 @@ export interface Core {
   readonly tracing: Tracing | undefined;
   /** One call: policies, validation, the handler or a nested chain, the audit record. `startedAt` when the caller already read the clock. */
   call(tool: string | ToolDefinition, input: unknown, site: CallSite, startedAt?: number): Settled<Attempt>;
+  /**
+   * The flat path's call: a plain step's first attempt, nothing to interrupt it (no signal, no bound,
+   * no cache), with the same checks and records as `call`. When the tool is a function that returns at
+   * once and succeeds, its history entry goes into `sink` and its output comes back, no `Attempt`
+   * made; otherwise the attempt, as `call` returns it (not yet in the history), comes back in an `AttemptMade`.
+   */
+  callAtOnce(tool: string, known: KnownTool, input: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown;
+}
+
+/**
+ * A step's memory of its tool: the definition in the registry that last ran it, with its input
+ * checks. A registry never changes the tool behind a name, so a run need not look it up at every step.
+ */
+export interface KnownTool {
+  registry: ToolRegistry | null;
+  definition: ToolDefinition | null;
+  checks: InputChecks | null;
+}
+
+/** Where the flat path puts a call that succeeded at once: the run's history, and when the call ended. */
+export interface AttemptSink {
+  readonly history: AttemptRecord[];
+  lastEndedAt: number;
+}
+
+/** What `callAtOnce` returns when the call did not simply succeed at once. */
+export class AttemptMade {
+  constructor(readonly attempt: Settled<Attempt>) {}
 }

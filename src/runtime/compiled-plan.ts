@@ -2,12 +2,15 @@
  * A plan checked once and turned into lookups, resolvers and parsed expressions, cached per plan
  * object so that a composite called a thousand times is prepared once.
  */
+import type { KnownTool } from './call.js';
 import type { PlannedToolCall } from './context.js';
 import { RuntimeUsageError } from './errors.js';
 import { compileExpression, type Expression } from './expressions.js';
 import { compileInputs, type InputResolver } from './inputs.js';
 import { planProblems } from '../language/plan-check.js';
+import { isPlainObject, type JsonValue } from '../language/json.js';
 import { parsePath, type PathSegment } from '../language/path.js';
+import { parseTemplate } from '../language/template.js';
 import type { CallStep, ChainPlan, ChoiceStep, LoopStep, ParallelStep, PlanStep, StepSequence, WaitStep } from '../language/plan.js';
 
 interface CompiledBase {
@@ -20,6 +23,10 @@ export interface CompiledCall extends CompiledBase {
   readonly kind: 'call';
   readonly plan: CallStep;
   readonly resolveInputs: InputResolver;
+  /** No `when`, step timeout, cache or transform: the flat path can make its first attempt at once (`executeCall`). */
+  readonly atOnce: boolean;
+  /** Filled in by the flat path's first call (`Core.callAtOnce`). */
+  readonly known: KnownTool;
 }
 
 export interface CompiledParallel extends CompiledBase {
@@ -60,6 +67,8 @@ export interface CompiledPlan extends CompiledSequence {
   readonly dependsOn: ReadonlyMap<string, readonly string[]>;
   /** Whether a run of it may suspend: it has a wait step. */
   readonly waits: boolean;
+  /** Whether anything in it reads step outputs (a `steps.<id>` reference, or any expression): if nothing does, a run does not keep them. */
+  readonly readsSteps: boolean;
 }
 
 const cache = new WeakMap<ChainPlan, CompiledPlan>();
@@ -76,7 +85,7 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   const tools: PlannedToolCall[] = [];
   const sequence = compileSequence(plan, `plan '${plan.name}'`, tools, plan.missingReferences ?? 'fail');
   const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
-  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait') };
+  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait'), readsSteps: readsSteps(plan) };
   cache.set(plan, compiled);
   return compiled;
 }
@@ -97,7 +106,14 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
   switch (step.kind) {
     case 'call':
       tools.push({ name: step.tool });
-      return { ...base, kind: 'call', plan: step, resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing) };
+      return {
+        ...base,
+        kind: 'call',
+        plan: step,
+        resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing),
+        atOnce: base.when === null && base.transform.length === 0 && step.timeoutMs === undefined && step.cache === undefined,
+        known: { registry: null, definition: null, checks: null },
+      };
     case 'parallel':
       return { ...base, kind: 'parallel', plan: step, branches: step.branches.map((branch) => ({ id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing) })) };
     case 'choice':
@@ -107,4 +123,34 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
     case 'loop':
       return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, tools, missing) };
   }
+}
+
+/** Whether a sequence reads step outputs: a `steps.<id>` reference in a template, or any expression (an expression sees every output). */
+function readsSteps(sequence: StepSequence): boolean {
+  return sequence.steps.some((step) => {
+    if (step.when !== undefined || (step.onSuccess.transform?.length ?? 0) > 0) return true;
+    switch (step.kind) {
+      case 'call':
+        return referencesSteps(step.inputs);
+      case 'loop':
+        return referencesSteps(step.over) || readsSteps(step.body);
+      case 'parallel':
+        return step.branches.some(readsSteps);
+      case 'choice':
+        return true;
+      case 'wait':
+        return false;
+    }
+  });
+}
+
+function referencesSteps(value: JsonValue): boolean {
+  if (typeof value === 'string') {
+    if (!value.includes('<<')) return false;
+    const parsed = parseTemplate(value);
+    return !('error' in parsed) && parsed.parts.some((part) => 'reference' in part && part.reference.root === 'steps');
+  }
+  if (Array.isArray(value)) return value.some(referencesSteps);
+  if (isPlainObject(value)) return Object.values(value).some(referencesSteps);
+  return false;
 }

@@ -2,23 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { ChainPlan } from '../language/plan.js';
 import { closestName } from '../language/suggest.js';
 import { schemaErrors } from '../language/validation.js';
-import { auditRecord, type Attempt } from './attempt.js';
+import { auditRecord, successEntry, successRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
-import type { CallSite, Core } from './call.js';
+import { AttemptMade, type AttemptSink, type CallSite, type Core, type KnownTool } from './call.js';
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
-import { compilePlan } from './compiled-plan.js';
+import { compilePlan, type CompiledPlan } from './compiled-plan.js';
 import type { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
 import type { RunStore, SuspendedRun } from './durable/store.js';
-import { topContext, type Run } from './engine/context.js';
+import { topContext, type Run, type SequenceEnd } from './engine/context.js';
 import { dagOutputs, runDag } from './engine/dag.js';
 import { runSequence } from './engine/sequence.js';
+import { newState } from './engine/state.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
-import { withDefaults } from './input-defaults.js';
+import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
-import type { CallOutcome, ChainFailureReason, ChainResult, ChainWaiting } from './result.js';
+import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
 import { endToolSpan, endWorkflowSpan, parentOf, startToolSpan, startWorkflowSpan } from './spans.js';
@@ -53,6 +54,8 @@ const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: 
   journal === undefined
     ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep }
     : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep, journal };
+/** The site of a plain step's first attempt, made only when the flat path leaves for `#call`. */
+const plainSite = (chainId: string, stepId: string, depth: number): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace: undefined });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -84,6 +87,7 @@ export class ChainExecutor implements ToolCaller {
       random: options.random ?? Math.random,
       tracing,
       call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, undefined) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
+      callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
     };
     this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
   }
@@ -117,7 +121,9 @@ export class ChainExecutor implements ToolCaller {
       return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
     }
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#core.call(tool, input, topLevel(options, (ran) => (chain = ran)));
+    // A chain of synchronous tools ends at once: nothing to await.
+    const called = this.#core.call(tool, input, topLevel(options, (ran) => (chain = ran)));
+    const { outcome } = isPromiseLike(called) ? await called : called;
     return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
   }
 
@@ -184,7 +190,7 @@ export class ChainExecutor implements ToolCaller {
   /** Runs a plan from the given state. The seed's `execute_chain`. */
   async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
     // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep, undefined) as Promise<ChainResult>;
+    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep, undefined) as Settled<ChainResult>;
   }
 
   /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
@@ -230,10 +236,11 @@ export class ChainExecutor implements ToolCaller {
       // Nothing was called, so nothing is audited; the run's history still shows the attempt.
       return this.#attempt(name, site, startedAt, rawInput, { ok: false, error }, site.via);
     }
-    const input = withDefaults(definition.parameters, rawInput);
-    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input);
+    const checks = inputChecks(definition.parameters);
+    const input = withDefaults(definition.parameters, rawInput, checks);
+    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
     if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
-    if (site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
+    if (site.signal !== NEVER && site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
 
     let key: string | null = null;
     if (site.cache) {
@@ -258,15 +265,9 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      return this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span)).then((chain) => {
-        site.onChain?.(chain);
-        const outcome: CallOutcome = chain.success
-          ? { ok: true, output: chain.final_state }
-          : chain.status === 'suspended'
-            ? { ok: false, error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` } }
-            : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
-        return remember(this.#finish(definition, site, startedAt, input, outcome));
-      });
+      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span));
+      if (isPromiseLike(chain)) return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
+      return remember(this.#chainCalled(definition, site, startedAt, input, chain));
     }
     if (limit === undefined && site.signal === NEVER) {
       let produced: unknown;
@@ -276,13 +277,66 @@ export class ChainExecutor implements ToolCaller {
         return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
       }
       const later = settlesLater(definition, produced);
-      if (later !== true) return remember(this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later));
-      return Promise.resolve(produced).then(
-        (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
-        (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
-      );
+      return this.#settle(definition, site, startedAt, input, produced, later, remember);
     }
     return this.#guardedCall(definition, input, site, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
+  }
+
+  /** The call of a composite once its chain ended: the chain to the caller that wants it, the attempt. */
+  #chainCalled(definition: ToolDefinition, site: CallSite, startedAt: number, input: unknown, chain: AnyChainResult): Attempt {
+    site.onChain?.(chain);
+    const outcome: CallOutcome = chain.success
+      ? { ok: true, output: chain.final_state }
+      : chain.status === 'suspended'
+        ? { ok: false, error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` } }
+        : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+    return this.#finish(definition, site, startedAt, input, outcome);
+  }
+
+  /**
+   * `Core.callAtOnce`: `#call` for a plain step's first attempt when nothing can interrupt it. A function
+   * tool that returns at once and succeeds is recorded here directly (audit record, history entry);
+   * anything else takes `#call`'s way and comes back as an `AttemptMade`.
+   */
+  #callAtOnce(tool: string, known: KnownTool, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
+    let definition: ToolDefinition;
+    let checks: InputChecks;
+    if (known.registry === this.registry) {
+      definition = known.definition!;
+      checks = known.checks!;
+    } else {
+      const found = this.registry.get(tool);
+      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+      definition = found;
+      checks = inputChecks(found.parameters);
+      known.registry = this.registry;
+      known.definition = found;
+      known.checks = checks;
+    }
+    const implementation = definition.implementation;
+    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
+      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+    }
+    const input = withDefaults(definition.parameters, rawInput, checks);
+    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
+    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
+    let produced: unknown;
+    try {
+      produced = implementation.handler(input, { audit: this.context, chainId, stepId, attempt: 1, idempotencyKey: null, signal: NEVER, executor: this });
+    } catch (error) {
+      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: executionFailure(error) }));
+    }
+    const later = settlesLater(definition, produced);
+    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth), startedAt, input, produced, later, unchanged));
+    if (definition.returns !== null) {
+      const checked = checkOutput(definition, produced);
+      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, checked));
+    }
+    const endedAt = this.#clock.now();
+    this.context.record(successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));
+    sink.history.push(successEntry(stepId, tool, 1, startedAt, endedAt, 0));
+    sink.lastEndedAt = endedAt;
+    return produced;
   }
 
   /**
@@ -319,6 +373,15 @@ export class ChainExecutor implements ToolCaller {
     }
   }
 
+  /** Finishes a call whose handler returned `produced`: at once, or once the promise it returned settles (`later`, from `settlesLater`). */
+  #settle(definition: ToolDefinition, site: CallSite, startedAt: number, input: unknown, produced: unknown, later: boolean | CallOutcome, remember: (attempt: Attempt) => Attempt): Settled<Attempt> {
+    if (later !== true) return remember(this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later));
+    return Promise.resolve(produced).then(
+      (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
+      (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
+    );
+  }
+
   #checkPolicies(tool: ToolDefinition): ToolFailure | null {
     const { policies } = tool;
     if (policies.requiresCasefile && !this.context.casefileId) {
@@ -344,13 +407,25 @@ export class ChainExecutor implements ToolCaller {
     return attempt;
   }
 
-  async #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Promise<AnyChainResult> {
+  /**
+   * Runs a plan: synchronously while every step settles at once, so a chain of synchronous tools makes
+   * no promise. Like an async function, it never throws: what throws comes back as a rejected promise.
+   */
+  #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Settled<AnyChainResult> {
+    try {
+      return this.#startChain(plan, initialState, chainName, depth, parentSignal, timeoutMs, journal, onStep, trace);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #startChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Settled<AnyChainResult> {
     const compiled = compilePlan(plan);
     // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
     const chainId = journal?.start.chainId ?? randomUUID();
     const startedAt = journal?.start.startedAt ?? isoTime(this.#clock.now());
-    // Object.assign, not a spread: V8 adds properties to a spread-made object on a slow path.
-    const state: Record<string, unknown> = Object.assign({}, initialState);
+    // Not a spread: V8 adds properties to a spread-made object on a slow path (see `newState`).
+    const state = newState(initialState);
     const run: Run = {
       core: this.#core,
       chainId,
@@ -364,6 +439,8 @@ export class ChainExecutor implements ToolCaller {
       journal,
       onStep,
       lastEndedAt: 0,
+      keepsOutputs: compiled.readsSteps,
+      lastOutput: null,
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
     const { tracing } = this.#core;
@@ -371,7 +448,7 @@ export class ChainExecutor implements ToolCaller {
 
     // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
     const interruptible = parentSignal !== NEVER || timeoutMs !== undefined;
-    const { controller, release } = interruptible ? childController(parentSignal) : { controller: null, release: () => {} };
+    const { controller, release } = interruptible ? childController(parentSignal) : NOT_INTERRUPTIBLE;
     const signal = controller?.signal ?? NEVER;
     const timer = timeoutMs === undefined ? null : new AbortController();
     if (timer && controller) {
@@ -379,28 +456,50 @@ export class ChainExecutor implements ToolCaller {
         if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
       });
     }
-    let failure: ChainFailureReason | null;
-    let waiting: ChainWaiting | undefined;
+    let ended: Settled<SequenceEnd>;
     try {
       const context = topContext(run, state, signal, span === undefined ? trace : parentOf(span));
-      if (depth > MAX_NESTING) failure = { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` };
-      else if (plan.mode === 'dag') failure = (await runDag(compiled, compiled.dependsOn, context)).failure;
-      else ({ failure, suspended: waiting } = await runSequence(compiled, context));
+      if (depth > MAX_NESTING) ended = { failure: { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` }, last: null };
+      else ended = plan.mode === 'dag' ? runDag(compiled, compiled.dependsOn, context) : runSequence(compiled, context);
     } catch (error) {
       span?.end();
-      throw error;
-    } finally {
       timer?.abort();
       release();
+      throw error;
     }
-    if (span !== undefined) endWorkflowSpan(span, failure, waiting);
-    this.context.trackChain(chainId, chainName, compiled.tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
-    const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
-    return chainResult({ chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });
+    if (isPromiseLike(ended)) {
+      return ended.then(
+        (end) => {
+          timer?.abort();
+          release();
+          return this.#endChain(plan, compiled.tools, run, state, chainName, startedAt, journal, span, end);
+        },
+        (error: unknown) => {
+          span?.end();
+          timer?.abort();
+          release();
+          throw error;
+        },
+      );
+    }
+    timer?.abort();
+    release();
+    return this.#endChain(plan, compiled.tools, run, state, chainName, startedAt, journal, span, ended);
   }
+
+  /** A chain's end: its span, its status in the audit context, its result. */
+  #endChain(plan: ChainPlan, tools: CompiledPlan['tools'], run: Run, state: Record<string, unknown>, chainName: string, startedAt: string, journal: RunJournal | undefined, span: TraceSpan | undefined, end: SequenceEnd): AnyChainResult {
+    const { failure, suspended: waiting } = end;
+    if (span !== undefined) endWorkflowSpan(span, failure, waiting);
+    this.context.trackChain(run.chainId, chainName, tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
+    const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
+    return chainResult({ chainId: run.chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });
+  }
+
 }
 
 const unchanged = (attempt: Attempt): Attempt => attempt;
+const NOT_INTERRUPTIBLE = { controller: null, release: () => {} };
 
 /** The value of `run`, or undefined when it throws. */
 function safely<T>(run: () => T): T | undefined {
@@ -449,7 +548,8 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   return { ok: true, output };
 }
 
-function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null {
+function validateInput(tool: ToolDefinition, input: unknown, checks: InputChecks): ToolFailure | null {
+  if (isValidInput(tool.parameters, input, checks)) return null;
   const problems = schemaErrors(tool.parameters, input);
   if (problems.length === 0) return null;
   return { kind: 'validation', message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`, details: problems };

@@ -1,18 +1,32 @@
-/** Tool inputs at run time: defaults filled in before the input is validated. */
+/** Tool inputs at run time: defaults filled in, then the input validated. */
 import { isPlainObject, type JsonSchema } from '../language/json.js';
+import { validatorFor } from '../language/validation.js';
 
-const defaultsOf = new WeakMap<JsonSchema, readonly (readonly [string, unknown])[]>();
+/** What checking an input against a parameters schema needs, found once per schema: one lookup per call. */
+export interface InputChecks {
+  readonly defaults: readonly (readonly [string, unknown])[];
+  /** Compiled at the first validation (a schema ajv refuses throws then, every time). */
+  validate: ((input: unknown) => boolean) | null;
+}
 
-/** Fills in top-level `default`s the caller left out; never changes the caller's object. */
-export function withDefaults(schema: JsonSchema, input: unknown): unknown {
-  let defaults = defaultsOf.get(schema);
-  if (!defaults) {
+const checksOf = new WeakMap<JsonSchema, InputChecks>();
+
+export function inputChecks(schema: JsonSchema): InputChecks {
+  let checks = checksOf.get(schema);
+  if (!checks) {
     const properties = schema['properties'];
-    defaults = isPlainObject(properties)
+    const defaults = isPlainObject(properties)
       ? Object.entries(properties).flatMap(([name, property]) => (isPlainObject(property) && 'default' in property ? [[name, property['default']] as const] : []))
       : [];
-    defaultsOf.set(schema, defaults);
+    checks = { defaults, validate: null };
+    checksOf.set(schema, checks);
   }
+  return checks;
+}
+
+/** Fills in top-level `default`s the caller left out; never changes the caller's object. */
+export function withDefaults(schema: JsonSchema, input: unknown, checks = inputChecks(schema)): unknown {
+  const { defaults } = checks;
   if (defaults.length === 0 || !isPlainObject(input)) return input;
   let out: Record<string, unknown> | null = null;
   for (const [name, value] of defaults) {
@@ -22,4 +36,10 @@ export function withDefaults(schema: JsonSchema, input: unknown): unknown {
     }
   }
   return out ?? input;
+}
+
+/** Whether the input is valid (the usual case, which allocates nothing); `schemaErrors` says why not. */
+export function isValidInput(schema: JsonSchema, input: unknown, checks = inputChecks(schema)): boolean {
+  checks.validate ??= validatorFor(schema);
+  return checks.validate(input);
 }

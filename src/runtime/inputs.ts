@@ -2,8 +2,8 @@
  * Step inputs compiled once per plan into resolvers, so a run only walks values and reads state.
  */
 import type { JsonValue } from '../language/json.js';
-import { parseTemplate, type ParsedTemplate } from '../language/template.js';
-import { renderTemplate, UnresolvedReference, type TemplateScope } from './references.js';
+import { parseTemplate } from '../language/template.js';
+import { compileTemplate, UnresolvedReference, type TemplateScope } from './references.js';
 import { RuntimeUsageError } from './errors.js';
 
 export type InputResolver = (scope: TemplateScope) => unknown;
@@ -20,18 +20,18 @@ export function compileInputs(value: JsonValue, where: string, missing: 'fail' |
       const text = parsed.parts[0].text;
       return () => text;
     }
-    const template: ParsedTemplate = parsed;
-    if (missing === 'null' && template.whole) {
+    const render = compileTemplate(parsed, where);
+    if (missing === 'null' && parsed.whole) {
       return (scope) => {
         try {
-          return renderTemplate(template, scope, where);
+          return render(scope);
         } catch (error) {
           if (error instanceof UnresolvedReference && error.reference.root === 'steps' && scope.steps.has(error.reference.step)) return null;
           throw error;
         }
       };
     }
-    return (scope) => renderTemplate(template, scope, where);
+    return render;
   }
   if (Array.isArray(value)) {
     const items = value.map((item, index) => compileInputs(item, `${where}[${index}]`, missing));

@@ -38,23 +38,63 @@ function lookupReference(reference: Reference, scope: TemplateScope): unknown {
   }
 }
 
-/** Renders a parsed template; throws UnresolvedReference for a reference with no value. */
-export function renderTemplate(template: ParsedTemplate, scope: TemplateScope, where: string): unknown {
-  if (template.whole) {
-    const { reference } = template.parts[0] as { reference: Reference };
-    const value = lookupReference(reference, scope);
-    if (value === MISSING) throw new UnresolvedReference(reference, where);
-    return value;
+/** Reads one reference; MISSING when it has no value. */
+type ReferenceReader = (scope: TemplateScope) => unknown;
+
+/** A reader made once per reference: a plain `state.name` reads state directly (most references do). */
+function readerOf(reference: Reference): ReferenceReader {
+  if (reference.root === 'state' && reference.path.length === 0) {
+    const { name } = reference;
+    return (scope) => {
+      const value = scope.state[name];
+      return value === undefined ? MISSING : value;
+    };
   }
-  let out = '';
+  return (scope) => lookupReference(reference, scope);
+}
+
+/**
+ * A parsed template compiled into a function of the scope, which throws UnresolvedReference for a
+ * reference with no value. A whole template keeps the value's type; otherwise the text is rendered,
+ * objects and arrays as JSON. Each reference's reader and the text around it are found once.
+ */
+export function compileTemplate(template: ParsedTemplate, where: string): (scope: TemplateScope) => unknown {
+  const texts: string[] = [''];
+  const references: Reference[] = [];
   for (const part of template.parts) {
-    if ('text' in part) {
-      out += part.text;
-      continue;
+    if ('text' in part) texts[texts.length - 1] += part.text;
+    else {
+      references.push(part.reference);
+      texts.push('');
     }
-    const value = lookupReference(part.reference, scope);
-    if (value === MISSING) throw new UnresolvedReference(part.reference, where);
-    out += typeof value === 'string' ? value : JSON.stringify(value);
   }
-  return out;
+  const readers = references.map(readerOf);
+  if (template.whole) {
+    const reference = references[0]!;
+    const read = readers[0]!;
+    return (scope) => {
+      const value = read(scope);
+      if (value === MISSING) throw new UnresolvedReference(reference, where);
+      return value;
+    };
+  }
+  if (references.length === 1) {
+    const [before, after] = texts as [string, string];
+    const reference = references[0]!;
+    const read = readers[0]!;
+    return (scope) => {
+      const value = read(scope);
+      if (value === MISSING) throw new UnresolvedReference(reference, where);
+      return before + (typeof value === 'string' ? value : JSON.stringify(value)) + after;
+    };
+  }
+  return (scope) => {
+    let out = texts[0]!;
+    for (let i = 0; i < readers.length; i += 1) {
+      const value = readers[i]!(scope);
+      if (value === MISSING) throw new UnresolvedReference(references[i]!, where);
+      out += (typeof value === 'string' ? value : JSON.stringify(value)) + texts[i + 1]!;
+    }
+    return out;
+  };
 }

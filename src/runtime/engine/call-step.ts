@@ -10,7 +10,7 @@ import { describeError, type ToolFailure } from '../errors.js';
 import { UnresolvedReference } from '../references.js';
 import { backoffDelay, shouldRetry } from '../retry.js';
 import { isPromiseLike, type Settled } from '../settled.js';
-import type { StepContext } from './context.js';
+import type { Run, StepContext } from './context.js';
 import { followNextTools } from './next-tools.js';
 import type { StepExtras, StepRun } from './step-run.js';
 
@@ -21,7 +21,11 @@ import type { StepExtras, StepRun } from './step-run.js';
  */
 export function runCallStep(step: CompiledCall, context: StepContext, visit?: Visit, startedAt?: number): Settled<StepRun> {
   if (visit !== undefined) return completeStep(step, context, null, visit);
-  const first = attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined), startedAt);
+  return afterFirst(step, context, attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined), startedAt));
+}
+
+/** The rest of a call step once its first attempt was made and is in the history: done, or retries, fallbacks and `nextTool` hops. */
+export function afterFirst(step: CompiledCall, context: StepContext, first: Settled<Attempt>): Settled<StepRun> {
   if (!isPromiseLike(first) && (first.outcome.ok ? !context.run.nextTools : !mayRecover(step, first.outcome.error, context.signal))) {
     return finished(first, 1, first.via === 'cache' ? { cached: true } : null);
   }
@@ -99,32 +103,35 @@ async function completeStep(step: CompiledCall, context: StepContext, first: Set
 /** One attempt of one tool for a step: resolve the inputs, call, record in the history. `started` when the caller knows the time already. */
 function attemptTool(step: CompiledCall, tool: string, context: StepContext, site: CallSite, started?: number): Settled<Attempt> {
   const { run } = context;
-  const { core, history } = run;
-  const startedAt = started ?? core.clock.now();
+  const startedAt = started ?? run.core.clock.now();
   let input: unknown;
   try {
     input = step.resolveInputs(context.scope);
   } catch (error) {
-    // A reference with no value, or a value that cannot be written into text (a cycle): the step fails, and no tool is called.
-    const failure: ToolFailure = error instanceof UnresolvedReference
-      ? { kind: 'unresolved_reference', message: error.message }
-      : { kind: 'validation', message: `step '${step.plan.id}': its inputs could not be built: ${describeError(error)}` };
-    const attempt: Attempt = { tool, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, startedAt, endedAt: startedAt, waitedMs: site.waitedMs, input: undefined, outcome: { ok: false, error: failure }, via: site.via };
-    history.push(historyEntry(attempt));
-    site.pending?.push(attempt);
-    run.lastEndedAt = startedAt;
-    return attempt;
+    return recordAttempt(inputsFailed(step, tool, site.chainId, site.attempt, site.waitedMs, site.via, startedAt, error), run, site.pending);
   }
-  const called = core.call(tool, input, site, startedAt);
+  return recordAttempt(run.core.call(tool, input, site, startedAt), run, site.pending);
+}
+
+/** The attempt of a step whose inputs could not be built (a reference with no value, a value that cannot be written into text): it fails, and no tool is called. */
+export function inputsFailed(step: CompiledCall, tool: string, chainId: string | null, attempt: number, waitedMs: number, via: Attempt['via'], startedAt: number, error: unknown): Attempt {
+  const failure: ToolFailure = error instanceof UnresolvedReference
+    ? { kind: 'unresolved_reference', message: error.message }
+    : { kind: 'validation', message: `step '${step.plan.id}': its inputs could not be built: ${describeError(error)}` };
+  return { tool, chainId, stepId: step.plan.id, attempt, startedAt, endedAt: startedAt, waitedMs, input: undefined, outcome: { ok: false, error: failure }, via };
+}
+
+/** Puts an attempt in the run's history (and a durable visit's pending attempts) once it settles. */
+export function recordAttempt(called: Settled<Attempt>, run: Run, pending: Attempt[] | undefined): Settled<Attempt> {
   if (isPromiseLike(called)) {
     return called.then((attempt) => {
-      history.push(historyEntry(attempt));
-      site.pending?.push(attempt);
+      run.history.push(historyEntry(attempt));
+      pending?.push(attempt);
       return attempt;
     });
   }
-  history.push(historyEntry(called));
-  site.pending?.push(called);
+  run.history.push(historyEntry(called));
+  pending?.push(called);
   run.lastEndedAt = called.endedAt;
   return called;
 }

@@ -11,6 +11,7 @@ import type { TemplateScope } from '../references.js';
 import type { RunJournal } from '../durable/journal.js';
 import type { AttemptRecord, ChainFailureReason, ChainWaiting, StepResult } from '../result.js';
 import type { StepListener } from '../tool.js';
+import type { Settled } from '../settled.js';
 import type { TraceContext } from '../tracing.js';
 
 /** How a sequence of steps ended: with a failure or not, and the output of its last step that succeeded. */
@@ -21,8 +22,8 @@ export interface SequenceEnd {
   readonly suspended?: ChainWaiting;
 }
 
-/** Runs a sequence of steps; blocks are handed it, so that they need not import the sequence runner. */
-export type SequenceRunner = (sequence: CompiledSequence, context: StepContext) => Promise<SequenceEnd>;
+/** Runs a sequence of steps (at once when every step settles at once); blocks are handed it, so that they need not import the sequence runner. */
+export type SequenceRunner = (sequence: CompiledSequence, context: StepContext) => Settled<SequenceEnd>;
 
 /** One run of a chain: what all its steps share, blocks included. */
 export interface Run {
@@ -42,6 +43,10 @@ export interface Run {
   readonly onStep: StepListener | undefined;
   /** When the last attempt that settled at once ended: the flat path reads it right after a step, to start the next one then. */
   lastEndedAt: number;
+  /** Whether anything in the plan reads `steps.<id>` (`CompiledPlan.readsSteps`): if not, step outputs are not kept for it. */
+  readonly keepsOutputs: boolean;
+  /** The output of the step `executeCall` just recorded: the sequence reads it right after. */
+  lastOutput: unknown;
 }
 
 /** Adds a step execution to the run's results, and tells the caller when it listens. */

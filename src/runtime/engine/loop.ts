@@ -9,6 +9,7 @@ import { UnresolvedReference } from '../references.js';
 import { AbortReason, childController } from '../signals.js';
 import { innerContext, type StepContext } from './context.js';
 import { runScope } from './scope.js';
+import { newState } from './state.js';
 import type { StepRun } from './step-run.js';
 
 export async function runLoop(step: CompiledLoop, context: StepContext): Promise<StepRun> {
@@ -31,7 +32,8 @@ export async function runLoop(step: CompiledLoop, context: StepContext): Promise
   const worker = async () => {
     while (next < list.length && !controller.signal.aborted) {
       const index = next++;
-      const itemState = Object.assign({}, context.scope.state, { [as]: list[index] });
+      const itemState = newState(context.scope.state);
+      itemState[as] = list[index];
       const end = await runScope(step.body, innerContext(context, itemState, controller.signal, `${step.plan.id}[${index}]`), `item ${step.plan.id}`, index);
       if (end.failure === null) {
         results[index] = end.last;

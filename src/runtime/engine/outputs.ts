@@ -10,15 +10,27 @@ export function mapOutputs(step: CompiledStep, output: unknown, state: Record<st
   try {
     const outputs = step.outputs;
     if (outputs.length === 0) return null;
-    // Each path read once; state changes only once every one was found.
+    // Each path read once; state changes only once every one was found. One or two mappings (the
+    // usual case) are held in locals: this runs once per step.
+    const first = lookupPath(output, outputs[0]!.segments);
+    if (first === MISSING) return missingOutput(step, outputs[0]!);
+    if (outputs.length === 1) {
+      state[outputs[0]!.to] = first;
+      return null;
+    }
+    const second = lookupPath(output, outputs[1]!.segments);
+    if (second === MISSING) return missingOutput(step, outputs[1]!);
+    if (outputs.length === 2) {
+      state[outputs[0]!.to] = first;
+      state[outputs[1]!.to] = second;
+      return null;
+    }
     const values = new Array<unknown>(outputs.length);
-    for (let i = 0; i < outputs.length; i += 1) {
-      const mapping = outputs[i]!;
-      const value = lookupPath(output, mapping.segments);
-      if (value === MISSING) {
-        const source = step.kind === 'call' ? `'${step.plan.tool}'` : `the ${step.kind} block`;
-        return { kind: 'output', message: `step '${step.plan.id}': the output of ${source} has no '${mapping.from}' to map to state.${mapping.to}` };
-      }
+    values[0] = first;
+    values[1] = second;
+    for (let i = 2; i < outputs.length; i += 1) {
+      const value = lookupPath(output, outputs[i]!.segments);
+      if (value === MISSING) return missingOutput(step, outputs[i]!);
       values[i] = value;
     }
     for (let i = 0; i < outputs.length; i += 1) state[outputs[i]!.to] = values[i];
@@ -26,6 +38,11 @@ export function mapOutputs(step: CompiledStep, output: unknown, state: Record<st
   } catch (error) {
     return { kind: 'output', message: `step '${step.plan.id}': its output cannot be read: ${describeError(error)}` };
   }
+}
+
+function missingOutput(step: CompiledStep, mapping: CompiledStep['outputs'][number]): ToolFailure {
+  const source = step.kind === 'call' ? `'${step.plan.tool}'` : `the ${step.kind} block`;
+  return { kind: 'output', message: `step '${step.plan.id}': the output of ${source} has no '${mapping.from}' to map to state.${mapping.to}` };
 }
 
 /** Sets the state variables a step's `transform` computes; the failure when one does not evaluate. */

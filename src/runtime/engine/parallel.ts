@@ -11,6 +11,7 @@ import type { ToolFailure } from '../errors.js';
 import { AbortReason, childController } from '../signals.js';
 import { innerContext, recordResult, type SequenceEnd, type StepContext } from './context.js';
 import { runScope } from './scope.js';
+import { newState } from './state.js';
 import type { StepRun } from './step-run.js';
 
 export async function runParallel(step: CompiledParallel, context: StepContext, visit?: Visit): Promise<StepRun> {
@@ -30,7 +31,7 @@ export async function runParallel(step: CompiledParallel, context: StepContext, 
         const index = started++;
         const branch = branches[index]!;
         running += 1;
-        const inner = innerContext(context, Object.assign({}, context.scope.state), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`, recorded !== undefined && recorded.branch !== index);
+        const inner = innerContext(context, newState(context.scope.state), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`, recorded !== undefined && recorded.branch !== index);
         void runScope(branch, inner, `branch ${step.plan.id}.${branch.id}`).then(async (end) => {
           ends[index] = end;
           if (recorded === undefined && decided === null && (waitFor === 'any' || (waitFor === 'first_success' && end.failure === null))) {

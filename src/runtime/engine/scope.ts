@@ -11,9 +11,9 @@ import type { SequenceEnd, StepContext } from './context.js';
 export function runScope(sequence: CompiledSequence, inner: StepContext, name: string, index?: number): Promise<SequenceEnd> {
   const { run } = inner;
   const tracing = run.core.tracing;
-  if (tracing === undefined || inner.trace === UNRECORDED) return run.runSequence(sequence, inner);
+  if (tracing === undefined || inner.trace === UNRECORDED) return settledLater(sequence, inner);
   const span = startScopeSpan(tracing, name, inner.where!, index, run.chainId, inner.trace);
-  return run.runSequence(sequence, { ...inner, trace: parentOf(span) }).then(
+  return settledLater(sequence, { ...inner, trace: parentOf(span) }).then(
     (end) => {
       endScopeSpan(span, end);
       return end;
@@ -23,4 +23,13 @@ export function runScope(sequence: CompiledSequence, inner: StepContext, name: s
       throw error;
     },
   );
+}
+
+/** The sequence as a promise either way (what throws, rejected), as blocks await their branches and items. */
+function settledLater(sequence: CompiledSequence, inner: StepContext): Promise<SequenceEnd> {
+  try {
+    return Promise.resolve(inner.run.runSequence(sequence, inner));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

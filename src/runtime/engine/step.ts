@@ -13,13 +13,15 @@ import type { StepResult } from '../result.js';
 import { isPromiseLike, type Settled } from '../settled.js';
 import { endStepSpan, parentOf, skippedEvent, startStepSpan } from '../spans.js';
 import { UNRECORDED, type Tracing } from '../tracing.js';
-import { runCallStep } from './call-step.js';
+import { AttemptMade } from '../call.js';
+import { NEVER } from '../signals.js';
+import { afterFirst, inputsFailed, recordAttempt, runCallStep } from './call-step.js';
 import { runChoice } from './choice.js';
 import { recordResult, toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
 import { applyTransforms, mapOutputs } from './outputs.js';
 import { runParallel } from './parallel.js';
-import type { StepFailed, StepRun } from './step-run.js';
+import type { StepExtras, StepFailed, StepRun } from './step-run.js';
 import { runWait } from './wait.js';
 
 export function executeStep(step: CompiledStep, context: StepContext): Settled<StepRun> {
@@ -80,12 +82,35 @@ function executeTraced(step: CompiledStep, context: StepContext, visit: Visit | 
     );
 }
 
+/** What `executeCall` returns when the step succeeded at once and is recorded (its output in `Run.lastOutput`): the sequence goes on to `onSuccess.next`. */
+export const RECORDED: unique symbol = Symbol('recorded');
+
 /**
  * The flat path of a plain call step (no `when`, no journal, no tracer): straight from the sequence to
- * the call, its first attempt started at `startedAt` when the step before it ended at once.
+ * the call, its first attempt started at `startedAt` when the step before it ended at once. A step
+ * that nothing can interrupt and whose tool succeeds at once is recorded with no intermediate values
+ * (`Core.callAtOnce`), and `RECORDED` comes back.
  */
-export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> {
-  const ran = runCallStep(step, context, undefined, startedAt);
+export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> | typeof RECORDED {
+  const { run } = context;
+  if (!step.atOnce || context.signal !== NEVER || run.nextTools !== undefined) return afterCall(step, runCallStep(step, context, undefined, startedAt), context);
+  const start = startedAt ?? run.core.clock.now();
+  let input: unknown;
+  try {
+    input = step.resolveInputs(context.scope);
+  } catch (error) {
+    return afterCall(step, afterFirst(step, context, recordAttempt(inputsFailed(step, step.plan.tool, run.chainId, 1, 0, undefined, start, error), run, undefined)), context);
+  }
+  const output = run.core.callAtOnce(step.plan.tool, step.known, input, run.chainId, step.plan.id, run.depth, start, run);
+  if (output instanceof AttemptMade) return afterCall(step, afterFirst(step, context, recordAttempt(output.attempt, run, undefined)), context);
+  const error = mapOutputs(step, output, context.scope.state);
+  if (error !== null) return { status: 'failed', error, attempts: 1, extras: null };
+  recordSuccess(step, output, 1, null, context);
+  run.lastOutput = output;
+  return RECORDED;
+}
+
+function afterCall(step: CompiledCall, ran: Settled<StepRun>, context: StepContext): Settled<StepRun> {
   if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
   return afterRun(step, ran, context);
 }
@@ -102,10 +127,15 @@ function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settl
 }
 
 function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success' }>, context: StepContext): StepRun {
-  context.scope.steps.set(step.plan.id, run.output);
-  const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts: run.attempts, output: run.output };
-  recordResult(context.run, run.extras !== null || context.where !== null ? { ...result, ...run.extras, ...(context.where === null ? {} : { scope: context.where }) } : result);
+  recordSuccess(step, run.output, run.attempts, run.extras, context);
   return run;
+}
+
+/** Records a step's success: its output for `steps.<id>` references, its result. */
+function recordSuccess(step: CompiledStep, output: unknown, attempts: number, extras: StepExtras | null, context: StepContext): void {
+  if (context.run.keepsOutputs) context.scope.steps.set(step.plan.id, output);
+  const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts, output };
+  recordResult(context.run, extras !== null || context.where !== null ? { ...result, ...extras, ...(context.where === null ? {} : { scope: context.where }) } : result);
 }
 
 /** Records a failed step, and how its policy handled it. */
