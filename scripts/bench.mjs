@@ -270,12 +270,12 @@ async function compileBench(root) {
     parseTimes.push((await timed(parseAll)).ms);
   }
 
-  // The write step, as `npx toolgen` does it (writeAll: for each file, compare, then temp file and
-  // rename, a few files at a time), into a fresh dir each time; then once more over identical files,
-  // when every write is skipped.
-  const { writeAll: writeFiles } = await import('../dist/compiler/write/files.js');
-  const writer = 'writeAll';
-  const writeAll = () => writeFiles(result.files);
+  // The write step, as `npx toolgen` does it (writeOutput: one listing, per file a compare, then a
+  // temporary file; all renamed at the end), into a fresh dir each time; then once more over identical
+  // files, when every write is skipped.
+  const { writeOutput } = await import('../dist/compiler/write/files.js');
+  const writer = 'writeOutput';
+  const writeAll = () => writeOutput({ files: result.files, keep: new Set(), prune: false }, outDir);
   const writeTimes = [];
   for (let run = 0; run < COMPILE_RUNS; run += 1) {
     await rm(outDir, { recursive: true, force: true });

@@ -25,15 +25,19 @@ export async function openCache(settings: CompilerOptions, enabled: boolean): Pr
   return { dir, fingerprint: current, hit: matches(previous, current) ? previous : null, previous };
 }
 
+/** How many YAML files make it worth loading TypeScript in a worker beside them (below, the worker's start costs more than it saves). */
+export const WORKER_FROM_FILES = 200;
+
 /**
  * A compiler that starts from what the cache knows of the handler modules (so TypeScript parses and
  * type-checks only changed ones). For one build (`once`) with nothing cached, TypeScript will surely
- * be needed: it is loaded in a worker thread from the start, beside the YAML parsing.
+ * be needed: with enough YAML to parse meanwhile, it is loaded in a worker thread from the start.
  */
 export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null, { once = false }: { readonly once?: boolean } = {}): Promise<Compiler> {
   const { Compiler } = await import('../compiler/compile.js');
   const cold = once && settings.checkHandlerTypes !== false && (cache === null || cache.previous === null);
-  const typescript = cold ? (await import('../compiler/resolve/typescript.js')).typeScriptWorker() : undefined;
+  const files = cold ? (cache ? cache.fingerprint.textsByFile.size : (await (await import('../compiler/load/find.js')).findToolFiles(settings.configDir, settings)).length) : 0;
+  const typescript = files >= WORKER_FROM_FILES ? (await import('../compiler/resolve/typescript.js')).typeScriptWorker() : undefined;
   return new Compiler(settings, {
     handlerExports: handlerExportsOf(cache?.previous ?? null),
     handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})),

@@ -2,13 +2,14 @@
  * Nothing is loaded that the command does not use, as seen from a real process (the built bin): the
  * packages in Node's module cache when it exits. A re-run with nothing changed loads no YAML parser,
  * validator, template engine or ts-morph; a run whose handler modules did not change never loads
- * ts-morph; a first build loads it in a worker thread, never in the compiler's; `--version` and
- * `--help` load only commander.
+ * ts-morph; a first build of a large project loads it in a worker thread, never in the compiler's;
+ * `--version` and `--help` load only commander.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WORKER_FROM_FILES } from '../../src/cli/cache.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -38,13 +39,18 @@ process.on('exit', () => {
 describe('what a run loads', () => {
   it('a first build loads what it uses; a re-run with nothing changed only commander', () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY });
-    const first = loadedBy();
-    expect(first).toEqual(expect.arrayContaining(['handlebars', 'yaml']));
-    // Nothing is cached yet, so TypeScript runs in a worker thread, loaded beside the YAML parsing.
-    expect(first).not.toContain('ts-morph');
+    expect(loadedBy()).toEqual(expect.arrayContaining(['ts-morph', 'handlebars', 'yaml']));
     expect(loadedBy()).toEqual(['commander']);
     expect(loadedBy('validate')).toEqual(['commander']);
     expect(loadedBy('check')).toEqual(['commander']);
+  });
+
+  it(`a first build of ${WORKER_FROM_FILES} YAML files or more loads ts-morph in a worker thread, not in the compiler's`, () => {
+    const many = Object.fromEntries(Array.from({ length: WORKER_FROM_FILES }, (_, n) => [`config/tools/many/copy_${n}.yaml`, RELAY.replace('name: relay', `name: relay_${n}`)]));
+    project = createProject(many);
+    const first = loadedBy();
+    expect(first).toEqual(expect.arrayContaining(['handlebars', 'yaml']));
+    expect(first).not.toContain('ts-morph');
   });
 
   it('ts-morph only when a handler module changed, not when only YAML did', () => {

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inProcess, typeScriptWorker, type TypeScriptHost } from '../../dist/compiler/resolve/typescript.js';
+import { WORKER_FROM_FILES } from '../../src/cli/cache.js';
 import { runCli } from '../helpers/cli.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
@@ -35,6 +36,17 @@ returns:
 implementation: { type: function, module: ./shout.ts, export: shout }
 examples:
   - { description: shouts, input: { text: hi } }
+`;
+
+/** A tool whose handler is right: many of them make a project large enough for the worker. */
+const QUIET = `
+name: quiet
+description: Quiet
+parameters:
+  - { name: text, type: string, required: true }
+implementation: { type: function, module: ../shout.ts, export: quiet }
+examples:
+  - { description: quiet, input: { text: hi }, expected_output: { text: hi } }
 `;
 
 describe('TypeScript in a worker thread', () => {
@@ -71,7 +83,9 @@ describe('TypeScript in a worker thread', () => {
   });
 
   it('gives a cold build from the command line the same diagnostics as an in-process build', async () => {
-    project = createProject({ 'config/tools/shout.yaml': TOOL, 'config/tools/shout.ts': HANDLER });
+    // Enough YAML for the command line to load TypeScript in a worker beside it.
+    const others = Object.fromEntries(Array.from({ length: WORKER_FROM_FILES }, (_, n) => [`config/tools/quiet/quiet_${n}.yaml`, QUIET.replace('name: quiet', `name: quiet_${n}`)]));
+    project = createProject({ 'config/tools/shout.yaml': TOOL, 'config/tools/shout.ts': HANDLER, ...others });
     const compiled = spawnSync(process.execPath, [BIN, 'validate', '--no-cache'], { cwd: project.root, encoding: 'utf8' });
     const inThread = await runCli(['validate', '--no-cache'], project.root);
     expect(compiled.status).toBe(1);
