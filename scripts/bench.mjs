@@ -35,7 +35,9 @@
  *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
- * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run.
+ * BENCH_COMPOSITES=N changes the corpus size (default 1000), for a quick run. BENCH_SMOKE=1 runs every
+ * section at a tiny size, for no figure worth reading: `test/scripts/bench.test.ts` runs it so that the
+ * bench itself never breaks unnoticed.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -54,19 +56,23 @@ import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus } from './corpus.mjs';
 
-const COMPOSITES = Number(process.env.BENCH_COMPOSITES ?? 1000);
-const COMPILE_RUNS = 5;
+/** Every section at a tiny size (BENCH_SMOKE=1): does the bench run, not how fast things are. */
+const SMOKE = process.env.BENCH_SMOKE === '1';
+/** The size of a measurement: `full`, or `smoke` in a smoke run. */
+const size = (full, smoke) => (SMOKE ? smoke : full);
+const COMPOSITES = Number(process.env.BENCH_COMPOSITES ?? size(1000, 20));
+const COMPILE_RUNS = size(5, 1);
 const CHAIN_STEPS = 10;
-const CHAIN_WARMUP = 3000;
-const CHAIN_ROUNDS = 5;
-const CHAINS_PER_ROUND = 4000; // 20,000 chains per side in all
-const DURABLE_CHAINS_PER_ROUND = 100;
+const CHAIN_WARMUP = size(3000, 5);
+const CHAIN_ROUNDS = size(5, 1);
+const CHAINS_PER_ROUND = size(4000, 5); // 20,000 chains per side in all
+const DURABLE_CHAINS_PER_ROUND = size(100, 2);
 const COMPILE_TARGET = 3;
 const EXECUTOR_TARGET = 2;
 const PARALLEL_TARGET = 1.1;
 const LOOP_TARGET = 1.2;
 const NO_SDK_TARGET = 1.1;
-const WATCH_EDITS = 21;
+const WATCH_EDITS = size(21, 2);
 const WATCH_TARGET_MS = 100;
 const WATCH_SCALING_TARGET = 1.5;
 
@@ -107,7 +113,7 @@ const ratioRow = (ratio, target, label = 'ratio') => row(`  ${label}`, ratio.toF
 // 0. Whole processes, as users run them: each side spawned in turn, so load on the machine hits both
 
 const BIN = new URL('../dist/cli/bin.js', import.meta.url).pathname;
-const PROCESS_RUNS = 15;
+const PROCESS_RUNS = size(15, 1);
 const VERSION_TARGET = 1.5;
 
 /** Median wall time of whole processes, the two commands interleaved run by run. */
@@ -166,7 +172,7 @@ async function corpusProject(dir, composites) {
 }
 
 async function buildProcessBench(root) {
-  const runs = Number(process.env.BENCH_PROCESS_RUNS ?? 5);
+  const runs = Number(process.env.BENCH_PROCESS_RUNS ?? size(5, 1));
   const floor = (project) => ({ args: [FLOOR, project.configDir], cwd: project.dir });
   const toolgen = (project, before) => ({ args: [BIN], cwd: project.dir, before });
   // Each figure is printed as soon as it is measured: the whole section takes minutes.
@@ -179,10 +185,10 @@ async function buildProcessBench(root) {
     show(rows.splice(before));
   };
 
-  const small = await corpusProject(path.join(root, 'p1000'), 1000);
+  const small = await corpusProject(path.join(root, 'p1000'), size(1000, 20));
   const [build1000, floor1000] = interleave([toolgen(small, small.fresh), floor(small)], runs);
   measured(() => {
-    row('toolgen, 1,000 composites', ms(build1000.ms), `(whole process, fresh tree and cache; median of ${runs}, interleaved)`);
+    row(`toolgen, ${size('1,000', '20')} composites`, ms(build1000.ms), `(whole process, fresh tree and cache; median of ${runs}, interleaved)`);
     row('  parse floor, same YAML', ms(floor1000.ms), '(a process that reads and parses it with yaml)');
     ratioRow(build1000.ms / floor1000.ms, BUILD_TARGET);
   });
@@ -199,10 +205,10 @@ async function buildProcessBench(root) {
   const [rewrite, floorRewrite] = interleave([toolgen(small, () => rmSync(path.join(small.dir, 'generated'), { recursive: true, force: true })), floor(small)], runs);
   measured(() => row('  fresh out dir, cache kept', ms(rewrite.ms), `(ratio ${(rewrite.ms / floorRewrite.ms).toFixed(2)}, no target: all emitted and written, no ts-morph)`));
 
-  const large = await corpusProject(path.join(root, 'p5000'), 5000);
-  const [build5000, floor5000] = interleave([toolgen(large, large.fresh), floor(large)], Math.max(3, Math.ceil(runs / 2)));
+  const large = await corpusProject(path.join(root, 'p5000'), size(5000, 40));
+  const [build5000, floor5000] = interleave([toolgen(large, large.fresh), floor(large)], size(Math.max(3, Math.ceil(runs / 2)), 1));
   measured(() => {
-    row('toolgen, 5,000 composites', ms(build5000.ms), `(floor ${ms(floor5000.ms)})`);
+    row(`toolgen, ${size('5,000', '40')} composites`, ms(build5000.ms), `(floor ${ms(floor5000.ms)})`);
     ratioRow(build5000.ms / floor5000.ms, BUILD_TARGET);
     if (build5000.rss > 0) row('  peak RSS', `${build5000.rss.toFixed(0)} MiB`, `target <= ${RSS_TARGET_MIB} MiB   ${build5000.rss <= RSS_TARGET_MIB ? 'ok' : 'MISSED'}   (floor ${floor5000.rss.toFixed(0)} MiB)`);
   });
@@ -419,10 +425,6 @@ async function tracingBench() {
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const tracers = { none: undefined, noSdk: trace.getTracer('toolgen-bench'), sdk: provider.getTracer('toolgen-bench') };
   const run = (tracer) => new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }), ...(tracer ? { tracer } : {}) }).runComposite(composite, input);
-  const check = await run(tracers.sdk);
-  assert.equal(check.success, true, 'the traced chain succeeds');
-  // The composite's call, its workflow, and one span per step.
-  assert.equal(exporter.getFinishedSpans().length, CHAIN_STEPS + 2, 'the SDK side really records spans');
   // The exporter is emptied every 100 chains, so that spans kept in memory do not grow the heap (and
   // slow every side with garbage collection).
   const loop = async (tracer, count) => {
@@ -431,14 +433,24 @@ async function tracingBench() {
       if (i % 100 === 99) exporter.reset();
     }
   };
-  for (const tracer of Object.values(tracers)) await loop(tracer, CHAIN_WARMUP);
+  // No tracer against an api with no SDK first, interleaved, as in an app that has no SDK: once the
+  // SDK side has run, the executor's code has seen three kinds of tracer and is slower for all of them.
   const perChain = Object.fromEntries(Object.keys(tracers).map((name) => [name, []]));
-  for (let round = 0; round < CHAIN_ROUNDS; round += 1) {
-    for (const [name, tracer] of Object.entries(tracers)) {
-      const { ms: elapsed } = await timed(() => loop(tracer, CHAINS_PER_ROUND));
-      perChain[name].push((elapsed * 1000) / CHAINS_PER_ROUND);
+  const measure = async (names) => {
+    for (const name of names) await loop(tracers[name], CHAIN_WARMUP);
+    for (let round = 0; round < CHAIN_ROUNDS; round += 1) {
+      for (const name of names) {
+        const { ms: elapsed } = await timed(() => loop(tracers[name], CHAINS_PER_ROUND));
+        perChain[name].push((elapsed * 1000) / CHAINS_PER_ROUND);
+      }
     }
-  }
+  };
+  await measure(['none', 'noSdk']);
+  const check = await run(tracers.sdk);
+  assert.equal(check.success, true, 'the traced chain succeeds');
+  // The composite's call, its workflow, and one span per step.
+  assert.equal(exporter.getFinishedSpans().length, CHAIN_STEPS + 2, 'the SDK side really records spans');
+  await measure(['sdk']);
   return Object.fromEntries(Object.entries(perChain).map(([name, values]) => [name, median(values)]));
 }
 
@@ -496,8 +508,8 @@ function durableRows(durable) {
   row('  without fdatasync', us(durable.noSync), `(ratio ${(durable.noSync / durable.memory).toFixed(1)}×; safe from a process crash, not a power cut)`);
 }
 
-const DBOS_RUNS = 400;
-const DBOS_IN_FLIGHT = 40;
+const DBOS_RUNS = size(400, 4);
+const DBOS_IN_FLIGHT = size(40, 2);
 
 /**
  * Per step on DBOS: runs of the 10-step composite, DBOS_IN_FLIGHT at a time, each a DBOS workflow on
@@ -583,6 +595,7 @@ function executorRows(chain, clean) {
 }
 
 async function main() {
+  if (SMOKE && !process.env.BENCH_CHILD) console.log('toolgen bench, smoke run (BENCH_SMOKE=1): every section at a tiny size; the figures mean nothing');
   if (process.env.BENCH_CHILD === 'executor') {
     process.stdout.write(JSON.stringify(await executorBench()));
     return;
@@ -635,7 +648,7 @@ async function main() {
   const watches = [];
   try {
     compile = await compileBench(root);
-    watches.push(await watchBench(root, 10), await watchBench(root, 1000));
+    watches.push(await watchBench(root, 10), await watchBench(root, size(1000, 20)));
   } finally {
     await cleanup();
   }
@@ -783,7 +796,7 @@ async function watchBench(root, tools) {
 // ---------------------------------------------------------------------------------------------------
 // 6. Handler signatures: the TG2009 check on the bundled project
 
-const HANDLER_RUNS = 5;
+const HANDLER_RUNS = size(5, 1);
 
 async function handlerBench() {
   const { sharedHandlerChecks } = await import('../dist/compiler/resolve/handler-types.js');
