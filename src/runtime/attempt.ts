@@ -49,25 +49,8 @@ export function successEntry(step: string, tool: string, attempt: number, starte
 /** The attempt as the audit trail records it: who, where, and the input and output with secrets redacted. */
 export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: AuditContext): AuditRecord {
   const { outcome } = attempt;
-  if (outcome.ok && attempt.via !== 'cache') return successRecord(tool, context, attempt.chainId, attempt.stepId, attempt.attempt, attempt.startedAt, attempt.endedAt, attempt.waitedMs, attempt.input, outcome.output);
-  const fields = tool.audit.redactFields;
   const record: AuditRecord = outcome.ok
-    ? {
-        event: tool.audit.successEvent,
-        tool: tool.name,
-        status: 'success',
-        userId: context.userId,
-        sessionId: context.sessionId,
-        casefileId: context.casefileId,
-        chainId: attempt.chainId,
-        stepId: attempt.stepId,
-        attempt: attempt.attempt,
-        startedAtMs: attempt.startedAt,
-        durationMs: attempt.endedAt - attempt.startedAt,
-        waitedMs: attempt.waitedMs,
-        input: redact(attempt.input, fields),
-        output: redact(outcome.output, fields),
-      }
+    ? successRecord(tool, context, attempt.chainId, attempt.stepId, attempt.attempt, attempt.startedAt, attempt.endedAt, attempt.waitedMs, attempt.input, outcome.output)
     : {
         event: tool.audit.failureEvent,
         tool: tool.name,
@@ -81,13 +64,13 @@ export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: Aud
         startedAtMs: attempt.startedAt,
         durationMs: attempt.endedAt - attempt.startedAt,
         waitedMs: attempt.waitedMs,
-        input: redact(attempt.input, fields),
+        input: redact(attempt.input, tool.audit.redactFields),
         error: { kind: outcome.error.kind, message: outcome.error.message },
       };
   return attempt.via === 'cache' ? { ...record, cached: true } : record;
 }
 
-/** The audit record of an attempt that succeeded (not served from the cache); the flat path makes it with no `Attempt` in between. */
+/** The audit record of an attempt that succeeded; the flat path makes it with no `Attempt` in between. */
 export function successRecord(tool: ToolDefinition, context: AuditContext, chainId: string | null, stepId: string | null, attempt: number, startedAt: number, endedAt: number, waitedMs: number, input: unknown, output: unknown): AuditRecord {
   const fields = tool.audit.redactFields;
   return {
