@@ -36,6 +36,7 @@ export const CATALOGUE = {
   },
   YAML_TAB: { code: 'TG1001', severity: 'error', message: 'a tab indents this line, and YAML indents with spaces only{more}', hint: 'replace the tab with spaces' },
   YAML_UNCLOSED_QUOTE: { code: 'TG1001', severity: 'error', message: 'this quote is never closed{more}', hint: 'close it on the same line; for text over several lines, use a block scalar (description: |)' },
+  YAML_UNCLOSED_BRACKET: { code: 'TG1001', severity: 'error', message: "this '{bracket}' is never closed{more}", hint: "close it with '{closing}' (a flow list or mapping may span lines, but each of its lines must be indented past the key's), or write the items as a block, one per line" },
   YAML_BAD_INDENT: { code: 'TG1001', severity: 'error', message: 'this line is indented differently from the items before it{more}', hint: 'items of one list, and keys of one mapping, start at the same column' },
   YAML_VALUE: { code: 'TG1001', severity: 'error', message: '{reason}' },
   YAML_RECURSIVE_ALIAS: { code: 'TG1001', severity: 'error', message: "the alias *{alias} is inside the node it names, so its value would never end", hint: 'point the alias at a node outside it, or write the value out' },

@@ -112,6 +112,14 @@ function syntaxDiagnostic(source: SourceFile, error: YAMLError, after: number): 
   const line = source.text.split(/\r?\n/)[at.line - 1] ?? '';
   if (error.code === 'NON_STRING_KEY' && line.includes('{{')) return diagnostic('YAML_UNQUOTED_TEMPLATE', { more, template: '{{ … }}', quoted: '"{{ state.x }}"' }, { ...at, column: line.indexOf('{{') + 1, length: Math.max(2, line.lastIndexOf('}}') + 2 - line.indexOf('{{')) });
   if (error.code === 'TAB_AS_INDENT') return diagnostic('YAML_TAB', { more }, at);
+  if (error.code === 'BAD_INDENT' && /^Flow (sequence|map) .*end with a [\]}]/.test(error.message)) {
+    const opened = unclosedBracket(source.text, error.pos[0]);
+    if (opened !== null) {
+      const bracket = source.text[opened]!;
+      const { line, col } = source.lineCounter.linePos(opened);
+      return diagnostic('YAML_UNCLOSED_BRACKET', { more, bracket, closing: bracket === '[' ? ']' : '}' }, { file: source.displayPath, line, column: col, length: 1 });
+    }
+  }
   if (error.code === 'BAD_INDENT') return diagnostic('YAML_BAD_INDENT', { more }, at);
   if (error.code === 'MISSING_CHAR' && /quote/i.test(error.message)) {
     const opened = unclosedQuote(source);
@@ -128,6 +136,27 @@ function locationOf(source: SourceFile, error: YAMLError): Location {
   const [start, end] = error.pos;
   const { line, col } = source.lineCounter.linePos(start);
   return { file: source.displayPath, line, column: col, length: Math.max(1, end - start) };
+}
+
+/**
+ * The offset of the last '[' or '{' before `end` that nothing closes (outside quotes and comments):
+ * where an unclosed flow collection began.
+ */
+function unclosedBracket(text: string, end: number): number | null {
+  const open: number[] = [];
+  let quote: string | null = null;
+  for (let i = 0; i < end && i < text.length; i += 1) {
+    const char = text[i]!;
+    if (quote) {
+      if (char === quote && !(quote === '"' && text[i - 1] === '\\')) quote = null;
+    } else if (char === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const newline = text.indexOf('\n', i);
+      i = newline < 0 ? text.length : newline;
+    } else if ((char === '"' || char === "'") && (i === 0 || /[\s[{,:]/.test(text[i - 1]!))) quote = char;
+    else if (char === '[' || char === '{') open.push(i);
+    else if ((char === ']' || char === '}') && open.length > 0) open.pop();
+  }
+  return open.at(-1) ?? null;
 }
 
 /** The first value that opens a quote and does not close it on its line: where an unclosed quote began. */
