@@ -55,7 +55,7 @@ const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: 
     ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep }
     : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep, journal };
 /** The site of a plain step's first attempt, made only when the flat path leaves for `#call`. */
-const plainSite = (chainId: string, stepId: string, depth: number): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace: undefined });
+const plainSite = (chainId: string, stepId: string, depth: number, trace: TraceContext | undefined): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -299,6 +299,8 @@ export class ChainExecutor implements ToolCaller {
    * anything else takes `#call`'s way and comes back as an `AttemptMade`.
    */
   #callAtOnce(tool: string, known: KnownTool, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
+    // The flat path runs untraced, or under a span that does not record: then no call below it makes a span.
+    const trace = this.#core.tracing === undefined ? undefined : UNRECORDED;
     let definition: ToolDefinition;
     let checks: InputChecks;
     if (known.registry === this.registry) {
@@ -306,7 +308,7 @@ export class ChainExecutor implements ToolCaller {
       checks = known.checks!;
     } else {
       const found = this.registry.get(tool);
-      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
       definition = found;
       checks = inputChecks(found.parameters);
       known.registry = this.registry;
@@ -314,23 +316,23 @@ export class ChainExecutor implements ToolCaller {
       known.checks = checks;
     }
     const implementation = definition.implementation;
-    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
-      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null) {
+      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
     }
     const input = withDefaults(definition.parameters, rawInput, checks);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
-    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
+    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, { ok: false, error: refusal }));
     let produced: unknown;
     try {
       produced = implementation.handler(input, { audit: this.context, chainId, stepId, attempt: 1, idempotencyKey: null, signal: NEVER, executor: this });
     } catch (error) {
-      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: executionFailure(error) }));
+      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, { ok: false, error: executionFailure(error) }));
     }
     const later = settlesLater(definition, produced);
-    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth), startedAt, input, produced, later, unchanged));
+    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, produced, later, unchanged));
     if (definition.returns !== null) {
       const checked = checkOutput(definition, produced);
-      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, checked));
+      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, checked));
     }
     const endedAt = this.#clock.now();
     this.context.record(successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));
