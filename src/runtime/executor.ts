@@ -86,7 +86,7 @@ export class ChainExecutor implements ToolCaller {
       clock: this.#clock,
       random: options.random ?? Math.random,
       tracing,
-      call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, undefined) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
+      call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, site.trace) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
       callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
     };
     this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
@@ -195,12 +195,12 @@ export class ChainExecutor implements ToolCaller {
 
   /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
   #tracedCall(tracing: Tracing, tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started?: number): Settled<Attempt> {
-    if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, undefined);
+    if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, UNRECORDED);
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const span = startToolSpan(tracing, typeof tool === 'string' ? tool : tool.name, definition, site);
     let called: Settled<Attempt>;
     try {
-      called = this.#call(tool, rawInput, site, started, span);
+      called = this.#call(tool, rawInput, site, started, parentOf(span));
     } catch (error) {
       span.end();
       throw error;
@@ -224,9 +224,11 @@ export class ChainExecutor implements ToolCaller {
   /**
    * One call: look up, fill defaults, check policies, validate, serve from the cache or run, check
    * the output, audit. Returns synchronously when the handler does and nothing can interrupt it, so a
-   * chain of synchronous tools pays for no extra promises.
+   * chain of synchronous tools pays for no extra promises. `chainParent` is the trace parent of the
+   * chain a composite runs (its call's span, made by `#tracedCall`); no span is touched here, so the
+   * untraced path's optimised code never depends on a span's hidden class.
    */
-  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started: number | undefined, span: TraceSpan | undefined): Settled<Attempt> {
+  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started: number | undefined, chainParent: TraceContext | undefined): Settled<Attempt> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const startedAt = started ?? this.#clock.now();
     if (!definition) {
@@ -265,7 +267,7 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span));
+      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, chainParent);
       if (isPromiseLike(chain)) return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
       return remember(this.#chainCalled(definition, site, startedAt, input, chain));
     }
