@@ -8,7 +8,7 @@ import { AttemptMade, type AttemptSink, type CallSite, type Core, type KnownTool
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
 import { compilePlan, type CompiledPlan } from './compiled-plan.js';
-import type { AuditContext } from './context.js';
+import { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
 import type { RunStore, SuspendedRun } from './durable/store.js';
@@ -18,7 +18,7 @@ import { runSequence } from './engine/sequence.js';
 import { newState } from './engine/state.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
-import type { ToolRegistry } from './registry.js';
+import { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
@@ -74,6 +74,13 @@ export class ChainExecutor implements ToolCaller {
   readonly #core: Core;
   /** Durable runs, when the executor has a store. */
   readonly #durable: DurableRuns | null;
+  /**
+   * V8 keeps a hidden class, and the optimised code that checks it, only while some object has it. An
+   * app makes an executor and an audit context per request: after full collections with none of them
+   * alive, the executor's hot code would be thrown away and optimised again. This pair lives as long
+   * as the class, and so do their hidden classes.
+   */
+  static readonly #shapes = new ChainExecutor({ registry: new ToolRegistry(), context: new AuditContext({ userId: '', sessionId: '' }) });
 
   constructor(options: ChainExecutorOptions) {
     this.registry = options.registry;
