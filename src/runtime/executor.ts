@@ -8,7 +8,7 @@ import { AttemptMade, type AttemptSink, type CallSite, type Core, type KnownTool
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
 import { compilePlan, type CompiledPlan } from './compiled-plan.js';
-import type { AuditContext } from './context.js';
+import { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
 import type { RunStore, SuspendedRun } from './durable/store.js';
@@ -18,7 +18,7 @@ import { runSequence } from './engine/sequence.js';
 import { newState } from './engine/state.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
-import type { ToolRegistry } from './registry.js';
+import { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { isPromiseLike, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
@@ -55,7 +55,7 @@ const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: 
     ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep }
     : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep, journal };
 /** The site of a plain step's first attempt, made only when the flat path leaves for `#call`. */
-const plainSite = (chainId: string, stepId: string, depth: number): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace: undefined });
+const plainSite = (chainId: string, stepId: string, depth: number, trace: TraceContext | undefined): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace });
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -74,6 +74,13 @@ export class ChainExecutor implements ToolCaller {
   readonly #core: Core;
   /** Durable runs, when the executor has a store. */
   readonly #durable: DurableRuns | null;
+  /**
+   * V8 keeps a hidden class, and the optimised code that checks it, only while some object has it. An
+   * app makes an executor and an audit context per request: after full collections with none of them
+   * alive, the executor's hot code would be thrown away and optimised again. This pair lives as long
+   * as the class, and so do their hidden classes.
+   */
+  static readonly #shapes = new ChainExecutor({ registry: new ToolRegistry(), context: new AuditContext({ userId: '', sessionId: '' }) });
 
   constructor(options: ChainExecutorOptions) {
     this.registry = options.registry;
@@ -86,7 +93,7 @@ export class ChainExecutor implements ToolCaller {
       clock: this.#clock,
       random: options.random ?? Math.random,
       tracing,
-      call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, undefined) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
+      call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, site.trace) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
       callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
     };
     this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
@@ -195,12 +202,12 @@ export class ChainExecutor implements ToolCaller {
 
   /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
   #tracedCall(tracing: Tracing, tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started?: number): Settled<Attempt> {
-    if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, undefined);
+    if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, UNRECORDED);
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const span = startToolSpan(tracing, typeof tool === 'string' ? tool : tool.name, definition, site);
     let called: Settled<Attempt>;
     try {
-      called = this.#call(tool, rawInput, site, started, span);
+      called = this.#call(tool, rawInput, site, started, parentOf(span));
     } catch (error) {
       span.end();
       throw error;
@@ -224,9 +231,11 @@ export class ChainExecutor implements ToolCaller {
   /**
    * One call: look up, fill defaults, check policies, validate, serve from the cache or run, check
    * the output, audit. Returns synchronously when the handler does and nothing can interrupt it, so a
-   * chain of synchronous tools pays for no extra promises.
+   * chain of synchronous tools pays for no extra promises. `chainParent` is the trace parent of the
+   * chain a composite runs (its call's span, made by `#tracedCall`); no span is touched here, so the
+   * untraced path's optimised code never depends on a span's hidden class.
    */
-  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started: number | undefined, span: TraceSpan | undefined): Settled<Attempt> {
+  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started: number | undefined, chainParent: TraceContext | undefined): Settled<Attempt> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const startedAt = started ?? this.#clock.now();
     if (!definition) {
@@ -265,7 +274,7 @@ export class ChainExecutor implements ToolCaller {
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, span === undefined ? site.trace : parentOf(span));
+      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, chainParent);
       if (isPromiseLike(chain)) return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
       return remember(this.#chainCalled(definition, site, startedAt, input, chain));
     }
@@ -299,6 +308,8 @@ export class ChainExecutor implements ToolCaller {
    * anything else takes `#call`'s way and comes back as an `AttemptMade`.
    */
   #callAtOnce(tool: string, known: KnownTool, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
+    // The flat path runs untraced, or under a span that does not record: then no call below it makes a span.
+    const trace = this.#core.tracing === undefined ? undefined : UNRECORDED;
     let definition: ToolDefinition;
     let checks: InputChecks;
     if (known.registry === this.registry) {
@@ -306,7 +317,7 @@ export class ChainExecutor implements ToolCaller {
       checks = known.checks!;
     } else {
       const found = this.registry.get(tool);
-      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
       definition = found;
       checks = inputChecks(found.parameters);
       known.registry = this.registry;
@@ -314,23 +325,23 @@ export class ChainExecutor implements ToolCaller {
       known.checks = checks;
     }
     const implementation = definition.implementation;
-    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null || this.#core.tracing !== undefined) {
-      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth), startedAt));
+    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null) {
+      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
     }
     const input = withDefaults(definition.parameters, rawInput, checks);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
-    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: refusal }));
+    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, { ok: false, error: refusal }));
     let produced: unknown;
     try {
       produced = implementation.handler(input, { audit: this.context, chainId, stepId, attempt: 1, idempotencyKey: null, signal: NEVER, executor: this });
     } catch (error) {
-      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, { ok: false, error: executionFailure(error) }));
+      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, { ok: false, error: executionFailure(error) }));
     }
     const later = settlesLater(definition, produced);
-    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth), startedAt, input, produced, later, unchanged));
+    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, produced, later, unchanged));
     if (definition.returns !== null) {
       const checked = checkOutput(definition, produced);
-      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth), startedAt, input, checked));
+      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, checked));
     }
     const endedAt = this.#clock.now();
     this.context.record(successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));

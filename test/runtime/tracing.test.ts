@@ -249,6 +249,18 @@ describe('tracing', () => {
     }
   });
 
+  it('below a span that does not record, a composite nested in a plain step starts no span either', async () => {
+    const inner = composite('inner', chain('inner', [step('one', 'echo', { inputs: { value: 2 }, map: { value: 'got' } })]));
+    const outer = composite('outer', chain('outer', [step('first', 'echo', { inputs: { value: 1 }, next: 'nested' }), step('nested', 'inner', { map: { got: 'got' } })]));
+    const names: string[] = [];
+    const noSdk = trace.getTracer('no-sdk');
+    const tracer: Tracer = { startSpan: (name, options, context) => (names.push(name), noSdk.startSpan(name, options, context)) };
+    const result = await new ChainExecutor({ registry: new ToolRegistry([echo, inner, outer]), context: new AuditContext({ userId: 'u1', sessionId: 's1' }), tracer }).runComposite(outer, {});
+    expect(result.success).toBe(true);
+    expect(result.final_state).toEqual({ got: 2 });
+    expect(names).toEqual(['execute_tool outer']);
+  });
+
   it('a durable run: suspended at its wait, then resumed; replayed steps have no spans', async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-tracing-'));
     try {

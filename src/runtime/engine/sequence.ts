@@ -8,6 +8,7 @@ import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
 import type { ChainFailureReason } from '../result.js';
 import { isPromiseLike, type Settled } from '../settled.js';
 import { abortFailure, NEVER } from '../signals.js';
+import { UNRECORDED } from '../tracing.js';
 import { limitReached, toolOf, type SequenceEnd, type StepContext } from './context.js';
 import { executeCall, executeStep, RECORDED, recordFailure } from './step.js';
 import type { StepRun } from './step-run.js';
@@ -19,7 +20,7 @@ export function runSequence(sequence: CompiledSequence, context: StepContext): S
   // A plain call step takes the flat path (`executeCall`). When it settled at once, the next one
   // starts when it ended: one clock read per step. A step listener may take time between two steps,
   // so with one the clock is read again.
-  const flat = run.journal === undefined && run.core.tracing === undefined;
+  const flat = isFlat(context);
   const chained = run.onStep === undefined;
   let endedAt: number | undefined;
   while (current !== null) {
@@ -48,7 +49,7 @@ export function runSequence(sequence: CompiledSequence, context: StepContext): S
 /** The rest of a sequence from a step that did not settle at once: the same as `runSequence`, awaiting each step that does not. */
 async function runLater(sequence: CompiledSequence, context: StepContext, first: CompiledStep, pending: Promise<StepRun>, lastBefore: unknown): Promise<SequenceEnd> {
   const { run } = context;
-  const flat = run.journal === undefined && run.core.tracing === undefined;
+  const flat = isFlat(context);
   const chained = run.onStep === undefined;
   let last = lastBefore;
   let step = first;
@@ -82,6 +83,14 @@ async function runLater(sequence: CompiledSequence, context: StepContext, first:
       endedAt = chained ? run.lastEndedAt : undefined;
     }
   }
+}
+
+/**
+ * Whether a plain call step may take the flat path: not in a durable run, and either untraced or
+ * under a span that does not record (where `Core.call` would make no span either).
+ */
+function isFlat(context: StepContext): boolean {
+  return context.run.journal === undefined && (context.run.core.tracing === undefined || context.trace === UNRECORDED);
 }
 
 /** Before a step runs: how the sequence ends when it was cancelled or used up its step budget; null to go on. */

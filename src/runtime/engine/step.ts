@@ -86,9 +86,9 @@ function executeTraced(step: CompiledStep, context: StepContext, visit: Visit | 
 export const RECORDED: unique symbol = Symbol('recorded');
 
 /**
- * The flat path of a plain call step (no `when`, no journal, no tracer): straight from the sequence to
- * the call, its first attempt started at `startedAt` when the step before it ended at once. A step
- * that nothing can interrupt and whose tool succeeds at once is recorded with no intermediate values
+ * The flat path of a plain call step (no `when`, no journal, no span to make: no tracer, or a parent
+ * that does not record): straight from the sequence to the call, its first attempt started at
+ * `startedAt` when the step before it ended at once. A step that nothing can interrupt and whose tool succeeds at once is recorded with no intermediate values
  * (`Core.callAtOnce`), and `RECORDED` comes back.
  */
 export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> | typeof RECORDED {
