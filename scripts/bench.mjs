@@ -433,8 +433,8 @@ async function tracingBench() {
       if (i % 100 === 99) exporter.reset();
     }
   };
-  // No tracer against an api with no SDK first, interleaved, as in an app that has no SDK: once the
-  // SDK side has run, the executor's code has seen three kinds of tracer and is slower for all of them.
+  // No tracer against an api with no SDK first, interleaved, as in an app that has no SDK; the SDK side
+  // last, as its recording spans still run through code the untraced path shares.
   const perChain = Object.fromEntries(Object.keys(tracers).map((name) => [name, []]));
   const measure = async (names) => {
     for (const name of names) await loop(tracers[name], CHAIN_WARMUP);
