@@ -96,6 +96,19 @@ describe('OutputWriter', () => {
     expect(readFileSync(old.path, 'utf8')).toBe(old.content);
   });
 
+  it('refuses a file it cannot write, having put nothing in place, and aborts cleanly', () => {
+    const dir = outDir();
+    const writer = new OutputWriter(dir);
+    const good = { path: at(dir, 'tools/a.ts'), content: `${banner}export const a = 1;\n` };
+    // A name the file system takes, whose temporary name (with its suffix) it does not.
+    const long = { path: at(dir, `tools/${'x'.repeat(240)}.ts`), content: `${banner}export {};\n` };
+    writer.accept(good);
+    expect(() => writer.accept(long)).toThrow(/ENAMETOOLONG/);
+    expect(existsSync(good.path)).toBe(false);
+    writer.abort();
+    expect(listing(dir)).toEqual(['tools']);
+  });
+
   it('removes the temporary files a crashed run left, and never a file of the user that merely ends in .tmp', () => {
     const dir = outDir();
     mkdirSync(at(dir, 'tools'), { recursive: true });
