@@ -36,13 +36,12 @@ export const WORKER_FROM_FILES = 200;
 export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null, { once = false }: { readonly once?: boolean } = {}): Promise<Compiler> {
   const { Compiler } = await import('../compiler/compile.js');
   const cold = once && settings.checkHandlerTypes !== false && (cache === null || cache.previous === null);
-  const files = cold ? (cache ? cache.fingerprint.textsByFile.size : (await (await import('../compiler/load/find.js')).findToolFiles(settings.configDir, settings)).length) : 0;
-  const typescript = files >= WORKER_FROM_FILES ? (await import('../compiler/resolve/typescript.js')).typeScriptWorker() : undefined;
+  const { typeScriptWorker } = cold ? await import('../compiler/resolve/typescript.js') : { typeScriptWorker: null };
   return new Compiler(settings, {
     handlerExports: handlerExportsOf(cache?.previous ?? null),
     handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})),
     ...(cache ? { texts: cache.fingerprint.textsByFile } : {}),
-    ...(typescript ? { typescript } : {}),
+    ...(typeScriptWorker ? { typescriptFor: (files: number) => (files >= WORKER_FROM_FILES ? typeScriptWorker() : undefined) } : {}),
   });
 }
 

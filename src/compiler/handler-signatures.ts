@@ -8,7 +8,8 @@ import { diagnostic, type Diagnostic } from './diagnostics/diagnostic.js';
 import { handlerTypes } from './emit/emit.js';
 import { handlerInputSchema } from './lower/tool.js';
 import type { Catalogue, CatalogueEntry } from './resolve/catalogue.js';
-import { checkHandlerTypes, handlerCheckKey, type HandlerCheck, type HandlerCheckCache, type HandlerSignature } from './resolve/handler-types.js';
+import type { HandlerCheck, HandlerSignature } from './resolve/handler-check.js';
+import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache } from './resolve/handler-types.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
 
 /**

@@ -15,7 +15,8 @@ import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
 import { build, templateFailure, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
 import type { HandlerExports } from './resolve/handlers.js';
-import { remember, sharedHandlerChecks, type HandlerCheck, type HandlerCheckCache } from './resolve/handler-types.js';
+import type { HandlerCheck } from './resolve/handler-check.js';
+import { remember, sharedHandlerChecks, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
 import type { OutputSink } from './write/output-plan.js';
@@ -44,8 +45,9 @@ export class Compiler {
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
   #handlerFacts: HandlerFacts = { modules: [], dependencies: [], checks: new Map() };
-  /** Where TypeScript runs for the first build, when not in this thread (a worker, closed by that build); later builds ask in this thread. */
-  #typescript: TypeScriptHost | null;
+  /** Where TypeScript runs for the first build, chosen once it knows how many files it has (a worker, closed by that build); later builds ask in this thread. */
+  #typescriptFor: ((files: number) => TypeScriptHost | undefined) | null;
+  #typescript: TypeScriptHost | null = null;
   /** Texts already read by the caller (the build cache reads every file to hash it), by absolute path: used once. */
   #texts: ReadonlyMap<string, string> | null;
 
@@ -56,10 +58,10 @@ export class Compiler {
    */
   constructor(
     readonly options: CompilerOptions,
-    memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>; readonly texts?: ReadonlyMap<string, string>; readonly typescript?: TypeScriptHost } = {},
+    memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>; readonly texts?: ReadonlyMap<string, string>; readonly typescriptFor?: (files: number) => TypeScriptHost | undefined } = {},
   ) {
     this.#handlerExports = memory.handlerExports ?? new Map();
-    this.#typescript = memory.typescript ?? null;
+    this.#typescriptFor = memory.typescriptFor ?? null;
     this.#texts = memory.texts ?? null;
     for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
@@ -78,6 +80,11 @@ export class Compiler {
     for (const file of this.#sources.keys()) if (!present.has(file)) this.#sources.delete(file);
     const texts = this.#texts;
     this.#texts = null;
+    if (this.#typescriptFor) {
+      // Started before the files are parsed, so that TypeScript loads beside them.
+      this.#typescript = this.#typescriptFor(files.length) ?? null;
+      this.#typescriptFor = null;
+    }
     await Promise.all(files.map((file) => this.#refresh(file, texts?.get(file))));
     if (!sink) return this.#compile(names);
     const result = await this.#compile(names, sink);

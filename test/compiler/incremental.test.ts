@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BuildResult } from '../../src/compiler/compile.js';
+import { Compiler, defaultOptions, type BuildResult } from '../../src/compiler/compile.js';
+import { inProcess, type TypeScriptHost } from '../../src/compiler/resolve/typescript.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 let project: TestProject;
@@ -194,5 +195,42 @@ describe('a build with a sink', () => {
     expect(result.diagnostics.some((d) => d.severity === 'error')).toBe(true);
     expect(accepted).toEqual([]);
     expect(result.files).toEqual([]);
+  });
+});
+
+describe('what a compiler is given', () => {
+  it('builds from the texts it is given, not from the disk, once', async () => {
+    project = createProject({ [file('relay')]: RELAY });
+    const relay = path.join(project.root, file('relay'));
+    const given = new Map([[relay, RELAY.replace('Echoes twice', 'Echoes, as given')]]);
+    const compiler = new Compiler(defaultOptions(project.root), { texts: given });
+    const module = (result: BuildResult) => result.files.find((one) => one.path.endsWith('tools/relay.ts'))!.content;
+    expect(module(await compiler.build())).toContain('Echoes, as given');
+    // The next build reads the disk.
+    expect(module(await compiler.build())).toContain('Echoes twice');
+  });
+
+  it('asks TypeScript where it is told for the first build, closes it after its last question, then asks in this thread', async () => {
+    project = createProject({ [file('relay')]: RELAY });
+    // Handler checks are remembered across the process by text: this text is new to it.
+    project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\n// ${project.root}\n`);
+    const asked: string[] = [];
+    const host: TypeScriptHost = {
+      exportsOf: (one, text) => (asked.push('exports'), inProcess.exportsOf(one, text)),
+      checkSignatures: (pending) => (asked.push('check'), inProcess.checkSignatures(pending)),
+      close: async () => void asked.push('close'),
+    };
+    const counted: number[] = [];
+    const compiler = new Compiler(defaultOptions(project.root), { typescriptFor: (files) => (counted.push(files), host) });
+    const first = await compiler.build();
+    expect(first.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // relay, echo and count: the host is chosen knowing how many files there are.
+    expect(counted).toEqual([3]);
+    // echo and count share one module: read once, both checked in one program.
+    expect(asked).toEqual(['exports', 'check', 'close']);
+    project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\nexport const added = 1;\n`);
+    await compiler.build();
+    expect(asked).toEqual(['exports', 'check', 'close']);
+    expect(counted).toEqual([3]);
   });
 });

@@ -21,7 +21,8 @@ import { shownPath } from '../layout.js';
 import { findToolFiles } from '../load/find.js';
 import { TEMPLATE_FILES } from '../load/templates.js';
 import type { CompilerOptions } from '../options.js';
-import type { HandlerCheck } from '../resolve/handler-types.js';
+import type { HandlerCheck } from '../resolve/handler-check.js';
+import type { PlannedFile } from '../write/files.js';
 import { resolveModuleFile, type HandlerExports } from '../resolve/handlers.js';
 import { contentHash } from './hash.js';
 
@@ -195,7 +196,7 @@ export function handlerInputs(modulePaths: Iterable<string>, facts: HandlerExpor
  * stamp that no file matches, and a racy file is hashed from the planned content when known, not from
  * the disk, so an edit in the same tick still shows.
  */
-export function stamps(files: Iterable<string>, planned: ReadonlyMap<string, { readonly bytes: number; readonly content: string | null }> = new Map()): Record<string, Stamp> {
+export function stamps(files: Iterable<string>, planned: ReadonlyMap<string, PlannedFile> = new Map()): Record<string, Stamp> {
   const now = Date.now();
   const found: Record<string, Stamp> = {};
   for (const file of files) {

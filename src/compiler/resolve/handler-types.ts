@@ -11,8 +11,6 @@ import path from 'node:path';
 import type { HandlerCheck, HandlerSignature, PendingCheck } from './handler-check.js';
 import { inProcess, type TypeScriptHost } from './typescript.js';
 
-export type { HandlerCheck, HandlerSignature, HandlerTypeProblem } from './handler-check.js';
-
 /** Results by `handlerCheckKey`; a build cache may hold them across runs. */
 export type HandlerCheckCache = Map<string, HandlerCheck>;
 
