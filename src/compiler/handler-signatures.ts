@@ -3,14 +3,45 @@
  * will type them (`emit`'s type printer, `lower`'s handler input), checked by TypeScript
  * (`resolve/handler-types.ts`). Runs after check, on the tools that are otherwise sound.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from './diagnostics/diagnostic.js';
 import { handlerTypes } from './emit/emit.js';
 import { handlerInputSchema } from './lower/tool.js';
-import type { Catalogue, CatalogueEntry } from './resolve/catalogue.js';
+import type { ToolSource } from './model.js';
+import { Catalogue, catalogueEntry, type CatalogueEntry } from './resolve/catalogue.js';
+import { checkHandlers, type HandlerExports } from './resolve/handlers.js';
 import type { HandlerCheck, HandlerSignature } from './resolve/handler-check.js';
 import { checkHandlerTypes, handlerCheckKey, type HandlerCheckCache } from './resolve/handler-types.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
+
+/** A handler module's text, or null when it cannot be read (resolve reported that already). */
+export function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Asks TypeScript, ahead of a build, all it will ask about these tools' handlers: what the modules
+ * export, and whether each handler fits the types its YAML gives it. The answers go into the caches
+ * the build reads (`handlerExports`, `checks`: by content), so the build then asks nothing; what they
+ * say is not reported here (the build reports it, for the tools that are sound by then). So a cold
+ * build can be done with TypeScript, and its memory, while it is still parsing YAML.
+ *
+ * @example await warmHandlerFacts(functionTools, '/p', handlerExports, sharedHandlerChecks, typeScriptWorker())
+ */
+export async function warmHandlerFacts(tools: readonly ToolSource[], root: string, handlerExports: HandlerExports, checks: HandlerCheckCache | null, typescript: TypeScriptHost): Promise<void> {
+  const catalogue = new Catalogue();
+  for (const tool of tools) {
+    if (tool.document.implementation.type === 'function' && !catalogue.get(tool.document.name)) catalogue.add(catalogueEntry(tool));
+  }
+  const { files } = await checkHandlers(catalogue.entries(), handlerExports, typescript);
+  for (const [name, file] of files) catalogue.setHandlerFile(name, file);
+  if (checks) await handlerSignatureDiagnostics(catalogue, catalogue.entries(), root, checks, readText, typescript);
+}
 
 /**
  * The handler signature problems of the given function tools, one diagnostic per mismatch at the YAML's

@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { warmHandlerFacts } from './handler-signatures.js';
 import { TemplateProblem, TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
@@ -21,6 +23,9 @@ import { SchemaValidator } from './validate/schema.js';
 import { listOutDir } from './write/files.js';
 import type { OutputSink } from './write/output-plan.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
+
+/** How many files a build beside TypeScript parses between two looks at its answers. */
+const YIELD_EVERY = 32;
 
 /** What a build learnt of the handler modules, kept for the build cache even when the build keeps nothing else. */
 interface HandlerFacts {
@@ -85,7 +90,8 @@ export class Compiler {
       this.#typescript = this.#typescriptFor(files.length) ?? null;
       this.#typescriptFor = null;
     }
-    await Promise.all(files.map((file) => this.#refresh(file, texts?.get(file))));
+    if (this.#typescript) await this.#refreshBesideTypeScript(files, texts, this.#typescript);
+    else await Promise.all(files.map((file) => this.#refresh(file, texts?.get(file))));
     if (!sink) return this.#compile(names);
     const result = await this.#compile(names, sink);
     this.#sources.clear();
@@ -145,6 +151,39 @@ export class Compiler {
     this.#sources.set(file, validateSource(loaded, this.#validator));
     // The plain value is what the stages read; the tree is parsed again only for a problem to locate.
     loaded.source.release();
+  }
+
+  /**
+   * Parses the files while TypeScript loads beside them, and has it answer as early as it can: the
+   * files that may hold a function tool (their text says `function`) are parsed first, everything the
+   * build will ask about their handlers is asked at once (`warmHandlerFacts`), and the host is closed
+   * as soon as it has answered, while the rest still parse (yielding now and then, so that the answer
+   * is heard). A cold build of many composites so never holds TypeScript's memory beside all of its
+   * YAML. A function tool whose text hid the word (`\u0066unction`) is asked about in this thread.
+   */
+  async #refreshBesideTypeScript(files: readonly string[], given: ReadonlyMap<string, string> | null, typescript: TypeScriptHost): Promise<void> {
+    const texts = given ?? new Map(await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8').catch(() => undefined)] as const)));
+    const first = files.filter((file) => texts.get(file)?.includes('function'));
+    for (const file of first) await this.#refresh(file, texts.get(file));
+    const tools = first.flatMap((file) => {
+      const { loaded, document } = this.#sources.get(file)!;
+      return document ? [{ document, source: loaded.source }] : [];
+    });
+    const checks = this.options.checkHandlerTypes === false ? null : this.#handlerChecks;
+    // What it cannot answer (a worker that died) is asked again by the build, in this thread.
+    const answered = warmHandlerFacts(tools, this.options.root, this.#handlerExports, checks, typescript)
+      .catch(() => {})
+      .finally(() => typescript.close());
+    const firstSet = new Set(first);
+    let parsed = 0;
+    for (const file of files) {
+      if (firstSet.has(file)) continue;
+      await this.#refresh(file, texts.get(file));
+      parsed += 1;
+      if (parsed % YIELD_EVERY === 0) await yieldToEvents();
+    }
+    await answered;
+    this.#typescript = null;
   }
 
   async #compile(names: readonly string[], sink?: OutputSink): Promise<BuildResult> {

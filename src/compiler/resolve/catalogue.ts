@@ -65,6 +65,26 @@ export interface ResolveInput {
   readonly typescript?: TypeScriptHost;
 }
 
+/**
+ * One tool's entry: its signature, derived names and handler, from its document alone.
+ *
+ * @example catalogueEntry({ document, source }).handler?.modulePath // '/p/config/tools/echo.ts'
+ */
+export function catalogueEntry({ document, source }: ToolSource, names = deriveNames(document.name)): CatalogueEntry {
+  const implementation = document.implementation;
+  return {
+    name: document.name,
+    kind: implementation.type,
+    document,
+    source,
+    parameters: document.parameters ?? [],
+    inputSchema: parametersSchema(document.parameters ?? []),
+    returns: typeof document.returns === 'object' ? document.returns : null,
+    names,
+    handler: implementation.type === 'function' ? { modulePath: path.resolve(path.dirname(source.absolutePath), implementation.module), exportName: implementation.export } : null,
+  };
+}
+
 export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue: Catalogue; diagnostics: Diagnostic[] }> {
   const catalogue = new Catalogue();
   const diagnostics: Diagnostic[] = [];
@@ -102,21 +122,7 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
       claim(reused);
       continue;
     }
-    const implementation = document.implementation;
-    const entry: CatalogueEntry = {
-      name: document.name,
-      kind: implementation.type,
-      document,
-      source,
-      parameters: document.parameters ?? [],
-      inputSchema: parametersSchema(document.parameters ?? []),
-      returns: typeof document.returns === 'object' ? document.returns : null,
-      names,
-      handler:
-        implementation.type === 'function'
-          ? { modulePath: path.resolve(path.dirname(source.absolutePath), implementation.module), exportName: implementation.export }
-          : null,
-    };
+    const entry = catalogueEntry({ document, source }, names);
     catalogue.add(entry);
     claim(entry);
   }
