@@ -10,6 +10,7 @@ import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { defaultOptions } from '../compiler/options.js';
 import { OutputComparer, OutputWriter, type WriteReport } from '../compiler/write/files.js';
 import { newCompiler, openCache, saveCache, type OpenCache } from './cache.js';
+import { collectSooner } from './heap.js';
 import { findConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
@@ -60,6 +61,7 @@ async function projectSettings(options: CommandOptions, output: Output): Promise
 
 /** A compiler (loaded only now: a cache hit never loads it), starting from what the cache knows; `once`: for one build. */
 async function compilerWith(settings: CompilerOptions, cache: OpenCache | null, once = true): Promise<Compiler> {
+  if (once) collectSooner();
   try {
     return await newCompiler(settings, cache, { once });
   } catch (error) {
