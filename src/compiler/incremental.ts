@@ -50,7 +50,12 @@ export class Compiler {
   readonly #sources = new Map<string, SourceState>();
   #reuse: Reuse | null = null;
   #handlerFacts: HandlerFacts = { modules: [], dependencies: [], checks: new Map() };
-  /** Where TypeScript runs for the first build, chosen once it knows how many files it has (a worker, closed by that build); later builds ask in this thread. */
+  /**
+   * Where TypeScript runs for the first build, chosen once it knows how many files it has (a worker,
+   * asked about the function tools while the rest parses, and closed then); what it did not answer
+   * (a function tool whose text hid the word `function`, a worker that failed) and later builds ask
+   * in this thread.
+   */
   #typescriptFor: ((files: number) => TypeScriptHost | undefined) | null;
   #typescript: TypeScriptHost | null = null;
   /** Texts already read by the caller (the build cache reads every file to hash it), by absolute path: used once. */
@@ -157,9 +162,10 @@ export class Compiler {
    * Parses the files while TypeScript loads beside them, and has it answer as early as it can: the
    * files that may hold a function tool (their text says `function`) are parsed first, everything the
    * build will ask about their handlers is asked at once (`warmHandlerFacts`), and the host is closed
-   * as soon as it has answered, while the rest still parse (yielding now and then, so that the answer
-   * is heard). A cold build of many composites so never holds TypeScript's memory beside all of its
-   * YAML. A function tool whose text hid the word (`\u0066unction`) is asked about in this thread.
+   * as soon as it has answered (yielding every `YIELD_EVERY` files, so that the answer is heard). In a
+   * large project that is long before the last file is parsed: TypeScript's memory and most of the
+   * YAML are not held together. A function tool whose text hid the word (`\u0066unction`) is asked
+   * about in this thread.
    */
   async #refreshBesideTypeScript(files: readonly string[], given: ReadonlyMap<string, string> | null, typescript: TypeScriptHost): Promise<void> {
     const texts = given ?? new Map(await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8').catch(() => undefined)] as const)));
@@ -176,14 +182,17 @@ export class Compiler {
       .finally(() => typescript.close());
     const firstSet = new Set(first);
     let parsed = 0;
-    for (const file of files) {
-      if (firstSet.has(file)) continue;
-      await this.#refresh(file, texts.get(file));
-      parsed += 1;
-      if (parsed % YIELD_EVERY === 0) await yieldToEvents();
+    try {
+      for (const file of files) {
+        if (firstSet.has(file)) continue;
+        await this.#refresh(file, texts.get(file));
+        parsed += 1;
+        if (parsed % YIELD_EVERY === 0) await yieldToEvents();
+      }
+    } finally {
+      await answered;
+      this.#typescript = null;
     }
-    await answered;
-    this.#typescript = null;
   }
 
   async #compile(names: readonly string[], sink?: OutputSink): Promise<BuildResult> {

@@ -22,11 +22,4 @@ describe("a build's garbage collection", () => {
     expect((await runCli(['validate', '--no-cache'], project.root)).code).toBe(0);
     expect(setFlagsFromString).toHaveBeenCalledWith('--heap-growing-percent=10');
   });
-
-  it('is not touched by a command that builds nothing, even in toolgen’s own process', async () => {
-    project = createProject();
-    setFlagsFromString.mockClear();
-    expect((await runCli(['--version'], project.root)).code).toBe(0);
-    expect(setFlagsFromString).not.toHaveBeenCalled();
-  });
 });

@@ -3,7 +3,7 @@
  * while emitting afresh only the tools the edit affected.
  */
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Compiler, defaultOptions, type BuildResult } from '../../src/compiler/compile.js';
 import { inProcess, type TypeScriptHost } from '../../src/compiler/resolve/typescript.js';
 import { BASE_FILES, createProject, RELAY, type TestProject } from '../helpers/project.js';
@@ -234,17 +234,19 @@ describe('what a compiler is given', () => {
     expect(counted).toEqual([3]);
   });
 
-  it('has TypeScript answer while the YAML still parses: function tools first, and the host closed before the composites are all read', async () => {
-    const composites = Object.fromEntries(Array.from({ length: 400 }, (_, n) => [file(`outer_${n}`), OUTER.replace('name: outer', `name: outer_${n}`)]));
+  it('has TypeScript answer about the function tools before the other files are parsed, and asks nothing after closing it', async () => {
+    // Named to come before echo and count in the order files are listed.
+    const composites = Object.fromEntries(Array.from({ length: 100 }, (_, n) => [file(`a_outer_${n}`), OUTER.replace('name: outer', `name: a_outer_${n}`)]));
     project = createProject({ [file('relay')]: RELAY, ...composites });
     project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\n// ${project.root} early\n`);
     const events: string[] = [];
-    // Answers at once (what TypeScript would say of handlers.ts), so that only the order of events matters.
+    // Answers at once (what TypeScript says of handlers.ts), so that only the order of events matters.
     const host: TypeScriptHost = {
       exportsOf: async () => (events.push('exports'), new Set(['echo', 'count', 'loose'])),
       checkSignatures: async (pending) => (events.push('check'), pending.map(({ key }) => [key, { problems: [], dependencies: [] }])),
       close: async () => void events.push('close'),
     };
+    const inThisThread = [vi.spyOn(inProcess, 'exportsOf'), vi.spyOn(inProcess, 'checkSignatures')];
     // The texts the build is handed (as the build cache hands them), so that the order it parses them in shows.
     class ReadInOrder extends Map<string, string> {
       override get(key: string): string | undefined {
@@ -256,13 +258,32 @@ describe('what a compiler is given', () => {
     const compiler = new Compiler(defaultOptions(project.root), { texts, typescriptFor: () => host });
     const result = await compiler.build([], { sink: { accept() {} } });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // Each file's last read is its parse: echo and count (their text says `function`) come before any other file.
+    const parsedAt = (name: string) => events.lastIndexOf(`read ${name}`);
+    const others = ['relay', ...Array.from({ length: 100 }, (_, n) => `a_outer_${n}`)].map(parsedAt);
+    expect(Math.max(parsedAt('echo'), parsedAt('count'))).toBeLessThan(Math.min(...others));
+    // Everything the build needed was asked of the host, which was then closed; nothing was asked in this thread.
     expect(events.filter((event) => !event.startsWith('read'))).toEqual(['exports', 'check', 'close']);
-    const lastRead = (name: string) => events.lastIndexOf(`read ${name}`);
-    // echo and count say `function`: parsed before any composite.
-    expect(Math.max(lastRead('echo'), lastRead('count'))).toBeLessThan(lastRead('relay'));
-    // Closed while most composites were still to be parsed (each file's last read is its parse).
-    const close = events.indexOf('close');
-    const parsedAfter = Array.from({ length: 400 }, (_, n) => lastRead(`outer_${n}`)).filter((at) => at > close);
-    expect(parsedAfter.length).toBeGreaterThan(0);
+    for (const spy of inThisThread) expect(spy).not.toHaveBeenCalled();
+    inThisThread.forEach((spy) => spy.mockRestore());
+  });
+
+  it('keeps every answer about the handlers until the build reads it, with more function tools than the old bound of 500', async () => {
+    const tool = (n: number) => `name: loose_${n}\ndescription: Loose ${n}\nimplementation: { type: function, module: ./handlers.ts, export: loose }\n`;
+    const loose = Object.fromEntries(Array.from({ length: 600 }, (_, n) => [file(`loose_${n}`), tool(n)]));
+    project = createProject(loose);
+    project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\n// ${project.root} many\n`);
+    let checked = 0;
+    const host: TypeScriptHost = {
+      exportsOf: async () => new Set(['echo', 'count', 'loose']),
+      checkSignatures: async (pending) => ((checked += pending.length), pending.map(({ key }) => [key, { problems: [], dependencies: [] }])),
+      close: async () => {},
+    };
+    const inThisThread = vi.spyOn(inProcess, 'checkSignatures');
+    const result = await new Compiler(defaultOptions(project.root), { typescriptFor: () => host }).build([], { sink: { accept() {} } });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(checked).toBe(602);
+    expect(inThisThread).not.toHaveBeenCalled();
+    inThisThread.mockRestore();
   });
 });

@@ -29,8 +29,12 @@ export function handlerCheckKey(signature: HandlerSignature): string {
 /** Results shared by every compiler in the process: they depend only on contents, never on which build asked. */
 export const sharedHandlerChecks: HandlerCheckCache = new Map();
 
-/** How many results a cache keeps: every handler edit in a long watch makes a new key. */
-export const MAX_HANDLER_CHECKS = 500;
+/**
+ * How many results a cache keeps: every handler edit in a long watch makes a new key. Far more than a
+ * project has handlers (a result is a few hundred bytes), so that one build's results all stay until
+ * it reads them: a cold build asks TypeScript about every handler first, then reads the answers here.
+ */
+export const MAX_HANDLER_CHECKS = 10_000;
 
 /**
  * Keeps a result, least recently used first, forgetting the oldest past `max`.
