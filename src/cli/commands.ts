@@ -15,7 +15,7 @@ import { findConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { watchProject, type WatchControl } from './watch.js';
+import type { WatchControl } from './watch.js';
 
 export interface CommandOptions {
   /** The current directory: flags are relative to it, and the config file is looked for from it up. */
@@ -149,6 +149,8 @@ export async function watchCommand(options: CommandOptions, output: Output, cont
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   control.signal?.addEventListener('abort', onSignal, { once: true });
   try {
+    // Loaded only here: a build that does not watch never loads chokidar.
+    const { watchProject } = await import('./watch.js');
     return await watchProject(compiler, output, { ...control, signal: stop.signal });
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
