@@ -2,7 +2,7 @@
  * How the toolgen binary's own process collects garbage during a build. V8 lets a heap grow to up to
  * four times what is live before a full collection, which suits a server guarding its pauses. A build
  * holds every tool until it emits and has no pause to guard, so it asks V8 to collect once the heap is
- * a tenth past what is live: a 5,000-composite build then peaks at about 240 MiB instead of 320, in the
+ * a tenth past what is live: a 5,000-composite build then peaks at 243-245 MiB instead of 317-355, in the
  * same time (`npm run bench`). An app that runs `main` itself keeps its own settings.
  */
 import { setFlagsFromString } from 'node:v8';
