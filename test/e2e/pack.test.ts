@@ -435,7 +435,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     installs.push(expectSuccess(npmInstall(runtime.tarball)));
     installs.push(
       expectSuccess(
-        npmInstall('--save-dev', cli.tarball, `typescript@${installedVersion('typescript')}`, `vitest@${installedVersion('vitest')}`, `@types/node@${installedVersion('@types/node')}`),
+        npmInstall('--save-dev', cli.tarball, `typescript@${installedVersion('@typescript/native')}`, `vitest@${installedVersion('vitest')}`, `@types/node@${installedVersion('@types/node')}`),
       ),
     );
     installs.push(expectSuccess(npmInstall('--save-dev', `tsx@${installedVersion('tsx')}`)));
