@@ -151,11 +151,14 @@ function interleave(sides, runs) {
   for (let i = 0; i < runs; i += 1) {
     sides.forEach((side, index) => {
       side.before?.();
-      const [command, args] = hasTime ? [TIME, ['-f', 'maxrss %M', process.execPath, ...side.args]] : [process.execPath, side.args];
+      const [command, args] = hasTime
+        ? [TIME, ['-f', 'maxrss %M', process.execPath, ...side.args]]
+        : [process.execPath, side.args];
       const start = performance.now();
       const child = spawnSync(command, args, { cwd: side.cwd, encoding: 'utf8' });
       const elapsed = performance.now() - start;
-      if (child.status !== 0) throw new Error(`${side.args.join(' ')} exited ${child.status}:\n${child.stdout}${child.stderr}`);
+      if (child.status !== 0)
+        throw new Error(`${side.args.join(' ')} exited ${child.status}:\n${child.stdout}${child.stderr}`);
       results[index].times.push(elapsed);
       const rss = /maxrss (\d+)/.exec(child.stderr ?? '');
       if (rss) results[index].rss = Math.max(results[index].rss, Number(rss[1]) / 1024);
@@ -168,7 +171,13 @@ function interleave(sides, runs) {
 async function corpusProject(dir, composites) {
   const configDir = path.join(dir, 'config', 'tools');
   await writeCorpus(configDir, { composites });
-  return { dir, configDir, fresh: () => rmSync(path.join(dir, 'generated'), { recursive: true, force: true }) || rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true }) };
+  return {
+    dir,
+    configDir,
+    fresh: () =>
+      rmSync(path.join(dir, 'generated'), { recursive: true, force: true }) ||
+      rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true }),
+  };
 }
 
 async function buildProcessBench(root) {
@@ -188,7 +197,11 @@ async function buildProcessBench(root) {
   const small = await corpusProject(path.join(root, 'p1000'), size(1000, 20));
   const [build1000, floor1000] = interleave([toolgen(small, small.fresh), floor(small)], runs);
   measured(() => {
-    row(`toolgen, ${size('1,000', '20')} composites`, ms(build1000.ms), `(whole process, fresh tree and cache; median of ${runs}, interleaved)`);
+    row(
+      `toolgen, ${size('1,000', '20')} composites`,
+      ms(build1000.ms),
+      `(whole process, fresh tree and cache; median of ${runs}, interleaved)`,
+    );
     row('  parse floor, same YAML', ms(floor1000.ms), '(a process that reads and parses it with yaml)');
     ratioRow(build1000.ms / floor1000.ms, BUILD_TARGET);
   });
@@ -202,15 +215,32 @@ async function buildProcessBench(root) {
 
   // The out dir deleted, the cache kept (a CI that caches node_modules/.cache): everything is emitted and
   // written again, but the handler modules are known by their text, so ts-morph is not loaded.
-  const [rewrite, floorRewrite] = interleave([toolgen(small, () => rmSync(path.join(small.dir, 'generated'), { recursive: true, force: true })), floor(small)], runs);
-  measured(() => row('  fresh out dir, cache kept', ms(rewrite.ms), `(ratio ${(rewrite.ms / floorRewrite.ms).toFixed(2)}, no target: all emitted and written, no ts-morph)`));
+  const [rewrite, floorRewrite] = interleave(
+    [toolgen(small, () => rmSync(path.join(small.dir, 'generated'), { recursive: true, force: true })), floor(small)],
+    runs,
+  );
+  measured(() =>
+    row(
+      '  fresh out dir, cache kept',
+      ms(rewrite.ms),
+      `(ratio ${(rewrite.ms / floorRewrite.ms).toFixed(2)}, no target: all emitted and written, no ts-morph)`,
+    ),
+  );
 
   const large = await corpusProject(path.join(root, 'p5000'), size(5000, 40));
-  const [build5000, floor5000] = interleave([toolgen(large, large.fresh), floor(large)], size(Math.max(3, Math.ceil(runs / 2)), 1));
+  const [build5000, floor5000] = interleave(
+    [toolgen(large, large.fresh), floor(large)],
+    size(Math.max(3, Math.ceil(runs / 2)), 1),
+  );
   measured(() => {
     row(`toolgen, ${size('5,000', '40')} composites`, ms(build5000.ms), `(floor ${ms(floor5000.ms)})`);
     ratioRow(build5000.ms / floor5000.ms, BUILD_TARGET);
-    if (build5000.rss > 0) row('  peak RSS', `${build5000.rss.toFixed(0)} MiB`, `target <= ${RSS_TARGET_MIB} MiB   ${build5000.rss <= RSS_TARGET_MIB ? 'ok' : 'MISSED'}   (floor ${floor5000.rss.toFixed(0)} MiB)`);
+    if (build5000.rss > 0)
+      row(
+        '  peak RSS',
+        `${build5000.rss.toFixed(0)} MiB`,
+        `target <= ${RSS_TARGET_MIB} MiB   ${build5000.rss <= RSS_TARGET_MIB ? 'ok' : 'MISSED'}   (floor ${floor5000.rss.toFixed(0)} MiB)`,
+      );
   });
 
   // One tool: the atomic `greet` that `toolgen init` scaffolds, with its handler.
@@ -223,12 +253,25 @@ async function buildProcessBench(root) {
   const importYaml = { args: ['-e', "import('yaml')"], cwd: fileURLToPath(new URL('..', import.meta.url)) };
   const [validate, yamlFloor] = interleave([{ args: [BIN, 'validate'], cwd: single }, importYaml], PROCESS_RUNS);
   measured(() => {
-    row('toolgen validate, one tool', ms(validate.ms), `(median of ${PROCESS_RUNS}, interleaved; the first run fills the cache)`);
-    row("  node -e \"import('yaml')\"", ms(yamlFloor.ms));
+    row(
+      'toolgen validate, one tool',
+      ms(validate.ms),
+      `(median of ${PROCESS_RUNS}, interleaved; the first run fills the cache)`,
+    );
+    row('  node -e "import(\'yaml\')"', ms(yamlFloor.ms));
     ratioRow(validate.ms / yamlFloor.ms, VALIDATE_TARGET);
   });
-  const [uncached, yamlFloor3] = interleave([{ args: [BIN, 'validate', '--no-cache'], cwd: single }, importYaml], PROCESS_RUNS);
-  measured(() => row('  validate --no-cache', ms(uncached.ms), `(ratio ${(uncached.ms / yamlFloor3.ms).toFixed(2)}, no target: every run parses, checks and emits)`));
+  const [uncached, yamlFloor3] = interleave(
+    [{ args: [BIN, 'validate', '--no-cache'], cwd: single }, importYaml],
+    PROCESS_RUNS,
+  );
+  measured(() =>
+    row(
+      '  validate --no-cache',
+      ms(uncached.ms),
+      `(ratio ${(uncached.ms / yamlFloor3.ms).toFixed(2)}, no target: every run parses, checks and emits)`,
+    ),
+  );
   const [version, yamlFloor2] = interleave([{ args: [BIN, '--version'], cwd: single }, importYaml], PROCESS_RUNS);
   measured(() => {
     row('toolgen --version', ms(version.ms), `(floor ${ms(yamlFloor2.ms)})`);
@@ -243,7 +286,10 @@ async function compileBench(root) {
   const configDir = path.join(root, 'config', 'tools');
   const outDir = path.join(root, 'generated');
   const corpus = await writeCorpus(configDir, { composites: COMPOSITES });
-  const bytes = (await Promise.all(corpus.files.map((file) => readFile(file)))).reduce((sum, buffer) => sum + buffer.length, 0);
+  const bytes = (await Promise.all(corpus.files.map((file) => readFile(file)))).reduce(
+    (sum, buffer) => sum + buffer.length,
+    0,
+  );
   const options = defaultOptions(root, { configDir, outDir });
   const build = () => new Compiler(options).build();
 
@@ -252,8 +298,11 @@ async function compileBench(root) {
   const first = await timed(build);
   const errors = first.value.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    console.error(`the benchmark corpus does not compile: ${errors.length} error(s), ${first.value.diagnostics.length - errors.length} warning(s); the first ones:\n`);
-    for (const d of errors.slice(0, 10)) console.error(`${renderDiagnostic(d, { color: false, sources: first.value.sources })}\n`);
+    console.error(
+      `the benchmark corpus does not compile: ${errors.length} error(s), ${first.value.diagnostics.length - errors.length} warning(s); the first ones:\n`,
+    );
+    for (const d of errors.slice(0, 10))
+      console.error(`${renderDiagnostic(d, { color: false, sources: first.value.sources })}\n`);
     return { failed: true };
   }
   const expectedTools = corpus.atomics + corpus.composites;
@@ -263,7 +312,10 @@ async function compileBench(root) {
   // Baseline: what any YAML tool must do at least, read each file and parse it into a Document.
   const parseAll = () => Promise.all(corpus.files.map(async (file) => parseDocument(await readFile(file, 'utf8'))));
   const parsedOnce = await parseAll();
-  assert.ok(parsedOnce.every((doc) => doc.errors.length === 0), 'the corpus parses');
+  assert.ok(
+    parsedOnce.every((doc) => doc.errors.length === 0),
+    'the corpus parses',
+  );
 
   // Interleaved, so that drift (thermal, other load) hits both sides alike.
   const buildTimes = [];
@@ -319,7 +371,12 @@ const noopHandler = (input) => ({ value: input.value + 1, label: input.label });
 
 function chainFixture() {
   const tools = Array.from({ length: CHAIN_STEPS }, (_, i) =>
-    defineTool({ name: `noop_${i}`, description: `No-op tool ${i}`, parameters: noopParameters(), implementation: { kind: 'function', handler: noopHandler } }),
+    defineTool({
+      name: `noop_${i}`,
+      description: `No-op tool ${i}`,
+      parameters: noopParameters(),
+      implementation: { kind: 'function', handler: noopHandler },
+    }),
   );
   // The plan as the compiler lowers it: explicit ids, targets and failure policies.
   const plan = {
@@ -340,7 +397,12 @@ function chainFixture() {
       },
       onFailure:
         i % 3 === 2
-          ? { action: 'retry', maxRetries: 2, backoff: { initialMs: 100, factor: 2, maxMs: 1000, jitter: false }, afterRetries: { action: 'stop' } }
+          ? {
+              action: 'retry',
+              maxRetries: 2,
+              backoff: { initialMs: 100, factor: 2, maxMs: 1000, jitter: false },
+              afterRetries: { action: 'stop' },
+            }
           : { action: 'stop' },
     })),
   };
@@ -386,7 +448,8 @@ async function executorBench() {
   const { registry, composite, plan, byHand } = chainFixture();
   const input = { value_0: 1, name: 'bench' };
   // One AuditContext and executor per chain, as an app makes one per request.
-  const newExecutor = () => new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }) });
+  const newExecutor = () =>
+    new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }) });
   const handContext = { audit: null, chainId: null, stepId: null, attempt: 1 };
 
   // Both sides must do the same work: same final state, and the executor really ran every step.
@@ -423,8 +486,17 @@ async function tracingBench() {
   const input = { value_0: 1, name: 'bench' };
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  const tracers = { none: undefined, noSdk: trace.getTracer('toolgen-bench'), sdk: provider.getTracer('toolgen-bench') };
-  const run = (tracer) => new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }), ...(tracer ? { tracer } : {}) }).runComposite(composite, input);
+  const tracers = {
+    none: undefined,
+    noSdk: trace.getTracer('toolgen-bench'),
+    sdk: provider.getTracer('toolgen-bench'),
+  };
+  const run = (tracer) =>
+    new ChainExecutor({
+      registry,
+      context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }),
+      ...(tracer ? { tracer } : {}),
+    }).runComposite(composite, input);
   // The exporter is emptied every 100 chains, so that spans kept in memory do not grow the heap (and
   // slow every side with garbage collection).
   const loop = async (tracer, count) => {
@@ -455,10 +527,18 @@ async function tracingBench() {
 }
 
 function tracingRows(tracing) {
-  row(`${CHAIN_STEPS}-step chain, no tracer`, us(tracing.none), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+  row(
+    `${CHAIN_STEPS}-step chain, no tracer`,
+    us(tracing.none),
+    `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`,
+  );
   row('  tracer, api with no SDK', us(tracing.noSdk), '(trace.getTracer(): non-recording spans)');
   ratioRow(tracing.noSdk / tracing.none, NO_SDK_TARGET, 'ratio to no tracer');
-  row('  tracer, SDK + memory exporter', us(tracing.sdk), `(${CHAIN_STEPS + 2} spans per chain; ratio ${(tracing.sdk / tracing.none).toFixed(2)}, no target)`);
+  row(
+    '  tracer, SDK + memory exporter',
+    us(tracing.sdk),
+    `(${CHAIN_STEPS + 2} spans per chain; ratio ${(tracing.sdk / tracing.none).toFixed(2)}, no target)`,
+  );
 }
 
 /** Per step: a durable run on the file store (with and without fdatasync) vs the same run in memory. */
@@ -473,8 +553,14 @@ async function durableBench() {
     let id = 0;
     const variants = {
       memory: () => new ChainExecutor({ registry, context: context() }).runComposite(composite, input),
-      fdatasync: () => new ChainExecutor({ registry, context: context(), store: synced }).runComposite(composite, input, { runId: `run-${++id}` }),
-      noSync: () => new ChainExecutor({ registry, context: context(), store: unsynced }).runComposite(composite, input, { runId: `run-${++id}` }),
+      fdatasync: () =>
+        new ChainExecutor({ registry, context: context(), store: synced }).runComposite(composite, input, {
+          runId: `run-${++id}`,
+        }),
+      noSync: () =>
+        new ChainExecutor({ registry, context: context(), store: unsynced }).runComposite(composite, input, {
+          runId: `run-${++id}`,
+        }),
     };
     const check = await variants.fdatasync();
     assert.equal(check.success, true, 'the durable chain succeeds');
@@ -502,10 +588,18 @@ async function durableBench() {
 
 function durableRows(durable) {
   // Per step of a 10-step run, the run's start and end records and index markers included.
-  row('durable step, file store', `${(durable.fdatasync / 1000).toFixed(2)} ms`, `(fdatasync per record; median of ${CHAIN_ROUNDS} × ${DURABLE_CHAINS_PER_ROUND} ${CHAIN_STEPS}-step runs, start and end included)`);
+  row(
+    'durable step, file store',
+    `${(durable.fdatasync / 1000).toFixed(2)} ms`,
+    `(fdatasync per record; median of ${CHAIN_ROUNDS} × ${DURABLE_CHAINS_PER_ROUND} ${CHAIN_STEPS}-step runs, start and end included)`,
+  );
   row('  same step in memory', us(durable.memory), '(runComposite, no store)');
   row('  ratio', `${(durable.fdatasync / durable.memory).toFixed(0)}×`, 'no target: one disk flush per step');
-  row('  without fdatasync', us(durable.noSync), `(ratio ${(durable.noSync / durable.memory).toFixed(1)}×; safe from a process crash, not a power cut)`);
+  row(
+    '  without fdatasync',
+    us(durable.noSync),
+    `(ratio ${(durable.noSync / durable.memory).toFixed(1)}×; safe from a process crash, not a power cut)`,
+  );
 }
 
 const DBOS_RUNS = size(400, 4);
@@ -531,8 +625,19 @@ async function dbosBench(memoryPerStep) {
   const { DbosRunStore } = await import('../dist/dbos/index.js');
   const { registry, composite } = chainFixture();
   const input = { value_0: 1, name: 'bench' };
-  const store = new DbosRunStore({ systemDatabaseUrl: url.toString(), executorId: 'bench', applicationVersion: 'bench', queue: { workerConcurrency: DBOS_IN_FLIGHT, pollingIntervalMs: 20 }, resultPollingMs: 10, logLevel: 'error' });
-  const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }), store });
+  const store = new DbosRunStore({
+    systemDatabaseUrl: url.toString(),
+    executorId: 'bench',
+    applicationVersion: 'bench',
+    queue: { workerConcurrency: DBOS_IN_FLIGHT, pollingIntervalMs: 20 },
+    resultPollingMs: 10,
+    logLevel: 'error',
+  });
+  const executor = new ChainExecutor({
+    registry,
+    context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }),
+    store,
+  });
   const log = console.log;
   try {
     console.log = () => {}; // DBOS announces the database it creates
@@ -556,7 +661,8 @@ async function dbosBench(memoryPerStep) {
       perStep.push((elapsed * 1000) / DBOS_RUNS / CHAIN_STEPS);
     }
     const alone = [];
-    for (let round = 0; round < 10; round += 1) alone.push((await timed(() => executor.runComposite(composite, input, { runId: `bench-${++id}` }))).ms);
+    for (let round = 0; round < 10; round += 1)
+      alone.push((await timed(() => executor.runComposite(composite, input, { runId: `bench-${++id}` }))).ms);
     return { perStep: median(perStep), memory: memoryPerStep, aloneMs: median(alone) };
   } finally {
     console.log = log;
@@ -571,31 +677,61 @@ function dbosRows(durable, dbos) {
     row('durable step, DBOS', 'skipped', dbos.skipped);
     return;
   }
-  row('durable step, DBOS', `${(dbos.perStep / 1000).toFixed(2)} ms`, `(${DBOS_IN_FLIGHT} runs in flight on one worker; median of 3 × ${DBOS_RUNS} ${CHAIN_STEPS}-step runs, each a workflow from the queue)`);
-  row('  ratio to the step in memory', `${(dbos.perStep / dbos.memory).toFixed(0)}×`, `beside the file store's ${(durable.fdatasync / durable.memory).toFixed(0)}× (fdatasync) and ${(durable.noSync / durable.memory).toFixed(1)}× (none), one run at a time there; no target`);
-  row('  one run alone, start to result', ms(dbos.aloneMs), '(median of 10: enqueue, dequeue by polling, 10 steps, result)');
+  row(
+    'durable step, DBOS',
+    `${(dbos.perStep / 1000).toFixed(2)} ms`,
+    `(${DBOS_IN_FLIGHT} runs in flight on one worker; median of 3 × ${DBOS_RUNS} ${CHAIN_STEPS}-step runs, each a workflow from the queue)`,
+  );
+  row(
+    '  ratio to the step in memory',
+    `${(dbos.perStep / dbos.memory).toFixed(0)}×`,
+    `beside the file store's ${(durable.fdatasync / durable.memory).toFixed(0)}× (fdatasync) and ${(durable.noSync / durable.memory).toFixed(1)}× (none), one run at a time there; no target`,
+  );
+  row(
+    '  one run alone, start to result',
+    ms(dbos.aloneMs),
+    '(median of 10: enqueue, dequeue by polling, 10 steps, result)',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
 
 /** The executor benchmark again in a fresh node process: no heap, JIT state or loaded modules of anything else. */
 function executorInCleanProcess() {
-  const child = spawnSync(process.execPath, [new URL(import.meta.url).pathname], { env: { ...process.env, BENCH_CHILD: 'executor' }, encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (child.status !== 0) throw new Error(`the executor benchmark's child process exited ${child.status}: ${child.stderr}`);
+  const child = spawnSync(process.execPath, [new URL(import.meta.url).pathname], {
+    env: { ...process.env, BENCH_CHILD: 'executor' },
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (child.status !== 0)
+    throw new Error(`the executor benchmark's child process exited ${child.status}: ${child.stderr}`);
   return JSON.parse(child.stdout);
 }
 
 function executorRows(chain, clean) {
-  row(`${CHAIN_STEPS}-step chain via ChainExecutor`, us(chain.runComposite), `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`);
+  row(
+    `${CHAIN_STEPS}-step chain via ChainExecutor`,
+    us(chain.runComposite),
+    `(runComposite, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`,
+  );
   row('same calls by hand + validation', us(chain.byHand));
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET);
-  row('  executeChain (plan only)', us(chain.executeChain), `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`);
-  row('  in a clean process', us(clean.runComposite), `(by hand ${us(clean.byHand)}; a child process that runs only this benchmark)`);
+  row(
+    '  executeChain (plan only)',
+    us(chain.executeChain),
+    `(ratio ${(chain.executeChain / chain.byHand).toFixed(2)})`,
+  );
+  row(
+    '  in a clean process',
+    us(clean.runComposite),
+    `(by hand ${us(clean.byHand)}; a child process that runs only this benchmark)`,
+  );
   ratioRow(clean.runComposite / clean.byHand, EXECUTOR_TARGET, 'ratio, clean process');
 }
 
 async function main() {
-  if (SMOKE && !process.env.BENCH_CHILD) console.log('toolgen bench, smoke run (BENCH_SMOKE=1): every section at a tiny size; the figures mean nothing');
+  if (SMOKE && !process.env.BENCH_CHILD)
+    console.log('toolgen bench, smoke run (BENCH_SMOKE=1): every section at a tiny size; the figures mean nothing');
   if (process.env.BENCH_CHILD === 'executor') {
     process.stdout.write(JSON.stringify(await executorBench()));
     return;
@@ -663,27 +799,43 @@ async function main() {
     `corpus: ${compile.corpus.composites} composites (4-6 steps) + ${compile.corpus.atomics} atomic tools, ` +
       `${compile.corpus.files.length} YAML files, ${(compile.bytes / 1024).toFixed(0)} KiB; ${compile.warnings === 0 ? 'no diagnostics' : `${compile.warnings} warnings`}`,
   );
-  row(`compile ${compile.corpus.composites} composites`, ms(compile.buildMs), `(median of ${COMPILE_RUNS}, fresh Compiler each)`);
+  row(
+    `compile ${compile.corpus.composites} composites`,
+    ms(compile.buildMs),
+    `(median of ${COMPILE_RUNS}, fresh Compiler each)`,
+  );
   row('parse the same YAML with yaml', ms(compile.parseMs), '(readFile + parseDocument)');
   ratioRow(compile.buildMs / compile.parseMs, COMPILE_TARGET);
   row('  first build in the process', ms(compile.firstMs), '(cold: module loading, JIT)');
-  row(`  write the ${compile.files} output files`, ms(compile.writeMs), `(${compile.writer}, fresh dir; again unchanged: ${ms(compile.unchangedMs)})`);
+  row(
+    `  write the ${compile.files} output files`,
+    ms(compile.writeMs),
+    `(${compile.writer}, fresh dir; again unchanged: ${ms(compile.unchangedMs)})`,
+  );
   row('parallel: 3 × 50 ms tools', ms(blocks.parallelMs), `(median of 5; one tool alone ${ms(blocks.singleMs)})`);
   ratioRow(blocks.parallelMs / blocks.singleMs, PARALLEL_TARGET, 'ratio to one tool');
   row('loop: 200 × 10 ms, 20 at once', ms(blocks.loopMs), '(median of 5; ideal 100 ms)');
   ratioRow(blocks.loopMs / 100, LOOP_TARGET, 'ratio to ideal');
   for (const watch of watches) {
-    row(`watch, ${watch.tools} tools: save → disk`, ms(watch.latencyMs), `(median of ${WATCH_EDITS} edits; the rebuild itself ${ms(watch.rebuildMs)})`);
+    row(
+      `watch, ${watch.tools} tools: save → disk`,
+      ms(watch.latencyMs),
+      `(median of ${WATCH_EDITS} edits; the rebuild itself ${ms(watch.rebuildMs)})`,
+    );
   }
   const [small, large] = watches;
-  row(`  ${large.tools} tools`, ms(large.latencyMs), `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`);
+  row(
+    `  ${large.tools} tools`,
+    ms(large.latencyMs),
+    `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`,
+  );
   ratioRow(large.latencyMs / small.latencyMs, WATCH_SCALING_TARGET, `ratio ${large.tools} / ${small.tools} tools`);
   executorRows(chain, clean);
   tracingRows(tracing);
   durableRows(durable);
   dbosRows(durable, dbos);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
-  row("node -e \"import('yaml')\"", ms(yamlFloorMs));
+  row('node -e "import(\'yaml\')"', ms(yamlFloorMs));
   ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);
   for (const line of rows.splice(0)) console.log(line);
   // Last, as they take minutes: builds as users run them, whole processes against the parse floor.
@@ -705,25 +857,66 @@ async function wholeProcessBuilds() {
 // ---------------------------------------------------------------------------------------------------
 
 async function blockBench() {
-  const sleepy = (ms) => defineTool({ name: `sleep_${ms}`, description: 'Waits', parameters: { type: 'object' }, implementation: { kind: 'function', handler: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), ms)) } });
+  const sleepy = (ms) =>
+    defineTool({
+      name: `sleep_${ms}`,
+      description: 'Waits',
+      parameters: { type: 'object' },
+      implementation: {
+        kind: 'function',
+        handler: () => new Promise((resolve) => setTimeout(() => resolve({ ok: true }), ms)),
+      },
+    });
   const registry = new ToolRegistry([sleepy(50), sleepy(10)]);
-  const call = (id, tool) => ({ kind: 'call', id, tool, inputs: {}, onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'stop' } });
+  const call = (id, tool) => ({
+    kind: 'call',
+    id,
+    tool,
+    inputs: {},
+    onSuccess: { mapOutputs: [], next: null },
+    onFailure: { action: 'stop' },
+  });
   const single = { name: 'single', entry: 'one', maxStepExecutions: 10, steps: [call('one', 'sleep_50')] };
   const parallel = {
     name: 'parallel',
     entry: 'p',
     maxStepExecutions: 10,
-    steps: [{ kind: 'parallel', id: 'p', waitFor: 'all', concurrency: null, branches: ['a', 'b', 'c'].map((id) => ({ id, entry: `s_${id}`, steps: [call(`s_${id}`, 'sleep_50')] })), onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'stop' } }],
+    steps: [
+      {
+        kind: 'parallel',
+        id: 'p',
+        waitFor: 'all',
+        concurrency: null,
+        branches: ['a', 'b', 'c'].map((id) => ({ id, entry: `s_${id}`, steps: [call(`s_${id}`, 'sleep_50')] })),
+        onSuccess: { mapOutputs: [], next: null },
+        onFailure: { action: 'stop' },
+      },
+    ],
   };
   const loop = {
     name: 'loop',
     entry: 'l',
     maxStepExecutions: 1000,
-    steps: [{ kind: 'loop', id: 'l', over: '<< state.items >>', as: 'item', concurrency: 20, maxFailures: 0, body: { entry: 'each', steps: [call('each', 'sleep_10')] }, onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'stop' } }],
+    steps: [
+      {
+        kind: 'loop',
+        id: 'l',
+        over: '<< state.items >>',
+        as: 'item',
+        concurrency: 20,
+        maxFailures: 0,
+        body: { entry: 'each', steps: [call('each', 'sleep_10')] },
+        onSuccess: { mapOutputs: [], next: null },
+        onFailure: { action: 'stop' },
+      },
+    ],
   };
   const items = Array.from({ length: 200 }, (_, i) => i);
   const run = async (plan, state = {}) => {
-    const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench', sessionId: 'bench' }) });
+    const executor = new ChainExecutor({
+      registry,
+      context: new AuditContext({ userId: 'bench', sessionId: 'bench' }),
+    });
     const started = performance.now();
     const result = await executor.executeChain(plan, state);
     assert.ok(result.success, `${plan.name} failed: ${result.failure?.message}`);
@@ -735,7 +928,11 @@ async function blockBench() {
     for (let i = 0; i < 5; i += 1) times.push(await run(plan, state));
     return median(times);
   };
-  return { singleMs: await measure(single), parallelMs: await measure(parallel), loopMs: await measure(loop, { items }) };
+  return {
+    singleMs: await measure(single),
+    parallelMs: await measure(parallel),
+    loopMs: await measure(loop, { items }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -773,14 +970,17 @@ async function watchBench(root, tools) {
   for (let edit = 0; edit < WATCH_EDITS; edit += 1) {
     const which = edit % edited.length;
     const marker = `edit ${edit}`;
-    const text = originals[which].replace(/^display_name: .*$/m, `display_name: ${JSON.stringify(`Edited in the watch bench (${marker})`)}`);
+    const text = originals[which].replace(
+      /^display_name: .*$/m,
+      `display_name: ${JSON.stringify(`Edited in the watch bench (${marker})`)}`,
+    );
     const name = path.basename(edited[which], '.yaml');
     const module = path.join(dir, 'generated', 'tools', `${name}.ts`);
     const built = new Promise((resolve) => waiting.push(resolve));
     const start = performance.now();
     await writeFile(edited[which], text);
     const report = await built;
-    const content = await readFile(module, "utf8");
+    const content = await readFile(module, 'utf8');
     const elapsed = performance.now() - start;
     assert.ok(content.includes(marker), `the watcher did not regenerate ${module} for ${marker}`);
     assert.deepEqual(report.rebuilt, [name]);
@@ -803,7 +1003,12 @@ async function handlerBench() {
   const root = new URL('..', import.meta.url).pathname;
   const withCheck = defaultOptions(root);
   const without = defaultOptions(root, { checkHandlerTypes: false });
-  const clean = (result) => assert.equal(result.diagnostics.filter((d) => d.severity === 'error').length, 0, 'the bundled project builds cleanly');
+  const clean = (result) =>
+    assert.equal(
+      result.diagnostics.filter((d) => d.severity === 'error').length,
+      0,
+      'the bundled project builds cleanly',
+    );
   // The first checked build in a process also imports ts-morph.
   sharedHandlerChecks.clear();
   const first = await timed(() => new Compiler(withCheck).build());
@@ -836,7 +1041,8 @@ async function handlerBench() {
   row('  with the check, warm', ms(warm), `(ratio ${(warm / plain).toFixed(2)}; every handler cached)`);
   row('  first checked build in process', ms(first.ms), '(imports ts-morph)');
   // A whole process, as `npx toolgen validate` is one: module loading and ts-morph's libraries included.
-  const script = (check) => `import('${new URL('../dist/index.js', import.meta.url).pathname}').then(({ Compiler, defaultOptions }) => new Compiler(defaultOptions(${JSON.stringify(root)}, { checkHandlerTypes: ${check} })).build())`;
+  const script = (check) =>
+    `import('${new URL('../dist/index.js', import.meta.url).pathname}').then(({ Compiler, defaultOptions }) => new Compiler(defaultOptions(${JSON.stringify(root)}, { checkHandlerTypes: ${check} })).build())`;
   const [processWith, processWithout] = processBench(['-e', script(true)], ['-e', script(false)]);
   row('validate as a process', ms(processWithout), `(no handler check, median of ${PROCESS_RUNS}, interleaved)`);
   row('  with the check (cold process)', ms(processWith), `(ratio ${(processWith / processWithout).toFixed(2)})`);

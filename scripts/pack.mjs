@@ -66,7 +66,11 @@ function importsOf(text) {
 }
 
 const isBuiltin = (specifier) => specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]);
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 /**
  * The modules of dist/ an entry reaches (relative to dist/, `.js` and `.d.ts`), and the packages they
@@ -82,11 +86,15 @@ export function closure(entry, dist = DIST) {
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (files.has(file)) continue;
     const absolute = path.join(dist, file);
-    if (!existsSync(absolute)) throw new Error(`dist/${file} is missing (reached from ${entry}): run \`npm run build\``);
+    if (!existsSync(absolute))
+      throw new Error(`dist/${file} is missing (reached from ${entry}): run \`npm run build\``);
     files.add(file);
     const found = importsOf(readFileSync(absolute, 'utf8'));
     const declaration = file.endsWith('.d.ts');
-    for (const [kind, specifiers] of [['static', found.static], ['dynamic', found.dynamic]]) {
+    for (const [kind, specifiers] of [
+      ['static', found.static],
+      ['dynamic', found.dynamic],
+    ]) {
       for (const specifier of specifiers) {
         if (specifier.startsWith('.')) {
           const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
@@ -99,7 +107,12 @@ export function closure(entry, dist = DIST) {
       }
     }
   }
-  return { files: [...files].sort(), required, types: new Set([...types].filter((name) => !required.has(name))), dynamic: new Set([...dynamic].filter((name) => !required.has(name))) };
+  return {
+    files: [...files].sort(),
+    required,
+    types: new Set([...types].filter((name) => !required.has(name))),
+    dynamic: new Set([...dynamic].filter((name) => !required.has(name))),
+  };
 }
 
 /** The runtime package's subpaths: `[subpath, entry in dist/ without extension]`, from the repository's exports. */
@@ -107,8 +120,9 @@ export function runtimeEntries(rootPackage) {
   return Object.entries(rootPackage.exports)
     .filter(([subpath]) => subpath !== '.' && subpath !== './package.json')
     .map(([subpath, target]) => {
-      const file = typeof target === 'string' ? target : target.default ?? target.import;
-      if (typeof file !== 'string' || !file.startsWith('./dist/') || !file.endsWith('.js')) throw new Error(`package.json exports['${subpath}'] must point into ./dist/ at a .js file`);
+      const file = typeof target === 'string' ? target : (target.default ?? target.import);
+      if (typeof file !== 'string' || !file.startsWith('./dist/') || !file.endsWith('.js'))
+        throw new Error(`package.json exports['${subpath}'] must point into ./dist/ at a .js file`);
       return [subpath === './runtime' ? '.' : subpath, file.slice('./dist/'.length, -'.js'.length)];
     });
 }
@@ -116,7 +130,8 @@ export function runtimeEntries(rootPackage) {
 /** The runtime package: its package.json and the files of dist/ it holds. */
 export function runtimeManifest(rootPackage, name, dist = DIST) {
   const entries = runtimeEntries(rootPackage);
-  if (!entries.some(([subpath]) => subpath === '.')) throw new Error("package.json exports has no './runtime': the runtime package needs its main entry");
+  if (!entries.some(([subpath]) => subpath === '.'))
+    throw new Error("package.json exports has no './runtime': the runtime package needs its main entry");
   const isOptionalPeer = (dependency) => rootPackage.peerDependenciesMeta?.[dependency]?.optional === true;
   const files = new Set();
   const core = new Set();
@@ -124,12 +139,20 @@ export function runtimeManifest(rootPackage, name, dist = DIST) {
   const exports = {};
   for (const [subpath, entry] of entries) {
     const reached = closure(entry, dist);
-    const misplaced = reached.files.filter((file) => CLI_ONLY.some((prefix) => file === prefix || file.startsWith(prefix)));
-    if (misplaced.length > 0) throw new Error(`the runtime entry ${subpath} (dist/${entry}.js) reaches modules of the CLI or the compiler: ${misplaced.join(', ')}`);
+    const misplaced = reached.files.filter((file) =>
+      CLI_ONLY.some((prefix) => file === prefix || file.startsWith(prefix)),
+    );
+    if (misplaced.length > 0)
+      throw new Error(
+        `the runtime entry ${subpath} (dist/${entry}.js) reaches modules of the CLI or the compiler: ${misplaced.join(', ')}`,
+      );
     for (const file of reached.files) files.add(file);
     if (subpath === '.') {
       for (const dependency of reached.required) {
-        if (isOptionalPeer(dependency)) throw new Error(`the runtime's main entry imports '${dependency}' statically, which package.json makes an optional peer: import it with import(), or from a subpath of its own`);
+        if (isOptionalPeer(dependency))
+          throw new Error(
+            `the runtime's main entry imports '${dependency}' statically, which package.json makes an optional peer: import it with import(), or from a subpath of its own`,
+          );
         core.add(dependency);
       }
       // Types the main entry's declarations use: a dependency, unless the package is an optional peer.
@@ -145,8 +168,14 @@ export function runtimeManifest(rootPackage, name, dist = DIST) {
   const unlisted = new Set([...optional].filter((dependency) => rootPackage.dependencies?.[dependency] !== undefined));
   for (const dependency of unlisted) optional.delete(dependency);
   const version = (dependency) => {
-    const range = rootPackage.dependencies?.[dependency] ?? rootPackage.peerDependencies?.[dependency] ?? rootPackage.optionalDependencies?.[dependency];
-    if (!range) throw new Error(`the runtime imports '${dependency}', which package.json lists in neither dependencies nor peerDependencies`);
+    const range =
+      rootPackage.dependencies?.[dependency] ??
+      rootPackage.peerDependencies?.[dependency] ??
+      rootPackage.optionalDependencies?.[dependency];
+    if (!range)
+      throw new Error(
+        `the runtime imports '${dependency}', which package.json lists in neither dependencies nor peerDependencies`,
+      );
     return range;
   };
   const sorted = (names) => [...names].sort();
@@ -181,7 +210,9 @@ export function cliManifest(rootPackage, runtimeName) {
     exports: { '.': rootPackage.exports['.'], './package.json': './package.json' },
     dependencies: rootPackage.dependencies,
     peerDependencies: optionalPeers,
-    peerDependenciesMeta: Object.fromEntries(Object.keys(optionalPeers).map((dependency) => [dependency, { optional: true }])),
+    peerDependenciesMeta: Object.fromEntries(
+      Object.keys(optionalPeers).map((dependency) => [dependency, { optional: true }]),
+    ),
   };
 }
 
@@ -196,9 +227,16 @@ npm install ${name}   # production: what the app runs
 npm install --save-dev ${rootPackage.name}   # development: the CLI and compiler that write generated/
 \`\`\`
 
-Subpaths: ${Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json').map((subpath) => `\`${subpath === '.' ? name : `${name}/${subpath.slice(2)}`}\``).join(', ')}.
-A subpath that needs another package lists it as an optional peer dependency${unlisted.length > 0 ? `, except these, which an app that
-uses them in production adds to its own dependencies: ${unlisted.map((dependency) => `\`${dependency}\``).join(', ')}` : ''}.
+Subpaths: ${Object.keys(manifest.exports)
+    .filter((subpath) => subpath !== './package.json')
+    .map((subpath) => `\`${subpath === '.' ? name : `${name}/${subpath.slice(2)}`}\``)
+    .join(', ')}.
+A subpath that needs another package lists it as an optional peer dependency${
+    unlisted.length > 0
+      ? `, except these, which an app that
+uses them in production adds to its own dependencies: ${unlisted.map((dependency) => `\`${dependency}\``).join(', ')}`
+      : ''
+  }.
 The README of toolgen documents all of it.
 `;
 }
@@ -210,9 +248,20 @@ function copy(from, to) {
 
 /** `npm pack` of a staged folder into `out`: the report npm gives, one package. */
 function npmPack(stage, out) {
-  const stdout = execFileSync('npm', ['pack', stage, '--ignore-scripts', '--json', '--pack-destination', out], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout = execFileSync('npm', ['pack', stage, '--ignore-scripts', '--json', '--pack-destination', out], {
+    cwd: REPO,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [report] = JSON.parse(stdout.slice(stdout.indexOf('[')));
-  return { name: report.name, version: report.version, tarball: path.join(out, report.filename), size: report.size, unpackedSize: report.unpackedSize, files: report.files.map((file) => file.path).sort() };
+  return {
+    name: report.name,
+    version: report.version,
+    tarball: path.join(out, report.filename),
+    size: report.size,
+    unpackedSize: report.unpackedSize,
+    files: report.files.map((file) => file.path).sort(),
+  };
 }
 
 /**
@@ -227,7 +276,10 @@ export async function pack(out) {
   try {
     const cli = path.join(stage, 'cli');
     for (const entry of rootPackage.files) copy(path.join(REPO, entry), path.join(cli, entry));
-    writeFileSync(path.join(cli, 'package.json'), `${JSON.stringify(cliManifest(rootPackage, runtimeName), null, 2)}\n`);
+    writeFileSync(
+      path.join(cli, 'package.json'),
+      `${JSON.stringify(cliManifest(rootPackage, runtimeName), null, 2)}\n`,
+    );
 
     const runtime = path.join(stage, 'runtime');
     const { manifest, files, unlisted } = runtimeManifest(rootPackage, runtimeName);
@@ -248,5 +300,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const out = path.resolve(outIndex === -1 ? path.join(REPO, 'packed') : args[outIndex + 1]);
   const packed = await pack(out);
   if (args.includes('--json')) console.log(JSON.stringify(packed, null, 2));
-  else for (const entry of packed) console.log(`${entry.name}@${entry.version}: ${path.relative(process.cwd(), entry.tarball)} (${entry.files.length} files, ${(entry.unpackedSize / 1024).toFixed(0)} kB unpacked)`);
+  else
+    for (const entry of packed)
+      console.log(
+        `${entry.name}@${entry.version}: ${path.relative(process.cwd(), entry.tarball)} (${entry.files.length} files, ${(entry.unpackedSize / 1024).toFixed(0)} kB unpacked)`,
+      );
 }

@@ -10,6 +10,8 @@ import { parseDocument } from 'yaml';
 
 const dir = process.argv[2];
 const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-const files = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.yaml')).map((entry) => path.join(entry.parentPath, entry.name));
+const files = entries
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.yaml'))
+  .map((entry) => path.join(entry.parentPath, entry.name));
 const documents = await Promise.all(files.map(async (file) => parseDocument(await readFile(file, 'utf8'))));
 if (documents.some((document) => document.errors.length > 0)) process.exitCode = 1;

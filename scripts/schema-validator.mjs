@@ -29,7 +29,10 @@ export function validatorModule(schemaText) {
   const body = code.replace(/require\("([^"]+)"\)\.default/g, (_, specifier) => {
     const name = `runtime${imports.length}`;
     // Node hands a CommonJS module's exports object over as the default; some loaders (vitest) its `default`.
-    imports.push(`import ${name}Module from '${specifier}.js';`, `const ${name} = typeof ${name}Module === 'function' ? ${name}Module : ${name}Module.default;`);
+    imports.push(
+      `import ${name}Module from '${specifier}.js';`,
+      `const ${name} = typeof ${name}Module === 'function' ? ${name}Module : ${name}Module.default;`,
+    );
     return name;
   });
   const hash = createHash('sha256').update(schemaText).digest('hex');

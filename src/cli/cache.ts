@@ -4,7 +4,21 @@
  */
 import type { BuildResult, Compiler, CompilerOptions } from '../compiler/compile.js';
 import type { PlannedFile } from '../compiler/write/files.js';
-import { CACHE_FORMAT, defaultCacheDir, fingerprint, handlerExportsOf, handlerInputs, matches, readRecord, stamps, store, storedHandlerExports, type CacheRecord, type Fingerprint, type Stamp } from '../compiler/cache/build-cache.js';
+import {
+  CACHE_FORMAT,
+  defaultCacheDir,
+  fingerprint,
+  handlerExportsOf,
+  handlerInputs,
+  matches,
+  readRecord,
+  stamps,
+  store,
+  storedHandlerExports,
+  type CacheRecord,
+  type Fingerprint,
+  type Stamp,
+} from '../compiler/cache/build-cache.js';
 import { VERSION } from './version.js';
 
 export interface OpenCache {
@@ -33,7 +47,11 @@ export const WORKER_FROM_FILES = 200;
  * type-checks only changed ones). For one build (`once`) with nothing cached, TypeScript will surely
  * be needed: with enough YAML to parse meanwhile, it is loaded in a worker thread from the start.
  */
-export async function newCompiler(settings: CompilerOptions, cache: OpenCache | null, { once = false }: { readonly once?: boolean } = {}): Promise<Compiler> {
+export async function newCompiler(
+  settings: CompilerOptions,
+  cache: OpenCache | null,
+  { once = false }: { readonly once?: boolean } = {},
+): Promise<Compiler> {
   const { Compiler } = await import('../compiler/compile.js');
   const cold = once && settings.checkHandlerTypes !== false && (cache === null || cache.previous === null);
   const { typeScriptWorker } = cold ? await import('../compiler/resolve/typescript.js') : { typeScriptWorker: null };
@@ -41,7 +59,9 @@ export async function newCompiler(settings: CompilerOptions, cache: OpenCache | 
     handlerExports: handlerExportsOf(cache?.previous ?? null),
     handlerChecks: new Map(Object.entries(cache?.previous?.handlerChecks ?? {})),
     ...(cache ? { texts: cache.fingerprint.textsByFile } : {}),
-    ...(typeScriptWorker ? { typescriptFor: (files: number) => (files >= WORKER_FROM_FILES ? typeScriptWorker() : undefined) } : {}),
+    ...(typeScriptWorker
+      ? { typescriptFor: (files: number) => (files >= WORKER_FROM_FILES ? typeScriptWorker() : undefined) }
+      : {}),
   });
 }
 
@@ -50,10 +70,18 @@ export async function newCompiler(settings: CompilerOptions, cache: OpenCache | 
  * and, if recent, its text) when they are known to be on disk as planned (it wrote them, or `check`
  * compared them); otherwise null.
  */
-export function saveCache(cache: OpenCache | null, compiler: Compiler, result: BuildResult, outputs: { readonly planned: ReadonlyMap<string, PlannedFile> } | null): void {
+export function saveCache(
+  cache: OpenCache | null,
+  compiler: Compiler,
+  result: BuildResult,
+  outputs: { readonly planned: ReadonlyMap<string, PlannedFile> } | null,
+): void {
   if (!cache) return;
   // The types a handler imports decide its check (TG2009) as much as its own text does.
-  const handlers = handlerInputs([...compiler.handlerModules(), ...compiler.handlerDependencies()], compiler.handlerExports);
+  const handlers = handlerInputs(
+    [...compiler.handlerModules(), ...compiler.handlerDependencies()],
+    compiler.handlerExports,
+  );
   const record: CacheRecord = {
     format: CACHE_FORMAT,
     key: cache.fingerprint.key,
@@ -64,7 +92,10 @@ export function saveCache(cache: OpenCache | null, compiler: Compiler, result: B
     diagnostics: result.diagnostics,
     built: result.built.length,
     files: outputs?.planned.size ?? result.files.length,
-    outputs: outputs === null ? null : (stamps([...outputs.planned.keys(), ...result.keep], outputs.planned) as Record<string, Stamp>),
+    outputs:
+      outputs === null
+        ? null
+        : (stamps([...outputs.planned.keys(), ...result.keep], outputs.planned) as Record<string, Stamp>),
   };
   store(cache.dir, record);
 }

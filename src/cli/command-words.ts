@@ -8,14 +8,30 @@ import { closestName } from '../language/suggest.js';
 import { findToolFiles } from '../compiler/load/load.js';
 
 /** Words people type after `toolgen` that are commands of other tools (toolgen's own reach their command first). */
-const COMMAND_WORDS = ['build', 'compile', 'generate', 'gen', 'watch', 'test', 'lint', 'help', 'version', 'start', 'dev'];
+const COMMAND_WORDS = [
+  'build',
+  'compile',
+  'generate',
+  'gen',
+  'watch',
+  'test',
+  'lint',
+  'help',
+  'version',
+  'start',
+  'dev',
+];
 
 /**
  * The usage error for `name`, or null when it may well be a tool.
  *
  * @example await commandWordError('init', ['validate', 'check'], 'config/tools') // "'init' is not a toolgen command …"
  */
-export async function commandWordError(name: string, commands: readonly string[], configDir: string): Promise<string | null> {
+export async function commandWordError(
+  name: string,
+  commands: readonly string[],
+  configDir: string,
+): Promise<string | null> {
   const typo = closestName(name, commands);
   if (!COMMAND_WORDS.includes(name) && typo === null) return null;
   if (await someToolIsNamed(name, configDir)) return null;

@@ -54,7 +54,9 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
 async function projectSettings(options: CommandOptions, output: Output): Promise<CompilerOptions> {
   const settings = await settingsFor(options, output);
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
-    throw new UsageError(`the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`);
+    throw new UsageError(
+      `the config dir '${shown(options.root, settings.configDir)}' does not exist; pass --config-dir DIR, the folder that holds your tool YAML files`,
+    );
   }
   return settings;
 }
@@ -70,13 +72,20 @@ async function compilerWith(settings: CompilerOptions, cache: OpenCache | null, 
   }
 }
 
-export async function compilerFor(options: CommandOptions, output: Output): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
+export async function compilerFor(
+  options: CommandOptions,
+  output: Output,
+): Promise<{ compiler: Compiler; settings: CompilerOptions }> {
   const settings = await projectSettings(options, output);
   return { compiler: await compilerWith(settings, null, false), settings };
 }
 
 /** The cache for a whole-project run (`names` empty), unless `--no-cache`. */
-function cacheFor(settings: CompilerOptions, options: CommandOptions, names: readonly string[]): Promise<OpenCache | null> {
+function cacheFor(
+  settings: CompilerOptions,
+  options: CommandOptions,
+  names: readonly string[],
+): Promise<OpenCache | null> {
   return openCache(settings, options.cache !== false && names.length === 0);
 }
 
@@ -87,11 +96,22 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
   const started = performance.now();
   const settings = await projectSettings(options, output);
   const cache = await cacheFor(settings, options, names);
-  const done = (built: number, written: number, removed: number, diagnostics: readonly Diagnostic[], cached = false) => {
+  const done = (
+    built: number,
+    written: number,
+    removed: number,
+    diagnostics: readonly Diagnostic[],
+    cached = false,
+  ) => {
     const ms = Math.round(performance.now() - started);
-    const parts = [`${built} tool${built === 1 ? '' : 's'} built`, `${written} file${written === 1 ? '' : 's'} written`];
+    const parts = [
+      `${built} tool${built === 1 ? '' : 's'} built`,
+      `${written} file${written === 1 ? '' : 's'} written`,
+    ];
     if (removed > 0) parts.push(`${removed} removed`);
-    output.out(`toolgen: ${parts.join(', ')} in ${shown(options.root, settings.outDir) || '.'} (${ms} ms${cached ? ', cached' : ''}); ${summary(diagnostics)}`);
+    output.out(
+      `toolgen: ${parts.join(', ')} in ${shown(options.root, settings.outDir) || '.'} (${ms} ms${cached ? ', cached' : ''}); ${summary(diagnostics)}`,
+    );
     return hasErrors(diagnostics) ? EXIT.problems : EXIT.ok;
   };
   // Nothing changed since the last build, and its output is on disk as it left it: say what it said.
@@ -142,7 +162,11 @@ function cannotWrite(error: unknown): unknown {
 }
 
 /** `toolgen --watch`: build, then rebuild on every save until Ctrl-C. */
-export async function watchCommand(options: CommandOptions, output: Output, control: Omit<WatchControl, 'signal'> & { signal?: AbortSignal } = {}): Promise<number> {
+export async function watchCommand(
+  options: CommandOptions,
+  output: Output,
+  control: Omit<WatchControl, 'signal'> & { signal?: AbortSignal } = {},
+): Promise<number> {
   const { compiler } = await compilerFor(options, output);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -158,10 +182,16 @@ export async function watchCommand(options: CommandOptions, output: Output, cont
 }
 
 /** `toolgen validate [names…]`: every check, nothing written. */
-export async function validateCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {
+export async function validateCommand(
+  names: readonly string[],
+  options: CommandOptions,
+  output: Output,
+): Promise<number> {
   const settings = await projectSettings(options, output);
   const cache = await cacheFor(settings, options, names);
-  let { diagnostics, sources } = cache?.hit ? { diagnostics: cache.hit.diagnostics, sources: cache.fingerprint.texts } : { diagnostics: null, sources: null };
+  let { diagnostics, sources } = cache?.hit
+    ? { diagnostics: cache.hit.diagnostics, sources: cache.fingerprint.texts }
+    : { diagnostics: null, sources: null };
   if (!diagnostics || !sources) {
     const compiler = await compilerWith(settings, cache);
     // Every file is emitted (a template of the user's may fail on one), and let go at once.
@@ -211,6 +241,8 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
   for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
   for (const file of missing) output.out(`  missing:  ${shown(options.root, file)}`);
   for (const file of orphans) output.out(`  orphaned: ${shown(options.root, file)}`);
-  output.out(`toolgen check: ${outOfDate} generated file${outOfDate === 1 ? ' is' : 's are'} out of date; run \`npx toolgen\``);
+  output.out(
+    `toolgen check: ${outOfDate} generated file${outOfDate === 1 ? ' is' : 's are'} out of date; run \`npx toolgen\``,
+  );
   return EXIT.problems;
 }

@@ -78,7 +78,14 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
   if (found.length > 0) {
     for (const { at, unknown, message } of found) {
       if (unknown !== undefined) {
-        diagnostics.push(diagnostic('CONFIG_FILE', { problem: `unknown field '${unknown}'` }, loaded.source.locate([...at, unknown], { key: true }), { suggestion: closestName(unknown, FIELDS) }));
+        diagnostics.push(
+          diagnostic(
+            'CONFIG_FILE',
+            { problem: `unknown field '${unknown}'` },
+            loaded.source.locate([...at, unknown], { key: true }),
+            { suggestion: closestName(unknown, FIELDS) },
+          ),
+        );
       } else {
         const what = at.length === 0 ? 'the config' : `'${at.join('.')}'`;
         diagnostics.push(diagnostic('CONFIG_FILE', { problem: `${what} ${message}` }, loaded.source.locate(at)));
@@ -86,7 +93,13 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
     }
     return { root, file: shown, config: {}, diagnostics, sources };
   }
-  const raw = (isPlainObject(value) ? value : {}) as { configDir?: string; outDir?: string; templatesDir?: string; include?: string[]; exclude?: string[] };
+  const raw = (isPlainObject(value) ? value : {}) as {
+    configDir?: string;
+    outDir?: string;
+    templatesDir?: string;
+    include?: string[];
+    exclude?: string[];
+  };
   const config: ProjectConfig = {
     ...(raw.configDir ? { configDir: path.resolve(root, raw.configDir) } : {}),
     ...(raw.outDir ? { outDir: path.resolve(root, raw.outDir) } : {}),

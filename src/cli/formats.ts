@@ -47,7 +47,9 @@ export function toJson(d: Diagnostic): DiagnosticJson {
  */
 export function githubAnnotation(d: Diagnostic): string {
   const at = d.location;
-  const properties = at ? [`file=${property(at.file)}`, `line=${at.line}`, `col=${at.column}`, `endColumn=${at.column + at.length}`] : [];
+  const properties = at
+    ? [`file=${property(at.file)}`, `line=${at.line}`, `col=${at.column}`, `endColumn=${at.column + at.length}`]
+    : [];
   properties.push(`title=${property(d.code)}`);
   const text = d.hint ? `${d.message}\nhint: ${d.hint}` : d.message;
   return `::${d.severity} ${properties.join(',')}::${data(text)}`;

@@ -8,10 +8,12 @@ import type { Output } from './output.js';
 
 export async function initCommand(root: string, output: Output): Promise<number> {
   const { written, refused, vitestIncludeNeeded } = await initProject(root);
-  if (refused.length > 0) throw new UsageError(`init writes nothing over existing files, and these exist: ${refused.join(', ')}`);
+  if (refused.length > 0)
+    throw new UsageError(`init writes nothing over existing files, and these exist: ${refused.join(', ')}`);
   for (const file of written) output.out(`  created ${file}`);
   output.out('toolgen: a new project is ready. Next:');
-  if (!resolvable(root, `${RUNTIME_MODULE}/package.json`)) output.out(`  npm install ${RUNTIME_MODULE}   # the runtime the generated code imports (a production dependency)`);
+  if (!resolvable(root, `${RUNTIME_MODULE}/package.json`))
+    output.out(`  npm install ${RUNTIME_MODULE}   # the runtime the generated code imports (a production dependency)`);
   output.out('  npx toolgen          # compile tools/ into generated/');
   output.out('  npx vitest run       # run the generated tests');
   if (vitestIncludeNeeded) output.out("  (add 'generated/**/*.test.ts' to the include of your vitest config)");

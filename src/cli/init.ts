@@ -89,9 +89,17 @@ function scaffold(root: string): { path: string; content: string; optional?: tru
     { path: 'tools/greet.ts', content: GREET_TS },
     { path: 'tools/welcome.yaml', content: WELCOME_YAML },
   ];
-  const hasVitestConfig = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.js'].some((name) => existsSync(path.join(root, name)));
+  const hasVitestConfig = [
+    'vitest.config.ts',
+    'vitest.config.mts',
+    'vitest.config.js',
+    'vitest.config.mjs',
+    'vite.config.ts',
+    'vite.config.js',
+  ].some((name) => existsSync(path.join(root, name)));
   if (!hasVitestConfig) files.push({ path: 'vitest.config.ts', content: VITEST, optional: true });
-  if (!existsSync(path.join(root, 'tsconfig.json'))) files.push({ path: 'tsconfig.json', content: TSCONFIG, optional: true });
+  if (!existsSync(path.join(root, 'tsconfig.json')))
+    files.push({ path: 'tsconfig.json', content: TSCONFIG, optional: true });
   return files;
 }
 
@@ -100,7 +108,9 @@ function scaffold(root: string): { path: string; content: string; optional?: tru
  *
  * @example await initProject('/app') // { written: ['toolgen.config.yaml', …], refused: [] }
  */
-export async function initProject(root: string): Promise<{ written: string[]; refused: string[]; vitestIncludeNeeded: boolean }> {
+export async function initProject(
+  root: string,
+): Promise<{ written: string[]; refused: string[]; vitestIncludeNeeded: boolean }> {
   const files = scaffold(root);
   const refused = files.filter((file) => existsSync(path.join(root, file.path))).map((file) => file.path);
   if (refused.length > 0) return { written: [], refused, vitestIncludeNeeded: false };
@@ -108,5 +118,9 @@ export async function initProject(root: string): Promise<{ written: string[]; re
     await mkdir(path.dirname(path.join(root, file.path)), { recursive: true });
     await writeFile(path.join(root, file.path), file.content, { flag: 'wx' });
   }
-  return { written: files.map((file) => file.path), refused: [], vitestIncludeNeeded: !files.some((file) => file.path === 'vitest.config.ts') };
+  return {
+    written: files.map((file) => file.path),
+    refused: [],
+    vitestIncludeNeeded: !files.some((file) => file.path === 'vitest.config.ts'),
+  };
 }

@@ -23,9 +23,13 @@ interface GeneratedIndex {
  * @example const registry = await loadRegistry('/app/generated/index.ts');
  */
 export async function loadRegistry(file: string): Promise<ToolRegistry> {
-  if (!existsSync(file)) throw new UsageError(`${file} does not exist; run \`npx toolgen\` first, or pass --registry FILE (the generated index, .ts or compiled .js)`);
+  if (!existsSync(file))
+    throw new UsageError(
+      `${file} does not exist; run \`npx toolgen\` first, or pass --registry FILE (the generated index, .ts or compiled .js)`,
+    );
   const loaded = (await importModule(file)) as GeneratedIndex;
-  if (typeof loaded.createToolRegistry !== 'function') throw new UsageError(`${file} does not export createToolRegistry(); is it toolgen's generated index?`);
+  if (typeof loaded.createToolRegistry !== 'function')
+    throw new UsageError(`${file} does not export createToolRegistry(); is it toolgen's generated index?`);
   return loaded.createToolRegistry();
 }
 
@@ -36,7 +40,9 @@ async function importModule(file: string): Promise<unknown> {
   try {
     ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
   } catch {
-    throw new UsageError(`importing ${file} needs tsx (an optional peer dependency of toolgen, which the app installs), and it is not installed; run \`npm install --save-dev tsx\`, or compile the generated code and pass --registry path/to/index.js`);
+    throw new UsageError(
+      `importing ${file} needs tsx (an optional peer dependency of toolgen, which the app installs), and it is not installed; run \`npm install --save-dev tsx\`, or compile the generated code and pass --registry path/to/index.js`,
+    );
   }
   try {
     return await tsImport(url, import.meta.url);

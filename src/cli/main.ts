@@ -25,11 +25,21 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
   const program = new Command('toolgen')
     .description('Compile tool YAML into typed TypeScript tools and vitest tests.')
     .version(VERSION)
-    .option('--config-dir <dir>', 'where the tool YAML files are (default: config/tools, or configDir in toolgen.config.yaml)')
+    .option(
+      '--config-dir <dir>',
+      'where the tool YAML files are (default: config/tools, or configDir in toolgen.config.yaml)',
+    )
     .option('--out-dir <dir>', 'where generated code goes (default: generated, or outDir in toolgen.config.yaml)')
     .option('--templates-dir <dir>', "handlebars templates to emit with (default: toolgen's own)")
     .option('-w, --watch', 'build, then rebuild on every save until Ctrl-C')
-    .addOption(new Option('--format <format>', 'how diagnostics are printed: text (code frames, on stderr), json (one document on stdout) or github (Actions annotations)').choices(FORMATS).default('text'))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'how diagnostics are printed: text (code frames, on stderr), json (one document on stdout) or github (Actions annotations)',
+      )
+        .choices(FORMATS)
+        .default('text'),
+    )
     .option('-q, --quiet', 'print errors only, not warnings')
     .option('--no-cache', 'neither read nor write the build cache (node_modules/.cache/toolgen/)')
     .configureHelp({ showGlobalOptions: true })
@@ -48,7 +58,11 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       if (names.length === 1) {
         const { commandWordError } = await import('./command-words.js');
         const given = settings(program);
-        const refusal = await commandWordError(names[0]!, program.commands.map((command) => command.name()), (await settingsFor(given, output)).configDir);
+        const refusal = await commandWordError(
+          names[0]!,
+          program.commands.map((command) => command.name()),
+          (await settingsFor(given, output)).configDir,
+        );
         if (refusal) throw new UsageError(refusal);
       }
       code = await buildCommand(names, settings(program), output);
@@ -63,14 +77,18 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     });
   program
     .command('init')
-    .description('scaffold toolgen.config.yaml, an atomic tool with its handler, a composite, and a vitest config; never overwrites')
+    .description(
+      'scaffold toolgen.config.yaml, an atomic tool with its handler, a composite, and a vitest config; never overwrites',
+    )
     .action(async () => {
       const { initCommand } = await import('./init-command.js');
       code = await initCommand(cwd, output);
     });
   program
     .command('migrate')
-    .description("convert the original system's YAML (a file, or a folder at any depth) into toolgen tools in DEST, one file per tool; never overwrites")
+    .description(
+      "convert the original system's YAML (a file, or a folder at any depth) into toolgen tools in DEST, one file per tool; never overwrites",
+    )
     .argument('<src>', 'a YAML file or a folder of them, in the original format')
     .argument('<dest>', 'the folder to write DEST/<name>.yaml (and DEST/<name>.ts handler stubs) into')
     .action(async (src: string, dest: string) => {
@@ -104,23 +122,40 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       .command('run')
       .description("run one tool with the app's real handlers and print a step-by-step trace")
       .argument('<name>', 'the tool to run')
-      .option('--input <json>', "the input: JSON text, or @file.json", '{}')
-      .option('--stub <tool=json...>', 'replace a tool: {"output": …}, {"error": "…"} or {"sequence": [ … ]}', collect, [])
+      .option('--input <json>', 'the input: JSON text, or @file.json', '{}')
+      .option(
+        '--stub <tool=json...>',
+        'replace a tool: {"output": …}, {"error": "…"} or {"sequence": [ … ]}',
+        collect,
+        [],
+      )
       .option('--json', 'print the result and the trace as JSON'),
   ).action(async (name: string, options: { input: string; stub: string[]; json?: boolean } & CallerFlags) => {
     const { runCommand } = await import('./run.js');
-    code = await runCommand(name, { ...(await callerSettings(options)), input: options.input, stubs: options.stub, json: options.json === true }, output);
+    code = await runCommand(
+      name,
+      { ...(await callerSettings(options)), input: options.input, stubs: options.stub, json: options.json === true },
+      output,
+    );
   });
   caller(
     program
       .command('serve')
-      .description("serve the generated tools as an MCP server (stdio, or Streamable HTTP with --http)")
+      .description('serve the generated tools as an MCP server (stdio, or Streamable HTTP with --http)')
       .option('--http <port>', 'serve over Streamable HTTP on this port instead of stdio', port)
       .option('--host <host>', 'the address to bind with --http', '127.0.0.1')
       .option('--audit-log <file>', 'append every audit record to this file (JSON lines)'),
   ).action(async (options: { http?: number; host: string; auditLog?: string } & CallerFlags) => {
     const { serveCommand } = await import('./serve.js');
-    code = await serveCommand({ ...(await callerSettings(options)), http: options.http ?? null, host: options.host, auditLog: options.auditLog ?? null }, output);
+    code = await serveCommand(
+      {
+        ...(await callerSettings(options)),
+        http: options.http ?? null,
+        host: options.host,
+        auditLog: options.auditLog ?? null,
+      },
+      output,
+    );
   });
 
   /** Who calls, and the generated index to load: by default the out dir's (from the flags, the config file or the default). */
@@ -131,7 +166,10 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       root: cwd,
       registry: options.registry ?? path.join(outDir, 'index.ts'),
       userId: options.user,
-      permissions: options.permissions.split(',').map((p) => p.trim()).filter(Boolean),
+      permissions: options.permissions
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
       casefileId: options.casefile ?? null,
     };
   }
@@ -139,11 +177,18 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
   /** The flags given on the command line; what is not given comes from toolgen.config.yaml or the defaults. */
   function settings(command: Command): CommandOptions {
     const options = command.opts<{ configDir?: string; outDir?: string; templatesDir?: string; cache?: boolean }>();
-    const given = (key: 'configDir' | 'outDir' | 'templatesDir') => (command.getOptionValueSource(key) === 'cli' ? options[key] : undefined);
+    const given = (key: 'configDir' | 'outDir' | 'templatesDir') =>
+      command.getOptionValueSource(key) === 'cli' ? options[key] : undefined;
     const configDir = given('configDir');
     const outDir = given('outDir');
     const templatesDir = given('templatesDir');
-    return { root: cwd, ...(configDir ? { configDir } : {}), ...(outDir ? { outDir } : {}), ...(templatesDir ? { templatesDir } : {}), ...(options.cache === false ? { cache: false } : {}) };
+    return {
+      root: cwd,
+      ...(configDir ? { configDir } : {}),
+      ...(outDir ? { outDir } : {}),
+      ...(templatesDir ? { templatesDir } : {}),
+      ...(options.cache === false ? { cache: false } : {}),
+    };
   }
 
   for (const command of program.commands) command.configureHelp({ showGlobalOptions: true });
@@ -168,7 +213,11 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
 function outputOptions(argv: readonly string[]): { format?: Format; quiet?: boolean } {
   let format: Format | undefined;
   argv.forEach((arg, index) => {
-    const value = arg.startsWith('--format=') ? arg.slice('--format='.length) : arg === '--format' ? argv[index + 1] : undefined;
+    const value = arg.startsWith('--format=')
+      ? arg.slice('--format='.length)
+      : arg === '--format'
+        ? argv[index + 1]
+        : undefined;
     if (value !== undefined && (FORMATS as readonly string[]).includes(value)) format = value as Format;
   });
   const quiet = argv.includes('--quiet') || argv.includes('-q');
@@ -188,6 +237,7 @@ function collect(value: string, previous: string[]): string[] {
 
 function port(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new UsageError(`--http takes a port number (0 for any free port); got '${value}'`);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
+    throw new UsageError(`--http takes a port number (0 for any free port); got '${value}'`);
   return parsed;
 }

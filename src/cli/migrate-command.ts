@@ -20,7 +20,9 @@ export async function migrateCommand(src: string, dest: string, cwd: string, out
     (output.data ?? output.out)(JSON.stringify({ ...report, needsPerson: needsPerson(report) }, null, 2));
   }
   if (report.refused.length > 0) {
-    throw new UsageError(`migrate never overwrites, so it wrote nothing; these files exist: ${report.refused.join(', ')} (choose another DEST, or move them away)`);
+    throw new UsageError(
+      `migrate never overwrites, so it wrote nothing; these files exist: ${report.refused.join(', ')} (choose another DEST, or move them away)`,
+    );
   }
   if (output.format !== 'json') for (const line of renderReport(report)) output.out(line);
   const counts = countNotes(report);

@@ -56,12 +56,22 @@ export function withFormat(output: Output, options: { readonly format?: Format; 
 }
 
 /** Prints diagnostics in the output's format: text with code frames, one JSON document, or GitHub annotations. */
-export function printDiagnostics(output: Output, diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>): void {
+export function printDiagnostics(
+  output: Output,
+  diagnostics: readonly Diagnostic[],
+  sources: ReadonlyMap<string, string>,
+): void {
   const shown = output.quiet ? diagnostics.filter((d) => d.severity === 'error') : diagnostics;
   const data = output.data ?? output.out;
   switch (output.format ?? 'text') {
     case 'json':
-      data(JSON.stringify({ diagnostics: shown.map(toJson), errors: count(diagnostics, 'error'), warnings: count(diagnostics, 'warning') }));
+      data(
+        JSON.stringify({
+          diagnostics: shown.map(toJson),
+          errors: count(diagnostics, 'error'),
+          warnings: count(diagnostics, 'warning'),
+        }),
+      );
       return;
     case 'github':
       for (const d of shown) data(githubAnnotation(d));

@@ -4,7 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AuditContext, ChainExecutor, redact, type ChainResult, type Stub, type ToolHandler } from '../runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  redact,
+  type ChainResult,
+  type Stub,
+  type ToolHandler,
+} from '../runtime/index.js';
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
@@ -30,15 +37,27 @@ export async function runCommand(name: string, options: RunOptions, output: Outp
   const stubs = options.stubs.map(parseStub);
   const loaded = await loadRegistry(path.resolve(options.root, options.registry));
   const definition = loaded.get(name);
-  if (!definition) throw new UsageError(`no tool named '${name}' in ${options.registry}; it has ${loaded.names().join(', ')}`);
-  for (const [tool] of stubs) if (!loaded.has(tool)) throw new UsageError(`--stub names '${tool}', which is not a tool in ${options.registry}`);
-  const registry = stubs.length > 0 ? loaded.withHandlers(Object.fromEntries(stubs.map(([tool, stub]) => [tool, stubHandler(stub)]))) : loaded;
-  const context = new AuditContext({ userId: options.userId, sessionId: `run-${process.pid}`, casefileId: options.casefileId, permissions: options.permissions });
+  if (!definition)
+    throw new UsageError(`no tool named '${name}' in ${options.registry}; it has ${loaded.names().join(', ')}`);
+  for (const [tool] of stubs)
+    if (!loaded.has(tool)) throw new UsageError(`--stub names '${tool}', which is not a tool in ${options.registry}`);
+  const registry =
+    stubs.length > 0
+      ? loaded.withHandlers(Object.fromEntries(stubs.map(([tool, stub]) => [tool, stubHandler(stub)])))
+      : loaded;
+  const context = new AuditContext({
+    userId: options.userId,
+    sessionId: `run-${process.pid}`,
+    casefileId: options.casefileId,
+    permissions: options.permissions,
+  });
   const executor = new ChainExecutor({ registry, context });
   const fields = definition.audit.redactFields;
   const trace =
     definition.implementation.kind === 'composite'
-      ? chainTrace((await executor.runComposite(definition, input)) as ChainResult, context.trail, (value) => redact(value, fields))
+      ? chainTrace((await executor.runComposite(definition, input)) as ChainResult, context.trail, (value) =>
+          redact(value, fields),
+        )
       : callTrace(name, await executor.call(definition, input), context.trail);
   if (options.json) output.out(JSON.stringify(trace, null, 2));
   else for (const line of printTrace(trace)) output.out(line);
@@ -72,8 +91,17 @@ function parseStub(text: string): [string, Stub] {
   } catch {
     throw new UsageError(`${usage}; '${text.slice(at + 1)}' is not JSON`);
   }
-  const valid = (value: unknown): boolean => typeof value === 'object' && value !== null && (('output' in value && Object.keys(value).length === 1) || ('error' in value && typeof value.error === 'string' && Object.keys(value).length === 1));
-  const ok = typeof stub === 'object' && stub !== null && ('sequence' in stub ? Array.isArray(stub.sequence) && stub.sequence.length > 0 && stub.sequence.every(valid) : valid(stub));
+  const valid = (value: unknown): boolean =>
+    typeof value === 'object' &&
+    value !== null &&
+    (('output' in value && Object.keys(value).length === 1) ||
+      ('error' in value && typeof value.error === 'string' && Object.keys(value).length === 1));
+  const ok =
+    typeof stub === 'object' &&
+    stub !== null &&
+    ('sequence' in stub
+      ? Array.isArray(stub.sequence) && stub.sequence.length > 0 && stub.sequence.every(valid)
+      : valid(stub));
   if (!ok) throw new UsageError(`${usage}; got ${text.slice(at + 1)}`);
   return [text.slice(0, at), stub as Stub];
 }

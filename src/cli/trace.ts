@@ -43,32 +43,54 @@ export interface Trace {
  *
  * @example chainTrace(result, context.trail, (value) => value).steps.map((step) => step.step)
  */
-export function chainTrace(result: ChainResult, trail: readonly AuditRecord[], redact: (value: unknown) => unknown): Trace {
+export function chainTrace(
+  result: ChainResult,
+  trail: readonly AuditRecord[],
+  redact: (value: unknown) => unknown,
+): Trace {
   const pending = trail.filter((record) => record.chainId === result.chain_id);
   const steps = result.results.map((step): TraceStep => {
     const mine: AuditRecord[] = [];
-    for (let i = 0; i < pending.length; ) {
-      if (pending[i]!.stepId === step.step.split('.').at(-1) || pending[i]!.stepId === step.step) mine.push(...pending.splice(i, 1));
+    for (let i = 0; i < pending.length;) {
+      if (pending[i]!.stepId === step.step.split('.').at(-1) || pending[i]!.stepId === step.step)
+        mine.push(...pending.splice(i, 1));
       else i += 1;
     }
-    return { step: step.step, ...(step.scope ? { scope: step.scope } : {}), tool: step.tool, status: step.status, decisions: decisions(step), attempts: mine.map(attempt) };
+    return {
+      step: step.step,
+      ...(step.scope ? { scope: step.scope } : {}),
+      tool: step.tool,
+      status: step.status,
+      decisions: decisions(step),
+      attempts: mine.map(attempt),
+    };
   });
   return {
     tool: result.chain_name,
     success: result.success,
     status: result.status,
     steps,
-    ...(result.success ? { output: redact(result.final_state) } : { failure: { kind: result.failure.kind, message: result.failure.message, step: result.failure.step } }),
+    ...(result.success
+      ? { output: redact(result.final_state) }
+      : { failure: { kind: result.failure.kind, message: result.failure.message, step: result.failure.step } }),
   };
 }
 
 /** The trace of an atomic call: no steps, its attempt, its output. */
 export function callTrace(tool: string, outcome: CallOutcome, trail: readonly AuditRecord[]): Trace {
   const record = trail.at(-1);
-  const steps: TraceStep[] = record ? [{ step: tool, tool, status: outcome.ok ? 'success' : 'failed', decisions: [], attempts: [attempt(record)] }] : [];
+  const steps: TraceStep[] = record
+    ? [{ step: tool, tool, status: outcome.ok ? 'success' : 'failed', decisions: [], attempts: [attempt(record)] }]
+    : [];
   return outcome.ok
     ? { tool, success: true, status: 'success', steps, output: record?.output ?? outcome.output }
-    : { tool, success: false, status: 'failed', steps, failure: { kind: outcome.error.kind, message: outcome.error.message } };
+    : {
+        tool,
+        success: false,
+        status: 'failed',
+        steps,
+        failure: { kind: outcome.error.kind, message: outcome.error.message },
+      };
 }
 
 function attempt(record: AuditRecord): TraceAttempt {
@@ -106,17 +128,28 @@ export function printTrace(trace: Trace): string[] {
   const lines: string[] = [`${trace.tool}:`];
   trace.steps.forEach((step, index) => {
     const where = step.scope ? ` (in ${step.scope})` : '';
-    lines.push(`  ${index + 1}. ${step.step}${step.tool && step.tool !== step.step ? ` → ${step.tool}` : ''}${where}: ${step.status}`);
+    lines.push(
+      `  ${index + 1}. ${step.step}${step.tool && step.tool !== step.step ? ` → ${step.tool}` : ''}${where}: ${step.status}`,
+    );
     for (const decision of step.decisions) lines.push(`     ${decision}`);
     for (const tried of step.attempts) {
       const timing = `${tried.waited_ms > 0 ? `waited ${tried.waited_ms} ms, ` : ''}${tried.duration_ms} ms`;
-      lines.push(`     attempt ${tried.attempt}${tried.tool !== step.tool ? ` (${tried.tool})` : ''}: ${tried.status}${tried.cached ? ' (cached)' : ''}, ${timing}`);
+      lines.push(
+        `     attempt ${tried.attempt}${tried.tool !== step.tool ? ` (${tried.tool})` : ''}: ${tried.status}${tried.cached ? ' (cached)' : ''}, ${timing}`,
+      );
       lines.push(`       input:  ${json(tried.input)}`);
-      lines.push(tried.error ? `       error:  ${tried.error.kind}: ${tried.error.message}` : `       output: ${json(tried.output)}`);
+      lines.push(
+        tried.error
+          ? `       error:  ${tried.error.kind}: ${tried.error.message}`
+          : `       output: ${json(tried.output)}`,
+      );
     }
   });
   if (trace.success) lines.push(`result (${trace.status}): ${json(trace.output)}`);
-  else lines.push(`failed (${trace.failure!.kind}${trace.failure!.step ? ` at step '${trace.failure!.step}'` : ''}): ${trace.failure!.message}`);
+  else
+    lines.push(
+      `failed (${trace.failure!.kind}${trace.failure!.step ? ` at step '${trace.failure!.step}'` : ''}): ${trace.failure!.message}`,
+    );
   return lines;
 }
 

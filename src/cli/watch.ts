@@ -60,10 +60,18 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     if (orphansChecked || !result.prune) return 0;
     orphansChecked = true;
     let removed = 0;
-    for (const orphan of compareOutput(result, await readOutDir(options.outDir)).orphans) if (await removeGenerated(orphan)) removed += 1;
+    for (const orphan of compareOutput(result, await readOutDir(options.outDir)).orphans)
+      if (await removeGenerated(orphan)) removed += 1;
     return removed;
   };
-  const initial: BuildReport = { initial: true, result: first, rebuilt: first.rebuilt, written, removed: await pruneOrphans(first), ms: performance.now() - started };
+  const initial: BuildReport = {
+    initial: true,
+    result: first,
+    rebuilt: first.rebuilt,
+    written,
+    removed: await pruneOrphans(first),
+    ms: performance.now() - started,
+  };
   report(output, initial);
   control.onBuild?.(initial);
 
@@ -106,7 +114,10 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
       standing = result.diagnostics;
       printDiagnostics(output, added, result.sources);
       if ((output.format ?? 'text') === 'text') {
-        for (const d of fixed) output.err(`  fixed: ${d.location ? `${d.location.file}:${d.location.line}:${d.location.column} ` : ''}${d.code} ${d.message}`);
+        for (const d of fixed)
+          output.err(
+            `  fixed: ${d.location ? `${d.location.file}:${d.location.line}:${d.location.column} ` : ''}${d.code} ${d.message}`,
+          );
       }
       // The output plan says what is fresh and what is gone; what this watch wrote says what is on disk.
       for (const file of result.files) {
@@ -115,7 +126,9 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
           if (await writeIfChanged(file)) count += 1;
           onDisk.set(file.path, file.content);
         } catch (error) {
-          output.err(`toolgen: cannot write ${shown(file.path)}: ${error instanceof Error ? error.message : String(error)}`);
+          output.err(
+            `toolgen: cannot write ${shown(file.path)}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
       for (const file of result.gone) {
@@ -124,7 +137,14 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
       }
       removed += await pruneOrphans(result);
     }
-    const built: BuildReport = { initial: false, result, rebuilt: result?.rebuilt ?? [], written: count, removed, ms: performance.now() - begun };
+    const built: BuildReport = {
+      initial: false,
+      result,
+      rebuilt: result?.rebuilt ?? [],
+      written: count,
+      removed,
+      ms: performance.now() - begun,
+    };
     report(output, built);
     control.onBuild?.(built);
   };
@@ -158,7 +178,9 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     })();
   };
   watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
-  watcher.on('error', (error) => output.err(`toolgen: watch error: ${error instanceof Error ? error.message : String(error)}`));
+  watcher.on('error', (error) =>
+    output.err(`toolgen: watch error: ${error instanceof Error ? error.message : String(error)}`),
+  );
   output.out(`toolgen: watching ${shown(options.configDir)} for changes (Ctrl-C to stop)`);
   control.onReady?.();
 
@@ -177,7 +199,10 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
  * What a rebuild changed: diagnostics not shown before, and those that went away. A diagnostic is the
  * same one when its file, code and message are: an edit above it moves it without making it new.
  */
-export function diagnosticChanges(before: readonly Diagnostic[], after: readonly Diagnostic[]): { added: Diagnostic[]; fixed: Diagnostic[] } {
+export function diagnosticChanges(
+  before: readonly Diagnostic[],
+  after: readonly Diagnostic[],
+): { added: Diagnostic[]; fixed: Diagnostic[] } {
   const key = (d: Diagnostic) => `${d.location?.file ?? ''}\u0000${d.code}\u0000${d.message}`;
   const unmatched = (from: readonly Diagnostic[], against: readonly Diagnostic[]) => {
     const counts = new Map<string, number>();

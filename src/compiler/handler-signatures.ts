@@ -33,10 +33,17 @@ export function readText(file: string): string | null {
  *
  * @example await warmHandlerFacts(functionTools, '/p', handlerExports, sharedHandlerChecks, typeScriptWorker())
  */
-export async function warmHandlerFacts(tools: readonly ToolSource[], root: string, handlerExports: HandlerExports, checks: HandlerCheckCache | null, typescript: TypeScriptHost): Promise<void> {
+export async function warmHandlerFacts(
+  tools: readonly ToolSource[],
+  root: string,
+  handlerExports: HandlerExports,
+  checks: HandlerCheckCache | null,
+  typescript: TypeScriptHost,
+): Promise<void> {
   const catalogue = new Catalogue();
   for (const tool of tools) {
-    if (tool.document.implementation.type === 'function' && !catalogue.get(tool.document.name)) catalogue.add(catalogueEntry(tool));
+    if (tool.document.implementation.type === 'function' && !catalogue.get(tool.document.name))
+      catalogue.add(catalogueEntry(tool));
   }
   const { files } = await checkHandlers(catalogue.entries(), handlerExports, typescript);
   for (const [name, file] of files) catalogue.setHandlerFile(name, file);
@@ -67,12 +74,17 @@ export async function handlerSignatureDiagnostics(
     requests.push({ entry, signature: { file, text, exportName: entry.handler.exportName, ...types } });
   }
   if (requests.length === 0) return { diagnostics: [], dependencies: [], checks: new Map() };
-  const checks = await checkHandlerTypes(requests.map((r) => r.signature), cache, typescript);
+  const checks = await checkHandlerTypes(
+    requests.map((r) => r.signature),
+    cache,
+    typescript,
+  );
   const diagnostics: Diagnostic[] = [];
   const dependencies = new Set<string>();
   for (const { entry, signature } of requests) {
     const check = checks.get(handlerCheckKey(signature));
-    for (const dependency of check?.dependencies ?? []) dependencies.add(path.resolve(path.dirname(signature.file), dependency.file));
+    for (const dependency of check?.dependencies ?? [])
+      dependencies.add(path.resolve(path.dirname(signature.file), dependency.file));
     for (const problem of check?.problems ?? []) {
       const where = `${path.relative(root, signature.file).split(path.sep).join('/')}:${problem.line}:${problem.column}`;
       const args = { tool: entry.name, export: signature.exportName, handler: where, detail: problem.detail };

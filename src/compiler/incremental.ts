@@ -68,12 +68,18 @@ export class Compiler {
    */
   constructor(
     readonly options: CompilerOptions,
-    memory: { readonly handlerExports?: HandlerExports; readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>; readonly texts?: ReadonlyMap<string, string>; readonly typescriptFor?: (files: number) => TypeScriptHost | undefined } = {},
+    memory: {
+      readonly handlerExports?: HandlerExports;
+      readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>;
+      readonly texts?: ReadonlyMap<string, string>;
+      readonly typescriptFor?: (files: number) => TypeScriptHost | undefined;
+    } = {},
   ) {
     this.#handlerExports = memory.handlerExports ?? new Map();
     this.#typescriptFor = memory.typescriptFor ?? null;
     this.#texts = memory.texts ?? null;
-    for (const [key, check] of memory.handlerChecks ?? []) if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
+    for (const [key, check] of memory.handlerChecks ?? [])
+      if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
     this.#templates = loadTemplates(options.templatesDir);
   }
@@ -167,8 +173,18 @@ export class Compiler {
    * YAML are not held together. A function tool whose text hid the word (`\u0066unction`) is asked
    * about in this thread.
    */
-  async #refreshBesideTypeScript(files: readonly string[], given: ReadonlyMap<string, string> | null, typescript: TypeScriptHost): Promise<void> {
-    const texts = given ?? new Map(await Promise.all(files.map(async (file) => [file, await readFile(file, 'utf8').catch(() => undefined)] as const)));
+  async #refreshBesideTypeScript(
+    files: readonly string[],
+    given: ReadonlyMap<string, string> | null,
+    typescript: TypeScriptHost,
+  ): Promise<void> {
+    const texts =
+      given ??
+      new Map(
+        await Promise.all(
+          files.map(async (file) => [file, await readFile(file, 'utf8').catch(() => undefined)] as const),
+        ),
+      );
     const first = files.filter((file) => texts.get(file)?.includes('function'));
     for (const file of first) await this.#refresh(file, texts.get(file));
     const tools = first.flatMap((file) => {

@@ -36,7 +36,11 @@ interface StepCommon {
   readonly when?: string;
   /** DAG mode: the steps that must succeed first. */
   readonly depends_on?: readonly string[];
-  readonly on_success?: { readonly map_outputs?: Readonly<Record<string, string>>; readonly transform?: Readonly<Record<string, string>>; readonly next?: string };
+  readonly on_success?: {
+    readonly map_outputs?: Readonly<Record<string, string>>;
+    readonly transform?: Readonly<Record<string, string>>;
+    readonly next?: string;
+  };
   readonly on_failure?: {
     readonly action?: 'stop' | 'retry' | 'continue';
     readonly retry_on?: readonly string[];
@@ -69,7 +73,13 @@ export interface ParallelStepDoc extends StepCommon {
 }
 
 export interface LoopStepDoc extends StepCommon {
-  readonly loop: { readonly over: string; readonly as: string; readonly concurrency?: number; readonly max_failures?: number; readonly steps: readonly StepDoc[] };
+  readonly loop: {
+    readonly over: string;
+    readonly as: string;
+    readonly concurrency?: number;
+    readonly max_failures?: number;
+    readonly steps: readonly StepDoc[];
+  };
 }
 
 /**
@@ -139,8 +149,16 @@ export interface ToolDocument {
   readonly tags?: readonly string[];
   readonly parameters?: readonly ParameterDoc[];
   readonly returns?: JsonSchema | boolean;
-  readonly policies?: { readonly requires_casefile?: boolean; readonly required_permissions?: readonly string[]; readonly timeout_seconds?: number };
-  readonly audit?: { readonly success_event?: string; readonly failure_event?: string; readonly redact_fields?: readonly string[] };
+  readonly policies?: {
+    readonly requires_casefile?: boolean;
+    readonly required_permissions?: readonly string[];
+    readonly timeout_seconds?: number;
+  };
+  readonly audit?: {
+    readonly success_event?: string;
+    readonly failure_event?: string;
+    readonly redact_fields?: readonly string[];
+  };
   readonly examples?: readonly ExampleDoc[];
   readonly error_scenarios?: readonly ErrorScenarioDoc[];
   readonly implementation:

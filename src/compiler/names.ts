@@ -4,11 +4,13 @@
  * Tool names may hold any character; what cannot appear in an identifier becomes a word break.
  */
 const RESERVED = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for function if import in ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in ' +
     'instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package ' +
     'private protected public await arguments eval undefined NaN Infinity ' +
     // What the generated module, index and test declare or import themselves: a tool's function of the same name would clash or be shadowed.
-    'defineTool plan executor params options generatedTools createToolRegistry describe expect it createTestExecutor result output context first history audited').split(' '),
+    'defineTool plan executor params options generatedTools createToolRegistry describe expect it createTestExecutor result output context first history audited'
+  ).split(' '),
 );
 
 function words(name: string): string[] {

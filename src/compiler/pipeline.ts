@@ -26,7 +26,14 @@ import type { HandlerCheckCache } from './resolve/handler-types.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
-import { planOutput, type BuildOutcome, type BuiltTool, type OutDirListing, type OutputPlan, type OutputSink } from './write/output-plan.js';
+import {
+  planOutput,
+  type BuildOutcome,
+  type BuiltTool,
+  type OutDirListing,
+  type OutputPlan,
+  type OutputSink,
+} from './write/output-plan.js';
 
 /** A YAML file loaded and validated. */
 export interface SourceState {
@@ -111,7 +118,10 @@ export function validateSource(loaded: LoadedFile, validator: SchemaValidator): 
  *
  * @example const { result } = await build({ sources, names: [], options, templates, handlerExports, outDir }, null);
  */
-export async function build(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse | null }> {
+export async function build(
+  input: BuildInput,
+  reuse: Reuse | null,
+): Promise<{ result: BuildResult; reuse: Reuse | null }> {
   try {
     return await buildWith(input, reuse);
   } catch (error) {
@@ -143,26 +153,51 @@ export function templateFailure(problem: TemplateProblem, sources: readonly Sour
 }
 
 async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
-  const sources = [...input.sources].sort((a, b) => byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath));
+  const sources = [...input.sources].sort((a, b) =>
+    byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath),
+  );
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse, input.typescript);
-  const handlerChecks = input.handlerChecks ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript) : { dependencies: [], checks: new Map<string, HandlerCheck>() };
+  const handlerChecks = input.handlerChecks
+    ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript)
+    : { dependencies: [], checks: new Map<string, HandlerCheck>() };
   await input.typescript?.close();
   const { catalogue, perFile } = analysed;
   const named = selectTools(loaded, input.names);
-  const selected = input.names.length === 0 ? named : { ...named, files: withConnected(named.files, loaded, catalogue) };
-  const failed = new Set(loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath));
+  const selected =
+    input.names.length === 0 ? named : { ...named, files: withConnected(named.files, loaded, catalogue) };
+  const failed = new Set(
+    loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath),
+  );
   const held = heldBack(catalogue, failed, analysed.brokenNames);
   for (const entry of catalogue.entries()) {
     if (!held.has(entry.name) || failed.has(entry.source.displayPath)) continue;
     // Built on a broken signature, its types would be wrong: it waits, and says why.
     const callee = calleesOf(entry.document).find((name) => held.has(name));
-    perFile.get(entry.source.displayPath)!.push(diagnostic('HELD_BACK', { tool: entry.name, callee: callee! }, entry.source.locate(['name'])));
+    perFile
+      .get(entry.source.displayPath)!
+      .push(diagnostic('HELD_BACK', { tool: entry.name, callee: callee! }, entry.source.locate(['name'])));
   }
-  const diagnostics = [...selected.diagnostics, ...loaded.filter((file) => selected.files.has(file.source.displayPath)).flatMap((file) => perFile.get(file.source.displayPath)!)];
+  const diagnostics = [
+    ...selected.diagnostics,
+    ...loaded
+      .filter((file) => selected.files.has(file.source.displayPath))
+      .flatMap((file) => perFile.get(file.source.displayPath)!),
+  ];
   const withErrors = hasErrors(diagnostics);
-  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, held, selected.files, input, reuse, withErrors ? null : (input.sink ?? null));
-  const output = planOutput({ ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors }, input.outDir, (index) => emitIndex(index, input.templates));
+  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(
+    analysed,
+    held,
+    selected.files,
+    input,
+    reuse,
+    withErrors ? null : (input.sink ?? null),
+  );
+  const output = planOutput(
+    { ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors },
+    input.outDir,
+    (index) => emitIndex(index, input.templates),
+  );
   const result: BuildResult = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
@@ -173,7 +208,17 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   };
   // Nothing was written: the next build compares with what the last written build made.
   const written = withErrors ? unwritten(reuse, analysed.dirty) : emitted;
-  return { result, reuse: { catalogue, checked: analysed.checked, emitted: written, broken: new Set(analysed.brokenNames), handlerDependencies: handlerChecks.dependencies, handlerChecks: handlerChecks.checks } };
+  return {
+    result,
+    reuse: {
+      catalogue,
+      checked: analysed.checked,
+      emitted: written,
+      broken: new Set(analysed.brokenNames),
+      handlerDependencies: handlerChecks.dependencies,
+      handlerChecks: handlerChecks.checks,
+    },
+  };
 }
 
 /**
@@ -203,16 +248,37 @@ interface Analysed {
  * Each function tool's handler against its YAML, with TypeScript's checker, for the tools with no
  * error so far (a handler that is missing, or a YAML that is wrong, is reported already).
  */
-async function checkHandlerSignatures(analysed: Analysed, root: string, cache: HandlerCheckCache, typescript: TypeScriptHost | undefined): Promise<{ dependencies: readonly string[]; checks: ReadonlyMap<string, HandlerCheck> }> {
-  const sound = analysed.catalogue.entries().filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
-  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, root, cache, readText, typescript);
+async function checkHandlerSignatures(
+  analysed: Analysed,
+  root: string,
+  cache: HandlerCheckCache,
+  typescript: TypeScriptHost | undefined,
+): Promise<{ dependencies: readonly string[]; checks: ReadonlyMap<string, HandlerCheck> }> {
+  const sound = analysed.catalogue
+    .entries()
+    .filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
+  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(
+    analysed.catalogue,
+    sound,
+    root,
+    cache,
+    readText,
+    typescript,
+  );
   for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
   return { dependencies, checks };
 }
 
 /** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */
-async function analyse(sources: readonly SourceState[], handlerExports: HandlerExports, reuse: Reuse | null, typescript: TypeScriptHost | undefined): Promise<Analysed> {
-  const perFile = new Map<string, Diagnostic[]>(sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]));
+async function analyse(
+  sources: readonly SourceState[],
+  handlerExports: HandlerExports,
+  reuse: Reuse | null,
+  typescript: TypeScriptHost | undefined,
+): Promise<Analysed> {
+  const perFile = new Map<string, Diagnostic[]>(
+    sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]),
+  );
   const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
   const valid: ToolSource[] = [];
   const brokenNames: string[] = [];
@@ -220,7 +286,13 @@ async function analyse(sources: readonly SourceState[], handlerExports: HandlerE
     if (document) valid.push({ document, source: loaded.source });
     else if (loaded.name) brokenNames.push(loaded.name);
   }
-  const resolved = await resolveCatalogue({ tools: valid, brokenNames, handlerExports, previous: reuse?.catalogue ?? null, ...(typescript ? { typescript } : {}) });
+  const resolved = await resolveCatalogue({
+    tools: valid,
+    brokenNames,
+    handlerExports,
+    previous: reuse?.catalogue ?? null,
+    ...(typescript ? { typescript } : {}),
+  });
   resolved.diagnostics.forEach(report);
   const { catalogue } = resolved;
   const dirty = reuse ? affectedBy(changedTools(reuse, catalogue, brokenNames), catalogue) : null;
@@ -233,7 +305,14 @@ async function analyse(sources: readonly SourceState[], handlerExports: HandlerE
  * Stages 5–6, lower and emit, for the selected tools that have no errors (reusing what an edit did not
  * touch); and, for the output plan, which tools are held back, unselected or gone.
  */
-function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: ReadonlySet<string>, input: BuildInput, reuse: Reuse | null, sink: OutputSink | null) {
+function lowerAndEmit(
+  analysed: Analysed,
+  held: ReadonlySet<string>,
+  selected: ReadonlySet<string>,
+  input: BuildInput,
+  reuse: Reuse | null,
+  sink: OutputSink | null,
+) {
   const { root, configDir, outDir } = input.options;
   const { catalogue, checked, brokenNames, dirty } = analysed;
   const plans = new Map<string, ChainPlan>();
@@ -255,7 +334,9 @@ function lowerAndEmit(analysed: Analysed, held: ReadonlySet<string>, selected: R
       unselected.push(entry);
       continue;
     }
-    const unit = unchanged ? before.unit! : lowerTool(entry, checked.analyses.get(entry.name) ?? null, { catalogue, root, outDir });
+    const unit = unchanged
+      ? before.unit!
+      : lowerTool(entry, checked.analyses.get(entry.name) ?? null, { catalogue, root, outDir });
     // A build that streams keeps nothing for the next one: the analysis goes as soon as it is lowered.
     if (sink) forgetAnalysis(checked, entry.name);
     const plan = sink ? null : planOf(unit);

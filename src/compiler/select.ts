@@ -14,7 +14,10 @@ import type { Catalogue } from './resolve/catalogue.js';
  *
  * @example selectTools(loaded, ['relay']).files // Set { 'config/tools/relay.yaml' }
  */
-export function selectTools(loaded: readonly LoadedFile[], names: readonly string[]): { files: Set<string>; diagnostics: Diagnostic[] } {
+export function selectTools(
+  loaded: readonly LoadedFile[],
+  names: readonly string[],
+): { files: Set<string>; diagnostics: Diagnostic[] } {
   const byName = new Map<string, string>();
   for (const file of loaded) {
     const name = file.name;
@@ -40,7 +43,11 @@ export function selectTools(loaded: readonly LoadedFile[], names: readonly strin
  *
  * @example heldBack(catalogue, new Set(['config/tools/echo.yaml']), []) // Set { 'echo', 'relay' }
  */
-export function heldBack(catalogue: Catalogue, failedFiles: ReadonlySet<string>, brokenNames: readonly string[]): Set<string> {
+export function heldBack(
+  catalogue: Catalogue,
+  failedFiles: ReadonlySet<string>,
+  brokenNames: readonly string[],
+): Set<string> {
   const failed = new Set<string>(brokenNames.filter((name) => !catalogue.get(name)));
   for (const entry of catalogue.entries()) if (failedFiles.has(entry.source.displayPath)) failed.add(entry.name);
   return affectedBy(failed, catalogue, { stubs: false });
@@ -53,12 +60,19 @@ export function heldBack(catalogue: Catalogue, failedFiles: ReadonlySet<string>,
  *
  * @example withConnected(new Set(['config/tools/relay.yaml']), loaded, catalogue) // relay, echo, count and echo's other callers
  */
-export function withConnected(files: ReadonlySet<string>, loaded: readonly LoadedFile[], catalogue: Catalogue): Set<string> {
+export function withConnected(
+  files: ReadonlySet<string>,
+  loaded: readonly LoadedFile[],
+  catalogue: Catalogue,
+): Set<string> {
   const fileOf = new Map<string, string>();
   for (const file of loaded) if (file.name && !fileOf.has(file.name)) fileOf.set(file.name, file.source.displayPath);
   const links = new Map<string, string[]>();
   const link = (a: string, b: string) => {
-    for (const [from, to] of [[a, b], [b, a]] as const) {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       const list = links.get(from);
       if (list) list.push(to);
       else links.set(from, [to]);

@@ -14,7 +14,8 @@ export class JournalTables {
   readonly #schema: string;
 
   constructor(pool: Pool, schema: string) {
-    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`schema '${schema}' is not a plain lower-case SQL name`);
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+      throw new Error(`schema '${schema}' is not a plain lower-case SQL name`);
     this.#pool = pool;
     this.#schema = schema;
     this.#runs = `"${schema}".runs`;
@@ -29,9 +30,13 @@ export class JournalTables {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`toolgen.migrate.${this.#schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.#schema}"`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#runs} (run_id text PRIMARY KEY, status text NOT NULL, waiting json)`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#runs} (run_id text PRIMARY KEY, status text NOT NULL, waiting json)`,
+      );
       await client.query(`CREATE INDEX IF NOT EXISTS runs_status ON ${this.#runs} (status) WHERE status <> 'finished'`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#records} (run_id text NOT NULL REFERENCES ${this.#runs} ON DELETE CASCADE, seq bigserial, record json NOT NULL, PRIMARY KEY (run_id, seq))`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#records} (run_id text NOT NULL REFERENCES ${this.#runs} ON DELETE CASCADE, seq bigserial, record json NOT NULL, PRIMARY KEY (run_id, seq))`,
+      );
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -45,12 +50,18 @@ export class JournalTables {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
-      const inserted = await client.query(`INSERT INTO ${this.#runs} (run_id, status) VALUES ($1, 'running') ON CONFLICT DO NOTHING`, [runId]);
+      const inserted = await client.query(
+        `INSERT INTO ${this.#runs} (run_id, status) VALUES ($1, 'running') ON CONFLICT DO NOTHING`,
+        [runId],
+      );
       if (inserted.rowCount === 0) {
         await client.query('ROLLBACK');
         return false;
       }
-      await client.query(`INSERT INTO ${this.#records} (run_id, record) VALUES ($1, $2)`, [runId, JSON.stringify(start)]);
+      await client.query(`INSERT INTO ${this.#records} (run_id, record) VALUES ($1, $2)`, [
+        runId,
+        JSON.stringify(start),
+      ]);
       await client.query('COMMIT');
       return true;
     } catch (error) {
@@ -62,26 +73,40 @@ export class JournalTables {
   }
 
   async append(runId: string, record: JournalRecord): Promise<void> {
-    await this.#pool.query(`INSERT INTO ${this.#records} (run_id, record) VALUES ($1, $2)`, [runId, JSON.stringify(record)]);
+    await this.#pool.query(`INSERT INTO ${this.#records} (run_id, record) VALUES ($1, $2)`, [
+      runId,
+      JSON.stringify(record),
+    ]);
   }
 
   async read(runId: string): Promise<JournalRecord[] | undefined> {
     // seq is a sequence: in one run's journal, a later append always has a larger seq.
-    const { rows } = await this.#pool.query<{ record: JournalRecord }>(`SELECT record FROM ${this.#records} WHERE run_id = $1 ORDER BY seq`, [runId]);
+    const { rows } = await this.#pool.query<{ record: JournalRecord }>(
+      `SELECT record FROM ${this.#records} WHERE run_id = $1 ORDER BY seq`,
+      [runId],
+    );
     return rows.length === 0 ? undefined : rows.map((row) => row.record);
   }
 
   async mark(runId: string, mark: RunMark): Promise<void> {
-    await this.#pool.query(`UPDATE ${this.#runs} SET status = $2, waiting = $3 WHERE run_id = $1`, [runId, mark.status, mark.status === 'suspended' ? JSON.stringify(mark.waiting) : null]);
+    await this.#pool.query(`UPDATE ${this.#runs} SET status = $2, waiting = $3 WHERE run_id = $1`, [
+      runId,
+      mark.status,
+      mark.status === 'suspended' ? JSON.stringify(mark.waiting) : null,
+    ]);
   }
 
   async unfinished(): Promise<string[]> {
-    const { rows } = await this.#pool.query<{ run_id: string }>(`SELECT run_id FROM ${this.#runs} WHERE status = 'running' ORDER BY run_id`);
+    const { rows } = await this.#pool.query<{ run_id: string }>(
+      `SELECT run_id FROM ${this.#runs} WHERE status = 'running' ORDER BY run_id`,
+    );
     return rows.map((row) => row.run_id);
   }
 
   async suspended(): Promise<SuspendedRun[]> {
-    const { rows } = await this.#pool.query<SuspendedRow>(`SELECT run_id, waiting FROM ${this.#runs} WHERE status = 'suspended' ORDER BY run_id`);
+    const { rows } = await this.#pool.query<SuspendedRow>(
+      `SELECT run_id, waiting FROM ${this.#runs} WHERE status = 'suspended' ORDER BY run_id`,
+    );
     return rows.map((row) => ({ runId: row.run_id, waiting: row.waiting }));
   }
 }

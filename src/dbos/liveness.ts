@@ -61,7 +61,10 @@ export class ExecutorLiveness {
     client.on('error', () => undefined);
     await client.connect();
     try {
-      const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free', [lockKey(executorId)]);
+      const { rows } = await client.query<{ free: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS free',
+        [lockKey(executorId)],
+      );
       if (!rows[0]!.free) return undefined;
       return await work();
     } finally {

@@ -16,7 +16,17 @@ import { randomUUID } from 'node:crypto';
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { DurableRunError, RuntimeUsageError } from '../runtime/index.js';
-import type { ContinueHere, DispatchedResult, DurableRunErrorCode, JournalRecord, RunDispatcher, RunMark, RunStore, StartRecord, SuspendedRun } from '../runtime/index.js';
+import type {
+  ContinueHere,
+  DispatchedResult,
+  DurableRunErrorCode,
+  JournalRecord,
+  RunDispatcher,
+  RunMark,
+  RunStore,
+  StartRecord,
+  SuspendedRun,
+} from '../runtime/index.js';
 import { JournalTables } from './journal-tables.js';
 import { ExecutorLiveness } from './liveness.js';
 
@@ -68,7 +78,15 @@ export interface DbosRunStoreOptions {
 }
 
 /** What a workflow hands back: the chain's result, or why the run could not be continued. */
-type WorkflowOutcome = { readonly result: DispatchedResult } | { readonly refused: { readonly code: DurableRunErrorCode; readonly message: string; readonly details: readonly string[] } };
+type WorkflowOutcome =
+  | { readonly result: DispatchedResult }
+  | {
+      readonly refused: {
+        readonly code: DurableRunErrorCode;
+        readonly message: string;
+        readonly details: readonly string[];
+      };
+    };
 
 const WORKFLOW_NAME = 'toolgen.run';
 const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
@@ -105,7 +123,9 @@ export class DbosRunStore implements RunStore, RunDispatcher {
 
   attach(continueHere: ContinueHere): void {
     if (this.#continueHere !== undefined && this.#continueHere !== continueHere) {
-      throw new RuntimeUsageError('a DbosRunStore serves one ChainExecutor per process: DBOS runs one set of workflows per process');
+      throw new RuntimeUsageError(
+        'a DbosRunStore serves one ChainExecutor per process: DBOS runs one set of workflows per process',
+      );
     }
     this.#continueHere = continueHere;
   }
@@ -118,7 +138,10 @@ export class DbosRunStore implements RunStore, RunDispatcher {
    */
   async launch(): Promise<void> {
     if (this.#launched) return;
-    if (this.#continueHere === undefined) throw new RuntimeUsageError('create the ChainExecutor with this store before launch(): the workflows run through it');
+    if (this.#continueHere === undefined)
+      throw new RuntimeUsageError(
+        'create the ChainExecutor with this store before launch(): the workflows run through it',
+      );
     const { systemDatabaseUrl } = this.#options;
     await DBOS.migrate(systemDatabaseUrl);
     await this.#journal.migrate();
@@ -130,7 +153,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
           return { result: await continueHere(runId, { allowPlanChange }) };
         } catch (error) {
           // A refusal (an unknown tool, a changed plan) is the run's answer, not a workflow to retry.
-          if (error instanceof DurableRunError) return { refused: { code: error.code, message: error.message, details: error.details } };
+          if (error instanceof DurableRunError)
+            return { refused: { code: error.code, message: error.message, details: error.details } };
           throw error;
         }
       },
@@ -140,7 +164,9 @@ export class DbosRunStore implements RunStore, RunDispatcher {
       name: this.#options.appName ?? 'toolgen',
       systemDatabaseUrl,
       executorID: this.executorId,
-      ...(this.#options.applicationVersion === undefined ? {} : { applicationVersion: this.#options.applicationVersion }),
+      ...(this.#options.applicationVersion === undefined
+        ? {}
+        : { applicationVersion: this.#options.applicationVersion }),
       logLevel: this.#options.logLevel ?? 'warn',
       ...(this.#options.worker === false ? { listenQueues: [] } : {}),
     });
@@ -163,11 +189,19 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     await this.#pool.end();
   }
 
-  async dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult> {
-    if (!this.#launched || this.#workflow === undefined) throw new RuntimeUsageError('call launch() on the DbosRunStore before running durable runs');
+  async dispatch(
+    runId: string,
+    segment: string,
+    options: { readonly allowPlanChange?: boolean },
+  ): Promise<DispatchedResult> {
+    if (!this.#launched || this.#workflow === undefined)
+      throw new RuntimeUsageError('call launch() on the DbosRunStore before running durable runs');
     const workflowID = segment === 'start' ? runId : `${runId}:${segment}`;
     // An id already taken returns its workflow: a stretch of a run runs once, whoever asks.
-    const handle = await DBOS.startWorkflow(this.#workflow, { workflowID, queueName: this.queueName })(runId, options.allowPlanChange ?? false);
+    const handle = await DBOS.startWorkflow(this.#workflow, { workflowID, queueName: this.queueName })(
+      runId,
+      options.allowPlanChange ?? false,
+    );
     const outcome = await handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 });
     // A refused stretch ran nothing: its workflow goes, so that asking again (with allowPlanChange, or
     // once the workers know the tool) starts it anew instead of returning the refusal.
@@ -183,7 +217,15 @@ export class DbosRunStore implements RunStore, RunDispatcher {
    */
   async recover(): Promise<DispatchedResult[]> {
     const moved = await this.recoverDeadExecutors();
-    return Promise.all(moved.map(async (workflowID) => unwrap(await DBOS.retrieveWorkflow<WorkflowOutcome>(workflowID).getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 }))));
+    return Promise.all(
+      moved.map(async (workflowID) =>
+        unwrap(
+          await DBOS.retrieveWorkflow<WorkflowOutcome>(workflowID).getResult({
+            pollingIntervalMs: this.#options.resultPollingMs ?? 100,
+          }),
+        ),
+      ),
+    );
   }
 
   /**
@@ -192,8 +234,19 @@ export class DbosRunStore implements RunStore, RunDispatcher {
    * every worker (`superviseEvery`).
    */
   async recoverDeadExecutors(): Promise<string[]> {
-    const pendingOf = (executorId?: string) => DBOS.listWorkflows({ status: 'PENDING', workflowName: WORKFLOW_NAME, loadInput: false, loadOutput: false, ...(executorId === undefined ? {} : { executorId }) });
-    const executors = new Set((await pendingOf()).map((workflow) => workflow.executorId).filter((id): id is string => id !== undefined && id !== this.executorId));
+    const pendingOf = (executorId?: string) =>
+      DBOS.listWorkflows({
+        status: 'PENDING',
+        workflowName: WORKFLOW_NAME,
+        loadInput: false,
+        loadOutput: false,
+        ...(executorId === undefined ? {} : { executorId }),
+      });
+    const executors = new Set(
+      (await pendingOf())
+        .map((workflow) => workflow.executorId)
+        .filter((id): id is string => id !== undefined && id !== this.executorId),
+    );
     const moved: string[] = [];
     for (const executor of executors) {
       // Under the dead executor's lock nobody else moves its runs and it cannot come back, so the list
@@ -221,7 +274,13 @@ export class DbosRunStore implements RunStore, RunDispatcher {
 
   create(runId: string, start: StartRecord): Promise<boolean> {
     // The file store's rule, here too: a run moves between stores, and `:` is left for stretch ids (`<run id>:wait-1`).
-    if (!RUN_ID.test(runId)) return Promise.reject(new DurableRunError('bad_run_id', `run id '${runId}' is not usable: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`));
+    if (!RUN_ID.test(runId))
+      return Promise.reject(
+        new DurableRunError(
+          'bad_run_id',
+          `run id '${runId}' is not usable: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`,
+        ),
+      );
     return this.#journal.create(runId, start);
   }
 
@@ -249,12 +308,15 @@ export class DbosRunStore implements RunStore, RunDispatcher {
 /** Fencing: a worker taken for dead must not go on running runs that may be moved to another. */
 function exitOnLostId(executorId: string): (error: Error) => void {
   return (error) => {
-    process.stderr.write(`@toolgen/runtime/dbos: executor '${executorId}' lost its lock (${error.message}); other workers may take its runs, so this process exits\n`);
+    process.stderr.write(
+      `@toolgen/runtime/dbos: executor '${executorId}' lost its lock (${error.message}); other workers may take its runs, so this process exits\n`,
+    );
     process.exit(75);
   };
 }
 
 function unwrap(outcome: WorkflowOutcome): DispatchedResult {
-  if ('refused' in outcome) throw new DurableRunError(outcome.refused.code, outcome.refused.message, outcome.refused.details);
+  if ('refused' in outcome)
+    throw new DurableRunError(outcome.refused.code, outcome.refused.message, outcome.refused.details);
   return outcome.result;
 }

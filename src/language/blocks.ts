@@ -28,7 +28,15 @@ export function loopOutputSchema(item: JsonSchema, toleratesFailures: boolean): 
       results: { type: 'array', items: toleratesFailures ? { anyOf: [item, { type: 'null' }] } : item },
       failures: {
         type: 'array',
-        items: { type: 'object', properties: { index: { type: 'integer' }, step: { type: ['string', 'null'] }, kind: { type: 'string' }, message: { type: 'string' } } },
+        items: {
+          type: 'object',
+          properties: {
+            index: { type: 'integer' },
+            step: { type: ['string', 'null'] },
+            kind: { type: 'string' },
+            message: { type: 'string' },
+          },
+        },
       },
     },
     required: ['results', 'failures'],
@@ -36,7 +44,10 @@ export function loopOutputSchema(item: JsonSchema, toleratesFailures: boolean): 
 }
 
 /** The schema of a parallel block's output, `{ [branch id]: that branch's last output }`; with `all`, every branch is there. */
-export function parallelOutputSchema(branches: readonly { readonly id: string; readonly output: JsonSchema }[], every: boolean): JsonSchema {
+export function parallelOutputSchema(
+  branches: readonly { readonly id: string; readonly output: JsonSchema }[],
+  every: boolean,
+): JsonSchema {
   return {
     type: 'object',
     properties: Object.fromEntries(branches.map((branch) => [branch.id, branch.output])),

@@ -52,7 +52,13 @@ export function parsePath(text: string): { segments: PathSegment[] } | { error: 
       const quoted = QUOTED_KEY.exec(text);
       if (quoted) {
         const key = unquote(quoted[1]!);
-        if (key === null) return { error: { message: `bad escape in the quoted key ["${quoted[1]}"] of '${text}': a backslash starts a JSON escape (\\\\, \\", \\n, \\uXXXX)`, offset } };
+        if (key === null)
+          return {
+            error: {
+              message: `bad escape in the quoted key ["${quoted[1]}"] of '${text}': a backslash starts a JSON escape (\\\\, \\", \\n, \\uXXXX)`,
+              offset,
+            },
+          };
         segments.push(key);
         offset = QUOTED_KEY.lastIndex;
         continue;

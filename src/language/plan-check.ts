@@ -16,22 +16,31 @@ import type { JsonValue } from './json.js';
  */
 export function planProblems(plan: ChainPlan): string[] {
   const problems: string[] = [];
-  if (!Number.isInteger(plan.maxStepExecutions) || plan.maxStepExecutions < 1) problems.push('maxStepExecutions must be a positive integer');
-  if (plan.nextTools && (!Number.isInteger(plan.nextTools.maxDepth) || plan.nextTools.maxDepth < 1)) problems.push('nextTools.maxDepth must be a positive integer');
+  if (!Number.isInteger(plan.maxStepExecutions) || plan.maxStepExecutions < 1)
+    problems.push('maxStepExecutions must be a positive integer');
+  if (plan.nextTools && (!Number.isInteger(plan.nextTools.maxDepth) || plan.nextTools.maxDepth < 1))
+    problems.push('nextTools.maxDepth must be a positive integer');
   const ids = new Set<string>();
   checkSequence(plan, null, ids, problems);
   if (plan.mode === 'dag') {
-    for (const step of plan.steps) if (step.kind === 'wait') problems.push(`step '${step.id}': a wait step cannot run in a DAG (other steps would be in flight while the run waits)`);
+    for (const step of plan.steps)
+      if (step.kind === 'wait')
+        problems.push(
+          `step '${step.id}': a wait step cannot run in a DAG (other steps would be in flight while the run waits)`,
+        );
     const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
     for (const [id, deps] of dependsOn) {
-      for (const dep of deps) if (!ids.has(dep)) problems.push(`step '${id}' depends on '${dep}', which is not a step of this plan`);
+      for (const dep of deps)
+        if (!ids.has(dep)) problems.push(`step '${id}' depends on '${dep}', which is not a step of this plan`);
     }
     // A choice picks the next step, and a DAG has no next step to pick.
-    for (const step of plan.steps) if (step.kind === 'choice') problems.push(`step '${step.id}': a choice step cannot run in DAG mode`);
+    for (const step of plan.steps)
+      if (step.kind === 'choice') problems.push(`step '${step.id}': a choice step cannot run in DAG mode`);
     const cycle = findDependencyCycle(dependsOn);
     if (cycle) problems.push(`the steps depend on each other in a cycle: ${cycle.join(' → ')}`);
   }
-  for (const id of plan.outputSteps ?? []) if (!ids.has(id)) problems.push(`output step '${id}' is not a step of this plan`);
+  for (const id of plan.outputSteps ?? [])
+    if (!ids.has(id)) problems.push(`output step '${id}' is not a step of this plan`);
   return problems;
 }
 
@@ -41,15 +50,20 @@ function checkSequence(sequence: StepSequence, where: string | null, ids: Set<st
   for (const step of sequence.steps) {
     if (ids.has(step.id)) problems.push(`step id '${step.id}' is used twice`);
     ids.add(step.id);
-    if (where !== null && step.kind === 'wait') problems.push(`${where}: step '${step.id}': a wait step runs only at the top level of a chain (a branch or loop item would leave others in flight while the run waits)`);
+    if (where !== null && step.kind === 'wait')
+      problems.push(
+        `${where}: step '${step.id}': a wait step runs only at the top level of a chain (a branch or loop item would leave others in flight while the run waits)`,
+      );
     checkStep(step, ids, problems);
   }
   const at = where === null ? '' : `${where}: `;
-  if (sequence.entry !== null && !own.has(sequence.entry)) problems.push(`${at}entry '${sequence.entry}' is not a step of this plan`);
+  if (sequence.entry !== null && !own.has(sequence.entry))
+    problems.push(`${at}entry '${sequence.entry}' is not a step of this plan`);
   for (const step of sequence.steps) {
     const choices = step.kind === 'choice' ? step.choices.map((choice) => choice.next) : [];
     for (const target of [step.onSuccess.next, ...choices, ...failureTargets(step)]) {
-      if (target !== null && !own.has(target)) problems.push(`${at}step '${step.id}' goes to '${target}', which is not a step here`);
+      if (target !== null && !own.has(target))
+        problems.push(`${at}step '${step.id}' goes to '${target}', which is not a step here`);
     }
   }
 }
@@ -69,7 +83,8 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
       return;
     case 'parallel': {
       if (step.branches.length === 0) say('a parallel step needs branches');
-      if (step.concurrency !== null && !(Number.isInteger(step.concurrency) && step.concurrency >= 1)) say('concurrency must be a positive integer');
+      if (step.concurrency !== null && !(Number.isInteger(step.concurrency) && step.concurrency >= 1))
+        say('concurrency must be a positive integer');
       const branchIds = new Set<string>();
       for (const branch of step.branches) {
         if (branchIds.has(branch.id)) say(`branch id '${branch.id}' is used twice`);
@@ -80,9 +95,11 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
     }
     case 'choice':
       if (step.choices.length === 0) say('a choice step needs at least one choice');
-      if (step.choices.some((choice) => typeof choice.when !== 'string' || choice.when.trim() === '')) say('every choice needs a when expression');
+      if (step.choices.some((choice) => typeof choice.when !== 'string' || choice.when.trim() === ''))
+        say('every choice needs a when expression');
       if (step.when !== undefined) say('a choice step has no when of its own: its choices are its conditions');
-      if (step.onSuccess.mapOutputs.length > 0 || (step.onSuccess.transform ?? []).length > 0) say('a choice step maps no outputs');
+      if (step.onSuccess.mapOutputs.length > 0 || (step.onSuccess.transform ?? []).length > 0)
+        say('a choice step maps no outputs');
       if (step.onFailure.action !== 'stop') say('a choice step cannot retry or continue');
       return;
     case 'wait':

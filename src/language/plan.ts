@@ -142,7 +142,8 @@ export type FailurePolicy =
       /** Never retry these kinds or error codes. */
       readonly noRetryOn?: readonly string[];
       /** Where to go once retries are spent; absent means stop. */
-      readonly afterRetries: { readonly action: 'stop' } | { readonly action: 'continue'; readonly next: string | null };
+      readonly afterRetries:
+        { readonly action: 'stop' } | { readonly action: 'continue'; readonly next: string | null };
     };
 
 /** Delay before retry n (1-based): min(maxMs, initialMs × factor^(n−1)), then a uniform draw in [0, that) with jitter. */

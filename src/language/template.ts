@@ -84,12 +84,14 @@ function parseReference(expression: string): Reference | { error: TemplateError 
   const [head, ...rest] = parsed.segments;
   if (head === 'state') {
     const [name, ...path] = rest;
-    if (typeof name !== 'string') return { error: { message: `'${expression}' needs a variable name after 'state.'`, offset: 0 } };
+    if (typeof name !== 'string')
+      return { error: { message: `'${expression}' needs a variable name after 'state.'`, offset: 0 } };
     return { root: 'state', name, path, text: expression };
   }
   if (head === 'steps') {
     const [step, ...path] = rest;
-    if (typeof step !== 'string') return { error: { message: `'${expression}' needs a step id after 'steps.'`, offset: 0 } };
+    if (typeof step !== 'string')
+      return { error: { message: `'${expression}' needs a step id after 'steps.'`, offset: 0 } };
     return { root: 'steps', step, path, text: expression };
   }
   if ((BUILTINS as readonly string[]).includes(head as string)) {

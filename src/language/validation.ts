@@ -58,7 +58,14 @@ export function schemaIssues(schema: JsonSchema, value: unknown, root = 'input')
   const validate = validatorFor(schema);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => {
-    const path = error.instancePath === '' ? [] : error.instancePath.slice(1).split('/').map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    const path =
+      error.instancePath === ''
+        ? []
+        : error.instancePath
+            .slice(1)
+            .split('/')
+            .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+            .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
     const extra = error.keyword === 'additionalProperties' ? [String(error.params['additionalProperty'])] : [];
     return { path: [...path, ...extra], message: formatError(error, root) };
   });

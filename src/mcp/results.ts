@@ -18,10 +18,21 @@ export function toolResult(outcome: CallOutcome | ChainResult): CallToolResult {
   if ('chain_id' in outcome) {
     if (outcome.success) return success(outcome.final_state);
     const { failure } = outcome;
-    return error({ kind: failure.kind, message: failure.message, step: failure.step, tool: failure.tool, status: outcome.status, chain_id: outcome.chain_id });
+    return error({
+      kind: failure.kind,
+      message: failure.message,
+      step: failure.step,
+      tool: failure.tool,
+      status: outcome.status,
+      chain_id: outcome.chain_id,
+    });
   }
   if (outcome.ok) return success(outcome.output);
-  return error({ kind: outcome.error.kind, message: outcome.error.message, ...(outcome.error.code ? { code: outcome.error.code } : {}) });
+  return error({
+    kind: outcome.error.kind,
+    message: outcome.error.message,
+    ...(outcome.error.code ? { code: outcome.error.code } : {}),
+  });
 }
 
 function success(output: unknown): CallToolResult {
@@ -30,9 +41,18 @@ function success(output: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
-function error(failure: { readonly kind: string; readonly message: string; readonly step?: string | null; [key: string]: unknown }): CallToolResult {
+function error(failure: {
+  readonly kind: string;
+  readonly message: string;
+  readonly step?: string | null;
+  [key: string]: unknown;
+}): CallToolResult {
   const where = failure.step ? ` (step '${failure.step}')` : '';
-  return { content: [{ type: 'text', text: `${failure.kind}${where}: ${failure.message}` }], isError: true, _meta: { [FAILURE_META_KEY]: failure } };
+  return {
+    content: [{ type: 'text', text: `${failure.kind}${where}: ${failure.message}` }],
+    isError: true,
+    _meta: { [FAILURE_META_KEY]: failure },
+  };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,8 +5,18 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { localhostHostValidation, NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, DEFAULT_MAX_REQUEST_BODY_SIZE, isLegacyRequest, type McpServerFactory } from '@modelcontextprotocol/server';
+import {
+  localhostHostValidation,
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isLegacyRequest,
+  type McpServerFactory,
+} from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { toolServerFactory, type ToolServerOptions } from './tools.js';
 
@@ -104,7 +114,9 @@ function legacySessions(factory: McpServerFactory) {
       const existing = typeof id === 'string' ? sessions.get(id) : undefined;
       if (existing) return existing.handleRequest(req, res, body);
       if (typeof id === 'string') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
       const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({

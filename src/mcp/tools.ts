@@ -5,8 +5,27 @@
  * composite, reporting progress per step.
  */
 import { randomUUID } from 'node:crypto';
-import { fromJsonSchema, McpServer, type AuthInfo, type jsonSchemaValidator, type McpServerFactory, type ServerContext } from '@modelcontextprotocol/server';
-import { AuditContext, ChainExecutor, type AuditContextOptions, type AuditRecord, type ChainResult, type Clock, type JsonSchema, type StepListener, type ToolDefinition, type ToolRegistry, type Tracer } from '../runtime/index.js';
+import {
+  fromJsonSchema,
+  McpServer,
+  type AuthInfo,
+  type jsonSchemaValidator,
+  type McpServerFactory,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import {
+  AuditContext,
+  ChainExecutor,
+  type AuditContextOptions,
+  type AuditRecord,
+  type ChainResult,
+  type Clock,
+  type JsonSchema,
+  type StepListener,
+  type ToolDefinition,
+  type ToolRegistry,
+  type Tracer,
+} from '../runtime/index.js';
 import { toolResult } from './results.js';
 
 /** Who is calling, as the MCP connection tells it. */
@@ -28,7 +47,11 @@ export interface ToolServerOptions {
    */
   readonly context?: (caller: McpCaller) => Omit<AuditContextOptions, 'onRecord'>;
   /** Used by the default `context` when the call carries no token. */
-  readonly defaults?: { readonly userId?: string; readonly casefileId?: string | null; readonly permissions?: readonly string[] };
+  readonly defaults?: {
+    readonly userId?: string;
+    readonly casefileId?: string | null;
+    readonly permissions?: readonly string[];
+  };
   /** Receives every audit record of every call. */
   readonly onAudit?: (record: AuditRecord) => void;
   /** For tests: the executor's clock. */
@@ -69,21 +92,43 @@ export function toolServerFactory(options: ToolServerOptions): McpServerFactory 
           inputSchema: fromJsonSchema(definition.parameters as never, RUNTIME_VALIDATES),
           ...(returns ? { outputSchema: fromJsonSchema(returns as never, RUNTIME_VALIDATES) } : {}),
         },
-        (input: unknown, ctx: ServerContext) => callTool(definition, input, ctx, { sessionId: ctx.sessionId ?? connection, authInfo: ctx.http?.authInfo ?? request.authInfo }, options),
+        (input: unknown, ctx: ServerContext) =>
+          callTool(
+            definition,
+            input,
+            ctx,
+            { sessionId: ctx.sessionId ?? connection, authInfo: ctx.http?.authInfo ?? request.authInfo },
+            options,
+          ),
       );
     }
     return server;
   };
 }
 
-async function callTool(definition: ToolDefinition, input: unknown, ctx: ServerContext, caller: McpCaller, options: ToolServerOptions) {
+async function callTool(
+  definition: ToolDefinition,
+  input: unknown,
+  ctx: ServerContext,
+  caller: McpCaller,
+  options: ToolServerOptions,
+) {
   const who = options.context ? options.context(caller) : defaultContext(caller, options);
   const context = new AuditContext({ ...who, ...(options.onAudit ? { onRecord: options.onAudit } : {}) });
-  const executor = new ChainExecutor({ registry: options.registry, context, ...(options.clock ? { clock: options.clock } : {}), ...(options.tracer ? { tracer: options.tracer, traceContent: options.traceContent ?? false } : {}) });
+  const executor = new ChainExecutor({
+    registry: options.registry,
+    context,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.tracer ? { tracer: options.tracer, traceContent: options.traceContent ?? false } : {}),
+  });
   const signal = ctx.mcpReq.signal;
-  if (definition.implementation.kind === 'function') return toolResult(await executor.call(definition, input, { signal }));
+  if (definition.implementation.kind === 'function')
+    return toolResult(await executor.call(definition, input, { signal }));
   const reporter = progress(ctx);
-  const result = (await executor.runComposite(definition, input, { signal, ...(reporter ? { onStep: reporter.onStep } : {}) })) as ChainResult;
+  const result = (await executor.runComposite(definition, input, {
+    signal,
+    ...(reporter ? { onStep: reporter.onStep } : {}),
+  })) as ChainResult;
   // The result ends the request: notifications still on their way would arrive after it, and be dropped.
   await reporter?.sent();
   return toolResult(result);
@@ -93,7 +138,12 @@ function defaultContext(caller: McpCaller, options: ToolServerOptions): Omit<Aud
   const { authInfo } = caller;
   if (authInfo) return { userId: authInfo.clientId, sessionId: caller.sessionId, permissions: authInfo.scopes };
   const defaults = options.defaults ?? {};
-  return { userId: defaults.userId ?? 'mcp', sessionId: caller.sessionId, casefileId: defaults.casefileId ?? null, permissions: [...(defaults.permissions ?? [])] };
+  return {
+    userId: defaults.userId ?? 'mcp',
+    sessionId: caller.sessionId,
+    casefileId: defaults.casefileId ?? null,
+    permissions: [...(defaults.permissions ?? [])],
+  };
 }
 
 /** A progress notification per recorded step, when the client asked for progress (sent a token); null when it did not. */
@@ -105,7 +155,11 @@ function progress(ctx: ServerContext): { onStep: StepListener; sent: () => Promi
     onStep: ({ index, result }) => {
       const message = `step '${result.step}' ${result.status}${result.error ? `: ${result.error.message}` : ''}`;
       // A notification that cannot be sent (the client went away) must not fail the run.
-      sending.push(ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: index + 1, message } }).catch(() => {}));
+      sending.push(
+        ctx.mcpReq
+          .notify({ method: 'notifications/progress', params: { progressToken: token, progress: index + 1, message } })
+          .catch(() => {}),
+      );
     },
     sent: () => Promise.all(sending),
   };

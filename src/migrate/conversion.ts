@@ -36,8 +36,13 @@ export class Conversion {
    * @example conversion.keep([], 'session_policies', { requires_active_session: true }, 'toolgen has no sessions to check')
    */
   keep(at: OutPath, where: string, value: unknown, why: string): void {
-    const key = where.split('.').pop()!.replace(/\[\d+\]$/, '');
-    const snippet = stringify({ [key]: value }, { lineWidth: 0 }).trimEnd().split('\n');
+    const key = where
+      .split('.')
+      .pop()!
+      .replace(/\[\d+\]$/, '');
+    const snippet = stringify({ [key]: value }, { lineWidth: 0 })
+      .trimEnd()
+      .split('\n');
     this.comments.push({ at, lines: [`${where}: ${why}`, ...snippet.map((line) => `  ${line}`)] });
     this.note('commented', where, why);
   }

@@ -5,14 +5,32 @@
 import { Document, isMap, isSeq, type Node } from 'yaml';
 import type { KeptComment } from './conversion.js';
 
-const ORDER = ['name', 'display_name', 'description', 'category', 'version', 'tags', 'parameters', 'returns', 'policies', 'audit', 'examples', 'error_scenarios', 'implementation'];
+const ORDER = [
+  'name',
+  'display_name',
+  'description',
+  'category',
+  'version',
+  'tags',
+  'parameters',
+  'returns',
+  'policies',
+  'audit',
+  'examples',
+  'error_scenarios',
+  'implementation',
+];
 
 /**
  * Renders a tool with its comments; the same input gives the same bytes.
  *
  * @example renderTool({ name: 'a', … }, [{ at: [], lines: ['kept'] }], 'Migrated from old/a.yaml')
  */
-export function renderTool(tool: Readonly<Record<string, unknown>>, comments: readonly KeptComment[], header: string): string {
+export function renderTool(
+  tool: Readonly<Record<string, unknown>>,
+  comments: readonly KeptComment[],
+  header: string,
+): string {
   const ordered = Object.fromEntries(ORDER.filter((key) => tool[key] !== undefined).map((key) => [key, tool[key]]));
   const document = new Document(ordered);
   const head = [header, ...comments.filter((comment) => comment.at.length === 0).flatMap((comment) => comment.lines)];

@@ -43,13 +43,23 @@ export async function migrate(src: string, dest: string, options: MigrateOptions
       const yamlFile = path.join(target, `${tool.slug}.yaml`);
       const handlerFile = tool.stub === null ? null : path.join(target, `${tool.slug}.ts`);
       const toolNotes = [...tool.notes];
-      if (slugs.has(tool.slug)) toolNotes.push({ kind: 'warning', where: 'name', text: `another tool already goes to ${shown(yamlFile)}: this one is not written; rename one of them` });
+      if (slugs.has(tool.slug))
+        toolNotes.push({
+          kind: 'warning',
+          where: 'name',
+          text: `another tool already goes to ${shown(yamlFile)}: this one is not written; rename one of them`,
+        });
       else {
         slugs.add(tool.slug);
         planned.push({ file: yamlFile, text: tool.yaml });
         if (handlerFile !== null) planned.push({ file: handlerFile, text: tool.stub! });
       }
-      toolReports.push({ name: tool.name, yaml: shown(yamlFile), handler: handlerFile === null ? null : shown(handlerFile), notes: toolNotes });
+      toolReports.push({
+        name: tool.name,
+        yaml: shown(yamlFile),
+        handler: handlerFile === null ? null : shown(handlerFile),
+        notes: toolNotes,
+      });
     }
     reports.push({ source: shown(file), tools: toolReports, notes });
   }
@@ -68,27 +78,59 @@ async function migrateFile(file: string, shownPath: string): Promise<{ tools: Mi
   const loaded = parseSource(await readFile(file, 'utf8'), file, shownPath);
   const errors = loaded.diagnostics.filter((found) => found.severity === 'error');
   if (errors.length > 0 || loaded.value === null) {
-    return { tools: [], notes: errors.map((found) => ({ kind: 'warning' as const, where: `${found.location?.line ?? 1}:${found.location?.column ?? 1}`, text: `not migrated: ${found.message}` })) };
+    return {
+      tools: [],
+      notes: errors.map((found) => ({
+        kind: 'warning' as const,
+        where: `${found.location?.line ?? 1}:${found.location?.column ?? 1}`,
+        text: `not migrated: ${found.message}`,
+      })),
+    };
   }
   const value = versionsAsWritten(loaded.source.document);
   if (isRecord(value) && Array.isArray(value['tools'])) {
     const notes: Note[] = [];
     const tools = value['tools'].filter(isRecord).map((tool) => migrateTool(tool, shownPath));
-    notes.push({ kind: 'split', where: 'tools', text: `${tools.length} tools → one file each: ${tools.map((tool) => `${tool.slug}.yaml`).join(', ')}` });
+    notes.push({
+      kind: 'split',
+      where: 'tools',
+      text: `${tools.length} tools → one file each: ${tools.map((tool) => `${tool.slug}.yaml`).join(', ')}`,
+    });
     for (const key of Object.keys(value)) {
-      if (key !== 'tools') notes.push({ kind: 'warning', where: key, text: 'a field beside tools: belongs to no one tool, and is not carried over' });
+      if (key !== 'tools')
+        notes.push({
+          kind: 'warning',
+          where: key,
+          text: 'a field beside tools: belongs to no one tool, and is not carried over',
+        });
     }
     return { tools, notes };
   }
-  if (isRecord(value) && ('name' in value || 'implementation' in value)) return { tools: [migrateTool(value, shownPath)], notes: [] };
-  return { tools: [], notes: [{ kind: 'warning', where: '', text: 'not a tool of the original format (no name, implementation or tools): skipped' }] };
+  if (isRecord(value) && ('name' in value || 'implementation' in value))
+    return { tools: [migrateTool(value, shownPath)], notes: [] };
+  return {
+    tools: [],
+    notes: [
+      {
+        kind: 'warning',
+        where: '',
+        text: 'not a tool of the original format (no name, implementation or tools): skipped',
+      },
+    ],
+  };
 }
 
 /** The plain value, with every `version: 1.0` kept as the text `1.0` (YAML reads it as the number 1). */
 function versionsAsWritten(document: Document.Parsed): unknown {
   visit(document, {
     Pair(_, pair) {
-      if (isScalar(pair.key) && pair.key.value === 'version' && isScalar(pair.value) && typeof pair.value.value === 'number' && pair.value.source) {
+      if (
+        isScalar(pair.key) &&
+        pair.key.value === 'version' &&
+        isScalar(pair.value) &&
+        typeof pair.value.value === 'number' &&
+        pair.value.source
+      ) {
         pair.value.value = pair.value.source;
       }
     },

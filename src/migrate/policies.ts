@@ -8,7 +8,14 @@ import { type Conversion, isRecord } from './conversion.js';
 /** Where each rule the original checked before a call lives in toolgen. */
 const POLICY_FIELDS = ['required_permissions', 'requires_casefile', 'timeout_seconds'] as const;
 /** Business rules that may be written flat at the top of a tool (multi-tool files did). */
-export const FLAT_RULES = ['enabled', 'requires_auth', 'required_permissions', 'requires_casefile', 'timeout_seconds', 'max_retries'] as const;
+export const FLAT_RULES = [
+  'enabled',
+  'requires_auth',
+  'required_permissions',
+  'requires_casefile',
+  'timeout_seconds',
+  'max_retries',
+] as const;
 
 const WHY: Readonly<Record<string, string>> = {
   enabled: 'toolgen has no switch to disable a tool: leave it out of the config dir instead',
@@ -21,7 +28,10 @@ const WHY: Readonly<Record<string, string>> = {
  *
  * @example migratePolicies({ business_rules: { required_permissions: ['gmail.read'] } }, conversion) // { required_permissions: ['gmail.read'] }
  */
-export function migratePolicies(tool: Readonly<Record<string, unknown>>, conversion: Conversion): Record<string, unknown> | undefined {
+export function migratePolicies(
+  tool: Readonly<Record<string, unknown>>,
+  conversion: Conversion,
+): Record<string, unknown> | undefined {
   const policies: Record<string, unknown> = {};
   const take = (group: string | null, values: Readonly<Record<string, unknown>>, keys: readonly string[]) => {
     for (const key of keys) {
@@ -37,9 +47,18 @@ export function migratePolicies(tool: Readonly<Record<string, unknown>>, convers
         conversion.note('renamed', where, `→ policies.${key}`);
       } else if (key === 'enabled' && value === false) {
         conversion.keep([], where, value, WHY['enabled']!);
-        conversion.note('warning', where, 'the original tool was disabled; toolgen builds every tool in the config dir');
+        conversion.note(
+          'warning',
+          where,
+          'the original tool was disabled; toolgen builds every tool in the config dir',
+        );
       } else {
-        conversion.keep([], where, value, WHY[key] ?? `toolgen has no ${group === 'session_policies' ? 'sessions to check' : 'equivalent'}`);
+        conversion.keep(
+          [],
+          where,
+          value,
+          WHY[key] ?? `toolgen has no ${group === 'session_policies' ? 'sessions to check' : 'equivalent'}`,
+        );
       }
     }
   };
@@ -56,7 +75,10 @@ export function migratePolicies(tool: Readonly<Record<string, unknown>>, convers
  *
  * @example migrateAudit({ audit_events: { success_event: 'ok' } }, conversion) // { success_event: 'ok' }
  */
-export function migrateAudit(tool: Readonly<Record<string, unknown>>, conversion: Conversion): Record<string, unknown> | undefined {
+export function migrateAudit(
+  tool: Readonly<Record<string, unknown>>,
+  conversion: Conversion,
+): Record<string, unknown> | undefined {
   const audit: Record<string, unknown> = {};
   for (const group of ['audit_events', 'audit_config']) {
     const values = tool[group];
@@ -70,7 +92,14 @@ export function migrateAudit(tool: Readonly<Record<string, unknown>>, conversion
         if (value.length > 0) audit[key] = [...new Set(value)];
         conversion.note('renamed', where, value.length > 0 ? '→ audit.redact_fields' : '→ left out (empty)');
       } else {
-        conversion.keep([], where, value, key === 'log_response_fields' ? "toolgen's audit trail records the whole (redacted) output" : 'no equivalent in toolgen\'s audit');
+        conversion.keep(
+          [],
+          where,
+          value,
+          key === 'log_response_fields'
+            ? "toolgen's audit trail records the whole (redacted) output"
+            : "no equivalent in toolgen's audit",
+        );
       }
     }
   }

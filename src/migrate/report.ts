@@ -45,7 +45,8 @@ export function countNotes(report: MigrationReport): Record<NoteKind, number> {
   return counts;
 }
 
-const line = (note: Note) => `    ${note.kind.padEnd(9)}  ${note.where ? `${note.where}${note.text.startsWith('→') ? ' ' : ': '}` : ''}${note.text}`;
+const line = (note: Note) =>
+  `    ${note.kind.padEnd(9)}  ${note.where ? `${note.where}${note.text.startsWith('→') ? ' ' : ': '}` : ''}${note.text}`;
 
 /**
  * The report as lines of text: each old file, each tool it became, then what happened to it.

@@ -31,10 +31,19 @@ export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conver
   const errorScenarios: Record<string, unknown>[] = [];
   const each = (field: string, visit: (item: Record<string, unknown>, where: string) => void) => {
     const list = tool[field];
-    if (Array.isArray(list)) list.forEach((item, index) => (isRecord(item) ? visit(item, joinPath(field, index)) : conversion.keep([], joinPath(field, index), item, 'not a mapping')));
+    if (Array.isArray(list))
+      list.forEach((item, index) =>
+        isRecord(item)
+          ? visit(item, joinPath(field, index))
+          : conversion.keep([], joinPath(field, index), item, 'not a mapping'),
+      );
   };
-  each('examples', (item, where) => examples.push(scenario(item, where, ['examples', examples.length], false, conversion)));
-  each('error_scenarios', (item, where) => errorScenarios.push(scenario(item, where, ['error_scenarios', errorScenarios.length], true, conversion)));
+  each('examples', (item, where) =>
+    examples.push(scenario(item, where, ['examples', examples.length], false, conversion)),
+  );
+  each('error_scenarios', (item, where) =>
+    errorScenarios.push(scenario(item, where, ['error_scenarios', errorScenarios.length], true, conversion)),
+  );
   each('test_scenarios', (item, where) => {
     const failing = expectsFailure(item);
     const target = failing ? errorScenarios : examples;
@@ -46,15 +55,30 @@ export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conver
 }
 
 function expectsFailure(item: Readonly<Record<string, unknown>>): boolean {
-  return 'expected_error' in item || item['should_fail'] === true || item['expect_error'] === true || item['expect_failure'] === true || item['expected_status'] === 'failure' || item['expected_status'] === 'error';
+  return (
+    'expected_error' in item ||
+    item['should_fail'] === true ||
+    item['expect_error'] === true ||
+    item['expect_failure'] === true ||
+    item['expected_status'] === 'failure' ||
+    item['expected_status'] === 'error'
+  );
 }
 
-function scenario(item: Readonly<Record<string, unknown>>, where: string, at: OutPath, failing: boolean, conversion: Conversion): Record<string, unknown> {
+function scenario(
+  item: Readonly<Record<string, unknown>>,
+  where: string,
+  at: OutPath,
+  failing: boolean,
+  conversion: Conversion,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const name = typeof item['name'] === 'string' ? item['name'] : undefined;
-  const description = typeof item['description'] === 'string' && item['description'].length > 0 ? item['description'] : undefined;
+  const description =
+    typeof item['description'] === 'string' && item['description'].length > 0 ? item['description'] : undefined;
   out['description'] = description ?? name ?? `scenario ${at[1]}`;
-  if (name !== undefined && description !== undefined) conversion.keep(at, joinPath(where, 'name'), name, 'toolgen names a test by its description');
+  if (name !== undefined && description !== undefined)
+    conversion.keep(at, joinPath(where, 'name'), name, 'toolgen names a test by its description');
   const contextValue = item['context'];
   if (contextValue !== undefined) {
     const context = migrateContext(contextValue, joinPath(where, 'context'), at, conversion);
@@ -65,15 +89,32 @@ function scenario(item: Readonly<Record<string, unknown>>, where: string, at: Ou
   if (inputKey && inputKey !== 'input') conversion.note('renamed', joinPath(where, inputKey), '→ input');
   if ('stubs' in item) out['stubs'] = item['stubs'];
   const outputKey = OUTPUT_NAMES.find((key) => key in item);
-  if (failing) out['expected_error'] = expectedError(item['expected_error'], joinPath(where, 'expected_error'), at, conversion);
+  if (failing)
+    out['expected_error'] = expectedError(item['expected_error'], joinPath(where, 'expected_error'), at, conversion);
   else if (outputKey) {
     out['expected_output'] = item[outputKey];
     if (outputKey !== 'expected_output') conversion.note('renamed', joinPath(where, outputKey), '→ expected_output');
   }
-  const used = new Set(['name', 'description', 'context', 'stubs', 'expected_error', 'should_fail', 'expect_error', 'expect_failure', ...INPUT_NAMES, ...OUTPUT_NAMES]);
+  const used = new Set([
+    'name',
+    'description',
+    'context',
+    'stubs',
+    'expected_error',
+    'should_fail',
+    'expect_error',
+    'expect_failure',
+    ...INPUT_NAMES,
+    ...OUTPUT_NAMES,
+  ]);
   for (const [key, value] of Object.entries(item)) {
     if (used.has(key) && !(failing && OUTPUT_NAMES.includes(key))) continue;
-    conversion.keep(at, joinPath(where, key), value, key === 'expect_casefile_changes' ? 'toolgen tests do not observe casefiles' : 'no equivalent in a toolgen test');
+    conversion.keep(
+      at,
+      joinPath(where, key),
+      value,
+      key === 'expect_casefile_changes' ? 'toolgen tests do not observe casefiles' : 'no equivalent in a toolgen test',
+    );
   }
   return out;
 }
@@ -87,7 +128,13 @@ function migrateContext(value: unknown, where: string, at: OutPath, conversion: 
         conversion.note('rewritten', joinPath(base, key), 'context.session.* → context.*');
         read(item, joinPath(base, key));
       } else if (CONTEXT_FIELDS.includes(key)) context[key] = item;
-      else conversion.keep(at, joinPath(base, key), item, 'a toolgen test context has user_id, session_id, casefile_id and permissions');
+      else
+        conversion.keep(
+          at,
+          joinPath(base, key),
+          item,
+          'a toolgen test context has user_id, session_id, casefile_id and permissions',
+        );
     }
   };
   read(value, where);
@@ -96,7 +143,12 @@ function migrateContext(value: unknown, where: string, at: OutPath, conversion: 
 
 function expectedError(value: unknown, where: string, at: OutPath, conversion: Conversion): Record<string, unknown> {
   const old = typeof value === 'string' ? { type: value } : isRecord(value) ? value : {};
-  const type = typeof old['type'] === 'string' ? old['type'] : typeof old['error_type'] === 'string' ? old['error_type'] : undefined;
+  const type =
+    typeof old['type'] === 'string'
+      ? old['type']
+      : typeof old['error_type'] === 'string'
+        ? old['error_type']
+        : undefined;
   const kind = type === undefined ? undefined : KINDS.find(([pattern]) => pattern.test(type))?.[1];
   const out: Record<string, unknown> = { kind: kind ?? 'execution' };
   if (type !== undefined) conversion.note('rewritten', joinPath(where, 'type'), `${type} → kind: ${out['kind']}`);
@@ -107,7 +159,15 @@ function expectedError(value: unknown, where: string, at: OutPath, conversion: C
       out['message_contains'] = item;
       conversion.note('renamed', joinPath(where, key), '→ message_contains');
     } else if (key === 'step' && typeof item === 'string') out['step'] = item;
-    else conversion.keep(at, joinPath(where, key), item, key === 'message' ? "toolgen words its own validation and policy failures: the original's message would not match" : 'no equivalent in expected_error');
+    else
+      conversion.keep(
+        at,
+        joinPath(where, key),
+        item,
+        key === 'message'
+          ? "toolgen words its own validation and policy failures: the original's message would not match"
+          : 'no equivalent in expected_error',
+      );
   }
   return out;
 }

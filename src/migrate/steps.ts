@@ -7,9 +7,36 @@
 import { type Conversion, isRecord, joinPath, type OutPath } from './conversion.js';
 import { expressionFor, rewriteValue } from './templates.js';
 
-const STEP_FIELDS = new Set(['id', 'tool', 'description', 'inputs', 'on_success', 'on_failure', 'when', 'parallel', 'loop', 'wait_for', 'concurrency', 'timeout_ms', 'fallbacks', 'cache', 'depends_on']);
+const STEP_FIELDS = new Set([
+  'id',
+  'tool',
+  'description',
+  'inputs',
+  'on_success',
+  'on_failure',
+  'when',
+  'parallel',
+  'loop',
+  'wait_for',
+  'concurrency',
+  'timeout_ms',
+  'fallbacks',
+  'cache',
+  'depends_on',
+]);
 const ON_SUCCESS_FIELDS = new Set(['map_outputs', 'next', 'transform']);
-const ON_FAILURE_FIELDS = new Set(['action', 'max_retries', 'continue_on_max_retries', 'next', 'initial_delay_ms', 'backoff_factor', 'max_delay_ms', 'jitter', 'retry_on', 'no_retry_on']);
+const ON_FAILURE_FIELDS = new Set([
+  'action',
+  'max_retries',
+  'continue_on_max_retries',
+  'next',
+  'initial_delay_ms',
+  'backoff_factor',
+  'max_delay_ms',
+  'jitter',
+  'retry_on',
+  'no_retry_on',
+]);
 
 /** Hands out step ids as toolgen's default does: the tool's name, then `_2`, `_3`, … */
 class StepIds {
@@ -31,7 +58,12 @@ class StepIds {
  *
  * @example migrateSteps([{ tool: 'a', on_success: { next: 'b' } }, { tool: 'b' }], conversion, 'implementation.composite.steps', [...])
  */
-export function migrateSteps(steps: readonly unknown[], conversion: Conversion, where: string, at: OutPath): Record<string, unknown>[] {
+export function migrateSteps(
+  steps: readonly unknown[],
+  conversion: Conversion,
+  where: string,
+  at: OutPath,
+): Record<string, unknown>[] {
   const ids = new StepIds();
   walk(steps, (step) => (typeof step['id'] === 'string' ? ids.reserve(step['id']) : undefined));
   return migrateSequence(steps, ids, conversion, where, at);
@@ -46,10 +78,23 @@ function walk(steps: readonly unknown[], visit: (step: Record<string, unknown>) 
   }
 }
 
-function migrateSequence(steps: readonly unknown[], ids: StepIds, conversion: Conversion, where: string, at: OutPath): Record<string, unknown>[] {
+function migrateSequence(
+  steps: readonly unknown[],
+  ids: StepIds,
+  conversion: Conversion,
+  where: string,
+  at: OutPath,
+): Record<string, unknown>[] {
   const records = steps.filter(isRecord);
-  const stepIds = records.map((step) => (typeof step['id'] === 'string' ? step['id'] : ids.take(typeof step['tool'] === 'string' ? step['tool'] : step['parallel'] ? 'parallel' : 'loop')));
-  const targets: Target[] = records.map((step, index) => ({ id: stepIds[index]!, tool: typeof step['tool'] === 'string' ? step['tool'] : undefined }));
+  const stepIds = records.map((step) =>
+    typeof step['id'] === 'string'
+      ? step['id']
+      : ids.take(typeof step['tool'] === 'string' ? step['tool'] : step['parallel'] ? 'parallel' : 'loop'),
+  );
+  const targets: Target[] = records.map((step, index) => ({
+    id: stepIds[index]!,
+    tool: typeof step['tool'] === 'string' ? step['tool'] : undefined,
+  }));
   const given = records.flatMap((step, index) => (typeof step['id'] === 'string' ? [] : [stepIds[index]!]));
   if (given.length > 0) conversion.note('rewritten', where, `step ids given: ${given.join(', ')}`);
   return records.map((step, index) => {
@@ -70,9 +115,12 @@ function migrateSequence(steps: readonly unknown[], ids: StepIds, conversion: Co
           out[key] = expression;
           if (expression !== value) conversion.note('rewritten', path, `${value} → ${expression} (JSONata)`);
         }
-      } else if (key === 'on_success' && isRecord(value)) out[key] = onSuccess(value, { index, targets }, conversion, path, stepAt);
-      else if (key === 'on_failure' && isRecord(value)) out[key] = onFailure(value, { index, targets }, conversion, path, stepAt);
-      else if (key === 'parallel' && Array.isArray(value)) out[key] = migrateSequence(value, ids, conversion, path, [...stepAt, 'parallel']);
+      } else if (key === 'on_success' && isRecord(value))
+        out[key] = onSuccess(value, { index, targets }, conversion, path, stepAt);
+      else if (key === 'on_failure' && isRecord(value))
+        out[key] = onFailure(value, { index, targets }, conversion, path, stepAt);
+      else if (key === 'parallel' && Array.isArray(value))
+        out[key] = migrateSequence(value, ids, conversion, path, [...stepAt, 'parallel']);
       else if (key === 'loop' && isRecord(value)) out[key] = loop(value, ids, conversion, path, [...stepAt, 'loop']);
       else out[key] = value;
     }
@@ -85,17 +133,30 @@ interface Target {
   readonly tool: string | undefined;
 }
 
-function loop(value: Readonly<Record<string, unknown>>, ids: StepIds, conversion: Conversion, where: string, at: OutPath): Record<string, unknown> {
+function loop(
+  value: Readonly<Record<string, unknown>>,
+  ids: StepIds,
+  conversion: Conversion,
+  where: string,
+  at: OutPath,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (key === 'steps' && Array.isArray(item)) out[key] = migrateSequence(item, ids, conversion, joinPath(where, key), [...at, 'steps']);
+    if (key === 'steps' && Array.isArray(item))
+      out[key] = migrateSequence(item, ids, conversion, joinPath(where, key), [...at, 'steps']);
     else if (key === 'over') out[key] = rewriteValue(item, conversion, joinPath(where, key));
     else out[key] = item;
   }
   return out;
 }
 
-function onSuccess(value: Readonly<Record<string, unknown>>, place: Place, conversion: Conversion, where: string, at: OutPath): Record<string, unknown> {
+function onSuccess(
+  value: Readonly<Record<string, unknown>>,
+  place: Place,
+  conversion: Conversion,
+  where: string,
+  at: OutPath,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const path = joinPath(where, key);
@@ -118,10 +179,15 @@ function onSuccess(value: Readonly<Record<string, unknown>>, place: Place, conve
         const expression = typeof text === 'string' ? expressionFor(text) : null;
         if (expression === null) {
           conversion.keep(at, joinPath(path, name), text, 'not an expression toolgen can read');
-          conversion.note('warning', joinPath(path, name), `left out: write state.${name} as a JSONata expression (for example state.raw[value > 50])`);
+          conversion.note(
+            'warning',
+            joinPath(path, name),
+            `left out: write state.${name} as a JSONata expression (for example state.raw[value > 50])`,
+          );
         } else {
           transform[name] = expression;
-          if (expression !== text) conversion.note('rewritten', joinPath(path, name), `${String(text)} → ${expression} (JSONata)`);
+          if (expression !== text)
+            conversion.note('rewritten', joinPath(path, name), `${String(text)} → ${expression} (JSONata)`);
         }
       }
       if (Object.keys(transform).length > 0) out[key] = transform;
@@ -130,7 +196,13 @@ function onSuccess(value: Readonly<Record<string, unknown>>, place: Place, conve
   return out;
 }
 
-function onFailure(value: Readonly<Record<string, unknown>>, place: Place, conversion: Conversion, where: string, at: OutPath): Record<string, unknown> {
+function onFailure(
+  value: Readonly<Record<string, unknown>>,
+  place: Place,
+  conversion: Conversion,
+  where: string,
+  at: OutPath,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const path = joinPath(where, key);
@@ -141,7 +213,11 @@ function onFailure(value: Readonly<Record<string, unknown>>, place: Place, conve
     } else out[key] = item;
   }
   if (out['action'] === 'retry' && !('initial_delay_ms' in out)) {
-    conversion.note('rewritten', where, 'retries now wait between attempts (1000 ms, ×2, at most 30000 ms); the original retried at once');
+    conversion.note(
+      'rewritten',
+      where,
+      'retries now wait between attempts (1000 ms, ×2, at most 30000 ms); the original retried at once',
+    );
   }
   return out;
 }
@@ -158,7 +234,11 @@ function resolveNext(name: string, place: Place, conversion: Conversion, where: 
   const calling = targets.map((target, position) => ({ ...target, position })).filter((target) => target.tool === name);
   if (calling.length === 0) {
     conversion.keep(at, where, name, 'names no step and no tool of this composite');
-    conversion.note('warning', where, `next: ${name} names nothing here; the original fell through to the next step, and so does this one (next left out)`);
+    conversion.note(
+      'warning',
+      where,
+      `next: ${name} names nothing here; the original fell through to the next step, and so does this one (next left out)`,
+    );
     return null;
   }
   const after = calling.find((target) => target.position > index);

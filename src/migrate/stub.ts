@@ -21,7 +21,8 @@ export interface StubInput {
 /** A TypeScript type for a toolgen parameter or JSON Schema. @example typeOf({ type: 'array', items: { type: 'string' } }) // 'string[]' */
 export function typeOf(schema: unknown): string {
   if (!isRecord(schema)) return 'unknown';
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return schema['enum'].map((value) => JSON.stringify(value)).join(' | ');
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0)
+    return schema['enum'].map((value) => JSON.stringify(value)).join(' | ');
   switch (schema['type']) {
     case 'string':
       return 'string';
@@ -37,7 +38,11 @@ export function typeOf(schema: unknown): string {
     case 'object': {
       const properties = schema['properties'];
       // toolgen parameters list their fields; JSON Schema maps them.
-      const fields = Array.isArray(properties) ? properties.filter(isRecord).map((field) => [String(field['name']), field] as const) : isRecord(properties) ? Object.entries(properties) : [];
+      const fields = Array.isArray(properties)
+        ? properties.filter(isRecord).map((field) => [String(field['name']), field] as const)
+        : isRecord(properties)
+          ? Object.entries(properties)
+          : [];
       if (fields.length === 0) return 'Record<string, unknown>';
       return `{ ${fields.map(([name, field]) => `${propertyName(name)}?: ${typeOf(field)}`).join('; ')} }`;
     }
@@ -59,7 +64,8 @@ export function stubSource(input: StubInput): string {
   const type = `${deriveNames(input.name).typeName}Input`;
   const fields = input.parameters.map((parameter) => {
     const optional = parameter['required'] === true || 'default' in parameter ? '' : '?';
-    const doc = typeof parameter['description'] === 'string' ? `  /** ${commentSafe(parameter['description'])} */\n` : '';
+    const doc =
+      typeof parameter['description'] === 'string' ? `  /** ${commentSafe(parameter['description'])} */\n` : '';
     return `${doc}  readonly ${propertyName(String(parameter['name']))}${optional}: ${typeOf(parameter)};\n`;
   });
   const original = stringify(input.original, { lineWidth: 0 }).trimEnd().split('\n');

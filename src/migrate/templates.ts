@@ -48,7 +48,11 @@ export function rewriteString(text: string): { text: string; kept: string[]; cha
   parts.push({ text: text.slice(last), template: false });
   // toolgen reads any `<<` as a template, so text that had one as plain text needs escaping too.
   if (!parts.some((part) => part.template) && !text.includes('<<')) return { text, kept, changed: false };
-  return { text: parts.map((part) => (part.template ? part.text : escapeText(part.text))).join(''), kept, changed: true };
+  return {
+    text: parts.map((part) => (part.template ? part.text : escapeText(part.text))).join(''),
+    kept,
+    changed: true,
+  };
 }
 
 /**
@@ -61,12 +65,19 @@ export function rewriteValue(value: unknown, conversion: Conversion, where: stri
     const { text, kept, changed } = rewriteString(value);
     if (changed) conversion.note('rewritten', where, `${value} → ${text}`);
     for (const template of kept) {
-      conversion.note('warning', where, `${template} is not a plain reference (a filter, lambda or expression): kept as text, which toolgen passes to the tool as it is (warning TG4004); rewrite it as a step or a JSONata transform`);
+      conversion.note(
+        'warning',
+        where,
+        `${template} is not a plain reference (a filter, lambda or expression): kept as text, which toolgen passes to the tool as it is (warning TG4004); rewrite it as a step or a JSONata transform`,
+      );
     }
     return text;
   }
   if (Array.isArray(value)) return value.map((item, index) => rewriteValue(item, conversion, joinPath(where, index)));
-  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewriteValue(item, conversion, joinPath(where, key))]));
+  if (isRecord(value))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, rewriteValue(item, conversion, joinPath(where, key))]),
+    );
   return value;
 }
 
@@ -92,7 +103,8 @@ export function stateReads(value: unknown, into: Set<string> = new Set()): Set<s
       if ('error' in parsed) continue;
       const [head, second] = parsed.segments;
       const name = head === 'state' ? second : head;
-      if (typeof name === 'string' && head !== 'steps' && !(BUILTINS as readonly string[]).includes(name)) into.add(name);
+      if (typeof name === 'string' && head !== 'steps' && !(BUILTINS as readonly string[]).includes(name))
+        into.add(name);
     }
   } else if (Array.isArray(value)) value.forEach((item) => stateReads(item, into));
   else if (isRecord(value)) Object.values(value).forEach((item) => stateReads(item, into));

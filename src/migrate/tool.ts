@@ -25,7 +25,21 @@ export interface MigratedTool {
 
 const DOCUMENTATION = ['name', 'display_name', 'description', 'category', 'version', 'tags'];
 /** Fields handled by their own converter, so not kept as comments. */
-const CONVERTED = new Set([...DOCUMENTATION, 'parameters', 'returns', 'implementation', 'business_rules', 'session_policies', 'casefile_policies', 'audit_events', 'audit_config', 'examples', 'error_scenarios', 'test_scenarios', ...FLAT_RULES]);
+const CONVERTED = new Set([
+  ...DOCUMENTATION,
+  'parameters',
+  'returns',
+  'implementation',
+  'business_rules',
+  'session_policies',
+  'casefile_policies',
+  'audit_events',
+  'audit_config',
+  'examples',
+  'error_scenarios',
+  'test_scenarios',
+  ...FLAT_RULES,
+]);
 /** What told the original how a tool ran, carried into a stub's comment. */
 const HOW_IT_RAN = ['implementation', 'mock_data', 'method_name', 'code', 'logic', 'endpoint'];
 
@@ -44,7 +58,11 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   if (typeof tool['version'] === 'number') tool['version'] = String(tool['version']);
   if (typeof tool['description'] !== 'string' || tool['description'].length === 0) {
     tool['description'] = typeof old['display_name'] === 'string' ? old['display_name'] : name;
-    conversion.note('warning', 'description', `toolgen requires a description: used '${String(tool['description'])}'; write a better one`);
+    conversion.note(
+      'warning',
+      'description',
+      `toolgen requires a description: used '${String(tool['description'])}'; write a better one`,
+    );
   }
   const parameters = migrateParameters(old['parameters'], conversion);
   if (parameters.length > 0) tool['parameters'] = parameters;
@@ -66,33 +84,59 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   } else {
     const exported = deriveNames(name).functionName;
     tool['implementation'] = { type: 'function', module: `./${slug}.ts`, export: exported };
-    const original = Object.fromEntries(HOW_IT_RAN.filter((key) => old[key] !== undefined).map((key) => [key, old[key]]));
-    stub = stubSource({ name, description: tool['description'] as string, source, kind: kind === 'none' ? 'mock data, with no implementation' : kind, parameters, returns: old['returns'], original });
-    conversion.note('stubbed', 'implementation', `${kind === 'none' ? 'no implementation' : `type ${kind}`} → type: function, ./${slug}.ts exporting ${exported} (a stub that throws until written; the original logic is in its comment)`);
-    for (const key of HOW_IT_RAN.slice(1)) if (old[key] !== undefined) conversion.note('commented', key, `carried into ./${slug}.ts as a comment`);
+    const original = Object.fromEntries(
+      HOW_IT_RAN.filter((key) => old[key] !== undefined).map((key) => [key, old[key]]),
+    );
+    stub = stubSource({
+      name,
+      description: tool['description'] as string,
+      source,
+      kind: kind === 'none' ? 'mock data, with no implementation' : kind,
+      parameters,
+      returns: old['returns'],
+      original,
+    });
+    conversion.note(
+      'stubbed',
+      'implementation',
+      `${kind === 'none' ? 'no implementation' : `type ${kind}`} → type: function, ./${slug}.ts exporting ${exported} (a stub that throws until written; the original logic is in its comment)`,
+    );
+    for (const key of HOW_IT_RAN.slice(1))
+      if (old[key] !== undefined) conversion.note('commented', key, `carried into ./${slug}.ts as a comment`);
   }
   for (const [key, value] of Object.entries(old)) {
-    if (!CONVERTED.has(key) && !(stub !== null && HOW_IT_RAN.includes(key))) conversion.keep([], key, value, 'no equivalent in toolgen');
+    if (!CONVERTED.has(key) && !(stub !== null && HOW_IT_RAN.includes(key)))
+      conversion.keep([], key, value, 'no equivalent in toolgen');
   }
   // toolgen warns only for atomic tools: a composite always gets its failure-policy test.
   if (stub !== null && examples.length === 0 && errorScenarios.length === 0) {
-    conversion.note('warning', 'examples', 'no examples or test scenarios: toolgen generates no test for it and warns (TG5007); add an example');
+    conversion.note(
+      'warning',
+      'examples',
+      'no examples or test scenarios: toolgen generates no test for it and warns (TG5007); add an example',
+    );
   }
   const yaml = renderTool(tool, conversion.comments, `Migrated by toolgen migrate from ${source}.`);
   return { name, slug, yaml, stub, notes: conversion.notes };
 }
 
-function migrateComposite(implementation: Readonly<Record<string, unknown>>, conversion: Conversion): Record<string, unknown> {
+function migrateComposite(
+  implementation: Readonly<Record<string, unknown>>,
+  conversion: Conversion,
+): Record<string, unknown> {
   const composite = isRecord(implementation['composite']) ? implementation['composite'] : {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(composite)) {
     const where = `implementation.composite.${key}`;
-    if (key === 'steps' && Array.isArray(value)) out[key] = migrateSteps(value, conversion, where, ['implementation', 'composite', 'steps']);
-    else if (['max_step_executions', 'allow_next_tools', 'max_next_tool_depth', 'mode', 'output_steps'].includes(key)) out[key] = value;
+    if (key === 'steps' && Array.isArray(value))
+      out[key] = migrateSteps(value, conversion, where, ['implementation', 'composite', 'steps']);
+    else if (['max_step_executions', 'allow_next_tools', 'max_next_tool_depth', 'mode', 'output_steps'].includes(key))
+      out[key] = value;
     else conversion.keep(['implementation'], where, value, 'no equivalent in a toolgen composite');
   }
   for (const [key, value] of Object.entries(implementation)) {
-    if (key !== 'type' && key !== 'composite') conversion.keep(['implementation'], `implementation.${key}`, value, 'no equivalent in a toolgen composite');
+    if (key !== 'type' && key !== 'composite')
+      conversion.keep(['implementation'], `implementation.${key}`, value, 'no equivalent in a toolgen composite');
   }
   if (!Array.isArray(out['steps'])) out['steps'] = [];
   return { type: 'composite', composite: out };
@@ -105,12 +149,15 @@ function migrateComposite(implementation: Readonly<Record<string, unknown>>, con
  */
 function addMissingParameters(tool: Record<string, unknown>, conversion: Conversion): void {
   const implementation = tool['implementation'] as { composite: { steps: unknown[] } };
-  const defined = new Set<string>(((tool['parameters'] as Record<string, unknown>[] | undefined) ?? []).map((parameter) => String(parameter['name'])));
+  const defined = new Set<string>(
+    ((tool['parameters'] as Record<string, unknown>[] | undefined) ?? []).map((parameter) => String(parameter['name'])),
+  );
   const collect = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(collect);
     else if (isRecord(value)) {
       for (const [key, item] of Object.entries(value)) {
-        if ((key === 'map_outputs') && isRecord(item)) Object.values(item).forEach((target) => defined.add(String(target)));
+        if (key === 'map_outputs' && isRecord(item))
+          Object.values(item).forEach((target) => defined.add(String(target)));
         else if (key === 'transform' && isRecord(item)) Object.keys(item).forEach((target) => defined.add(target));
         else if (key === 'as' && typeof item === 'string') defined.add(item);
         else collect(item);
@@ -122,8 +169,16 @@ function addMissingParameters(tool: Record<string, unknown>, conversion: Convers
   if (read.length === 0) return;
   const parameters = (tool['parameters'] as Record<string, unknown>[] | undefined) ?? [];
   for (const name of read) {
-    parameters.push({ name, required: true, description: 'Added by toolgen migrate: the steps read it, and nothing set it.' });
-    conversion.note('warning', 'parameters', `state.${name} is read by the steps and set by nothing: added as a required parameter without a type; give it one`);
+    parameters.push({
+      name,
+      required: true,
+      description: 'Added by toolgen migrate: the steps read it, and nothing set it.',
+    });
+    conversion.note(
+      'warning',
+      'parameters',
+      `state.${name} is read by the steps and set by nothing: added as a required parameter without a type; give it one`,
+    );
   }
   tool['parameters'] = parameters;
 }

@@ -33,24 +33,85 @@ export function historyEntry(attempt: Attempt): AttemptRecord {
   // Whole literals: this runs once per attempt, and adding fields later is slow.
   if (outcome.ok) {
     return attempt.via === undefined
-      ? successEntry(attempt.stepId!, attempt.tool, attempt.attempt, attempt.startedAt, attempt.endedAt, attempt.waitedMs)
-      : { step: attempt.stepId!, tool: attempt.tool, attempt: attempt.attempt, status: 'success', started_at_ms: attempt.startedAt, duration_ms: attempt.endedAt - attempt.startedAt, waited_ms: attempt.waitedMs, via: attempt.via };
+      ? successEntry(
+          attempt.stepId!,
+          attempt.tool,
+          attempt.attempt,
+          attempt.startedAt,
+          attempt.endedAt,
+          attempt.waitedMs,
+        )
+      : {
+          step: attempt.stepId!,
+          tool: attempt.tool,
+          attempt: attempt.attempt,
+          status: 'success',
+          started_at_ms: attempt.startedAt,
+          duration_ms: attempt.endedAt - attempt.startedAt,
+          waited_ms: attempt.waitedMs,
+          via: attempt.via,
+        };
   }
   return attempt.via === undefined
-    ? { step: attempt.stepId!, tool: attempt.tool, attempt: attempt.attempt, status: 'failed', started_at_ms: attempt.startedAt, duration_ms: attempt.endedAt - attempt.startedAt, waited_ms: attempt.waitedMs, error: outcome.error }
-    : { step: attempt.stepId!, tool: attempt.tool, attempt: attempt.attempt, status: 'failed', started_at_ms: attempt.startedAt, duration_ms: attempt.endedAt - attempt.startedAt, waited_ms: attempt.waitedMs, error: outcome.error, via: attempt.via };
+    ? {
+        step: attempt.stepId!,
+        tool: attempt.tool,
+        attempt: attempt.attempt,
+        status: 'failed',
+        started_at_ms: attempt.startedAt,
+        duration_ms: attempt.endedAt - attempt.startedAt,
+        waited_ms: attempt.waitedMs,
+        error: outcome.error,
+      }
+    : {
+        step: attempt.stepId!,
+        tool: attempt.tool,
+        attempt: attempt.attempt,
+        status: 'failed',
+        started_at_ms: attempt.startedAt,
+        duration_ms: attempt.endedAt - attempt.startedAt,
+        waited_ms: attempt.waitedMs,
+        error: outcome.error,
+        via: attempt.via,
+      };
 }
 
 /** The history entry of a plain attempt that succeeded; the flat path makes it with no `Attempt` in between. */
-export function successEntry(step: string, tool: string, attempt: number, startedAt: number, endedAt: number, waitedMs: number): AttemptRecord {
-  return { step, tool, attempt, status: 'success', started_at_ms: startedAt, duration_ms: endedAt - startedAt, waited_ms: waitedMs };
+export function successEntry(
+  step: string,
+  tool: string,
+  attempt: number,
+  startedAt: number,
+  endedAt: number,
+  waitedMs: number,
+): AttemptRecord {
+  return {
+    step,
+    tool,
+    attempt,
+    status: 'success',
+    started_at_ms: startedAt,
+    duration_ms: endedAt - startedAt,
+    waited_ms: waitedMs,
+  };
 }
 
 /** The attempt as the audit trail records it: who, where, and the input and output with secrets redacted. */
 export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: AuditContext): AuditRecord {
   const { outcome } = attempt;
   const record: AuditRecord = outcome.ok
-    ? successRecord(tool, context, attempt.chainId, attempt.stepId, attempt.attempt, attempt.startedAt, attempt.endedAt, attempt.waitedMs, attempt.input, outcome.output)
+    ? successRecord(
+        tool,
+        context,
+        attempt.chainId,
+        attempt.stepId,
+        attempt.attempt,
+        attempt.startedAt,
+        attempt.endedAt,
+        attempt.waitedMs,
+        attempt.input,
+        outcome.output,
+      )
     : {
         event: tool.audit.failureEvent,
         tool: tool.name,
@@ -71,7 +132,18 @@ export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: Aud
 }
 
 /** The audit record of an attempt that succeeded; the flat path makes it with no `Attempt` in between. */
-export function successRecord(tool: ToolDefinition, context: AuditContext, chainId: string | null, stepId: string | null, attempt: number, startedAt: number, endedAt: number, waitedMs: number, input: unknown, output: unknown): AuditRecord {
+export function successRecord(
+  tool: ToolDefinition,
+  context: AuditContext,
+  chainId: string | null,
+  stepId: string | null,
+  attempt: number,
+  startedAt: number,
+  endedAt: number,
+  waitedMs: number,
+  input: unknown,
+  output: unknown,
+): AuditRecord {
   const fields = tool.audit.redactFields;
   return {
     event: tool.audit.successEvent,

@@ -44,7 +44,8 @@ function redactIn(value: unknown, fields: readonly string[], seen: WeakSet<objec
   try {
     if (Array.isArray(value)) return value.map((item) => redactIn(item, fields, seen));
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = fields.includes(key) ? REDACTED : redactIn(item, fields, seen);
+    for (const [key, item] of Object.entries(value))
+      out[key] = fields.includes(key) ? REDACTED : redactIn(item, fields, seen);
     return out;
   } catch {
     return '[unreadable]';

@@ -56,7 +56,16 @@ export interface Core {
    * once and succeeds, its history entry goes into `sink` and its output comes back, no `Attempt`
    * made; otherwise the attempt, as `call` returns it (not yet in the history), comes back in an `AttemptMade`.
    */
-  callAtOnce(tool: string, known: KnownTool, input: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown;
+  callAtOnce(
+    tool: string,
+    known: KnownTool,
+    input: unknown,
+    chainId: string,
+    stepId: string,
+    depth: number,
+    startedAt: number,
+    sink: AttemptSink,
+  ): unknown;
 }
 
 /**

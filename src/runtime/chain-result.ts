@@ -1,5 +1,12 @@
 /** The one place a `ChainResult` is put together, whether the chain ran, failed, or never started. */
-import type { AttemptRecord, ChainFailureReason, ChainResult, ChainWaiting, StepOutcome, StepResult } from './result.js';
+import type {
+  AttemptRecord,
+  ChainFailureReason,
+  ChainResult,
+  ChainWaiting,
+  StepOutcome,
+  StepResult,
+} from './result.js';
 
 interface ChainEnd {
   readonly chainId: string;

@@ -11,10 +11,23 @@ import { planProblems } from '../language/plan-check.js';
 import { isPlainObject, type JsonValue } from '../language/json.js';
 import { parsePath, type PathSegment } from '../language/path.js';
 import { parseTemplate } from '../language/template.js';
-import type { CallStep, ChainPlan, ChoiceStep, LoopStep, ParallelStep, PlanStep, StepSequence, WaitStep } from '../language/plan.js';
+import type {
+  CallStep,
+  ChainPlan,
+  ChoiceStep,
+  LoopStep,
+  ParallelStep,
+  PlanStep,
+  StepSequence,
+  WaitStep,
+} from '../language/plan.js';
 
 interface CompiledBase {
-  readonly outputs: readonly { readonly from: string; readonly to: string; readonly segments: readonly PathSegment[] }[];
+  readonly outputs: readonly {
+    readonly from: string;
+    readonly to: string;
+    readonly segments: readonly PathSegment[];
+  }[];
   readonly when: Expression | null;
   readonly transform: readonly { readonly to: string; readonly expression: Expression }[];
 }
@@ -85,23 +98,42 @@ export function compilePlan(plan: ChainPlan): CompiledPlan {
   const tools: PlannedToolCall[] = [];
   const sequence = compileSequence(plan, `plan '${plan.name}'`, tools, plan.missingReferences ?? 'fail');
   const dependsOn = new Map(plan.steps.map((step) => [step.id, step.dependsOn ?? []] as const));
-  const compiled = { ...sequence, tools, dependsOn, waits: plan.steps.some((step) => step.kind === 'wait'), readsSteps: readsSteps(plan) };
+  const compiled = {
+    ...sequence,
+    tools,
+    dependsOn,
+    waits: plan.steps.some((step) => step.kind === 'wait'),
+    readsSteps: readsSteps(plan),
+  };
   cache.set(plan, compiled);
   return compiled;
 }
 
-function compileSequence(sequence: StepSequence, where: string, tools: PlannedToolCall[], missing: 'fail' | 'null'): CompiledSequence {
+function compileSequence(
+  sequence: StepSequence,
+  where: string,
+  tools: PlannedToolCall[],
+  missing: 'fail' | 'null',
+): CompiledSequence {
   const steps = new Map<string, CompiledStep>();
-  for (const step of sequence.steps) steps.set(step.id, compileStep(step, `${where}, step '${step.id}'`, tools, missing));
+  for (const step of sequence.steps)
+    steps.set(step.id, compileStep(step, `${where}, step '${step.id}'`, tools, missing));
   return { entry: sequence.entry, steps };
 }
 
 function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], missing: 'fail' | 'null'): CompiledStep {
   const base: CompiledBase = {
     // The paths parse: planProblems checked them.
-    outputs: step.onSuccess.mapOutputs.map(({ from, to }) => ({ from, to, segments: (parsePath(from) as { segments: PathSegment[] }).segments })),
+    outputs: step.onSuccess.mapOutputs.map(({ from, to }) => ({
+      from,
+      to,
+      segments: (parsePath(from) as { segments: PathSegment[] }).segments,
+    })),
     when: step.when === undefined ? null : compileExpression(step.when, `${where}, when`),
-    transform: (step.onSuccess.transform ?? []).map(({ to, expression }) => ({ to, expression: compileExpression(expression, `${where}, transform ${to}`) })),
+    transform: (step.onSuccess.transform ?? []).map(({ to, expression }) => ({
+      to,
+      expression: compileExpression(expression, `${where}, transform ${to}`),
+    })),
   };
   switch (step.kind) {
     case 'call':
@@ -111,17 +143,40 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
         kind: 'call',
         plan: step,
         resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing),
-        atOnce: base.when === null && base.transform.length === 0 && step.timeoutMs === undefined && step.cache === undefined,
+        atOnce:
+          base.when === null && base.transform.length === 0 && step.timeoutMs === undefined && step.cache === undefined,
         known: { registry: null, definition: null, checks: null },
       };
     case 'parallel':
-      return { ...base, kind: 'parallel', plan: step, branches: step.branches.map((branch) => ({ id: branch.id, ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing) })) };
+      return {
+        ...base,
+        kind: 'parallel',
+        plan: step,
+        branches: step.branches.map((branch) => ({
+          id: branch.id,
+          ...compileSequence(branch, `${where}, branch '${branch.id}'`, tools, missing),
+        })),
+      };
     case 'choice':
-      return { ...base, kind: 'choice', plan: step, choices: step.choices.map((choice, index) => ({ when: compileExpression(choice.when, `${where}, choice ${index + 1}`), next: choice.next })) };
+      return {
+        ...base,
+        kind: 'choice',
+        plan: step,
+        choices: step.choices.map((choice, index) => ({
+          when: compileExpression(choice.when, `${where}, choice ${index + 1}`),
+          next: choice.next,
+        })),
+      };
     case 'wait':
       return { ...base, kind: 'wait', plan: step };
     case 'loop':
-      return { ...base, kind: 'loop', plan: step, resolveOver: compileInputs(step.over, `step '${step.id}' over`), body: compileSequence(step.body, `${where}, body`, tools, missing) };
+      return {
+        ...base,
+        kind: 'loop',
+        plan: step,
+        resolveOver: compileInputs(step.over, `step '${step.id}' over`),
+        body: compileSequence(step.body, `${where}, body`, tools, missing),
+      };
   }
 }
 

@@ -95,7 +95,12 @@ export class AuditContext {
   }
 
   /** @internal The executor reports a chain's life here. Finished chains beyond the newest 1,000 are forgotten. */
-  trackChain(chainId: string, chainName: string, tools: readonly PlannedToolCall[], status: 'running' | 'suspended' | 'success' | 'failed'): void {
+  trackChain(
+    chainId: string,
+    chainName: string,
+    tools: readonly PlannedToolCall[],
+    status: 'running' | 'suspended' | 'success' | 'failed',
+  ): void {
     const previous = this.#chains.get(chainId);
     this.#chains.set(chainId, { chainId, chainName, status, tools, reasoning: previous?.reasoning ?? null });
     if ((status === 'success' || status === 'failed') && ++this.#finished > MAX_FINISHED_CHAINS) {

@@ -13,7 +13,10 @@ export interface ToolFailure {
 export class ToolCallError extends Error {
   readonly kind: FailureKind;
   readonly details: readonly string[];
-  constructor(readonly tool: string, failure: ToolFailure) {
+  constructor(
+    readonly tool: string,
+    failure: ToolFailure,
+  ) {
     super(`${tool}: ${failure.message}`);
     this.name = 'ToolCallError';
     this.kind = failure.kind;
@@ -45,7 +48,9 @@ function errorCode(error: unknown): string | undefined {
 /** The failure for an error a handler threw. */
 export function executionFailure(error: unknown): ToolFailure {
   const code = errorCode(error);
-  return code === undefined ? { kind: 'execution', message: describeError(error) } : { kind: 'execution', message: describeError(error), code };
+  return code === undefined
+    ? { kind: 'execution', message: describeError(error) }
+    : { kind: 'execution', message: describeError(error), code };
 }
 
 /** A one-line description of anything thrown; never throws itself, whatever it is given. */

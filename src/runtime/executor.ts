@@ -52,10 +52,40 @@ export interface ChainExecutorOptions {
 
 const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: RunJournal): CallSite =>
   journal === undefined
-    ? { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep }
-    : { chainId: null, stepId: null, attempt: 1, depth: 0, signal: options.signal ?? NEVER, waitedMs: 0, onChain, onStep: options.onStep, journal };
+    ? {
+        chainId: null,
+        stepId: null,
+        attempt: 1,
+        depth: 0,
+        signal: options.signal ?? NEVER,
+        waitedMs: 0,
+        onChain,
+        onStep: options.onStep,
+      }
+    : {
+        chainId: null,
+        stepId: null,
+        attempt: 1,
+        depth: 0,
+        signal: options.signal ?? NEVER,
+        waitedMs: 0,
+        onChain,
+        onStep: options.onStep,
+        journal,
+      };
 /** The site of a plain step's first attempt, made only when the flat path leaves for `#call`. */
-const plainSite = (chainId: string, stepId: string, depth: number, trace: TraceContext | undefined): CallSite => ({ chainId, stepId, attempt: 1, depth, signal: NEVER, waitedMs: 0, timeoutMs: undefined, cache: undefined, via: undefined, trace });
+const plainSite = (chainId: string, stepId: string, depth: number, trace: TraceContext | undefined): CallSite => ({
+  chainId,
+  stepId,
+  attempt: 1,
+  depth,
+  signal: NEVER,
+  waitedMs: 0,
+  timeoutMs: undefined,
+  cache: undefined,
+  via: undefined,
+  trace,
+});
 /** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
 const MAX_NESTING = 32;
 
@@ -80,23 +110,39 @@ export class ChainExecutor implements ToolCaller {
    * alive, the executor's hot code would be thrown away and optimised again. This pair lives as long
    * as the class, and so do their hidden classes.
    */
-  static readonly #shapes = new ChainExecutor({ registry: new ToolRegistry(), context: new AuditContext({ userId: '', sessionId: '' }) });
+  static readonly #shapes = new ChainExecutor({
+    registry: new ToolRegistry(),
+    context: new AuditContext({ userId: '', sessionId: '' }),
+  });
 
   constructor(options: ChainExecutorOptions) {
     this.registry = options.registry;
     this.context = options.context;
     this.#clock = options.clock ?? systemClock;
-    const tracing: Tracing | undefined = options.tracer === undefined ? undefined : { tracer: options.tracer, content: options.traceContent ?? false };
+    const tracing: Tracing | undefined =
+      options.tracer === undefined ? undefined : { tracer: options.tracer, content: options.traceContent ?? false };
     this.#core = {
       registry: this.registry,
       context: this.context,
       clock: this.#clock,
       random: options.random ?? Math.random,
       tracing,
-      call: tracing === undefined ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, site.trace) : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
-      callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) => this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
+      call:
+        tracing === undefined
+          ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, site.trace)
+          : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
+      callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) =>
+        this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
     };
-    this.#durable = options.store ? new DurableRuns(options.store, this.registry, this.#clock, this.context.userId, (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal)) : null;
+    this.#durable = options.store
+      ? new DurableRuns(
+          options.store,
+          this.registry,
+          this.#clock,
+          this.context.userId,
+          (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal),
+        )
+      : null;
   }
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
@@ -120,16 +166,27 @@ export class ChainExecutor implements ToolCaller {
    * const result = await executor.runComposite<Params, State, true>(transferTool, input, { runId: 'transfer-42' });
    * if (result.status === 'suspended') console.log(result.waiting.signal); // 'approval'
    */
-  async runComposite<P, S, Suspends extends boolean = false>(tool: ToolDefinition<P, S, any>, input: P, options: CompositeRunOptions = {}): Promise<ChainResult<S, Suspends>> {
+  async runComposite<P, S, Suspends extends boolean = false>(
+    tool: ToolDefinition<P, S, any>,
+    input: P,
+    options: CompositeRunOptions = {},
+  ): Promise<ChainResult<S, Suspends>> {
     const implementation = tool.implementation;
     if (implementation.kind !== 'composite') throw new RuntimeUsageError(`'${tool.name}' is not a composite tool`);
     if (options.runId !== undefined || (this.#durable !== null && compilePlan(implementation.plan).waits)) {
-      if (this.#durable === null) throw new RuntimeUsageError(`runId '${options.runId}': a durable run needs a store: new ChainExecutor({ registry, context, store: new FileRunStore(dir) })`);
+      if (this.#durable === null)
+        throw new RuntimeUsageError(
+          `runId '${options.runId}': a durable run needs a store: new ChainExecutor({ registry, context, store: new FileRunStore(dir) })`,
+        );
       return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
     }
     let chain: AnyChainResult | null = null;
     // A chain of synchronous tools ends at once: nothing to await.
-    const called = this.#core.call(tool, input, topLevel(options, (ran) => (chain = ran)));
+    const called = this.#core.call(
+      tool,
+      input,
+      topLevel(options, (ran) => (chain = ran)),
+    );
     const { outcome } = isPromiseLike(called) ? await called : called;
     return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
   }
@@ -163,8 +220,15 @@ export class ChainExecutor implements ToolCaller {
    *
    * @example await executor.signal('transfer-42', 'approval', { approved: true, approver: 'dana' });
    */
-  signal(runId: string, name: string, payload: unknown, options: ResumeOptions = {}): Promise<ChainResult<Record<string, unknown>, true>> {
-    return this.#requireStore().signal(runId, name, payload, options) as Promise<ChainResult<Record<string, unknown>, true>>;
+  signal(
+    runId: string,
+    name: string,
+    payload: unknown,
+    options: ResumeOptions = {},
+  ): Promise<ChainResult<Record<string, unknown>, true>> {
+    return this.#requireStore().signal(runId, name, payload, options) as Promise<
+      ChainResult<Record<string, unknown>, true>
+    >;
   }
 
   /** Runs the store lists as waiting for a signal, with what each waits for. */
@@ -173,14 +237,27 @@ export class ChainExecutor implements ToolCaller {
   }
 
   #requireStore(): DurableRuns {
-    if (this.#durable === null) throw new RuntimeUsageError('this executor has no store: new ChainExecutor({ registry, context, store: new FileRunStore(dir) })');
+    if (this.#durable === null)
+      throw new RuntimeUsageError(
+        'this executor has no store: new ChainExecutor({ registry, context, store: new FileRunStore(dir) })',
+      );
     return this.#durable;
   }
 
   /** A durable run in this process: the ordinary call path, with the journal handed to the chain; then its end or its suspension recorded. */
-  async #runJournaled(tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined, onStep?: StepListener): Promise<AnyChainResult> {
+  async #runJournaled(
+    tool: ToolDefinition,
+    input: unknown,
+    journal: RunJournal,
+    signal: AbortSignal | undefined,
+    onStep?: StepListener,
+  ): Promise<AnyChainResult> {
     let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#core.call(tool, input, topLevel({ signal, onStep }, (ran) => (chain = ran), journal));
+    const { outcome } = await this.#core.call(
+      tool,
+      input,
+      topLevel({ signal, onStep }, (ran) => (chain = ran), journal),
+    );
     const result: AnyChainResult = chain ?? this.#neverRan(tool, outcome, journal.start.chainId, journal.runId);
     if (result.status === 'suspended') await journal.pause(result.waiting);
     else await journal.end(result);
@@ -191,17 +268,47 @@ export class ChainExecutor implements ToolCaller {
   #neverRan(tool: ToolDefinition, outcome: CallOutcome, chainId: string, runId: string | undefined): AnyChainResult {
     const failure = (outcome as { ok: false; error: ToolFailure }).error;
     const now = isoTime(this.#clock.now());
-    return chainResult({ chainId, chainName: tool.name, results: [], history: [], state: {}, failure: { step: null, tool: tool.name, ...failure }, startedAt: now, completedAt: now, runId });
+    return chainResult({
+      chainId,
+      chainName: tool.name,
+      results: [],
+      history: [],
+      state: {},
+      failure: { step: null, tool: tool.name, ...failure },
+      startedAt: now,
+      completedAt: now,
+      runId,
+    });
   }
 
   /** Runs a plan from the given state. The seed's `execute_chain`. */
-  async executeChain(plan: ChainPlan, initialState: Record<string, unknown> = {}, options: RunOptions & { chainName?: string; timeoutMs?: number } = {}): Promise<ChainResult> {
+  async executeChain(
+    plan: ChainPlan,
+    initialState: Record<string, unknown> = {},
+    options: RunOptions & { chainName?: string; timeoutMs?: number } = {},
+  ): Promise<ChainResult> {
     // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
-    return this.#runChain(plan, initialState, options.chainName ?? plan.name, 0, options.signal ?? NEVER, options.timeoutMs, undefined, options.onStep, undefined) as Settled<ChainResult>;
+    return this.#runChain(
+      plan,
+      initialState,
+      options.chainName ?? plan.name,
+      0,
+      options.signal ?? NEVER,
+      options.timeoutMs,
+      undefined,
+      options.onStep,
+      undefined,
+    ) as Settled<ChainResult>;
   }
 
   /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
-  #tracedCall(tracing: Tracing, tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started?: number): Settled<Attempt> {
+  #tracedCall(
+    tracing: Tracing,
+    tool: string | ToolDefinition,
+    rawInput: unknown,
+    site: CallSite,
+    started?: number,
+  ): Settled<Attempt> {
     if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, UNRECORDED);
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const span = startToolSpan(tracing, typeof tool === 'string' ? tool : tool.name, definition, site);
@@ -235,13 +342,22 @@ export class ChainExecutor implements ToolCaller {
    * chain a composite runs (its call's span, made by `#tracedCall`); no span is touched here, so the
    * untraced path's optimised code never depends on a span's hidden class.
    */
-  #call(tool: string | ToolDefinition, rawInput: unknown, site: CallSite, started: number | undefined, chainParent: TraceContext | undefined): Settled<Attempt> {
+  #call(
+    tool: string | ToolDefinition,
+    rawInput: unknown,
+    site: CallSite,
+    started: number | undefined,
+    chainParent: TraceContext | undefined,
+  ): Settled<Attempt> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const startedAt = started ?? this.#clock.now();
     if (!definition) {
       const name = tool as string;
       const suggestion = closestName(name, this.registry.names());
-      const error: ToolFailure = { kind: 'unknown_tool', message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}` };
+      const error: ToolFailure = {
+        kind: 'unknown_tool',
+        message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+      };
       // Nothing was called, so nothing is audited; the run's history still shows the attempt.
       return this.#attempt(name, site, startedAt, rawInput, { ok: false, error }, site.via);
     }
@@ -249,7 +365,8 @@ export class ChainExecutor implements ToolCaller {
     const input = withDefaults(definition.parameters, rawInput, checks);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
     if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
-    if (site.signal !== NEVER && site.signal.aborted) return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
+    if (site.signal !== NEVER && site.signal.aborted)
+      return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
 
     let key: string | null = null;
     if (site.cache) {
@@ -272,32 +389,66 @@ export class ChainExecutor implements ToolCaller {
     const implementation = definition.implementation;
     // The step's bound and the tool's own: the smaller one holds.
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
-    const limit = site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
+    const limit =
+      site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      const chain = this.#runChain(implementation.plan, input as Record<string, unknown>, definition.name, site.depth + 1, site.signal, limit, site.journal, site.onStep, chainParent);
-      if (isPromiseLike(chain)) return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
+      const chain = this.#runChain(
+        implementation.plan,
+        input as Record<string, unknown>,
+        definition.name,
+        site.depth + 1,
+        site.signal,
+        limit,
+        site.journal,
+        site.onStep,
+        chainParent,
+      );
+      if (isPromiseLike(chain))
+        return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
       return remember(this.#chainCalled(definition, site, startedAt, input, chain));
     }
     if (limit === undefined && site.signal === NEVER) {
       let produced: unknown;
       try {
-        produced = implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, idempotencyKey: site.idempotencyKey ?? null, signal: NEVER, executor: this });
+        produced = implementation.handler(input, {
+          audit: this.context,
+          chainId: site.chainId,
+          stepId: site.stepId,
+          attempt: site.attempt,
+          idempotencyKey: site.idempotencyKey ?? null,
+          signal: NEVER,
+          executor: this,
+        });
       } catch (error) {
         return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
       }
       const later = settlesLater(definition, produced);
       return this.#settle(definition, site, startedAt, input, produced, later, remember);
     }
-    return this.#guardedCall(definition, input, site, limit).then((outcome) => remember(this.#finish(definition, site, startedAt, input, outcome)));
+    return this.#guardedCall(definition, input, site, limit).then((outcome) =>
+      remember(this.#finish(definition, site, startedAt, input, outcome)),
+    );
   }
 
   /** The call of a composite once its chain ended: the chain to the caller that wants it, the attempt. */
-  #chainCalled(definition: ToolDefinition, site: CallSite, startedAt: number, input: unknown, chain: AnyChainResult): Attempt {
+  #chainCalled(
+    definition: ToolDefinition,
+    site: CallSite,
+    startedAt: number,
+    input: unknown,
+    chain: AnyChainResult,
+  ): Attempt {
     site.onChain?.(chain);
     const outcome: CallOutcome = chain.success
       ? { ok: true, output: chain.final_state }
       : chain.status === 'suspended'
-        ? { ok: false, error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` } }
+        ? {
+            ok: false,
+            error: {
+              kind: 'execution',
+              message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'`,
+            },
+          }
         : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
     return this.#finish(definition, site, startedAt, input, outcome);
   }
@@ -307,7 +458,16 @@ export class ChainExecutor implements ToolCaller {
    * tool that returns at once and succeeds is recorded here directly (audit record, history entry);
    * anything else takes `#call`'s way and comes back as an `AttemptMade`.
    */
-  #callAtOnce(tool: string, known: KnownTool, rawInput: unknown, chainId: string, stepId: string, depth: number, startedAt: number, sink: AttemptSink): unknown {
+  #callAtOnce(
+    tool: string,
+    known: KnownTool,
+    rawInput: unknown,
+    chainId: string,
+    stepId: string,
+    depth: number,
+    startedAt: number,
+    sink: AttemptSink,
+  ): unknown {
     // The flat path runs untraced, or under a span that does not record: then no call below it makes a span.
     const trace = this.#core.tracing === undefined ? undefined : UNRECORDED;
     let definition: ToolDefinition;
@@ -317,7 +477,8 @@ export class ChainExecutor implements ToolCaller {
       checks = known.checks!;
     } else {
       const found = this.registry.get(tool);
-      if (found === undefined) return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
+      if (found === undefined)
+        return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
       definition = found;
       checks = inputChecks(found.parameters);
       known.registry = this.registry;
@@ -330,21 +491,56 @@ export class ChainExecutor implements ToolCaller {
     }
     const input = withDefaults(definition.parameters, rawInput, checks);
     const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
-    if (refusal) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, { ok: false, error: refusal }));
+    if (refusal)
+      return new AttemptMade(
+        this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, {
+          ok: false,
+          error: refusal,
+        }),
+      );
     let produced: unknown;
     try {
-      produced = implementation.handler(input, { audit: this.context, chainId, stepId, attempt: 1, idempotencyKey: null, signal: NEVER, executor: this });
+      produced = implementation.handler(input, {
+        audit: this.context,
+        chainId,
+        stepId,
+        attempt: 1,
+        idempotencyKey: null,
+        signal: NEVER,
+        executor: this,
+      });
     } catch (error) {
-      return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, { ok: false, error: executionFailure(error) }));
+      return new AttemptMade(
+        this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, {
+          ok: false,
+          error: executionFailure(error),
+        }),
+      );
     }
     const later = settlesLater(definition, produced);
-    if (later !== false) return new AttemptMade(this.#settle(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, produced, later, unchanged));
+    if (later !== false)
+      return new AttemptMade(
+        this.#settle(
+          definition,
+          plainSite(chainId, stepId, depth, trace),
+          startedAt,
+          input,
+          produced,
+          later,
+          unchanged,
+        ),
+      );
     if (definition.returns !== null) {
       const checked = checkOutput(definition, produced);
-      if (!checked.ok) return new AttemptMade(this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, checked));
+      if (!checked.ok)
+        return new AttemptMade(
+          this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, checked),
+        );
     }
     const endedAt = this.#clock.now();
-    this.context.record(successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced));
+    this.context.record(
+      successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced),
+    );
     sink.history.push(successEntry(stepId, tool, 1, startedAt, endedAt, 0));
     sink.lastEndedAt = endedAt;
     return produced;
@@ -354,14 +550,28 @@ export class ChainExecutor implements ToolCaller {
    * Runs a handler that can be interrupted: by its time limit, or by the caller. The handler gets a
    * signal that aborts either way; the executor stops waiting for it at once, whatever it does.
    */
-  async #guardedCall(definition: ToolDefinition, input: unknown, site: CallSite, limit: number | undefined): Promise<CallOutcome> {
-    if (definition.implementation.kind !== 'function') throw new RuntimeUsageError(`'${definition.name}' has no handler`);
+  async #guardedCall(
+    definition: ToolDefinition,
+    input: unknown,
+    site: CallSite,
+    limit: number | undefined,
+  ): Promise<CallOutcome> {
+    if (definition.implementation.kind !== 'function')
+      throw new RuntimeUsageError(`'${definition.name}' has no handler`);
     const { controller, release } = childController(site.signal);
     const timer = new AbortController();
     try {
       let produced: unknown;
       try {
-        produced = definition.implementation.handler(input, { audit: this.context, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, idempotencyKey: site.idempotencyKey ?? null, signal: controller.signal, executor: this });
+        produced = definition.implementation.handler(input, {
+          audit: this.context,
+          chainId: site.chainId,
+          stepId: site.stepId,
+          attempt: site.attempt,
+          idempotencyKey: site.idempotencyKey ?? null,
+          signal: controller.signal,
+          executor: this,
+        });
       } catch (error) {
         return { ok: false, error: executionFailure(error) };
       }
@@ -369,7 +579,8 @@ export class ChainExecutor implements ToolCaller {
       if (later !== true) return later === false ? checkOutput(definition, produced) : later;
       if (limit !== undefined) {
         void this.#clock.deadline(limit, timer.signal).then(() => {
-          if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${definition.name}' did not finish within ${limit} ms`));
+          if (!timer.signal.aborted)
+            controller.abort(new AbortReason('timeout', `'${definition.name}' did not finish within ${limit} ms`));
         });
       }
       // The handler's promise is settled either way, so an abandoned one never becomes an unhandled rejection.
@@ -377,7 +588,10 @@ export class ChainExecutor implements ToolCaller {
         (output): CallOutcome => checkOutput(definition, output),
         (error: unknown): CallOutcome => ({ ok: false, error: executionFailure(error) }),
       );
-      return await Promise.race([finished, whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error }))]);
+      return await Promise.race([
+        finished,
+        whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error })),
+      ]);
     } finally {
       timer.abort();
       release();
@@ -385,11 +599,23 @@ export class ChainExecutor implements ToolCaller {
   }
 
   /** Finishes a call whose handler returned `produced`: at once, or once the promise it returned settles (`later`, from `settlesLater`). */
-  #settle(definition: ToolDefinition, site: CallSite, startedAt: number, input: unknown, produced: unknown, later: boolean | CallOutcome, remember: (attempt: Attempt) => Attempt): Settled<Attempt> {
-    if (later !== true) return remember(this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later));
+  #settle(
+    definition: ToolDefinition,
+    site: CallSite,
+    startedAt: number,
+    input: unknown,
+    produced: unknown,
+    later: boolean | CallOutcome,
+    remember: (attempt: Attempt) => Attempt,
+  ): Settled<Attempt> {
+    if (later !== true)
+      return remember(
+        this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later),
+      );
     return Promise.resolve(produced).then(
       (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
-      (error: unknown) => this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
+      (error: unknown) =>
+        this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
     );
   }
 
@@ -401,18 +627,46 @@ export class ChainExecutor implements ToolCaller {
     if (policies.requiredPermissions.length === 0) return null;
     const missing = policies.requiredPermissions.filter((permission) => !this.context.hasPermission(permission));
     if (missing.length > 0) {
-      return { kind: 'policy', message: `'${tool.name}' requires permission ${missing.map((p) => `'${p}'`).join(', ')}` };
+      return {
+        kind: 'policy',
+        message: `'${tool.name}' requires permission ${missing.map((p) => `'${p}'`).join(', ')}`,
+      };
     }
     return null;
   }
 
   /** The attempt value of a call that ended now. */
-  #attempt(tool: string, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome, via: Attempt['via']): Attempt {
-    return { tool, chainId: site.chainId, stepId: site.stepId, attempt: site.attempt, startedAt, endedAt: this.#clock.now(), waitedMs: site.waitedMs, input, outcome, via };
+  #attempt(
+    tool: string,
+    site: CallSite,
+    startedAt: number,
+    input: unknown,
+    outcome: CallOutcome,
+    via: Attempt['via'],
+  ): Attempt {
+    return {
+      tool,
+      chainId: site.chainId,
+      stepId: site.stepId,
+      attempt: site.attempt,
+      startedAt,
+      endedAt: this.#clock.now(),
+      waitedMs: site.waitedMs,
+      input,
+      outcome,
+      via,
+    };
   }
 
   /** Makes the attempt value and records it in the audit trail. */
-  #finish(tool: ToolDefinition, site: CallSite, startedAt: number, input: unknown, outcome: CallOutcome, served?: 'cache'): Attempt {
+  #finish(
+    tool: ToolDefinition,
+    site: CallSite,
+    startedAt: number,
+    input: unknown,
+    outcome: CallOutcome,
+    served?: 'cache',
+  ): Attempt {
     const attempt = this.#attempt(tool.name, site, startedAt, input, outcome, served ?? site.via);
     this.context.record(auditRecord(attempt, tool, this.context));
     return attempt;
@@ -422,7 +676,17 @@ export class ChainExecutor implements ToolCaller {
    * Runs a plan: synchronously while every step settles at once, so a chain of synchronous tools makes
    * no promise. Like an async function, it never throws: what throws comes back as a rejected promise.
    */
-  #runChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Settled<AnyChainResult> {
+  #runChain(
+    plan: ChainPlan,
+    initialState: Record<string, unknown>,
+    chainName: string,
+    depth: number,
+    parentSignal: AbortSignal,
+    timeoutMs: number | undefined,
+    journal: RunJournal | undefined,
+    onStep: StepListener | undefined,
+    trace: TraceContext | undefined,
+  ): Settled<AnyChainResult> {
     try {
       return this.#startChain(plan, initialState, chainName, depth, parentSignal, timeoutMs, journal, onStep, trace);
     } catch (error) {
@@ -430,7 +694,17 @@ export class ChainExecutor implements ToolCaller {
     }
   }
 
-  #startChain(plan: ChainPlan, initialState: Record<string, unknown>, chainName: string, depth: number, parentSignal: AbortSignal, timeoutMs: number | undefined, journal: RunJournal | undefined, onStep: StepListener | undefined, trace: TraceContext | undefined): Settled<AnyChainResult> {
+  #startChain(
+    plan: ChainPlan,
+    initialState: Record<string, unknown>,
+    chainName: string,
+    depth: number,
+    parentSignal: AbortSignal,
+    timeoutMs: number | undefined,
+    journal: RunJournal | undefined,
+    onStep: StepListener | undefined,
+    trace: TraceContext | undefined,
+  ): Settled<AnyChainResult> {
     const compiled = compilePlan(plan);
     // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
     const chainId = journal?.start.chainId ?? randomUUID();
@@ -455,7 +729,10 @@ export class ChainExecutor implements ToolCaller {
     };
     this.context.trackChain(chainId, chainName, compiled.tools, 'running');
     const { tracing } = this.#core;
-    const span = tracing === undefined || trace === UNRECORDED ? undefined : startWorkflowSpan(tracing, chainName, chainId, journal?.runId, trace);
+    const span =
+      tracing === undefined || trace === UNRECORDED
+        ? undefined
+        : startWorkflowSpan(tracing, chainName, chainId, journal?.runId, trace);
 
     // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
     const interruptible = parentSignal !== NEVER || timeoutMs !== undefined;
@@ -464,13 +741,23 @@ export class ChainExecutor implements ToolCaller {
     const timer = timeoutMs === undefined ? null : new AbortController();
     if (timer && controller) {
       void this.#clock.deadline(timeoutMs!, timer.signal).then(() => {
-        if (!timer.signal.aborted) controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
+        if (!timer.signal.aborted)
+          controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
       });
     }
     let ended: Settled<SequenceEnd>;
     try {
       const context = topContext(run, state, signal, span === undefined ? trace : parentOf(span));
-      if (depth > MAX_NESTING) ended = { failure: { step: null, tool: null, kind: 'limit', message: `composite tools are nested more than ${MAX_NESTING} deep` }, last: null };
+      if (depth > MAX_NESTING)
+        ended = {
+          failure: {
+            step: null,
+            tool: null,
+            kind: 'limit',
+            message: `composite tools are nested more than ${MAX_NESTING} deep`,
+          },
+          last: null,
+        };
       else ended = plan.mode === 'dag' ? runDag(compiled, compiled.dependsOn, context) : runSequence(compiled, context);
     } catch (error) {
       span?.end();
@@ -499,14 +786,35 @@ export class ChainExecutor implements ToolCaller {
   }
 
   /** A chain's end: its span, its status in the audit context, its result. */
-  #endChain(plan: ChainPlan, tools: CompiledPlan['tools'], run: Run, state: Record<string, unknown>, chainName: string, startedAt: string, journal: RunJournal | undefined, span: TraceSpan | undefined, end: SequenceEnd): AnyChainResult {
+  #endChain(
+    plan: ChainPlan,
+    tools: CompiledPlan['tools'],
+    run: Run,
+    state: Record<string, unknown>,
+    chainName: string,
+    startedAt: string,
+    journal: RunJournal | undefined,
+    span: TraceSpan | undefined,
+    end: SequenceEnd,
+  ): AnyChainResult {
     const { failure, suspended: waiting } = end;
     if (span !== undefined) endWorkflowSpan(span, failure, waiting);
     this.context.trackChain(run.chainId, chainName, tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
     const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
-    return chainResult({ chainId: run.chainId, chainName, results: run.results, history: run.history, state, failure, startedAt, completedAt: isoTime(this.#clock.now()), outputs, runId: journal?.runId, waiting });
+    return chainResult({
+      chainId: run.chainId,
+      chainName,
+      results: run.results,
+      history: run.history,
+      state,
+      failure,
+      startedAt,
+      completedAt: isoTime(this.#clock.now()),
+      outputs,
+      runId: journal?.runId,
+      waiting,
+    });
   }
-
 }
 
 const unchanged = (attempt: Attempt): Attempt => attempt;
@@ -543,7 +851,10 @@ function settlesLater(tool: ToolDefinition, produced: unknown): boolean | CallOu
 }
 
 function unreadable(tool: ToolDefinition, error: unknown): CallOutcome {
-  return { ok: false, error: { kind: 'output', message: `'${tool.name}' returned output that cannot be read: ${describeError(error)}` } };
+  return {
+    ok: false,
+    error: { kind: 'output', message: `'${tool.name}' returned output that cannot be read: ${describeError(error)}` },
+  };
 }
 
 function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
@@ -551,7 +862,14 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   try {
     const problems = schemaErrors(tool.returns, output, 'output');
     if (problems.length > 0) {
-      return { ok: false, error: { kind: 'output', message: `'${tool.name}' returned output that does not match its returns schema`, details: problems } };
+      return {
+        ok: false,
+        error: {
+          kind: 'output',
+          message: `'${tool.name}' returned output that does not match its returns schema`,
+          details: problems,
+        },
+      };
     }
   } catch (error) {
     return unreadable(tool, error);
@@ -563,7 +881,11 @@ function validateInput(tool: ToolDefinition, input: unknown, checks: InputChecks
   if (isValidInput(tool.parameters, input, checks)) return null;
   const problems = schemaErrors(tool.parameters, input);
   if (problems.length === 0) return null;
-  return { kind: 'validation', message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`, details: problems };
+  return {
+    kind: 'validation',
+    message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`,
+    details: problems,
+  };
 }
 
 function describeChainFailure(failure: ChainFailureReason): string {

@@ -34,12 +34,15 @@ export function expressionError(error: unknown): string {
  * @example evaluate(compileExpression('state.balance < 100', 'when'), scope) // true or false
  */
 export async function evaluate(expression: Expression, scope: TemplateScope): Promise<unknown> {
-  return plain(await expression.evaluate({ state: scope.state, steps: Object.fromEntries(scope.steps), ...scope.builtins }));
+  return plain(
+    await expression.evaluate({ state: scope.state, steps: Object.fromEntries(scope.steps), ...scope.builtins }),
+  );
 }
 
 /** JSONata answers with arrays of its own ("sequences", with extra properties): state holds plain JSON. */
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
   return value;
 }

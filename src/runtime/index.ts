@@ -12,8 +12,24 @@ export { ChainExecutor } from './executor.js';
 export type { ChainExecutorOptions, CompositeRunOptions, ResumeOptions, RunOptions } from './executor.js';
 export { FileRunStore } from './durable/file-store.js';
 export type { FileRunStoreOptions } from './durable/file-store.js';
-export type { ContinueHere, DispatchedResult, RunDispatcher, RunMark, RunStore, SuspendedRun } from './durable/store.js';
-export type { AttemptsRecord, DecisionRecord, EndRecord, JournalRecord, SignalRecord, StartRecord, StepRecord, SuspendRecord } from './durable/records.js';
+export type {
+  ContinueHere,
+  DispatchedResult,
+  RunDispatcher,
+  RunMark,
+  RunStore,
+  SuspendedRun,
+} from './durable/store.js';
+export type {
+  AttemptsRecord,
+  DecisionRecord,
+  EndRecord,
+  JournalRecord,
+  SignalRecord,
+  StartRecord,
+  StepRecord,
+  SuspendRecord,
+} from './durable/records.js';
 export { DurableRunError } from './durable/errors.js';
 export type { DurableRunErrorCode } from './durable/errors.js';
 export { planHash } from './durable/runs.js';
@@ -23,11 +39,45 @@ export type { ToolFailure } from './errors.js';
 export type { FailureKind } from '../language/failures.js';
 export type { LoopItemFailure, LoopOutput } from '../language/blocks.js';
 export type { JsonSchema, JsonValue } from '../language/json.js';
-export type { Backoff, CallStep, ChainPlan, ChoiceStep, FailurePolicy, LoopStep, NextToolPolicy, OutputMapping, ParallelStep, PlanStep, StepSequence, SuccessTransition, WaitStep } from '../language/plan.js';
+export type {
+  Backoff,
+  CallStep,
+  ChainPlan,
+  ChoiceStep,
+  FailurePolicy,
+  LoopStep,
+  NextToolPolicy,
+  OutputMapping,
+  ParallelStep,
+  PlanStep,
+  StepSequence,
+  SuccessTransition,
+  WaitStep,
+} from '../language/plan.js';
 export { ToolRegistry } from './registry.js';
-export type { AttemptRecord, CallOutcome, ChainFailure, ChainFailureReason, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting, StepOutcome, StepResult } from './result.js';
+export type {
+  AttemptRecord,
+  CallOutcome,
+  ChainFailure,
+  ChainFailureReason,
+  ChainResult,
+  ChainSuccess,
+  ChainSuspended,
+  ChainWaiting,
+  StepOutcome,
+  StepResult,
+} from './result.js';
 export { defineTool } from './tool.js';
-export type { AuditPolicy, StepEvent, StepListener, ToolCallContext, ToolDefinition, ToolHandler, ToolImplementation, ToolPolicies } from './tool.js';
+export type {
+  AuditPolicy,
+  StepEvent,
+  StepListener,
+  ToolCallContext,
+  ToolDefinition,
+  ToolHandler,
+  ToolImplementation,
+  ToolPolicies,
+} from './tool.js';
 export type { TraceAttributes, TraceAttributeValue, TraceContext, Tracer, TraceSpan } from './tracing.js';
 export { createTestExecutor } from './testing.js';
 export type { TestExecutor } from './testing.js';

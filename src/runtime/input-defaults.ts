@@ -16,7 +16,9 @@ export function inputChecks(schema: JsonSchema): InputChecks {
   if (!checks) {
     const properties = schema['properties'];
     const defaults = isPlainObject(properties)
-      ? Object.entries(properties).flatMap(([name, property]) => (isPlainObject(property) && 'default' in property ? [[name, property['default']] as const] : []))
+      ? Object.entries(properties).flatMap(([name, property]) =>
+          isPlainObject(property) && 'default' in property ? [[name, property['default']] as const] : [],
+        )
       : [];
     checks = { defaults, validate: null };
     checksOf.set(schema, checks);

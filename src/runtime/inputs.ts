@@ -34,7 +34,12 @@ export function compileInputs(value: JsonValue, where: string, missing: 'fail' |
         try {
           return render(scope);
         } catch (error) {
-          if (error instanceof UnresolvedReference && error.reference.root === 'steps' && scope.steps.has(error.reference.step)) return null;
+          if (
+            error instanceof UnresolvedReference &&
+            error.reference.root === 'steps' &&
+            scope.steps.has(error.reference.step)
+          )
+            return null;
           throw error;
         }
       };

@@ -14,9 +14,11 @@ export function nextToolOf(output: unknown): NextToolRequest | null | { readonly
   if (!isPlainObject(output) || !isPlainObject(output['_meta'])) return null;
   const request = output['_meta']['nextTool'];
   if (request === undefined || request === null) return null;
-  if (!isPlainObject(request)) return { malformed: '_meta.nextTool must be an object with tool (or name) and arguments' };
+  if (!isPlainObject(request))
+    return { malformed: '_meta.nextTool must be an object with tool (or name) and arguments' };
   const tool = request['tool'] ?? request['name'];
-  if (typeof tool !== 'string' || tool === '') return { malformed: '_meta.nextTool names no tool: give it tool (or name)' };
+  if (typeof tool !== 'string' || tool === '')
+    return { malformed: '_meta.nextTool names no tool: give it tool (or name)' };
   const args = request['arguments'] ?? {};
   if (!isPlainObject(args)) return { malformed: `_meta.nextTool.arguments for '${tool}' must be an object` };
   return { tool, arguments: args };

@@ -13,15 +13,20 @@ export interface TemplateScope {
 
 /** A reference that had nothing behind it at run time. */
 export class UnresolvedReference extends Error {
-  constructor(readonly reference: Reference, readonly where: string) {
+  constructor(
+    readonly reference: Reference,
+    readonly where: string,
+  ) {
     super(`${where}: << ${reference.text} >> ${describeMissing(reference)}`);
     this.name = 'UnresolvedReference';
   }
 }
 
 function describeMissing(reference: Reference): string {
-  if (reference.root === 'steps') return `has no value: step '${reference.step}' has not succeeded yet or its output has no ${formatPath(reference.path) || 'value'}`;
-  if (reference.root === 'state') return `has no value: state has no ${formatPath([reference.name, ...reference.path])}`;
+  if (reference.root === 'steps')
+    return `has no value: step '${reference.step}' has not succeeded yet or its output has no ${formatPath(reference.path) || 'value'}`;
+  if (reference.root === 'state')
+    return `has no value: state has no ${formatPath([reference.name, ...reference.path])}`;
   return 'has no value';
 }
 

@@ -7,7 +7,8 @@ import type { ToolFailure } from './errors.js';
  * agents and LLMs as JSON, like the tool YAML it came from. `Suspends` is true for a composite with a
  * wait step: its durable run may also come back suspended, waiting for a signal.
  */
-export type ChainResult<S = Record<string, unknown>, Suspends extends boolean = false> = ChainSuccess<S> | ChainFailure<S> | (Suspends extends true ? ChainSuspended<S> : never);
+export type ChainResult<S = Record<string, unknown>, Suspends extends boolean = false> =
+  ChainSuccess<S> | ChainFailure<S> | (Suspends extends true ? ChainSuspended<S> : never);
 
 interface ChainResultBase {
   readonly chain_id: string;
@@ -127,4 +128,5 @@ export interface AttemptRecord {
 }
 
 /** The outcome of one tool call: its output, or why it failed. */
-export type CallOutcome<R = unknown> = { readonly ok: true; readonly output: R } | { readonly ok: false; readonly error: ToolFailure };
+export type CallOutcome<R = unknown> =
+  { readonly ok: true; readonly output: R } | { readonly ok: false; readonly error: ToolFailure };

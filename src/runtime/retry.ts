@@ -19,9 +19,13 @@ export function backoffDelay(backoff: Backoff, retry: number, random: () => numb
  *
  * @example shouldRetry({ kind: 'execution', code: 'RATE_LIMITED', message: '' }, { retryOn: ['RATE_LIMITED'] }) // true
  */
-export function shouldRetry(failure: ToolFailure, policy: { readonly retryOn?: readonly string[]; readonly noRetryOn?: readonly string[] }): boolean {
+export function shouldRetry(
+  failure: ToolFailure,
+  policy: { readonly retryOn?: readonly string[]; readonly noRetryOn?: readonly string[] },
+): boolean {
   if (failure.kind === 'cancelled') return false;
-  const matches = (names: readonly string[]) => names.includes(failure.kind) || (failure.code !== undefined && names.includes(failure.code));
+  const matches = (names: readonly string[]) =>
+    names.includes(failure.kind) || (failure.code !== undefined && names.includes(failure.code));
   if (policy.noRetryOn && matches(policy.noRetryOn)) return false;
   if (policy.retryOn) return matches(policy.retryOn);
   return RETRIED_BY_DEFAULT.has(failure.kind);

@@ -7,7 +7,10 @@ export const NEVER: AbortSignal = new AbortController().signal;
 
 /** Why the executor aborted something: the reason it gives the signal. */
 export class AbortReason extends Error {
-  constructor(readonly kind: 'timeout' | 'cancelled', message: string) {
+  constructor(
+    readonly kind: 'timeout' | 'cancelled',
+    message: string,
+  ) {
     super(message);
     this.name = kind === 'timeout' ? 'TimeoutError' : 'AbortError';
   }
@@ -39,7 +42,12 @@ function abortKind(reason: unknown): 'timeout' | 'cancelled' {
 /** The failure of a call or step that was stopped: by a time limit, or by the caller. */
 export function abortFailure(reason: unknown): ToolFailure {
   const kind = abortKind(reason);
-  const message = reason instanceof Error && reason.message ? reason.message : kind === 'timeout' ? 'timed out' : 'cancelled by the caller';
+  const message =
+    reason instanceof Error && reason.message
+      ? reason.message
+      : kind === 'timeout'
+        ? 'timed out'
+        : 'cancelled by the caller';
   return { kind, message };
 }
 

@@ -23,7 +23,10 @@ export interface TestExecutor {
  *   stubs: { drive_upload_file: { error: 'quota exceeded' } },
  * });
  */
-export function createTestExecutor(registry: ToolRegistry, options: { context?: TestContext; stubs?: Readonly<Record<string, Stub>> } = {}): TestExecutor {
+export function createTestExecutor(
+  registry: ToolRegistry,
+  options: { context?: TestContext; stubs?: Readonly<Record<string, Stub>> } = {},
+): TestExecutor {
   const calls = new Map<string, number>();
   const handlers: Record<string, ToolHandler<unknown, unknown>> = {};
   for (const [name, stub] of Object.entries(options.stubs ?? {})) {
@@ -44,6 +47,11 @@ export function createTestExecutor(registry: ToolRegistry, options: { context?: 
     permissions: spec.permissions ?? [],
   });
   const clock = createTestClock();
-  const executor = new ChainExecutor({ registry: registry.withHandlers(handlers), context, clock, random: () => TEST_RANDOM });
+  const executor = new ChainExecutor({
+    registry: registry.withHandlers(handlers),
+    context,
+    clock,
+    random: () => TEST_RANDOM,
+  });
   return { executor, clock, context, calls };
 }

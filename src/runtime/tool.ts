@@ -81,13 +81,21 @@ export interface ToolCaller {
   /** The tools it may call. */
   readonly registry: ToolLookup;
   /** Runs a plan from the given state. */
-  executeChain(plan: ChainPlan, initialState?: Record<string, unknown>, options?: RunOptions & { chainName?: string; timeoutMs?: number }): Promise<ChainResult>;
+  executeChain(
+    plan: ChainPlan,
+    initialState?: Record<string, unknown>,
+    options?: RunOptions & { chainName?: string; timeoutMs?: number },
+  ): Promise<ChainResult>;
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
   call(tool: string | ToolDefinition, input: unknown, options?: RunOptions): Promise<CallOutcome>;
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
   invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P, options?: RunOptions): Promise<R>;
   /** Runs a composite tool; `Suspends` is true for one with a wait step, whose durable run may suspend. */
-  runComposite<P, S, Suspends extends boolean = false>(tool: ToolDefinition<P, S, any>, input: P, options?: CompositeRunOptions): Promise<ChainResult<S, Suspends>>;
+  runComposite<P, S, Suspends extends boolean = false>(
+    tool: ToolDefinition<P, S, any>,
+    input: P,
+    options?: CompositeRunOptions,
+  ): Promise<ChainResult<S, Suspends>>;
 }
 
 export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;

@@ -78,7 +78,9 @@ class ValuesOnly implements TraceContext {
   }
 
   setValue(key: symbol, value: unknown): TraceContext {
-    return key === SPAN_KEY ? new SpanParent(value as TraceSpan, this.values) : new ValuesOnly(new Map(this.values).set(key, value));
+    return key === SPAN_KEY
+      ? new SpanParent(value as TraceSpan, this.values)
+      : new ValuesOnly(new Map(this.values).set(key, value));
   }
 
   deleteValue(key: symbol): TraceContext {

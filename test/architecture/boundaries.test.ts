@@ -20,17 +20,23 @@ interface SourceModule {
   readonly packages: readonly string[];
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function readModules(): SourceModule[] {
-  const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((file) => file.endsWith('.ts')).map((file) => file.split(path.sep).join('/'));
+  const files = (readdirSync(SRC, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => file.split(path.sep).join('/'));
   return files.sort().map((file) => {
     const text = readFileSync(path.join(SRC, file), 'utf8');
     const imports: string[] = [];
     const packages: string[] = [];
     for (const match of text.matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2]!;
-      if (specifier.startsWith('.')) imports.push(path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts'));
+      if (specifier.startsWith('.'))
+        imports.push(
+          path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts'),
+        );
       else packages.push(specifier);
     }
     return { file, imports, packages };
@@ -39,10 +45,13 @@ function readModules(): SourceModule[] {
 
 const modules = readModules();
 const area = (file: string) => file.split('/')[0]!.replace(/\.ts$/, '');
-const stageOf = (file: string) => (file.startsWith('compiler/') ? (STAGES as readonly string[]).indexOf(file.split('/')[1]!) : -1);
+const stageOf = (file: string) =>
+  file.startsWith('compiler/') ? (STAGES as readonly string[]).indexOf(file.split('/')[1]!) : -1;
 
 function violations(rule: (from: string, to: string) => boolean): string[] {
-  return modules.flatMap((module) => module.imports.filter((target) => rule(module.file, target)).map((target) => `${module.file} → ${target}`));
+  return modules.flatMap((module) =>
+    module.imports.filter((target) => rule(module.file, target)).map((target) => `${module.file} → ${target}`),
+  );
 }
 
 describe('boundaries', () => {
@@ -50,7 +59,12 @@ describe('boundaries', () => {
     expect(modules.length).toBeGreaterThan(40);
     const executor = modules.find((module) => module.file === 'runtime/executor.ts')!;
     expect(executor.imports).toContain('language/plan.ts');
-    for (const module of modules) for (const target of module.imports) expect(modules.some((m) => m.file === target), `${module.file} imports ${target}`).toBe(true);
+    for (const module of modules)
+      for (const target of module.imports)
+        expect(
+          modules.some((m) => m.file === target),
+          `${module.file} imports ${target}`,
+        ).toBe(true);
   });
 
   it('the shared language imports nothing of toolgen but itself', () => {
@@ -58,22 +72,35 @@ describe('boundaries', () => {
   });
 
   it('the runtime never imports the compiler or the CLI', () => {
-    expect(violations((from, to) => area(from) === 'runtime' && area(to) !== 'runtime' && area(to) !== 'language')).toEqual([]);
+    expect(
+      violations((from, to) => area(from) === 'runtime' && area(to) !== 'runtime' && area(to) !== 'language'),
+    ).toEqual([]);
   });
 
   it('the compiler never imports the runtime or the CLI', () => {
-    expect(violations((from, to) => area(from) === 'compiler' && (area(to) === 'runtime' || area(to) === 'cli'))).toEqual([]);
+    expect(
+      violations((from, to) => area(from) === 'compiler' && (area(to) === 'runtime' || area(to) === 'cli')),
+    ).toEqual([]);
   });
 
   it('the MCP server uses only the public entry of the runtime, and the language', () => {
-    expect(violations((from, to) => area(from) === 'mcp' && area(to) !== 'mcp' && area(to) !== 'language' && to !== 'runtime/index.ts')).toEqual([]);
+    expect(
+      violations(
+        (from, to) =>
+          area(from) === 'mcp' && area(to) !== 'mcp' && area(to) !== 'language' && to !== 'runtime/index.ts',
+      ),
+    ).toEqual([]);
   });
 
-  it('DBOS lives in @toolgen/runtime/dbos alone: it uses the runtime\'s public entry, and nothing else imports it or its packages', () => {
-    expect(violations((from, to) => area(from) === 'dbos' && area(to) !== 'dbos' && to !== 'runtime/index.ts')).toEqual([]);
+  it("DBOS lives in @toolgen/runtime/dbos alone: it uses the runtime's public entry, and nothing else imports it or its packages", () => {
+    expect(violations((from, to) => area(from) === 'dbos' && area(to) !== 'dbos' && to !== 'runtime/index.ts')).toEqual(
+      [],
+    );
     expect(violations((from, to) => area(to) === 'dbos' && area(from) !== 'dbos')).toEqual([]);
     // The plain runtime installs without them: they are optional peer dependencies of @toolgen/runtime/dbos.
-    const users = modules.filter((module) => module.packages.some((name) => name.startsWith('@dbos-inc/') || name === 'pg' || name.startsWith('pg/')));
+    const users = modules.filter((module) =>
+      module.packages.some((name) => name.startsWith('@dbos-inc/') || name === 'pg' || name.startsWith('pg/')),
+    );
     expect(users.length).toBeGreaterThan(0);
     expect(users.filter((module) => area(module.file) !== 'dbos').map((module) => module.file)).toEqual([]);
     const manifest = JSON.parse(readFileSync(path.join(SRC, '../package.json'), 'utf8'));
@@ -84,10 +111,16 @@ describe('boundaries', () => {
     expect(manifest.exports['./dbos'].default).toBe('./dist/dbos/index.js');
   });
 
-  it('migrate reads old YAML with the loader, the compiler\'s name derivation and the shared language only, and only the CLI imports it', () => {
-    const allowed = (to: string) => area(to) === 'migrate' || area(to) === 'language' || to.startsWith('compiler/load/') || to === 'compiler/names.ts';
+  it("migrate reads old YAML with the loader, the compiler's name derivation and the shared language only, and only the CLI imports it", () => {
+    const allowed = (to: string) =>
+      area(to) === 'migrate' ||
+      area(to) === 'language' ||
+      to.startsWith('compiler/load/') ||
+      to === 'compiler/names.ts';
     expect(violations((from, to) => area(from) === 'migrate' && !allowed(to))).toEqual([]);
-    expect(violations((from, to) => area(to) === 'migrate' && area(from) !== 'migrate' && area(from) !== 'cli')).toEqual([]);
+    expect(
+      violations((from, to) => area(to) === 'migrate' && area(from) !== 'migrate' && area(from) !== 'cli'),
+    ).toEqual([]);
   });
 
   it('no stage imports a later stage', () => {
@@ -95,11 +128,23 @@ describe('boundaries', () => {
   });
 
   it('emit reads no stage but the lowered units it is given', () => {
-    expect(violations((from, to) => stageOf(from) === STAGES.indexOf('emit') && stageOf(to) >= 0 && stageOf(to) !== STAGES.indexOf('emit') && to !== 'compiler/lower/unit.ts')).toEqual([]);
+    expect(
+      violations(
+        (from, to) =>
+          stageOf(from) === STAGES.indexOf('emit') &&
+          stageOf(to) >= 0 &&
+          stageOf(to) !== STAGES.indexOf('emit') &&
+          to !== 'compiler/lower/unit.ts',
+      ),
+    ).toEqual([]);
   });
 
   it('the runtime and the compiler do not touch the disk from emit or check', () => {
-    const disk = modules.filter((module) => [STAGES.indexOf('check'), STAGES.indexOf('lower'), STAGES.indexOf('emit')].includes(stageOf(module.file)) && module.packages.some((name) => /^(node:)?fs(\/promises)?$/.test(name)));
+    const disk = modules.filter(
+      (module) =>
+        [STAGES.indexOf('check'), STAGES.indexOf('lower'), STAGES.indexOf('emit')].includes(stageOf(module.file)) &&
+        module.packages.some((name) => /^(node:)?fs(\/promises)?$/.test(name)),
+    );
     expect(disk.map((module) => module.file)).toEqual([]);
   });
 
@@ -116,10 +161,13 @@ describe('boundaries', () => {
       if (loaded.has(file)) return;
       loaded.add(file);
       const text = readFileSync(path.join(SRC, file), 'utf8');
-      for (const match of text.matchAll(STATIC)) visit(path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)).replace(/\.js$/, '.ts'));
+      for (const match of text.matchAll(STATIC))
+        visit(path.posix.normalize(path.posix.join(path.posix.dirname(file), match[1]!)).replace(/\.js$/, '.ts'));
     };
     visit('cli/bin.ts');
-    expect([...loaded].filter((file) => area(file) === 'compiler' && !file.startsWith('compiler/diagnostics/')).sort()).toEqual([]);
+    expect(
+      [...loaded].filter((file) => area(file) === 'compiler' && !file.startsWith('compiler/diagnostics/')).sort(),
+    ).toEqual([]);
   });
 
   it('there are no import cycles, type-only imports included', () => {

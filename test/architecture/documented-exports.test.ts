@@ -12,10 +12,21 @@ const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 /** The names in an index's `export { … } from` and `export type { … } from` lines. */
 function exportedNames(file: string): string[] {
   const source = readFileSync(path.join(root, file), 'utf8');
-  return [...source.matchAll(/^export (?:type )?\{([^}]+)\}/gm)].flatMap((match) => match[1]!.split(',').map((name) => name.trim()).filter(Boolean));
+  return [...source.matchAll(/^export (?:type )?\{([^}]+)\}/gm)].flatMap((match) =>
+    match[1]!
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  );
 }
 
-describe.each([['toolgen', 'src/index.ts'], ['@toolgen/runtime', 'src/runtime/index.ts'], ['@toolgen/runtime/agents', 'src/runtime/agents/index.ts'], ['@toolgen/runtime/mcp', 'src/mcp/index.ts'], ['@toolgen/runtime/dbos', 'src/dbos/index.ts']])('%s', (_, file) => {
+describe.each([
+  ['toolgen', 'src/index.ts'],
+  ['@toolgen/runtime', 'src/runtime/index.ts'],
+  ['@toolgen/runtime/agents', 'src/runtime/agents/index.ts'],
+  ['@toolgen/runtime/mcp', 'src/mcp/index.ts'],
+  ['@toolgen/runtime/dbos', 'src/dbos/index.ts'],
+])('%s', (_, file) => {
   const names = exportedNames(file);
 
   it('exports names (the parse found them)', () => {

@@ -6,7 +6,13 @@
 import { cpSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CACHE_FORMAT, fingerprint, outputsMatch, stamps, type CacheRecord } from '../../src/compiler/cache/build-cache.js';
+import {
+  CACHE_FORMAT,
+  fingerprint,
+  outputsMatch,
+  stamps,
+  type CacheRecord,
+} from '../../src/compiler/cache/build-cache.js';
 import { defaultOptions } from '../../src/compiler/options.js';
 import { runCli } from '../helpers/cli.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
@@ -87,7 +93,10 @@ describe('the build cache', () => {
   it('builds again when a handler module changes, appears or resolves to another file', async () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY });
     await built();
-    project.write('config/tools/handlers.ts', project.read('config/tools/handlers.ts').replace('export function count', 'export function counted'));
+    project.write(
+      'config/tools/handlers.ts',
+      project.read('config/tools/handlers.ts').replace('export function count', 'export function counted'),
+    );
     const broken = await build();
     expect(cached(broken.out)).toBe(false);
     expect(broken.code).toBe(1);
@@ -95,13 +104,22 @@ describe('the build cache', () => {
     // Unchanged since: a replay of the same problem.
     expect((await build()).err).toBe(broken.err);
 
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('./handlers.ts', './echo.js'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('./handlers.ts', './echo.js'),
+    );
     const missing = await build();
     expect(missing.err).toContain('TG');
     expect(missing.err).toMatch(/echo\.js/);
     // The module path now resolves (./echo.js means ./echo.ts): the YAML did not change, the answer does.
-    project.write('config/tools/echo.ts', 'export function echo(input: { message: string }) { return { data: input.message }; }\n');
-    project.write('config/tools/handlers.ts', project.read('config/tools/handlers.ts').replace('export function counted', 'export function count'));
+    project.write(
+      'config/tools/echo.ts',
+      'export function echo(input: { message: string }) { return { data: input.message }; }\n',
+    );
+    project.write(
+      'config/tools/handlers.ts',
+      project.read('config/tools/handlers.ts').replace('export function counted', 'export function count'),
+    );
     const fixed = await build();
     expect(cached(fixed.out)).toBe(false);
     expect(fixed.code, fixed.err).toBe(0);
@@ -122,7 +140,8 @@ describe('the build cache', () => {
     project = createProject({
       'config/tools/shout.yaml': shout,
       'config/tools/shapes.ts': 'export type Shout = { text: string };\n',
-      'config/tools/shout.ts': "import type { Shout } from './shapes.js';\nexport function shout(input: Shout) {\n  return { loud: input.text };\n}\n",
+      'config/tools/shout.ts':
+        "import type { Shout } from './shapes.js';\nexport function shout(input: Shout) {\n  return { loud: input.text };\n}\n",
     });
     await built();
     expect(cached(await built())).toBe(true);
@@ -165,7 +184,14 @@ describe('the build cache', () => {
     await built();
     // A record of the format before this one (no handler check results) is not one either.
     const older = { ...JSON.parse(project.read(CACHE)), format: CACHE_FORMAT - 1 };
-    for (const corrupt of [`{"format": ${CACHE_FORMAT}, "key": `, 'null', '[]', `{"format": ${CACHE_FORMAT}}`, '', JSON.stringify(older)]) {
+    for (const corrupt of [
+      `{"format": ${CACHE_FORMAT}, "key": `,
+      'null',
+      '[]',
+      `{"format": ${CACHE_FORMAT}}`,
+      '',
+      JSON.stringify(older),
+    ]) {
       project.write(CACHE, corrupt);
       const run = await build();
       expect(run.code, run.err).toBe(0);
@@ -226,7 +252,12 @@ describe('the build cache', () => {
     const tick = new Date(Date.now());
     utimesSync(file, tick, tick);
     expect(outputsMatch({ ...record, outputs: stamps([file], planned) }, path.dirname(file))).toBe(false);
-    expect(outputsMatch({ ...record, outputs: stamps([file], new Map([[file, planOf(readFileSync(file, 'utf8'))]])) }, path.dirname(file))).toBe(true);
+    expect(
+      outputsMatch(
+        { ...record, outputs: stamps([file], new Map([[file, planOf(readFileSync(file, 'utf8'))]])) },
+        path.dirname(file),
+      ),
+    ).toBe(true);
   });
 
   it('check reports what changed behind its back, and is up to date again after a build', async () => {

@@ -63,7 +63,7 @@ describe('toolgen.config.yaml', () => {
     const before = await run(['validate']);
     expect(before.code).toBe(1);
     expect(before.err.match(/error TG/g)).toHaveLength(1);
-    expect(before.err).toContain("config/tools/infra/docker-compose.yml:1:1 error TG1004 this YAML is not a tool");
+    expect(before.err).toContain('config/tools/infra/docker-compose.yml:1:1 error TG1004 this YAML is not a tool');
     expect(before.err).toContain("exclude: ['infra/docker-compose.yml']");
     project.write('toolgen.config.yaml', "exclude: ['infra/**']\n");
     const after = await run(['validate']);

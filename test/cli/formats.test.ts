@@ -68,7 +68,9 @@ describe('--format github', () => {
     expect(lines[0]).toBe(
       "::error file=config/tools/relay.yaml,line=9,col=15,endColumn=19,title=TG2002::no tool named 'ecko'; did you mean 'echo'?%0Ahint: tools are the YAML files under the config dir, by their name field",
     );
-    expect(lines[1]).toMatch(/^::warning file=config\/tools\/relay\.yaml,line=13,col=\d+,endColumn=\d+,title=TG3008::max_retries does nothing here/);
+    expect(lines[1]).toMatch(
+      /^::warning file=config\/tools\/relay\.yaml,line=13,col=\d+,endColumn=\d+,title=TG3008::max_retries does nothing here/,
+    );
     expect(lines[2]).toMatch(/^toolgen: validated/);
   });
 });
@@ -88,7 +90,8 @@ describe('help and command words', () => {
     project = createProject();
     const { code, out } = await run(['check', '--help']);
     expect(code).toBe(0);
-    for (const option of ['--config-dir', '--out-dir', '--templates-dir', '--format', '--quiet']) expect(out).toContain(option);
+    for (const option of ['--config-dir', '--out-dir', '--templates-dir', '--format', '--quiet'])
+      expect(out).toContain(option);
   });
 
   it('a bad --format is a usage error', async () => {
@@ -99,7 +102,10 @@ describe('help and command words', () => {
   });
 
   it.each([
-    ['generate', /'generate' is not a toolgen command, and no tool under the config dir has that name; commands: validate, init, migrate, check/],
+    [
+      'generate',
+      /'generate' is not a toolgen command, and no tool under the config dir has that name; commands: validate, init, migrate, check/,
+    ],
     ['chek', /did you mean `toolgen check`\?/],
   ])('`toolgen %s`, with no tool of that name, is a usage error at once', async (word, message) => {
     project = createProject();
@@ -109,7 +115,11 @@ describe('help and command words', () => {
   });
 
   it('a tool that is really called like a command still builds', async () => {
-    project = createProject({ 'config/tools/generate.yaml': BROKEN.replace('name: relay', 'name: generate').replace('ecko', 'echo').replace(', max_retries: 2', '') });
+    project = createProject({
+      'config/tools/generate.yaml': BROKEN.replace('name: relay', 'name: generate')
+        .replace('ecko', 'echo')
+        .replace(', max_retries: 2', ''),
+    });
     const { code, out } = await run(['generate']);
     expect(code).toBe(0);
     // generate and the echo it calls.

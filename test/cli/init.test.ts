@@ -14,7 +14,14 @@ describe('toolgen init', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
     const init = await run(['init']);
     expect(init.code).toBe(0);
-    for (const file of ['toolgen.config.yaml', 'tools/greet.yaml', 'tools/greet.ts', 'tools/welcome.yaml', 'vitest.config.ts', 'tsconfig.json']) {
+    for (const file of [
+      'toolgen.config.yaml',
+      'tools/greet.yaml',
+      'tools/greet.ts',
+      'tools/welcome.yaml',
+      'vitest.config.ts',
+      'tsconfig.json',
+    ]) {
       expect(existsSync(path.join(dir, file)), file).toBe(true);
       expect(init.out).toContain(`created ${file}`);
     }
@@ -39,7 +46,10 @@ describe('toolgen init', () => {
   it('does not ask for the runtime when the app has it', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
     mkdirSync(path.join(dir, 'node_modules/@toolgen/runtime'), { recursive: true });
-    writeFileSync(path.join(dir, 'node_modules/@toolgen/runtime/package.json'), '{ "name": "@toolgen/runtime", "version": "0.1.0", "exports": { "./package.json": "./package.json" } }\n');
+    writeFileSync(
+      path.join(dir, 'node_modules/@toolgen/runtime/package.json'),
+      '{ "name": "@toolgen/runtime", "version": "0.1.0", "exports": { "./package.json": "./package.json" } }\n',
+    );
     const init = await run(['init']);
     expect(init.code).toBe(0);
     expect(init.out).not.toContain('npm install');

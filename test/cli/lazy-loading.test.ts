@@ -46,7 +46,12 @@ process.on('exit', () => {
 });
 `,
   );
-  const run = spawnSync(process.execPath, ['--import', probe, path.join(ROOT, 'dist/cli/bin.js'), ...args], { cwd: project.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['--import', probe, path.join(ROOT, 'dist/cli/bin.js'), ...args], {
+    cwd: project.root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
   expect(run.status, run.stderr).toBe(0);
   return /loaded: (.*)/.exec(run.stderr)![1]!.split(' ').filter(Boolean);
 }
@@ -64,7 +69,12 @@ describe('what a run loads', () => {
   });
 
   it(`a first build of ${WORKER_FROM_FILES} YAML files or more loads ts-morph in a worker thread, not in the compiler's`, () => {
-    const many = Object.fromEntries(Array.from({ length: WORKER_FROM_FILES }, (_, n) => [`config/tools/many/copy_${n}.yaml`, RELAY.replace('name: relay', `name: relay_${n}`)]));
+    const many = Object.fromEntries(
+      Array.from({ length: WORKER_FROM_FILES }, (_, n) => [
+        `config/tools/many/copy_${n}.yaml`,
+        RELAY.replace('name: relay', `name: relay_${n}`),
+      ]),
+    );
     project = createProject(many);
     const first = loadedBy();
     expect(first).toEqual(expect.arrayContaining(['handlebars', 'yaml']));

@@ -16,7 +16,11 @@ describe("the README's first command", () => {
   });
 
   it('runs as npx toolgen in the repository', () => {
-    const run = spawnSync('npx', ['--no-install', 'toolgen', '--version'], { cwd: REPO, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync('npx', ['--no-install', 'toolgen', '--version'], {
+      cwd: REPO,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });

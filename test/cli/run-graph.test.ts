@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function toolgen(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 });
+  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -20,22 +25,58 @@ describe('toolgen run', () => {
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('echo_chain_demo:');
-    expect(lines.filter((line) => /^ {2}\d+\. /.test(line))).toEqual(['  1. echo_tool: success', '  2. echo_tool_2 → echo_tool: success', '  3. echo_tool_3 → echo_tool: success']);
+    expect(lines.filter((line) => /^ {2}\d+\. /.test(line))).toEqual([
+      '  1. echo_tool: success',
+      '  2. echo_tool_2 → echo_tool: success',
+      '  3. echo_tool_3 → echo_tool: success',
+    ]);
     expect(run.stdout).toContain('       input:  {"message":"Step 2: Hi","session_id":"chain_session"}');
-    expect(lines.at(-2)).toBe('result (success): {"initial_message":"Hi","step1_result":"Hi","step2_result":"Step 2: Hi","final_result":"Step 3: Step 2: Hi"}');
+    expect(lines.at(-2)).toBe(
+      'result (success): {"initial_message":"Hi","step1_result":"Hi","step2_result":"Step 2: Hi","final_result":"Step 3: Step 2: Hi"}',
+    );
   });
 
-  it('shows skips by when, block members and redacted inputs; takes the caller\'s permissions', () => {
-    const run = toolgen('run', 'inbox_triage', '--input', '{"query":"invoice"}', '--permissions', 'gmail.read,drive.write');
+  it("shows skips by when, block members and redacted inputs; takes the caller's permissions", () => {
+    const run = toolgen(
+      'run',
+      'inbox_triage',
+      '--input',
+      '{"query":"invoice"}',
+      '--permissions',
+      'gmail.read,drive.write',
+    );
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain('  4. alert → send_alert: skipped\n     skipped: when is false: state.urgent_count > 0');
-    expect(run.stdout).toMatch(/archive → drive_upload_file \(in finish\.archive\): success[\s\S]*"content":"\[REDACTED\]"/);
+    expect(run.stdout).toContain(
+      '  4. alert → send_alert: skipped\n     skipped: when is false: state.urgent_count > 0',
+    );
+    expect(run.stdout).toMatch(
+      /archive → drive_upload_file \(in finish\.archive\): success[\s\S]*"content":"\[REDACTED\]"/,
+    );
   });
 
   it('--stub replaces a tool; a failed run exits 1 and says what was decided', () => {
-    const run = toolgen('run', 'resilient_workflow', '--input', '{"search_term":"x"}', '--stub', 'primary_data_tool={"error":"primary is down"}', '--stub', 'fallback_data_tool={"error":"fallback too"}', '--json');
+    const run = toolgen(
+      'run',
+      'resilient_workflow',
+      '--input',
+      '{"search_term":"x"}',
+      '--stub',
+      'primary_data_tool={"error":"primary is down"}',
+      '--stub',
+      'fallback_data_tool={"error":"fallback too"}',
+      '--json',
+    );
     expect(run.status, run.stderr).toBe(1);
-    const trace = JSON.parse(run.stdout) as { success: boolean; failure: { step: string; kind: string }; steps: Array<{ step: string; status: string; decisions: string[]; attempts: Array<{ error?: { message: string } }> }> };
+    const trace = JSON.parse(run.stdout) as {
+      success: boolean;
+      failure: { step: string; kind: string };
+      steps: Array<{
+        step: string;
+        status: string;
+        decisions: string[];
+        attempts: Array<{ error?: { message: string } }>;
+      }>;
+    };
     expect(trace.success).toBe(false);
     expect(trace.failure).toMatchObject({ step: 'fallback_data_tool', kind: 'execution' });
     expect(trace.steps.map((step) => [step.step, step.status, step.decisions])).toEqual([

@@ -31,10 +31,14 @@ afterEach(async () => {
 const TEMPLATES = ['banner.hbs', 'function-tool.ts.hbs', 'composite-tool.ts.hbs', 'tool.test.ts.hbs', 'index.ts.hbs'];
 
 /** Starts a watch on a new project; with `ownTemplates`, on a copy of the templates in the project. */
-async function startWatch(files: Record<string, string> = {}, options: { ownTemplates?: boolean; debounceMs?: number } = {}): Promise<Session> {
+async function startWatch(
+  files: Record<string, string> = {},
+  options: { ownTemplates?: boolean; debounceMs?: number } = {},
+): Promise<Session> {
   const project = createProject(files);
   if (options.ownTemplates) {
-    for (const name of TEMPLATES) project.write(`templates/${name}`, readFileSync(path.join(REPO, 'templates', name), 'utf8'));
+    for (const name of TEMPLATES)
+      project.write(`templates/${name}`, readFileSync(path.join(REPO, 'templates', name), 'utf8'));
   }
   const lines: string[] = [];
   const output: Output = { color: false, out: (line) => lines.push(line), err: (line) => lines.push(line) };
@@ -60,7 +64,8 @@ async function startWatch(files: Record<string, string> = {}, options: { ownTemp
   return {
     project,
     lines,
-    nextBuild: () => (arrived.length > 0 ? Promise.resolve(arrived.shift()!) : new Promise((resolve) => waiting.push(resolve))),
+    nextBuild: () =>
+      arrived.length > 0 ? Promise.resolve(arrived.shift()!) : new Promise((resolve) => waiting.push(resolve)),
     stop: () => {
       abort.abort();
       stopped ??= done;
@@ -72,7 +77,9 @@ async function startWatch(files: Record<string, string> = {}, options: { ownTemp
 describe('toolgen --watch', () => {
   it('builds everything first, then says it is watching', async () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY });
-    expect(session.lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\] built 3 tools \(8 files written\) in \d+ ms; 0 errors, 0 warnings$/);
+    expect(session.lines[0]).toMatch(
+      /^\[\d\d:\d\d:\d\d\] built 3 tools \(8 files written\) in \d+ ms; 0 errors, 0 warnings$/,
+    );
     expect(session.lines[1]).toBe('toolgen: watching config/tools for changes (Ctrl-C to stop)');
     expect(session.project.exists('generated/tools/relay.ts')).toBe(true);
   });
@@ -80,11 +87,16 @@ describe('toolgen --watch', () => {
   it('rebuilds the edited tool and the composites that call it, in one line', async () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY });
     const { project } = session;
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'),
+    );
     const report = await session.nextBuild();
     expect(report.rebuilt).toEqual(['echo', 'relay']);
     expect(project.read('generated/tools/echo.ts')).toContain("description: 'Echoes back'");
-    expect(session.lines.at(-1)).toMatch(/^\[\d\d:\d\d:\d\d\] rebuilt echo, relay \(1 file written\) in \d+ ms; 0 errors, 0 warnings$/);
+    expect(session.lines.at(-1)).toMatch(
+      /^\[\d\d:\d\d:\d\d\] rebuilt echo, relay \(1 file written\) in \d+ ms; 0 errors, 0 warnings$/,
+    );
   });
 
   it('survives a broken YAML: prints located errors, keeps the files, and recovers when fixed', async () => {
@@ -94,7 +106,9 @@ describe('toolgen --watch', () => {
     project.write('config/tools/relay.yaml', RELAY.replace('state.text', 'state.txet'));
     const broken = await session.nextBuild();
     expect(broken.result?.diagnostics.map((d) => d.code)).toEqual(['TG4001']);
-    expect(session.lines.join('\n')).toContain("config/tools/relay.yaml:10:28 error TG4001 state.txet is never defined; did you mean 'text'?");
+    expect(session.lines.join('\n')).toContain(
+      "config/tools/relay.yaml:10:28 error TG4001 state.txet is never defined; did you mean 'text'?",
+    );
     expect(session.lines.at(-1)).toMatch(/no tool rebuilt \(0 files written\) in \d+ ms; 1 error, 0 warnings$/);
     expect(project.read('generated/tools/relay.ts')).toBe(before);
 
@@ -115,7 +129,10 @@ describe('toolgen --watch', () => {
     const { project } = session;
     const index = project.read('generated/index.ts');
     // Rename echo: relay still calls 'echo', so the build fails and generated/ stays as it was.
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('name: echo', 'name: echo2'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('name: echo', 'name: echo2'),
+    );
     const renamed = await session.nextBuild();
     expect(renamed.result?.diagnostics.map((d) => d.code)).toContain('TG2002');
     expect(renamed.written + renamed.removed).toBe(0);
@@ -130,10 +147,16 @@ describe('toolgen --watch', () => {
   });
 
   it('keeps reporting a duplicate parameter on every rebuild until it is fixed', async () => {
-    const duplicate = RELAY.replace('  - { name: text, type: string, required: true }', '  - { name: text, type: string, required: true }\n  - { name: text, type: string }');
+    const duplicate = RELAY.replace(
+      '  - { name: text, type: string, required: true }',
+      '  - { name: text, type: string, required: true }\n  - { name: text, type: string }',
+    );
     session = await startWatch({ 'config/tools/relay.yaml': duplicate });
     const { project } = session;
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'),
+    );
     const again = await session.nextBuild();
     expect(again.result?.diagnostics.map((d) => d.code)).toEqual(['TG5016']);
     expect(project.exists('generated/tools/relay.ts')).toBe(false);
@@ -144,8 +167,12 @@ describe('toolgen --watch', () => {
   });
 
   it('removes generated files no tool produces at its first build without errors', async () => {
-    const stray = '// Generated by toolgen from config/tools/gone.yaml. Do not edit: run `npx toolgen` to regenerate.\nexport const gone = 1;\n';
-    session = await startWatch({ 'config/tools/relay.yaml': RELAY.replace('state.text', 'state.txet'), 'generated/tools/gone.ts': stray });
+    const stray =
+      '// Generated by toolgen from config/tools/gone.yaml. Do not edit: run `npx toolgen` to regenerate.\nexport const gone = 1;\n';
+    session = await startWatch({
+      'config/tools/relay.yaml': RELAY.replace('state.text', 'state.txet'),
+      'generated/tools/gone.ts': stray,
+    });
     const { project } = session;
     expect(project.exists('generated/tools/gone.ts')).toBe(true);
     project.write('config/tools/relay.yaml', RELAY);
@@ -162,7 +189,10 @@ describe('toolgen --watch', () => {
     await session.nextBuild();
     const shown = session.lines.length;
     // Another save that leaves the error standing: the summary counts it, the frame is not printed again.
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes back'),
+    );
     const standing = await session.nextBuild();
     expect(standing.result?.diagnostics.map((d) => d.code)).toEqual(['TG4001']);
     const afterStanding = session.lines.slice(shown);
@@ -170,7 +200,9 @@ describe('toolgen --watch', () => {
     expect(afterStanding.at(-1)).toMatch(/1 error, 0 warnings$/);
     project.write('config/tools/relay.yaml', RELAY);
     await session.nextBuild();
-    expect(session.lines.slice(shown).join('\n')).toContain("  fixed: config/tools/relay.yaml:10:28 TG4001 state.txet is never defined; did you mean 'text'?");
+    expect(session.lines.slice(shown).join('\n')).toContain(
+      "  fixed: config/tools/relay.yaml:10:28 TG4001 state.txet is never defined; did you mean 'text'?",
+    );
     expect(session.lines.at(-1)).toMatch(/0 errors, 0 warnings$/);
   });
 
@@ -178,8 +210,14 @@ describe('toolgen --watch', () => {
     // A long window, so that however slowly this machine delivers the events, they fall in it.
     session = await startWatch({ 'config/tools/relay.yaml': RELAY }, { debounceMs: 400 });
     const { project } = session;
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes (burst)'));
-    project.write('config/tools/count.yaml', project.read('config/tools/count.yaml').replace('description: Counts', 'description: Counts (burst)'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes (burst)'),
+    );
+    project.write(
+      'config/tools/count.yaml',
+      project.read('config/tools/count.yaml').replace('description: Counts', 'description: Counts (burst)'),
+    );
     project.write('config/tools/relay.yaml', RELAY.replace('Echoes twice', 'Echoes twice (burst)'));
     const report = await session.nextBuild();
     expect(report.rebuilt).toEqual(['count', 'echo', 'relay']);
@@ -221,7 +259,10 @@ describe('toolgen --watch', () => {
   it('treats a renamed YAML as the same tool, in one rebuild', async () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY });
     const { project } = session;
-    renameSync(path.join(project.root, 'config/tools/relay.yaml'), path.join(project.root, 'config/tools/relay_v2.yaml'));
+    renameSync(
+      path.join(project.root, 'config/tools/relay.yaml'),
+      path.join(project.root, 'config/tools/relay_v2.yaml'),
+    );
     let report = await session.nextBuild();
     // The two events of a rename may land in one rebuild or two; the last one settles it.
     while (report.result && report.result.diagnostics.length > 0) report = await session.nextBuild();
@@ -234,9 +275,17 @@ describe('toolgen --watch', () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY });
     const { project } = session;
     const mtime = (file: string) => statSync(path.join(project.root, file)).mtimeMs;
-    const untouched = ['generated/tools/count.ts', 'generated/tests/count.test.ts', 'generated/tests/echo.test.ts', 'generated/index.ts'];
+    const untouched = [
+      'generated/tools/count.ts',
+      'generated/tests/count.test.ts',
+      'generated/tests/echo.test.ts',
+      'generated/index.ts',
+    ];
     const before = untouched.map(mtime);
-    project.write('config/tools/echo.yaml', project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Says it again'));
+    project.write(
+      'config/tools/echo.yaml',
+      project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Says it again'),
+    );
     await session.nextBuild();
     expect(untouched.map(mtime)).toEqual(before);
   });
@@ -253,10 +302,15 @@ describe('toolgen --watch', () => {
 
   it('rebuilds everything when a template changes', async () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY }, { ownTemplates: true });
-    session.project.write('templates/banner.hbs', '// Generated by toolgen from {{source}}. Edit the YAML, not this file.\n');
+    session.project.write(
+      'templates/banner.hbs',
+      '// Generated by toolgen from {{source}}. Edit the YAML, not this file.\n',
+    );
     const report = await session.nextBuild();
     expect(report.rebuilt).toEqual(['count', 'echo', 'relay']);
-    expect(session.project.read('generated/tools/echo.ts')).toMatch(/^\/\/ Generated by toolgen from config\/tools\/echo\.yaml\. Edit the YAML, not this file\./);
+    expect(session.project.read('generated/tools/echo.ts')).toMatch(
+      /^\/\/ Generated by toolgen from config\/tools\/echo\.yaml\. Edit the YAML, not this file\./,
+    );
   });
 
   it('keeps watching when a template breaks, and uses it once fixed', async () => {
@@ -265,7 +319,9 @@ describe('toolgen --watch', () => {
     const banner = project.read('templates/banner.hbs');
     project.write('templates/banner.hbs', '// {{#if source}} never closed\n');
     const broken = await session.nextBuild();
-    expect(broken.result?.diagnostics.map((d) => `${d.location?.file}:${d.location?.line} ${d.code}`)).toEqual(['templates/banner.hbs:2 TG1006']);
+    expect(broken.result?.diagnostics.map((d) => `${d.location?.file}:${d.location?.line} ${d.code}`)).toEqual([
+      'templates/banner.hbs:2 TG1006',
+    ]);
     expect(session.lines.at(-1)).toMatch(/no tool rebuilt \(0 files written\) in \d+ ms; 1 error, 0 warnings$/);
     project.write('templates/banner.hbs', banner.replace('Do not edit', 'Never edit'));
     const fixed = await session.nextBuild();
@@ -276,7 +332,10 @@ describe('toolgen --watch', () => {
   it('exits with code 0 on Ctrl-C (SIGINT), as a real process', async () => {
     const project = createProject({ 'config/tools/relay.yaml': RELAY });
     try {
-      const child = spawn(process.execPath, [path.join(REPO, 'dist/cli/bin.js'), '--watch'], { cwd: project.root, env: { ...process.env, NO_COLOR: '1' } });
+      const child = spawn(process.execPath, [path.join(REPO, 'dist/cli/bin.js'), '--watch'], {
+        cwd: project.root,
+        env: { ...process.env, NO_COLOR: '1' },
+      });
       let stdout = '';
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {

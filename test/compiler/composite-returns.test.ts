@@ -5,7 +5,10 @@ import { createProject, type TestProject } from '../helpers/project.js';
 let project: TestProject | null = null;
 afterEach(() => project?.dispose());
 
-const flow = (returns: string, steps = '      - tool: echo\n        inputs: { message: << state.topic >> }\n        on_success: { map_outputs: { data: echoed } }\n') => `
+const flow = (
+  returns: string,
+  steps = '      - tool: echo\n        inputs: { message: << state.topic >> }\n        on_success: { map_outputs: { data: echoed } }\n',
+) => `
 name: flow
 description: A composite under test
 parameters:
@@ -22,7 +25,12 @@ ${steps}examples:
 async function diagnose(yaml: string) {
   project = createProject({ 'config/tools/flow.yaml': yaml });
   const { all } = await project.diagnose();
-  return all.map((d) => ({ at: `${d.location?.file}:${d.location?.line}:${d.location?.column}`, code: d.code, severity: d.severity, message: d.message }));
+  return all.map((d) => ({
+    at: `${d.location?.file}:${d.location?.line}:${d.location?.column}`,
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+  }));
 }
 
 describe('a composite that declares returns', () => {
@@ -30,7 +38,14 @@ describe('a composite that declares returns', () => {
     [
       'a field the final state never has',
       flow('  type: object\n  properties: { echoed: { type: string }, summary: { type: string } }\n'),
-      [{ at: 'config/tools/flow.yaml:7:43', code: 'TG5023', severity: 'error', message: "'flow' declares it returns 'summary', and its final state never has it" }],
+      [
+        {
+          at: 'config/tools/flow.yaml:7:43',
+          code: 'TG5023',
+          severity: 'error',
+          message: "'flow' declares it returns 'summary', and its final state never has it",
+        },
+      ],
     ],
     [
       'a required field set on some paths only',
@@ -38,22 +53,51 @@ describe('a composite that declares returns', () => {
         '  type: object\n  properties: { echoed: { type: string } }\n  required: [echoed]\n',
         '      - tool: echo\n        when: state.topic = "x"\n        inputs: { message: << state.topic >> }\n        on_success: { map_outputs: { data: echoed } }\n',
       ),
-      [{ at: 'config/tools/flow.yaml:7:17', code: 'TG5023', severity: 'error', message: "'flow' declares 'echoed' required, and its final state has it on some paths only" }],
+      [
+        {
+          at: 'config/tools/flow.yaml:7:17',
+          code: 'TG5023',
+          severity: 'error',
+          message: "'flow' declares 'echoed' required, and its final state has it on some paths only",
+        },
+      ],
     ],
     [
       'a field of another type',
       flow('  type: object\n  properties: { echoed: { type: integer } }\n'),
-      [{ at: 'config/tools/flow.yaml:7:17', code: 'TG5023', severity: 'error', message: "'flow' declares 'echoed' as integer, and its final state holds string" }],
+      [
+        {
+          at: 'config/tools/flow.yaml:7:17',
+          code: 'TG5023',
+          severity: 'error',
+          message: "'flow' declares 'echoed' as integer, and its final state holds string",
+        },
+      ],
     ],
     [
       'a closed returns and a state with more',
       flow('  type: object\n  properties: { echoed: { type: string } }\n  additionalProperties: false\n'),
-      [{ at: 'config/tools/flow.yaml:8:3', code: 'TG5023', severity: 'error', message: "'flow' declares no other fields (additionalProperties: false), and its final state also holds 'topic'" }],
+      [
+        {
+          at: 'config/tools/flow.yaml:8:3',
+          code: 'TG5023',
+          severity: 'error',
+          message:
+            "'flow' declares no other fields (additionalProperties: false), and its final state also holds 'topic'",
+        },
+      ],
     ],
     [
       'a returns that is not an object',
       flow('  type: string\n'),
-      [{ at: 'config/tools/flow.yaml:6:3', code: 'TG5023', severity: 'error', message: "'flow' declares it returns string, and a composite returns its final state, an object" }],
+      [
+        {
+          at: 'config/tools/flow.yaml:6:3',
+          code: 'TG5023',
+          severity: 'error',
+          message: "'flow' declares it returns string, and a composite returns its final state, an object",
+        },
+      ],
     ],
   ])('%s', async (_, yaml, expected) => {
     expect(await diagnose(yaml)).toEqual(expected);

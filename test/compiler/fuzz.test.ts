@@ -35,7 +35,46 @@ const BOUND_MS = Number(process.env['FUZZ_BOUND_MS'] ?? 20_000);
 const FRESH_EVERY = 50;
 const MAX_TREES = Number(process.env['FUZZ_TREES'] ?? 40);
 
-const HOSTILE = ["'", '"', '`', '*/', '/*', '${x}', '}', '{', '\\', '\\n', '\n', '\r\n', '\t', '\u2028', '\u2029', '\u0000', 'naïve', '日本語', '🎉', '</script>', '{{ x }}', '<< state.x >>', '<<', '>>', ' ', '$', '#', ':', '- ', '&a', '*a', 'constructor', '__proto__', 'executor', 'result', 'NaN', '1e999', '\\u12'];
+const HOSTILE = [
+  "'",
+  '"',
+  '`',
+  '*/',
+  '/*',
+  '${x}',
+  '}',
+  '{',
+  '\\',
+  '\\n',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u2028',
+  '\u2029',
+  '\u0000',
+  'naïve',
+  '日本語',
+  '🎉',
+  '</script>',
+  '{{ x }}',
+  '<< state.x >>',
+  '<<',
+  '>>',
+  ' ',
+  '$',
+  '#',
+  ':',
+  '- ',
+  '&a',
+  '*a',
+  'constructor',
+  '__proto__',
+  'executor',
+  'result',
+  'NaN',
+  '1e999',
+  '\\u12',
+];
 
 interface Failure {
   readonly doc: number;
@@ -90,7 +129,8 @@ function oddValue(next: () => number): unknown {
 function pathsOf(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(at);
   if (Array.isArray(value)) value.forEach((item, index) => pathsOf(item, [...at, index], out));
-  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) pathsOf(item, [...at, key], out);
+  else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) pathsOf(item, [...at, key], out);
   return out;
 }
 
@@ -116,7 +156,12 @@ function mutate(text: string, next: () => number): string {
   const value = parse(text) as Record<string, unknown>;
   const paths = pathsOf(value).filter((p) => p.length > 0);
   const target = pick(paths);
-  const parent = target.slice(0, -1).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], value) as Record<string | number, unknown>;
+  const parent = target
+    .slice(0, -1)
+    .reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], value) as Record<
+    string | number,
+    unknown
+  >;
   const key = target[target.length - 1]!;
   if (kind < 0.55) parent[key] = oddValue(next);
   else if (kind < 0.7) {
@@ -128,12 +173,15 @@ function mutate(text: string, next: () => number): string {
     delete parent[key];
   } else if (typeof parent[key] === 'string') parent[key] = `${parent[key] as string}${hostile(next)}`;
   else parent[key] = oddValue(next);
-  return next() < 0.5 ? stringify(value) : JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2);
+  return next() < 0.5
+    ? stringify(value)
+    : JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2);
 }
 
 /** The files of a result, for comparing two builds. */
 const filesOf = (result: BuildResult) => result.files.map((file) => `${file.path}\n${file.content}`).sort();
-const diagnosticsOf = (result: BuildResult) => result.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.code} ${d.message}`);
+const diagnosticsOf = (result: BuildResult) =>
+  result.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.code} ${d.message}`);
 
 /** A tree for tsc: the files this build changed, the rest linked to the baseline. */
 function treeFor(result: BuildResult, baseline: ReadonlyMap<string, string>, index: number): string | null {
@@ -187,15 +235,19 @@ beforeAll(async () => {
     try {
       result = await compiler.update(restored && restored !== full ? [restored, full] : [full]);
     } catch (error) {
-      fail(`crash: ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 3).join(' | ') : String(error)}`);
+      fail(
+        `crash: ${error instanceof Error ? (error.stack ?? error.message).split('\n').slice(0, 3).join(' | ') : String(error)}`,
+      );
     }
     const ms = performance.now() - started;
     if (ms > BOUND_MS) fail(`took ${Math.round(ms)} ms`);
     if (result) {
-      for (const d of result.diagnostics) if (STACK_FRAME.test(`${d.message}\n${d.hint ?? ''}`)) fail(`stack trace in ${d.code}: ${d.message}`);
+      for (const d of result.diagnostics)
+        if (STACK_FRAME.test(`${d.message}\n${d.hint ?? ''}`)) fail(`stack trace in ${d.code}: ${d.message}`);
       if (hasErrors(result.diagnostics)) {
         refused += 1;
-        if (result.files.length > 0 || result.gone.length > 0) fail(`a build with errors writes ${result.files.length} files and removes ${result.gone.length}`);
+        if (result.files.length > 0 || result.gone.length > 0)
+          fail(`a build with errors writes ${result.files.length} files and removes ${result.gone.length}`);
       } else {
         built += 1;
         const tree = trees.length < MAX_TREES ? treeFor(result, baseline, doc) : null;
@@ -205,8 +257,10 @@ beforeAll(async () => {
         // A fresh compiler (no cache, no previous build) must produce exactly the same.
         fresh.reloadTemplatesAndSchema();
         const again = await fresh.build();
-        if (JSON.stringify(filesOf(again)) !== JSON.stringify(filesOf(result))) fail('a fresh build writes different files');
-        if (JSON.stringify(diagnosticsOf(again)) !== JSON.stringify(diagnosticsOf(result))) fail('a fresh build reports different diagnostics');
+        if (JSON.stringify(filesOf(again)) !== JSON.stringify(filesOf(result)))
+          fail('a fresh build writes different files');
+        if (JSON.stringify(diagnosticsOf(again)) !== JSON.stringify(diagnosticsOf(result)))
+          fail('a fresh build reports different diagnostics');
       }
     }
     writeFileSync(full, original);
@@ -227,7 +281,8 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const report = (found: readonly Failure[]) => found.map((f) => `seed ${SEED}, document ${f.doc} (${f.file}): ${f.what}`).join('\n');
+const report = (found: readonly Failure[]) =>
+  found.map((f) => `seed ${SEED}, document ${f.doc} (${f.file}): ${f.what}`).join('\n');
 
 describe(`the compiler over ${DOCS} mutated documents (seed ${SEED})`, () => {
   it('never crashes, prints no stack trace, and never hangs', () => {
@@ -250,13 +305,18 @@ describe(`the compiler over ${DOCS} mutated documents (seed ${SEED})`, () => {
   it('emits code that passes tsc --strict, in one run over every tree a build made', () => {
     let output = '';
     try {
-      execFileSync(path.join(repo, 'node_modules/.bin/tsc'), ['--noEmit', '-p', path.join(work, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(path.join(repo, 'node_modules/.bin/tsc'), ['--noEmit', '-p', path.join(work, 'tsconfig.json')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     // A mutated parameter or returns that the handler's own types no longer fit is caught by tsc on
     // purpose (the generated module types the handler with them): that is the user's mismatch, not toolgen's.
-    const errors = output.split('\n').filter((line) => /error TS/.test(line) && !/is not assignable to type 'ToolHandler</.test(line));
+    const errors = output
+      .split('\n')
+      .filter((line) => /error TS/.test(line) && !/is not assignable to type 'ToolHandler</.test(line));
     expect(errors.slice(0, 30).join('\n')).toBe('');
   });
 });

@@ -15,6 +15,8 @@ describe('generated functions', () => {
     const result = await echoChainDemo(executor, { initial_message: 'hi' }, { signal: AbortSignal.abort() });
     expect(result).toMatchObject({ success: false, status: 'cancelled' });
     expect(context.trail.filter((record) => record.tool === 'echo_tool')).toEqual([]);
-    await expect(echoTool(executor, { message: 'x' }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ kind: 'cancelled' });
+    await expect(echoTool(executor, { message: 'x' }, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      kind: 'cancelled',
+    });
   });
 });

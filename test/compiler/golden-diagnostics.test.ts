@@ -63,7 +63,9 @@ describe('golden diagnostics', () => {
     ran += 1;
     for (const d of result.diagnostics) seen.add(d.id);
     // As `printDiagnostics` writes them to stderr: each one, then a blank line.
-    const rendered = result.diagnostics.map((d) => `${renderDiagnostic(d, { color: false, sources: result.sources })}\n\n`).join('');
+    const rendered = result.diagnostics
+      .map((d) => `${renderDiagnostic(d, { color: false, sources: result.sources })}\n\n`)
+      .join('');
     const expectedFile = path.join(dir, EXPECTED);
     if (update) writeFileSync(expectedFile, rendered);
     expect(rendered.length, 'a case must produce at least one diagnostic').toBeGreaterThan(0);
@@ -72,7 +74,9 @@ describe('golden diagnostics', () => {
 
   it('covers every diagnostic the YAML can produce', () => {
     if (ran < cases.length) return; // a filtered run (-t) sees only some cases
-    const missing = (Object.keys(CATALOGUE) as DiagnosticId[]).filter((id) => !seen.has(id) && !NOT_FROM_YAML.includes(id));
+    const missing = (Object.keys(CATALOGUE) as DiagnosticId[]).filter(
+      (id) => !seen.has(id) && !NOT_FROM_YAML.includes(id),
+    );
     expect(missing).toEqual([]);
   });
 });

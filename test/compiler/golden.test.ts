@@ -46,7 +46,10 @@ describe('the bundled examples', () => {
     for (const file of result.files) {
       expect(file.content, path.relative(root, file.path)).toBe(readFileSync(file.path, 'utf8'));
     }
-    expect(await compareWithDisk(result.files, result.keep, path.join(root, 'generated'))).toEqual({ stale: [], orphans: [] });
+    expect(await compareWithDisk(result.files, result.keep, path.join(root, 'generated'))).toEqual({
+      stale: [],
+      orphans: [],
+    });
   });
 
   it('produce the same bytes on every run', async () => {
@@ -80,7 +83,11 @@ describe('the bundled examples', () => {
           kind: 'call',
           id: 'drive_upload_file',
           tool: 'drive_upload_file',
-          inputs: { file_name: '<< state.drive_folder_name >>_archive.json', content: '<< state.found_messages >>', mime_type: 'application/json' },
+          inputs: {
+            file_name: '<< state.drive_folder_name >>_archive.json',
+            content: '<< state.found_messages >>',
+            mime_type: 'application/json',
+          },
           onSuccess: {
             mapOutputs: [
               { from: 'file_id', to: 'drive_file_id' },
@@ -88,7 +95,12 @@ describe('the bundled examples', () => {
             ],
             next: null,
           },
-          onFailure: { action: 'retry', maxRetries: 3, backoff: { initialMs: 500, factor: 2, maxMs: 30000, jitter: false }, afterRetries: { action: 'stop' } },
+          onFailure: {
+            action: 'retry',
+            maxRetries: 3,
+            backoff: { initialMs: 500, factor: 2, maxMs: 30000, jitter: false },
+            afterRetries: { action: 'stop' },
+          },
         },
       ],
     });

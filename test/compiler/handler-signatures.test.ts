@@ -1,7 +1,12 @@
 /** A function tool's handler against its YAML, found by TypeScript's type checker: at the YAML, naming the place in the handler. */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkHandlerTypes, handlerCheckKey, remember, type HandlerCheckCache } from '../../src/compiler/resolve/handler-types.js';
+import {
+  checkHandlerTypes,
+  handlerCheckKey,
+  remember,
+  type HandlerCheckCache,
+} from '../../src/compiler/resolve/handler-types.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 let project: TestProject | null = null;
@@ -24,7 +29,12 @@ examples:
 async function diagnose(handler: string) {
   project = createProject({ 'config/tools/shout.yaml': TOOL, 'config/tools/shout.ts': handler });
   const { all } = await project.diagnose();
-  return all.map((d) => ({ at: `${d.location?.file}:${d.location?.line}:${d.location?.column}`, code: d.code, severity: d.severity, message: d.message }));
+  return all.map((d) => ({
+    at: `${d.location?.file}:${d.location?.line}:${d.location?.column}`,
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+  }));
 }
 
 describe('handler signatures', () => {
@@ -37,7 +47,8 @@ describe('handler signatures', () => {
           at: 'config/tools/shout.yaml:9:63',
           code: 'TG2009',
           severity: 'error',
-          message: "the handler 'shout' (config/tools/shout.ts:1:30) does not take what 'shout' receives: Property 'txt' is missing in type 'ShoutInput' but required in type '{ txt: string; }'",
+          message:
+            "the handler 'shout' (config/tools/shout.ts:1:30) does not take what 'shout' receives: Property 'txt' is missing in type 'ShoutInput' but required in type '{ txt: string; }'",
         },
       ],
     ],
@@ -49,7 +60,8 @@ describe('handler signatures', () => {
           at: 'config/tools/shout.yaml:9:63',
           code: 'TG2009',
           severity: 'error',
-          message: "the handler 'shout' (config/tools/shout.ts:1:64) does not return what 'shout' declares: Type 'number' is not assignable to type 'string'",
+          message:
+            "the handler 'shout' (config/tools/shout.ts:1:64) does not return what 'shout' declares: Type 'number' is not assignable to type 'string'",
         },
       ],
     ],
@@ -58,8 +70,14 @@ describe('handler signatures', () => {
   });
 
   it.each([
-    ['typed as the YAML says', 'export function shout(input: { text: string; times: number }): { loud: string } {\n  return { loud: input.text.repeat(input.times) };\n}\n'],
-    ['async, with the context', 'export async function shout(input: { text: string }, _context: unknown) {\n  return { loud: input.text };\n}\n'],
+    [
+      'typed as the YAML says',
+      'export function shout(input: { text: string; times: number }): { loud: string } {\n  return { loud: input.text.repeat(input.times) };\n}\n',
+    ],
+    [
+      'async, with the context',
+      'export async function shout(input: { text: string }, _context: unknown) {\n  return { loud: input.text };\n}\n',
+    ],
     ['untyped', 'export const shout = (input) => ({ loud: String(input.text) });\n'],
   ])('accepts a handler %s', async (_, handler) => {
     expect(await diagnose(handler)).toEqual([]);
@@ -71,7 +89,8 @@ describe('handler signature checks are cached by content', () => {
     project = createProject({
       'config/tools/shout.yaml': TOOL,
       'config/tools/shapes.ts': 'export type Shout = { text: string };\n',
-      'config/tools/shout.ts': "import type { Shout } from './shapes.js';\nexport function shout(input: Shout) {\n  return { loud: input.text };\n}\n",
+      'config/tools/shout.ts':
+        "import type { Shout } from './shapes.js';\nexport function shout(input: Shout) {\n  return { loud: input.text };\n}\n",
     });
     const file = path.join(project.root, 'config/tools/shout.ts');
     const signature = {
@@ -91,14 +110,28 @@ describe('handler signature checks are cached by content', () => {
     project.write('config/tools/shapes.ts', 'export type Shout = { txt: string };\n');
     const again = (await checkHandlerTypes([signature], cache)).get(handlerCheckKey(signature))!;
     expect(again).not.toBe(first);
-    expect(again.problems).toEqual([{ part: 'input', detail: "Property 'txt' is missing in type 'ShoutInput' but required in type 'Shout'", line: 2, column: 30, length: 5 }]);
+    expect(again.problems).toEqual([
+      {
+        part: 'input',
+        detail: "Property 'txt' is missing in type 'ShoutInput' but required in type 'Shout'",
+        line: 2,
+        column: 30,
+        length: 5,
+      },
+    ]);
   });
 
   it('in watch mode, an edit to the handler alone clears the error', async () => {
-    project = createProject({ 'config/tools/shout.yaml': TOOL, 'config/tools/shout.ts': 'export function shout(input: { txt: string }) {\n  return { loud: input.txt };\n}\n' });
+    project = createProject({
+      'config/tools/shout.yaml': TOOL,
+      'config/tools/shout.ts': 'export function shout(input: { txt: string }) {\n  return { loud: input.txt };\n}\n',
+    });
     const compiler = project.compiler();
     expect((await compiler.build()).diagnostics.map((d) => d.code)).toEqual(['TG2009']);
-    project.write('config/tools/shout.ts', 'export function shout(input: { text: string }) {\n  return { loud: input.text };\n}\n');
+    project.write(
+      'config/tools/shout.ts',
+      'export function shout(input: { text: string }) {\n  return { loud: input.text };\n}\n',
+    );
     const result = await compiler.update([path.join(project.root, 'config/tools/shout.ts')]);
     expect(result.diagnostics).toEqual([]);
     expect(result.built).toContain('shout');

@@ -15,7 +15,38 @@ import { AuditContext, ChainExecutor, ToolRegistry, type ToolDefinition } from '
 import { seededRandom } from '../helpers/random.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
-const FRAGMENTS = ["'", '"', '`', '``', '*/', '/*', '${', '${x}', '}', '\\', '\\n', '\n', '\r\n', '\t', '\u2028', '\u2029', '\u0001', 'naïve', '日本語', '🎉', '</script>', '{{ x }}', '-->', ' ', 'é', '\\u0041', '$', '#', ':', '- '];
+const FRAGMENTS = [
+  "'",
+  '"',
+  '`',
+  '``',
+  '*/',
+  '/*',
+  '${',
+  '${x}',
+  '}',
+  '\\',
+  '\\n',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u2028',
+  '\u2029',
+  '\u0001',
+  'naïve',
+  '日本語',
+  '🎉',
+  '</script>',
+  '{{ x }}',
+  '-->',
+  ' ',
+  'é',
+  '\\u0041',
+  '$',
+  '#',
+  ':',
+  '- ',
+];
 
 function hostile(next: () => number, minLength = 1): string {
   let text = '';
@@ -48,7 +79,10 @@ beforeAll(async () => {
   mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
   dir = mkdtempSync(path.join(repo, 'test/.tmp/hostile-'));
   mkdirSync(path.join(dir, 'config/tools'), { recursive: true });
-  writeFileSync(path.join(dir, 'config/tools/handler.ts'), 'export function identity(input: Record<string, unknown>) { return input; }\n');
+  writeFileSync(
+    path.join(dir, 'config/tools/handler.ts'),
+    'export function identity(input: Record<string, unknown>) { return input; }\n',
+  );
   writeFileSync(
     path.join(dir, 'config/tools/identity.yaml'),
     JSON.stringify({
@@ -73,17 +107,27 @@ beforeAll(async () => {
         type: 'composite',
         composite: {
           steps: [
-            { id: 'call', tool: 'identity', inputs: { text: c.literal, nested: c.nested }, on_success: { map_outputs: { text: 'text', 'nested.list[1]': 'second' } } },
+            {
+              id: 'call',
+              tool: 'identity',
+              inputs: { text: c.literal, nested: c.nested },
+              on_success: { map_outputs: { text: 'text', 'nested.list[1]': 'second' } },
+            },
           ],
         },
       },
-      examples: [{ description: c.description, input: {}, expected_output: { text: c.literal, second: c.nested.list[1] } }],
+      examples: [
+        { description: c.description, input: {}, expected_output: { text: c.literal, second: c.nested.list[1] } },
+      ],
     };
     writeFileSync(path.join(dir, 'config/tools', `case_${i}.yaml`), JSON.stringify(tool, null, 2));
   });
   const result = await new Compiler(defaultOptions(dir)).build();
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`the hostile corpus did not compile:\n${errors.map((d) => `${d.location?.file}:${d.location?.line} ${d.code} ${d.message}`).join('\n')}`);
+  if (errors.length > 0)
+    throw new Error(
+      `the hostile corpus did not compile:\n${errors.map((d) => `${d.location?.file}:${d.location?.line} ${d.code} ${d.message}`).join('\n')}`,
+    );
   for (const file of result.files) await writeIfChanged(file);
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
@@ -93,7 +137,9 @@ beforeAll(async () => {
       include: ['generated', 'config'],
     }),
   );
-  const index = (await import(pathToFileURL(path.join(dir, 'generated/index.ts')).href)) as { generatedTools: ToolDefinition[] };
+  const index = (await import(pathToFileURL(path.join(dir, 'generated/index.ts')).href)) as {
+    generatedTools: ToolDefinition[];
+  };
   tools = index.generatedTools;
 });
 
@@ -122,7 +168,10 @@ describe('hostile strings', () => {
   });
 
   it('pass every literal through to the tool and back exactly', async () => {
-    const executor = new ChainExecutor({ registry: new ToolRegistry(tools), context: new AuditContext({ userId: 'u', sessionId: 's' }) });
+    const executor = new ChainExecutor({
+      registry: new ToolRegistry(tools),
+      context: new AuditContext({ userId: 'u', sessionId: 's' }),
+    });
     for (const c of cases) {
       const definition = tools.find((tool) => tool.name === c.name)!;
       const result = await executor.runComposite(definition, {});

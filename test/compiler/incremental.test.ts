@@ -28,8 +28,12 @@ const file = (name: string) => `config/tools/${name}.yaml`;
 /** The files and diagnostics of a result, comparable with another build's. */
 function snapshot(result: BuildResult) {
   return {
-    files: Object.fromEntries(result.files.map((f) => [path.basename(path.dirname(f.path)) + '/' + path.basename(f.path), f.content])),
-    diagnostics: result.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.code}`),
+    files: Object.fromEntries(
+      result.files.map((f) => [path.basename(path.dirname(f.path)) + '/' + path.basename(f.path), f.content]),
+    ),
+    diagnostics: result.diagnostics.map(
+      (d) => `${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.code}`,
+    ),
     built: result.built,
   };
 }
@@ -54,7 +58,12 @@ describe('incremental builds', () => {
     project.write(file('outer'), OUTER.replace('Calls relay', 'Calls relay once'));
     const afterOuter = await compiler.update([path.join(project.root, file('outer'))]);
     expect(afterOuter.rebuilt).toEqual(['outer']);
-    expect([...afterOuter.fresh].map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/graphs/outer.md', 'generated/index.ts', 'generated/tests/outer.test.ts', 'generated/tools/outer.ts']);
+    expect([...afterOuter.fresh].map((p) => path.relative(project.root, p)).sort()).toEqual([
+      'generated/graphs/outer.md',
+      'generated/index.ts',
+      'generated/tests/outer.test.ts',
+      'generated/tools/outer.ts',
+    ]);
     await expectSameAsFullBuild(afterOuter);
   });
 
@@ -63,7 +72,13 @@ describe('incremental builds', () => {
     const compiler = project.compiler();
     await compiler.build();
     // echo now returns `data` as an integer (from a handler that may): relay's state and outer's state change type.
-    project.write(file('echo'), project.read(file('echo')).replace('data: { type: string }', 'data: { type: integer }').replace('export: echo', 'export: loose'));
+    project.write(
+      file('echo'),
+      project
+        .read(file('echo'))
+        .replace('data: { type: string }', 'data: { type: integer }')
+        .replace('export: echo', 'export: loose'),
+    );
     const result = await compiler.update([path.join(project.root, file('echo'))]);
     expect(result.files.find((f) => f.path.endsWith('tools/outer.ts'))?.content).toContain('  result: number;\n');
     await expectSameAsFullBuild(result);
@@ -74,9 +89,17 @@ describe('incremental builds', () => {
     const compiler = project.compiler();
     await compiler.build();
     const original = project.read(file('relay'));
-    project.write(file('relay'), original.replace('- { name: text, type: string, required: true }', '- { name: words, type: string, required: true }').replace('state.text', 'state.words'));
+    project.write(
+      file('relay'),
+      original
+        .replace('- { name: text, type: string, required: true }', '- { name: words, type: string, required: true }')
+        .replace('state.text', 'state.words'),
+    );
     const broken = await compiler.update([path.join(project.root, file('relay'))]);
-    expect(broken.diagnostics.map((d) => `${d.location?.file} ${d.code}`)).toEqual(['config/tools/outer.yaml TG5002', 'config/tools/outer.yaml TG5001']);
+    expect(broken.diagnostics.map((d) => `${d.location?.file} ${d.code}`)).toEqual([
+      'config/tools/outer.yaml TG5002',
+      'config/tools/outer.yaml TG5001',
+    ]);
     await expectSameAsFullBuild(broken);
     project.write(file('relay'), original);
     const fixed = await compiler.update([path.join(project.root, file('relay'))]);
@@ -97,7 +120,10 @@ describe('incremental builds', () => {
     // A rename arrives as the old path and the new path.
     project.write('config/tools/nested/relay2.yaml', RELAY);
     project.remove(file('relay'));
-    const renamed = await compiler.update([path.join(project.root, file('relay')), path.join(project.root, 'config/tools/nested/relay2.yaml')]);
+    const renamed = await compiler.update([
+      path.join(project.root, file('relay')),
+      path.join(project.root, 'config/tools/nested/relay2.yaml'),
+    ]);
     expect(renamed.gone).toEqual([]);
     await expectSameAsFullBuild(renamed);
 
@@ -165,7 +191,11 @@ describe('incremental builds after review', () => {
     await compiler.update([path.join(project.root, file('relay'))]);
     project.remove(file('relay'));
     const deleted = await compiler.update([path.join(project.root, file('relay'))]);
-    expect(deleted.gone.map((p) => path.relative(project.root, p)).sort()).toEqual(['generated/graphs/relay.md', 'generated/tests/relay.test.ts', 'generated/tools/relay.ts']);
+    expect(deleted.gone.map((p) => path.relative(project.root, p)).sort()).toEqual([
+      'generated/graphs/relay.md',
+      'generated/tests/relay.test.ts',
+      'generated/tools/relay.ts',
+    ]);
   });
 });
 
@@ -178,7 +208,9 @@ describe('a build with a sink', () => {
     const streamed = await compiler.build([], { sink: { accept: (one) => accepted.push(one) } });
     const index = full.files.find((one) => one.path.endsWith('index.ts'))!;
     expect(streamed.files).toEqual([index]);
-    expect([...accepted, ...streamed.files].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual([...full.files].sort((a, b) => (a.path < b.path ? -1 : 1)));
+    expect([...accepted, ...streamed.files].sort((a, b) => (a.path < b.path ? -1 : 1))).toEqual(
+      [...full.files].sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
     expect(streamed.plans.size).toBe(0);
     expect(streamed.built).toEqual(full.built);
     // Nothing kept: an update after it is a whole build again, and says the same as one.
@@ -221,7 +253,9 @@ describe('what a compiler is given', () => {
       close: async () => void asked.push('close'),
     };
     const counted: number[] = [];
-    const compiler = new Compiler(defaultOptions(project.root), { typescriptFor: (files) => (counted.push(files), host) });
+    const compiler = new Compiler(defaultOptions(project.root), {
+      typescriptFor: (files) => (counted.push(files), host),
+    });
     const first = await compiler.build();
     expect(first.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     // relay, echo and count: the host is chosen knowing how many files there are.
@@ -236,14 +270,22 @@ describe('what a compiler is given', () => {
 
   it('has TypeScript answer about the function tools before the other files are parsed, and asks nothing after closing it', async () => {
     // Named to come before echo and count in the order files are listed.
-    const composites = Object.fromEntries(Array.from({ length: 100 }, (_, n) => [file(`a_outer_${n}`), OUTER.replace('name: outer', `name: a_outer_${n}`)]));
+    const composites = Object.fromEntries(
+      Array.from({ length: 100 }, (_, n) => [file(`a_outer_${n}`), OUTER.replace('name: outer', `name: a_outer_${n}`)]),
+    );
     project = createProject({ [file('relay')]: RELAY, ...composites });
-    project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\n// ${project.root} early\n`);
+    project.write(
+      'config/tools/handlers.ts',
+      `${project.read('config/tools/handlers.ts')}\n// ${project.root} early\n`,
+    );
     const events: string[] = [];
     // Answers at once (what TypeScript says of handlers.ts), so that only the order of events matters.
     const host: TypeScriptHost = {
       exportsOf: async () => (events.push('exports'), new Set(['echo', 'count', 'loose'])),
-      checkSignatures: async (pending) => (events.push('check'), pending.map(({ key }) => [key, { problems: [], dependencies: [] }])),
+      checkSignatures: async (pending) => (
+        events.push('check'),
+        pending.map(({ key }) => [key, { problems: [], dependencies: [] }])
+      ),
       close: async () => void events.push('close'),
     };
     const inThisThread = [vi.spyOn(inProcess, 'exportsOf'), vi.spyOn(inProcess, 'checkSignatures')];
@@ -254,7 +296,11 @@ describe('what a compiler is given', () => {
         return super.get(key);
       }
     }
-    const texts = new ReadInOrder([...Object.keys(BASE_FILES), file('relay'), ...Object.keys(composites)].filter((one) => one.endsWith('.yaml')).map((one) => [path.join(project.root, one), project.read(one)]));
+    const texts = new ReadInOrder(
+      [...Object.keys(BASE_FILES), file('relay'), ...Object.keys(composites)]
+        .filter((one) => one.endsWith('.yaml'))
+        .map((one) => [path.join(project.root, one), project.read(one)]),
+    );
     const compiler = new Compiler(defaultOptions(project.root), { texts, typescriptFor: () => host });
     const result = await compiler.build([], { sink: { accept() {} } });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
@@ -269,18 +315,24 @@ describe('what a compiler is given', () => {
   });
 
   it('keeps every answer about the handlers until the build reads it, with more function tools than the old bound of 500', async () => {
-    const tool = (n: number) => `name: loose_${n}\ndescription: Loose ${n}\nimplementation: { type: function, module: ./handlers.ts, export: loose }\n`;
+    const tool = (n: number) =>
+      `name: loose_${n}\ndescription: Loose ${n}\nimplementation: { type: function, module: ./handlers.ts, export: loose }\n`;
     const loose = Object.fromEntries(Array.from({ length: 600 }, (_, n) => [file(`loose_${n}`), tool(n)]));
     project = createProject(loose);
     project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\n// ${project.root} many\n`);
     let checked = 0;
     const host: TypeScriptHost = {
       exportsOf: async () => new Set(['echo', 'count', 'loose']),
-      checkSignatures: async (pending) => ((checked += pending.length), pending.map(({ key }) => [key, { problems: [], dependencies: [] }])),
+      checkSignatures: async (pending) => (
+        (checked += pending.length),
+        pending.map(({ key }) => [key, { problems: [], dependencies: [] }])
+      ),
       close: async () => {},
     };
     const inThisThread = vi.spyOn(inProcess, 'checkSignatures');
-    const result = await new Compiler(defaultOptions(project.root), { typescriptFor: () => host }).build([], { sink: { accept() {} } });
+    const result = await new Compiler(defaultOptions(project.root), { typescriptFor: () => host }).build([], {
+      sink: { accept() {} },
+    });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     expect(checked).toBe(602);
     expect(inThisThread).not.toHaveBeenCalled();

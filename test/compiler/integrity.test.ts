@@ -41,7 +41,12 @@ function filesUnder(root: string): string[] {
 function snapshot(project: string): void {
   const generated = path.join(project, 'generated');
   const hash = createHash('sha256');
-  for (const file of filesUnder(generated)) hash.update(file).update('\0').update(readFileSync(path.join(generated, file))).update('\0');
+  for (const file of filesUnder(generated))
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(generated, file)))
+      .update('\0');
   const key = hash.digest('hex');
   if (snapshots.has(key)) return;
   const copy = path.join(dir, `tree-${snapshots.size}`);
@@ -65,7 +70,10 @@ function edit(project: string, next: () => number, originals: Map<string, string
     if (!originals.has(file)) originals.set(file, readFileSync(path.join(project, file), 'utf8'));
   };
   // Fix half the time while something is edited, so that builds succeed as well as fail.
-  const kind = originals.size > 0 && next() < 0.5 ? 'fix' : pick(['rename', 'rename everywhere', 'rename everywhere', 'delete', 'break', 'break'] as const);
+  const kind =
+    originals.size > 0 && next() < 0.5
+      ? 'fix'
+      : pick(['rename', 'rename everywhere', 'rename everywhere', 'delete', 'break', 'break'] as const);
   if (kind === 'fix') {
     // One edited file back as it was, or all of them.
     const all = next() < 0.5;
@@ -105,7 +113,10 @@ function edit(project: string, next: () => number, originals: Map<string, string
     for (const other of files) {
       if (other === file) continue;
       const before = readFileSync(path.join(project, other), 'utf8');
-      const after = before.split('\n').map((line) => (/^\s*module:/.test(line) ? line : line.replace(uses, renamed))).join('\n');
+      const after = before
+        .split('\n')
+        .map((line) => (/^\s*module:/.test(line) ? line : line.replace(uses, renamed)))
+        .join('\n');
       if (after === before) continue;
       remember(other);
       writeFileSync(path.join(project, other), after);
@@ -158,7 +169,10 @@ describe('generated/ after random edits and builds', () => {
   it('type-checks under --strict, in every state a build left', () => {
     let output = '';
     try {
-      execFileSync(path.join(repo, 'node_modules/.bin/tsc'), ['--noEmit', '-p', path.join(dir, 'tsconfig.json')], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(path.join(repo, 'node_modules/.bin/tsc'), ['--noEmit', '-p', path.join(dir, 'tsconfig.json')], {
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout ?? error);
     }
@@ -168,11 +182,21 @@ describe('generated/ after random edits and builds', () => {
   it('passes its own generated tests, in every state a build left', () => {
     let output = '';
     try {
-      execFileSync(path.join(repo, 'node_modules/.bin/vitest'), ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir, '--no-isolate'], { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } });
+      execFileSync(
+        path.join(repo, 'node_modules/.bin/vitest'),
+        ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir, '--no-isolate'],
+        { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+      );
     } catch (error) {
       const failure = error as { stdout?: string; stderr?: string };
       output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
     }
-    expect(output.split('\n').filter((line) => /FAIL|Error/.test(line)).slice(0, 40), steps.map((step) => `seed ${step.seed}: ${step.edit} → exit ${step.code}`).join('\n')).toEqual([]);
+    expect(
+      output
+        .split('\n')
+        .filter((line) => /FAIL|Error/.test(line))
+        .slice(0, 40),
+      steps.map((step) => `seed ${step.seed}: ${step.edit} → exit ${step.code}`).join('\n'),
+    ).toEqual([]);
   });
 });

@@ -23,7 +23,8 @@ afterEach(async () => {
   host = null;
 });
 
-const HANDLER = 'export function shout(input: { txt: string }) {\n  return { loud: input.txt };\n}\nexport const quiet = (input: { text: string }) => input;\n';
+const HANDLER =
+  'export function shout(input: { txt: string }) {\n  return { loud: input.txt };\n}\nexport const quiet = (input: { text: string }) => input;\n';
 
 const TOOL = `
 name: shout
@@ -71,7 +72,23 @@ describe('TypeScript in a worker thread', () => {
     };
     const pending = [{ key: 'k', signature }];
     const inWorker = await host.checkSignatures(pending);
-    expect(inWorker).toEqual([['k', { problems: [{ part: 'input', detail: "Property 'txt' is missing in type 'ShoutInput' but required in type '{ txt: string; }'", line: 1, column: 30, length: 15 }], dependencies: [] }]]);
+    expect(inWorker).toEqual([
+      [
+        'k',
+        {
+          problems: [
+            {
+              part: 'input',
+              detail: "Property 'txt' is missing in type 'ShoutInput' but required in type '{ txt: string; }'",
+              line: 1,
+              column: 30,
+              length: 15,
+            },
+          ],
+          dependencies: [],
+        },
+      ],
+    ]);
     expect(inWorker).toEqual(await inProcess.checkSignatures(pending));
   });
 
@@ -79,17 +96,29 @@ describe('TypeScript in a worker thread', () => {
     const stopped = typeScriptWorker();
     expect([...((await stopped.exportsOf('/nowhere/y.ts', 'export const y = 1;\n')) as Set<string>)]).toEqual(['y']);
     await stopped.close();
-    await expect(stopped.exportsOf('/nowhere/y.ts', 'export const y = 1;\n')).rejects.toThrow('the TypeScript worker stopped');
+    await expect(stopped.exportsOf('/nowhere/y.ts', 'export const y = 1;\n')).rejects.toThrow(
+      'the TypeScript worker stopped',
+    );
   });
 
   it('gives a cold build from the command line the same diagnostics as an in-process build', async () => {
     // Enough YAML for the command line to load TypeScript in a worker beside it.
-    const others = Object.fromEntries(Array.from({ length: WORKER_FROM_FILES }, (_, n) => [`config/tools/quiet/quiet_${n}.yaml`, QUIET.replace('name: quiet', `name: quiet_${n}`)]));
+    const others = Object.fromEntries(
+      Array.from({ length: WORKER_FROM_FILES }, (_, n) => [
+        `config/tools/quiet/quiet_${n}.yaml`,
+        QUIET.replace('name: quiet', `name: quiet_${n}`),
+      ]),
+    );
     project = createProject({ 'config/tools/shout.yaml': TOOL, 'config/tools/shout.ts': HANDLER, ...others });
-    const compiled = spawnSync(process.execPath, [BIN, 'validate', '--no-cache'], { cwd: project.root, encoding: 'utf8' });
+    const compiled = spawnSync(process.execPath, [BIN, 'validate', '--no-cache'], {
+      cwd: project.root,
+      encoding: 'utf8',
+    });
     const inThread = await runCli(['validate', '--no-cache'], project.root);
     expect(compiled.status).toBe(1);
-    expect(compiled.stderr).toContain("config/tools/shout.yaml:8:63 error TG2009 the handler 'shout' (config/tools/shout.ts:1:30) does not take what 'shout' receives");
+    expect(compiled.stderr).toContain(
+      "config/tools/shout.yaml:8:63 error TG2009 the handler 'shout' (config/tools/shout.ts:1:30) does not take what 'shout' receives",
+    );
     expect(compiled.stderr.trimEnd()).toBe(inThread.err.trimEnd());
   });
 });

@@ -36,10 +36,21 @@ class Peer {
   #next = 0;
 
   constructor(url: string, executorId: string, dir: string, client: boolean, env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, [WORKER, url, executorId, path.join(dir, 'effects.log'), path.join(dir, 'markers'), ...(client ? ['client'] : [])], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '--no-deprecation', ...env },
-    });
+    this.child = spawn(
+      process.execPath,
+      [
+        WORKER,
+        url,
+        executorId,
+        path.join(dir, 'effects.log'),
+        path.join(dir, 'markers'),
+        ...(client ? ['client'] : []),
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, NODE_OPTIONS: '--no-deprecation', ...env },
+      },
+    );
     this.child.stderr!.on('data', (chunk) => process.env['DBOS_DEBUG'] && process.stderr.write(chunk));
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)));
     readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
@@ -109,7 +120,10 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
 
   afterEach(stopAll, 60_000);
 
-  const journal = async (runId: string) => (await db.query<{ record: any }>('SELECT record FROM toolgen.journal WHERE run_id = $1 ORDER BY seq', [runId])).rows.map((row) => row.record);
+  const journal = async (runId: string) =>
+    (
+      await db.query<{ record: any }>('SELECT record FROM toolgen.journal WHERE run_id = $1 ORDER BY seq', [runId])
+    ).rows.map((row) => row.record);
 
   it('a worker killed mid-run: the run finishes on the other worker, and no finished step runs again', async () => {
     const dir = path.join(root, 'kill');
@@ -118,7 +132,9 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     const running = client.ask({ do: 'run', composite: 'killed', runIds: ['kill-1'] });
 
     // Whichever worker took the run reaches `die_once` and dies; the other one moves its runs over.
-    const dead = await Promise.race(workers.map(async (worker, index) => ((await worker.exited) === 'SIGKILL' ? index : -1)));
+    const dead = await Promise.race(
+      workers.map(async (worker, index) => ((await worker.exited) === 'SIGKILL' ? index : -1)),
+    );
     expect(dead).toBeGreaterThanOrEqual(0);
     const survivor = workers[1 - dead]!;
     const moved: string[] = [];
@@ -136,34 +152,65 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     const deadPid = workers[dead]!.child.pid;
     const log = effects(dir);
     const records = await journal('kill-1');
-    const finished = records.filter((record) => record.type === 'step' || record.type === 'attempts').flatMap((record) => (record.type === 'step' ? record.tries : record.attempts).map((attempt: any) => `kill-1/${record.key}@${attempt.attempt}`));
+    const finished = records
+      .filter((record) => record.type === 'step' || record.type === 'attempts')
+      .flatMap((record) =>
+        (record.type === 'step' ? record.tries : record.attempts).map(
+          (attempt: any) => `kill-1/${record.key}@${attempt.attempt}`,
+        ),
+      );
     // An attempt ran again only when the kill cut it off: every call of it but the last was in the dead worker.
     for (const attempt of finished) {
       const pids = log.filter((line) => `${line.effect}@${line.attempt}` === attempt).map((line) => line.pid);
       expect(pids.length, attempt).toBeGreaterThan(0);
-      for (const pid of pids.slice(0, -1)) expect(pid, `${attempt} ran again, and not because its worker died`).toBe(deadPid);
+      for (const pid of pids.slice(0, -1))
+        expect(pid, `${attempt} ran again, and not because its worker died`).toBe(deadPid);
     }
     // The steps before the kill finished there and never ran again; the one in flight ran again on the
     // survivor with the same idempotency key; the steps after it ran on the survivor only.
-    for (const step of ['s1', 's2']) expect(log.filter((line) => line.effect === `kill-1/${step}#1`).every((line) => line.pid === deadPid), step).toBe(true);
-    expect(log.filter((line) => line.effect === 'kill-1/die#1').map((line) => line.pid)).toEqual([deadPid, survivor.child.pid]);
-    for (const step of ['s4', 's5']) expect(log.filter((line) => line.effect === `kill-1/${step}#1`).every((line) => line.pid === survivor.child.pid), step).toBe(true);
+    for (const step of ['s1', 's2'])
+      expect(
+        log.filter((line) => line.effect === `kill-1/${step}#1`).every((line) => line.pid === deadPid),
+        step,
+      ).toBe(true);
+    expect(log.filter((line) => line.effect === 'kill-1/die#1').map((line) => line.pid)).toEqual([
+      deadPid,
+      survivor.child.pid,
+    ]);
+    for (const step of ['s4', 's5'])
+      expect(
+        log.filter((line) => line.effect === `kill-1/${step}#1`).every((line) => line.pid === survivor.child.pid),
+        step,
+      ).toBe(true);
     expect(result.execution_history).toHaveLength(finished.length);
     expect(records.filter((record) => record.type === 'end')).toHaveLength(1);
-    const status = await db.query('SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1', ['kill-1']);
-    expect(status.rows).toEqual([{ executor_id: survivor === workers[0] ? 'worker-a' : 'worker-b', status: 'SUCCESS' }]);
+    const status = await db.query('SELECT executor_id, status FROM dbos.workflow_status WHERE workflow_uuid = $1', [
+      'kill-1',
+    ]);
+    expect(status.rows).toEqual([
+      { executor_id: survivor === workers[0] ? 'worker-a' : 'worker-b', status: 'SUCCESS' },
+    ]);
   });
 
-  it('a second process with a live worker\'s executor id waits; when the first dies, it continues that worker\'s runs', async () => {
+  it("a second process with a live worker's executor id waits; when the first dies, it continues that worker's runs", async () => {
     const dir = path.join(root, 'restart');
     const first = await start('same-id', dir);
     const second = new Peer(url, 'same-id', dir, false);
     peers.push(second);
     let firstDeadWhenSecondReady: boolean | undefined;
-    const secondReady = second.ready().then(() => (firstDeadWhenSecondReady = first.child.signalCode !== null || first.child.exitCode !== null));
+    const secondReady = second
+      .ready()
+      .then(() => (firstDeadWhenSecondReady = first.child.signalCode !== null || first.child.exitCode !== null));
     // The second one blocks in launch(), on the first one's advisory lock.
-    const waiting = async () => (await db.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'", [database])).rows[0].n;
-    for (let tries = 0; tries < 1200 && (await waiting()) === 0; tries += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = async () =>
+      (
+        await db.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND wait_event = 'advisory'",
+          [database],
+        )
+      ).rows[0].n;
+    for (let tries = 0; tries < 1200 && (await waiting()) === 0; tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await waiting()).toBe(1);
 
     const client = await start('restart-client', dir, true);
@@ -173,9 +220,20 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     expect(firstDeadWhenSecondReady).toBe(true);
     expect(results[0]).toMatchObject({ status: 'success', final_state: { s5: 5 } });
     const log = effects(dir);
-    expect(log.filter((line) => line.effect === 'restart-1/die#1').map((line) => line.pid)).toEqual([first.child.pid, second.child.pid]);
-    for (const step of ['s1', 's2']) expect(log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === first.child.pid), step).toBe(true);
-    for (const step of ['s4', 's5']) expect(log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === second.child.pid), step).toBe(true);
+    expect(log.filter((line) => line.effect === 'restart-1/die#1').map((line) => line.pid)).toEqual([
+      first.child.pid,
+      second.child.pid,
+    ]);
+    for (const step of ['s1', 's2'])
+      expect(
+        log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === first.child.pid),
+        step,
+      ).toBe(true);
+    for (const step of ['s4', 's5'])
+      expect(
+        log.filter((line) => line.effect === `restart-1/${step}#1`).every((line) => line.pid === second.child.pid),
+        step,
+      ).toBe(true);
   });
 
   it('a worker whose lock session ends while it runs (a partition, a server restart) exits: others may take its runs', async () => {
@@ -199,10 +257,19 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     // A third of the way (by effects, not by time), worker a dies; b takes over its runs.
     const [victim, survivor] = workers as [Peer, Peer];
     // Lines counted, not parsed: the workers are writing the file.
-    const logged = () => (existsSync(path.join(dir, 'effects.log')) ? readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').length - 1 : 0);
+    const logged = () =>
+      existsSync(path.join(dir, 'effects.log'))
+        ? readFileSync(path.join(dir, 'effects.log'), 'utf8').split('\n').length - 1
+        : 0;
     // And only while a has runs of its own under way, or there would be nothing to take over.
-    const pendingOnVictim = async () => (await db.query("SELECT count(*)::int AS n FROM dbos.workflow_status WHERE executor_id = 'many-a' AND status = 'PENDING'")).rows[0].n;
-    while (!answered && (logged() < RUNS || (await pendingOnVictim()) < 8)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const pendingOnVictim = async () =>
+      (
+        await db.query(
+          "SELECT count(*)::int AS n FROM dbos.workflow_status WHERE executor_id = 'many-a' AND status = 'PENDING'",
+        )
+      ).rows[0].n;
+    while (!answered && (logged() < RUNS || (await pendingOnVictim()) < 8))
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(answered, 'the runs ended before worker a was killed').toBe(false);
     victim.child.kill('SIGKILL');
     await victim.exited;
@@ -218,10 +285,14 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     expect(results.filter((result: any) => result.status !== 'success')).toEqual([]);
     for (const result of results) expect(result.final_state).toMatchObject({ a: 1, b: 1, join: 2 });
     // Each run ended once, and ran as one workflow; a finished both before the kill and after it.
-    const ends = await db.query<{ run_id: string; n: string }>("SELECT run_id, count(*) AS n FROM toolgen.journal WHERE run_id LIKE 'many-%' AND record->>'type' = 'end' GROUP BY run_id");
+    const ends = await db.query<{ run_id: string; n: string }>(
+      "SELECT run_id, count(*) AS n FROM toolgen.journal WHERE run_id LIKE 'many-%' AND record->>'type' = 'end' GROUP BY run_id",
+    );
     expect(ends.rows).toHaveLength(RUNS);
     expect(ends.rows.every((row) => row.n === '1')).toBe(true);
-    const workflows = await db.query<{ executor_id: string; n: string }>("SELECT executor_id, count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid LIKE 'many-%' AND status = 'SUCCESS' GROUP BY executor_id ORDER BY executor_id");
+    const workflows = await db.query<{ executor_id: string; n: string }>(
+      "SELECT executor_id, count(*) AS n FROM dbos.workflow_status WHERE workflow_uuid LIKE 'many-%' AND status = 'SUCCESS' GROUP BY executor_id ORDER BY executor_id",
+    );
     expect(workflows.rows.reduce((sum, row) => sum + Number(row.n), 0)).toBe(RUNS);
     expect(workflows.rows.map((row) => row.executor_id)).toEqual(['many-a', 'many-b']);
     for (const id of moved) expect(results[runIds.indexOf(id)].status).toBe('success');
@@ -229,8 +300,11 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     // An attempt ran again only when the kill cut it off: every call of it but the last was in worker a.
     const log = effects(dir).filter((line) => line.effect.startsWith('many-'));
     const calls = new Map<string, number[]>();
-    for (const line of log) calls.set(`${line.effect}@${line.attempt}`, [...(calls.get(`${line.effect}@${line.attempt}`) ?? []), line.pid]);
-    for (const [attempt, pids] of calls) for (const pid of pids.slice(0, -1)) expect(pid, `${attempt} ran again, and not because its worker died`).toBe(victim.child.pid);
+    for (const line of log)
+      calls.set(`${line.effect}@${line.attempt}`, [...(calls.get(`${line.effect}@${line.attempt}`) ?? []), line.pid]);
+    for (const [attempt, pids] of calls)
+      for (const pid of pids.slice(0, -1))
+        expect(pid, `${attempt} ran again, and not because its worker died`).toBe(victim.child.pid);
     // Every attempt is in its run's history once, failures (about one in ten) included.
     const history = results.reduce((sum: number, result: any) => sum + result.execution_history.length, 0);
     expect(history).toBe(calls.size);
@@ -255,14 +329,30 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     const worker = await start('signal-worker', dir);
     const client = await start('signal-client', dir, true);
     const [suspended] = (await client.ask({ do: 'run', composite: 'approval', runIds: ['approve-1'] })).results;
-    expect(suspended).toMatchObject({ status: 'suspended', run_id: 'approve-1', waiting: { step: 'approve', signal: 'approval' } });
+    expect(suspended).toMatchObject({
+      status: 'suspended',
+      run_id: 'approve-1',
+      waiting: { step: 'approve', signal: 'approval' },
+    });
 
-    const refused = await client.ask({ do: 'signal', runId: 'approve-1', name: 'approval', payload: { approved: 'yes' } });
+    const refused = await client.ask({
+      do: 'signal',
+      runId: 'approve-1',
+      name: 'approval',
+      payload: { approved: 'yes' },
+    });
     expect(refused.error).toMatchObject({ name: 'DurableRunError', code: 'invalid_payload' });
-    const { result } = await client.ask({ do: 'signal', runId: 'approve-1', name: 'approval', payload: { approved: true } });
+    const { result } = await client.ask({
+      do: 'signal',
+      runId: 'approve-1',
+      name: 'approval',
+      payload: { approved: true },
+    });
     expect(result).toMatchObject({ status: 'success', final_state: { before: 1, approved: true, after: 2 } });
     // Two stretches, two workflows: the start, and what followed the signal.
-    const workflows = await db.query("SELECT workflow_uuid, executor_id FROM dbos.workflow_status WHERE workflow_uuid LIKE 'approve-1%' ORDER BY workflow_uuid");
+    const workflows = await db.query(
+      "SELECT workflow_uuid, executor_id FROM dbos.workflow_status WHERE workflow_uuid LIKE 'approve-1%' ORDER BY workflow_uuid",
+    );
     expect(workflows.rows).toEqual([
       { workflow_uuid: 'approve-1', executor_id: 'signal-worker' },
       { workflow_uuid: 'approve-1:wait-1', executor_id: 'signal-worker' },

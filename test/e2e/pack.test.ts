@@ -10,7 +10,17 @@
  * Set TOOLGEN_E2E_KEEP=1 to keep the temporary app for inspection.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -273,17 +283,37 @@ interface Run {
 
 /** The environment of every child: no colour, not CI, never the network, nothing of this vitest run. */
 function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: '', npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    CI: '',
+    npm_config_prefer_offline: 'true',
+    npm_config_update_notifier: 'false',
+  };
   for (const key of Object.keys(env)) {
-    if (/^(VITEST|npm_lifecycle_|npm_package_)/.test(key) || key === 'FORCE_COLOR' || key === 'npm_config_local_prefix') delete env[key];
+    if (/^(VITEST|npm_lifecycle_|npm_package_)/.test(key) || key === 'FORCE_COLOR' || key === 'npm_config_local_prefix')
+      delete env[key];
   }
   return env;
 }
 
 function run(command: string, args: readonly string[], cwd: string, timeout = STEP_TIMEOUT): Run {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: childEnv(), timeout, maxBuffer: 64 * 1024 * 1024 });
-  if (result.error) throw new Error(`could not run \`${command} ${args.join(' ')}\` in ${cwd}: ${result.error.message}`);
-  return { command: `${command} ${args.join(' ')}`, cwd, status: result.status, stdout: result.stdout, stderr: result.stderr };
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: childEnv(),
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error)
+    throw new Error(`could not run \`${command} ${args.join(' ')}\` in ${cwd}: ${result.error.message}`);
+  return {
+    command: `${command} ${args.join(' ')}`,
+    cwd,
+    status: result.status,
+    stdout: result.stdout,
+    stderr: result.stderr,
+  };
 }
 
 /** A run, for assertion messages. */
@@ -327,7 +357,9 @@ function snapshot(dir: string): Record<string, string> {
 function staleDist(): string[] {
   const src = path.join(REPO, 'src');
   const stale: string[] = [];
-  const configs = ['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(path.join(REPO, file)).mtimeMs);
+  const configs = ['package.json', 'tsconfig.json', 'tsconfig.build.json'].map(
+    (file) => statSync(path.join(REPO, file)).mtimeMs,
+  );
   for (const file of listFiles(src)) {
     if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
     const out = path.join(REPO, 'dist', file.replace(/\.ts$/, '.js'));
@@ -371,7 +403,9 @@ function installedVersion(name: string): string {
 
 /** npm 11's lines about dependencies whose install scripts it did not run (or would have). */
 function installScriptWarnings(text: string): string[] {
-  return text.split('\n').filter((line) => /install-scripts|prepare|postinstall|preinstall/.test(line) && /\S+@\d/.test(line));
+  return text
+    .split('\n')
+    .filter((line) => /install-scripts|prepare|postinstall|preinstall/.test(line) && /\S+@\d/.test(line));
 }
 
 /** Bytes of the files under `dir`, as `du -sb` counts them (apparent sizes, directories included). */
@@ -396,7 +430,8 @@ describe('the packed packages, installed into a fresh app as the README says', (
 
   const toolgen = (...args: string[]) => run('npx', ['--no-install', 'toolgen', ...args], app);
   const appFile = (file: string) => path.join(app, file);
-  const npmInstall = (...args: string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], app, SETUP_TIMEOUT);
+  const npmInstall = (...args: string[]) =>
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], app, SETUP_TIMEOUT);
 
   /** The app as written, freshly generated, with `toolgen check` passing. */
   function resetApp(): void {
@@ -420,11 +455,21 @@ describe('the packed packages, installed into a fresh app as the README says', (
 
     // 1. Pack both packages (`npm run pack` without its build: dist/ is current, and rebuilding it
     //    would rewrite it while other test files may be reading it).
-    const packed = expectSuccess(run(process.execPath, [path.join(REPO, 'scripts/pack.mjs'), '--out', path.join(tmp, 'pack'), '--json'], REPO, SETUP_TIMEOUT));
+    const packed = expectSuccess(
+      run(
+        process.execPath,
+        [path.join(REPO, 'scripts/pack.mjs'), '--out', path.join(tmp, 'pack'), '--json'],
+        REPO,
+        SETUP_TIMEOUT,
+      ),
+    );
     const report = JSON.parse(packed.stdout) as Packed[];
     cli = report.find((entry) => entry.name === 'toolgen')!;
     runtime = report.find((entry) => entry.name === RUNTIME_MODULE)!;
-    expect([cli, runtime].every((entry) => entry && existsSync(entry.tarball)), show(packed)).toBe(true);
+    expect(
+      [cli, runtime].every((entry) => entry && existsSync(entry.tarball)),
+      show(packed),
+    ).toBe(true);
     repoVersion = readJson<PackageJson>(path.join(REPO, 'package.json')).version;
 
     // 2. The guide, with the tarballs for the package names: an ES module package, the runtime as a
@@ -435,7 +480,13 @@ describe('the packed packages, installed into a fresh app as the README says', (
     installs.push(expectSuccess(npmInstall(runtime.tarball)));
     installs.push(
       expectSuccess(
-        npmInstall('--save-dev', cli.tarball, `typescript@${installedVersion('@typescript/native')}`, `vitest@${installedVersion('vitest')}`, `@types/node@${installedVersion('@types/node')}`),
+        npmInstall(
+          '--save-dev',
+          cli.tarball,
+          `typescript@${installedVersion('@typescript/native')}`,
+          `vitest@${installedVersion('vitest')}`,
+          `@types/node@${installedVersion('@types/node')}`,
+        ),
       ),
     );
     installs.push(expectSuccess(npmInstall('--save-dev', `tsx@${installedVersion('tsx')}`)));
@@ -464,30 +515,57 @@ describe('the packed packages, installed into a fresh app as the README says', (
         .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
         .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]),
     ];
-    expect(required.filter((file) => !cli.files.includes(file)), 'files missing from the tarball').toEqual([]);
+    expect(
+      required.filter((file) => !cli.files.includes(file)),
+      'files missing from the tarball',
+    ).toEqual([]);
     const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
-    expect(cli.files.filter((file) => !allowed.test(file)), 'files that should not be in the tarball').toEqual([]);
+    expect(
+      cli.files.filter((file) => !allowed.test(file)),
+      'files that should not be in the tarball',
+    ).toEqual([]);
   });
 
   it('packs the runtime with what generated code runs on, and nothing of the compiler or the CLI', () => {
     const runtimeSources = listFiles(path.join(REPO, 'src'))
       .filter((file) => /^(runtime|language|mcp|dbos)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'))
       .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]);
-    expect(runtimeSources.filter((file) => !runtime.files.includes(file)), 'files missing from the runtime tarball').toEqual([]);
-    expect(runtime.files.filter((file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp|dbos)\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
+    expect(
+      runtimeSources.filter((file) => !runtime.files.includes(file)),
+      'files missing from the runtime tarball',
+    ).toEqual([]);
+    expect(
+      runtime.files.filter(
+        (file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp|dbos)\/.+\.(js|d\.ts))$/.test(file),
+      ),
+    ).toEqual([]);
     const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
     expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './dbos', './package.json']);
-    expect(manifest.dependencies).toEqual({ ajv: expect.any(String), jsonata: expect.any(String), re2js: expect.any(String) });
+    expect(manifest.dependencies).toEqual({
+      ajv: expect.any(String),
+      jsonata: expect.any(String),
+      re2js: expect.any(String),
+    });
     // DBOS and its driver are for apps that choose @toolgen/runtime/dbos: optional peers, never installed with the runtime.
-    expect(manifest.peerDependencies).toMatchObject({ '@dbos-inc/dbos-sdk': expect.any(String), pg: expect.any(String) });
-    expect(manifest.peerDependenciesMeta).toMatchObject({ '@dbos-inc/dbos-sdk': { optional: true }, pg: { optional: true } });
+    expect(manifest.peerDependencies).toMatchObject({
+      '@dbos-inc/dbos-sdk': expect.any(String),
+      pg: expect.any(String),
+    });
+    expect(manifest.peerDependenciesMeta).toMatchObject({
+      '@dbos-inc/dbos-sdk': { optional: true },
+      pg: { optional: true },
+    });
   });
 
   it('installs both packages with no install script and no warning about one, each where the guide puts it', () => {
-    for (const install of installs.slice(0, 2)) expect(installScriptWarnings(`${install.stdout}\n${install.stderr}`), show(install)).toEqual([]);
+    for (const install of installs.slice(0, 2))
+      expect(installScriptWarnings(`${install.stdout}\n${install.stderr}`), show(install)).toEqual([]);
     // tsx brings esbuild, whose postinstall npm 11 lists (the README says it is not needed); nothing else.
     const tsx = installs[2]!;
-    expect(installScriptWarnings(`${tsx.stdout}\n${tsx.stderr}`).filter((line) => !/\besbuild@/.test(line)), show(tsx)).toEqual([]);
+    expect(
+      installScriptWarnings(`${tsx.stdout}\n${tsx.stderr}`).filter((line) => !/\besbuild@/.test(line)),
+      show(tsx),
+    ).toEqual([]);
     for (const name of ['toolgen', RUNTIME_MODULE]) {
       const manifest = readJson<PackageJson>(appFile(`node_modules/${name}/package.json`));
       expect(manifest.scripts, `${name} ships scripts`).toBeUndefined();
@@ -495,7 +573,13 @@ describe('the packed packages, installed into a fresh app as the README says', (
     }
     const manifest = readJson<PackageJson>(appFile('package.json'));
     expect(Object.keys(manifest.dependencies ?? {})).toEqual([RUNTIME_MODULE]);
-    expect(Object.keys(manifest.devDependencies ?? {}).sort()).toEqual(['@types/node', 'toolgen', 'tsx', 'typescript', 'vitest']);
+    expect(Object.keys(manifest.devDependencies ?? {}).sort()).toEqual([
+      '@types/node',
+      'toolgen',
+      'tsx',
+      'typescript',
+      'vitest',
+    ]);
     // The CLI asks for a runtime of its own version, and never pulls one in for production.
     const cliManifest = readJson<PackageJson>(appFile('node_modules/toolgen/package.json'));
     expect(cliManifest.peerDependencies?.[RUNTIME_MODULE]).toBe(repoVersion);
@@ -505,7 +589,9 @@ describe('the packed packages, installed into a fresh app as the README says', (
   it('installs a working bin, compiler API and runtime, and the CLI package exports no runtime', () => {
     const version = expectSuccess(toolgen('--version'));
     expect(version.stdout.trim()).toBe(repoVersion);
-    expect(readFileSync(appFile('node_modules/toolgen/dist/cli/bin.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(
+      readFileSync(appFile('node_modules/toolgen/dist/cli/bin.js'), 'utf8').startsWith('#!/usr/bin/env node\n'),
+    ).toBe(true);
     const script = [
       "const api = await import('toolgen');",
       `const runtime = await import('${RUNTIME_MODULE}');`,
@@ -516,10 +602,27 @@ describe('the packed packages, installed into a fresh app as the README says', (
       'console.log(JSON.stringify({ api: Object.keys(api).sort(), runtime: Object.keys(runtime).sort(), agents: Object.keys(agents).sort(), mcp: Object.keys(mcp).sort(), version: pkg.version, old }));',
     ].join('\n');
     const loaded = expectSuccess(run(process.execPath, ['--input-type=module', '-e', script], app));
-    const exported = JSON.parse(loaded.stdout) as { api: string[]; runtime: string[]; agents: string[]; mcp: string[]; version: string; old: string };
+    const exported = JSON.parse(loaded.stdout) as {
+      api: string[];
+      runtime: string[];
+      agents: string[];
+      mcp: string[];
+      version: string;
+      old: string;
+    };
     expect(exported.api).toEqual(expect.arrayContaining(['Compiler', 'defaultOptions', 'main']));
-    expect(exported.runtime).toEqual(expect.arrayContaining(['AuditContext', 'ChainExecutor', 'ToolRegistry', 'createTestExecutor', 'defineTool']));
-    expect(exported.agents).toEqual(['PLAN_TOOL', 'ToolPlanner', 'callMany', 'toChainPlan', 'toProviderTools', 'validateToolCalls', 'validateToolDefinitions']);
+    expect(exported.runtime).toEqual(
+      expect.arrayContaining(['AuditContext', 'ChainExecutor', 'ToolRegistry', 'createTestExecutor', 'defineTool']),
+    );
+    expect(exported.agents).toEqual([
+      'PLAN_TOOL',
+      'ToolPlanner',
+      'callMany',
+      'toChainPlan',
+      'toProviderTools',
+      'validateToolCalls',
+      'validateToolDefinitions',
+    ]);
     expect(exported.mcp).toEqual(expect.arrayContaining(['serveHttp', 'serveStdio', 'toolServerFactory']));
     expect(exported.version).toBe(repoVersion);
     expect(exported.old).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
@@ -530,7 +633,8 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(diagnosticsIn(build.stderr), show(build)).toEqual([]);
     expect(build.stdout).toMatch(/toolgen: 2 tools built, 6 files written in generated\b/);
     expect(listFiles(appFile('generated')).map((file) => `generated/${file}`)).toEqual([...GENERATED_FILES].sort());
-    for (const file of GENERATED_FILES) expect(readFileSync(appFile(file), 'utf8')).toMatch(/^(\/\/|<!--) Generated by toolgen/);
+    for (const file of GENERATED_FILES)
+      expect(readFileSync(appFile(file), 'utf8')).toMatch(/^(\/\/|<!--) Generated by toolgen/);
 
     const again = expectSuccess(toolgen());
     expect(again.stdout, 'a second build must write nothing').toMatch(/2 tools built, 0 files written/);
@@ -546,12 +650,22 @@ describe('the packed packages, installed into a fresh app as the README says', (
   it('the generated tests and the app test pass (`npx vitest run`)', () => {
     if (!existsSync(appFile('generated/index.ts'))) resetApp();
     const reportFile = path.join(tmp, 'vitest-report.json');
-    const vitest = run('npx', ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`], app);
+    const vitest = run(
+      'npx',
+      ['--no-install', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
+      app,
+    );
     expect(vitest.status, show(vitest)).toBe(0);
-    const report = readJson<{ numFailedTests: number; testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }> }>(reportFile);
+    const report = readJson<{
+      numFailedTests: number;
+      testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
+    }>(reportFile);
     expect(report.numFailedTests).toBe(0);
     const results = Object.fromEntries(
-      report.testResults.map((file) => [path.relative(app, file.name).split(path.sep).join('/'), Object.fromEntries(file.assertionResults.map((test) => [test.title, test.status]))]),
+      report.testResults.map((file) => [
+        path.relative(app, file.name).split(path.sep).join('/'),
+        Object.fromEntries(file.assertionResults.map((test) => [test.title, test.status])),
+      ]),
     );
     expect(Object.keys(results).sort()).toEqual(Object.keys(EXPECTED_TESTS).sort());
     for (const [file, titles] of Object.entries(EXPECTED_TESTS)) {
@@ -568,9 +682,11 @@ describe('the packed packages, installed into a fresh app as the README says', (
       const absolute = appFile(`generated/${file}`);
       const text = readFileSync(absolute, 'utf8');
       if (/\brequire\s*\(/.test(text)) problems.push(`${file}: uses require()`);
-      const specifiers = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-        (match) => match[1] ?? match[2] ?? match[3] ?? '',
-      );
+      const specifiers = [
+        ...text.matchAll(
+          /\bfrom\s+['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+        ),
+      ].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
       expect(specifiers.length, `${file} imports nothing`).toBeGreaterThan(0);
       for (const specifier of specifiers) {
         if (specifier === RUNTIME_MODULE) continue;
@@ -581,21 +697,36 @@ describe('the packed packages, installed into a fresh app as the README says', (
         }
         const target = path.resolve(path.dirname(absolute), specifier);
         const relative = path.relative(app, target);
-        const inApp = !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules');
-        const exists = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts')].some((candidate) => existsSync(candidate));
-        if (!inApp || !exists) problems.push(`${file}: imports '${specifier}', which is ${inApp ? 'missing' : 'outside the app'}`);
+        const inApp =
+          !relative.startsWith('..') &&
+          !path.isAbsolute(relative) &&
+          !relative.split(path.sep).includes('node_modules');
+        const exists = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts')].some((candidate) =>
+          existsSync(candidate),
+        );
+        if (!inApp || !exists)
+          problems.push(`${file}: imports '${specifier}', which is ${inApp ? 'missing' : 'outside the app'}`);
       }
     }
     expect(problems).toEqual([]);
-    expect(readFileSync(appFile('generated/tools/shout_tool.ts'), 'utf8')).toContain("from '../../config/tools/text/shout.js'");
+    expect(readFileSync(appFile('generated/tools/shout_tool.ts'), 'utf8')).toContain(
+      "from '../../config/tools/text/shout.js'",
+    );
   });
 
-  it('`npx toolgen run` runs the composite with the app\'s TypeScript handler, through tsx', () => {
+  it("`npx toolgen run` runs the composite with the app's TypeScript handler, through tsx", () => {
     if (!existsSync(appFile('generated/index.ts'))) resetApp();
     const run = toolgen('run', 'shout_twice_chain', '--input', '{"greeting":"hi"}', '--json');
     expect(run.status, show(run)).toBe(0);
-    const trace = JSON.parse(run.stdout) as { success: boolean; output: unknown; steps: Array<{ step: string; status: string }> };
-    expect(trace.steps.map((step) => [step.step, step.status])).toEqual([['first', 'success'], ['second', 'success']]);
+    const trace = JSON.parse(run.stdout) as {
+      success: boolean;
+      output: unknown;
+      steps: Array<{ step: string; status: string }>;
+    };
+    expect(trace.steps.map((step) => [step.step, step.status])).toEqual([
+      ['first', 'success'],
+      ['second', 'success'],
+    ]);
     expect(trace.output).toMatchObject({ first_loud: 'HI', final_loud: 'HI, AGAIN HI, AGAIN' });
     const graph = expectSuccess(toolgen('graph', 'shout_twice_chain'));
     expect(graph.stdout).toMatch(/^flowchart TD\n/);
@@ -605,7 +736,15 @@ describe('the packed packages, installed into a fresh app as the README says', (
     if (!existsSync(appFile('generated/index.ts'))) resetApp();
     const client = new Client({ name: 'toolgen-e2e', version: '1.0.0' });
     const npx = path.join(path.dirname(process.execPath), 'npx');
-    await client.connect(new StdioClientTransport({ command: existsSync(npx) ? npx : 'npx', args: ['--no-install', 'toolgen', 'serve'], cwd: app, env: childEnv() as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: existsSync(npx) ? npx : 'npx',
+        args: ['--no-install', 'toolgen', 'serve'],
+        cwd: app,
+        env: childEnv() as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(['shout_tool', 'shout_twice_chain']);
@@ -639,17 +778,38 @@ describe('the packed packages, installed into a fresh app as the README says', (
     mkdirSync(prod);
     for (const file of ['package.json', 'package-lock.json']) cpSync(appFile(file), path.join(prod, file));
     cpSync(appFile('dist'), path.join(prod, 'dist'), { recursive: true });
-    const install = expectSuccess(run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], prod, SETUP_TIMEOUT));
+    const install = expectSuccess(
+      run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], prod, SETUP_TIMEOUT),
+    );
     expect(installScriptWarnings(`${install.stdout}\n${install.stderr}`), show(install)).toEqual([]);
 
     const installed = readdirSync(path.join(prod, 'node_modules')).flatMap((name) =>
-      name.startsWith('@') ? readdirSync(path.join(prod, 'node_modules', name)).map((scoped) => `${name}/${scoped}`) : name.startsWith('.') ? [] : [name],
+      name.startsWith('@')
+        ? readdirSync(path.join(prod, 'node_modules', name)).map((scoped) => `${name}/${scoped}`)
+        : name.startsWith('.')
+          ? []
+          : [name],
     );
     expect(installed).toContain(RUNTIME_MODULE);
-    const compilerOnly = ['toolgen', 'ts-morph', '@ts-morph/common', 'typescript', 'handlebars', 'chokidar', 'commander', 'yaml', '@modelcontextprotocol/server', 'vitest', 'tsx', 'esbuild'];
+    const compilerOnly = [
+      'toolgen',
+      'ts-morph',
+      '@ts-morph/common',
+      'typescript',
+      'handlebars',
+      'chokidar',
+      'commander',
+      'yaml',
+      '@modelcontextprotocol/server',
+      'vitest',
+      'tsx',
+      'esbuild',
+    ];
     expect(installed.filter((name) => compilerOnly.includes(name))).toEqual([]);
     const size = diskUsage(path.join(prod, 'node_modules'));
-    console.log(`toolgen e2e: production install of the sample app: ${installed.length} packages, ${size} bytes (du -sb node_modules)`);
+    console.log(
+      `toolgen e2e: production install of the sample app: ${installed.length} packages, ${size} bytes (du -sb node_modules)`,
+    );
     // The compiler alone (ts-morph bundles TypeScript) is tens of MB; the runtime and its two dependencies are a few.
     expect(size).toBeLessThan(8_000_000);
 
@@ -668,7 +828,10 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(clean.stdout).toContain('up to date');
 
     const before = snapshot(appFile('generated'));
-    const edited = APP_FILES[FUNCTION_YAML]!.replace('description: Upper-cases a text, optionally repeating it.', 'description: Upper-cases a text, and may repeat it.');
+    const edited = APP_FILES[FUNCTION_YAML]!.replace(
+      'description: Upper-cases a text, optionally repeating it.',
+      'description: Upper-cases a text, and may repeat it.',
+    );
     expect(edited).not.toBe(APP_FILES[FUNCTION_YAML]);
     write(app, FUNCTION_YAML, edited);
 
@@ -679,7 +842,9 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(snapshot(appFile('generated')), '`toolgen check` must not write').toEqual(before);
 
     expectSuccess(toolgen());
-    expect(readFileSync(appFile('generated/tools/shout_tool.ts'), 'utf8')).toContain('Upper-cases a text, and may repeat it.');
+    expect(readFileSync(appFile('generated/tools/shout_tool.ts'), 'utf8')).toContain(
+      'Upper-cases a text, and may repeat it.',
+    );
     expectSuccess(toolgen('check'));
   });
 
@@ -707,7 +872,11 @@ describe('the packed packages, installed into a fresh app as the README says', (
   it('a new YAML file with a syntax error: exit 1, file:line:col and a TG code, generated/ untouched', () => {
     resetApp();
     const before = snapshot(appFile('generated'));
-    write(app, 'config/tools/text/broken_tool.yaml', 'name: broken_tool\ndescription: [a flow sequence that never ends\nimplementation:\n  type: function\n');
+    write(
+      app,
+      'config/tools/text/broken_tool.yaml',
+      'name: broken_tool\ndescription: [a flow sequence that never ends\nimplementation:\n  type: function\n',
+    );
 
     const build = toolgen();
     expect(build.status, show(build)).toBe(1);
@@ -729,23 +898,29 @@ describe('the packed packages, installed into a fresh app as the README says', (
       at: (yaml: string) => ({ line: lineOf(yaml, '    min_lenght: 1'), column: 5 }),
       code: 'TG1102',
     },
-  ])('breaking the generated tool shout_tool with $kind: exit 1, file:line:col and $code, generated/ untouched', ({ edit, at, code }) => {
-    resetApp();
-    const before = snapshot(appFile('generated'));
-    const broken = edit(APP_FILES[FUNCTION_YAML]!);
-    expect(broken).not.toBe(APP_FILES[FUNCTION_YAML]);
-    write(app, FUNCTION_YAML, broken);
-    const { line, column } = at(broken);
+  ])(
+    'breaking the generated tool shout_tool with $kind: exit 1, file:line:col and $code, generated/ untouched',
+    ({ edit, at, code }) => {
+      resetApp();
+      const before = snapshot(appFile('generated'));
+      const broken = edit(APP_FILES[FUNCTION_YAML]!);
+      expect(broken).not.toBe(APP_FILES[FUNCTION_YAML]);
+      write(app, FUNCTION_YAML, broken);
+      const { line, column } = at(broken);
 
-    const build = toolgen();
-    expect(build.status, show(build)).toBe(1);
-    expect(build.stderr, show(build)).toContain(`${FUNCTION_YAML}:${line}:${column} error ${code} `);
-    // The composite calls a tool that is broken, not missing: no "no tool named" cascade.
-    expect(diagnosticsIn(build.stderr).filter((found) => found.includes("no tool named 'shout_tool'")), show(build)).toEqual([]);
-    const after = snapshot(appFile('generated'));
-    expect(changedFiles(before, after), `generated/ changed after a failed build\n${show(build)}`).toEqual([]);
-    expect(after).toEqual(before);
-  });
+      const build = toolgen();
+      expect(build.status, show(build)).toBe(1);
+      expect(build.stderr, show(build)).toContain(`${FUNCTION_YAML}:${line}:${column} error ${code} `);
+      // The composite calls a tool that is broken, not missing: no "no tool named" cascade.
+      expect(
+        diagnosticsIn(build.stderr).filter((found) => found.includes("no tool named 'shout_tool'")),
+        show(build),
+      ).toEqual([]);
+      const after = snapshot(appFile('generated'));
+      expect(changedFiles(before, after), `generated/ changed after a failed build\n${show(build)}`).toEqual([]);
+      expect(after).toEqual(before);
+    },
+  );
 });
 
 function lineOf(text: string, line: string): number {

@@ -86,7 +86,9 @@ export function createProject(files: Record<string, string> = {}, base = BASE_FI
     compiler: () => new Compiler(defaultOptions(root)),
     async diagnose() {
       const result = await project.compiler().build();
-      const short = result.diagnostics.map((d) => `${d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : '-'} ${d.code}`);
+      const short = result.diagnostics.map(
+        (d) => `${d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : '-'} ${d.code}`,
+      );
       return { short, all: result.diagnostics };
     },
     dispose: () => rmSync(root, { recursive: true, force: true }),

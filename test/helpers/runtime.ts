@@ -14,7 +14,16 @@ import {
   type ToolPolicies,
 } from '../../src/runtime/index.js';
 
-export function tool(name: string, handler: ToolHandler<any, unknown>, extra: { parameters?: Record<string, unknown>; returns?: Record<string, unknown>; policies?: Partial<ToolPolicies>; redact?: string[] } = {}): ToolDefinition {
+export function tool(
+  name: string,
+  handler: ToolHandler<any, unknown>,
+  extra: {
+    parameters?: Record<string, unknown>;
+    returns?: Record<string, unknown>;
+    policies?: Partial<ToolPolicies>;
+    redact?: string[];
+  } = {},
+): ToolDefinition {
   return defineTool({
     name,
     description: `${name} for tests`,
@@ -26,13 +35,24 @@ export function tool(name: string, handler: ToolHandler<any, unknown>, extra: { 
   });
 }
 
-export function step(id: string, toolName: string, options: Partial<Omit<CallStep, 'kind' | 'id' | 'tool'>> & { next?: string | null; map?: Record<string, string>; failure?: FailurePolicy } = {}): CallStep {
+export function step(
+  id: string,
+  toolName: string,
+  options: Partial<Omit<CallStep, 'kind' | 'id' | 'tool'>> & {
+    next?: string | null;
+    map?: Record<string, string>;
+    failure?: FailurePolicy;
+  } = {},
+): CallStep {
   return {
     kind: 'call',
     id,
     tool: toolName,
     inputs: options.inputs ?? {},
-    onSuccess: options.onSuccess ?? { mapOutputs: Object.entries(options.map ?? {}).map(([from, to]) => ({ from, to })), next: options.next === undefined ? null : options.next },
+    onSuccess: options.onSuccess ?? {
+      mapOutputs: Object.entries(options.map ?? {}).map(([from, to]) => ({ from, to })),
+      next: options.next === undefined ? null : options.next,
+    },
     onFailure: options.failure ?? options.onFailure ?? { action: 'stop' },
   };
 }
@@ -42,10 +62,22 @@ export function chain(name: string, steps: PlanStep[], maxStepExecutions = 1000)
   return { name, entry: steps[0]?.id ?? null, steps, maxStepExecutions };
 }
 
-export function executor(tools: ToolDefinition[], context: Partial<{ casefileId: string | null; permissions: string[] }> = {}) {
+export function executor(
+  tools: ToolDefinition[],
+  context: Partial<{ casefileId: string | null; permissions: string[] }> = {},
+) {
   const clock = createTestClock();
-  const audit = new AuditContext({ userId: 'u1', sessionId: 's1', casefileId: context.casefileId ?? null, permissions: context.permissions ?? [] });
-  return { executor: new ChainExecutor({ registry: new ToolRegistry(tools), context: audit, clock, random: () => 0.5 }), clock, audit };
+  const audit = new AuditContext({
+    userId: 'u1',
+    sessionId: 's1',
+    casefileId: context.casefileId ?? null,
+    permissions: context.permissions ?? [],
+  });
+  return {
+    executor: new ChainExecutor({ registry: new ToolRegistry(tools), context: audit, clock, random: () => 0.5 }),
+    clock,
+    audit,
+  };
 }
 
 /** A handler that fails `times` times, then returns `output`. */

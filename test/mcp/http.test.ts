@@ -46,8 +46,18 @@ describe('serveHttp', () => {
   const slow = slowTool();
 
   beforeAll(async () => {
-    const registry = new ToolRegistry([...createToolRegistry().names().map((name) => createToolRegistry().get(name)!), slow.tool]);
-    server = await serveHttp({ registry, port: 0, onAudit: (record) => audit.push(record), defaults: { userId: 'alice' } });
+    const registry = new ToolRegistry([
+      ...createToolRegistry()
+        .names()
+        .map((name) => createToolRegistry().get(name)!),
+      slow.tool,
+    ]);
+    server = await serveHttp({
+      registry,
+      port: 0,
+      onAudit: (record) => audit.push(record),
+      defaults: { userId: 'alice' },
+    });
     client = new Client({ name: 'toolgen-test', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(server.url));
     await client.connect(transport);
@@ -91,7 +101,9 @@ describe('serveHttp', () => {
   it('reports a missing permission as a tool error of kind policy', async () => {
     const result = await client.callTool({ name: 'inbox_triage', arguments: { query: 'invoice' } });
     expect(result.isError).toBe(true);
-    expect((result.content as Array<{ text: string }>)[0]!.text).toBe("policy: 'inbox_triage' requires permission 'gmail.read', 'drive.write'");
+    expect((result.content as Array<{ text: string }>)[0]!.text).toBe(
+      "policy: 'inbox_triage' requires permission 'gmail.read', 'drive.write'",
+    );
     expect(result._meta?.['toolgen/failure']).toMatchObject({ kind: 'policy' });
   });
 
@@ -108,9 +120,14 @@ describe('serveHttp', () => {
 
   it('sends progress per step, before the result', async () => {
     const from = received.length;
-    const result = await client.callTool({ name: 'echo_chain_demo', arguments: { initial_message: 'p' } }, { onprogress: () => {} });
+    const result = await client.callTool(
+      { name: 'echo_chain_demo', arguments: { initial_message: 'p' } },
+      { onprogress: () => {} },
+    );
     expect(result.isError).toBeFalsy();
     const wire = received.slice(from) as Array<{ method?: string; params?: { progress: number }; result?: unknown }>;
-    expect(wire.map((message) => (message.method === 'notifications/progress' ? message.params!.progress : 'result'))).toEqual([1, 2, 3, 'result']);
+    expect(
+      wire.map((message) => (message.method === 'notifications/progress' ? message.params!.progress : 'result')),
+    ).toEqual([1, 2, 3, 'result']);
   });
 });

@@ -17,7 +17,12 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   const out: string[] = [];
   const err: string[] = [];
   const data: string[] = [];
-  const output: Output = { color: false, out: (line) => out.push(line), err: (line) => err.push(line), data: (line) => data.push(line) };
+  const output: Output = {
+    color: false,
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    data: (line) => data.push(line),
+  };
   const code = await main(args, { cwd: root, output });
   return { code, out: out.join('\n'), err: err.join('\n'), data: data.join('\n') };
 }
@@ -35,11 +40,19 @@ describe('toolgen migrate', () => {
     const { code, out } = await run(['migrate', FIXTURES, 'out']);
     expect(code).toBe(1);
     expect(readdirSync(path.join(root, 'out'))).toHaveLength(17);
-    expect(out).toMatch(/7 files read, 11 tools written to out \(6 handler stubs\); .* warnings; needs a person: see the warnings and stubs above$/);
+    expect(out).toMatch(
+      /7 files read, 11 tools written to out \(6 handler stubs\); .* warnings; needs a person: see the warnings and stubs above$/,
+    );
   });
 
   it('prints the report as JSON with --format json', async () => {
-    const { code, data } = await run(['migrate', path.join(FIXTURES, 'library/workspace_tools.yaml'), 'out', '--format', 'json']);
+    const { code, data } = await run([
+      'migrate',
+      path.join(FIXTURES, 'library/workspace_tools.yaml'),
+      'out',
+      '--format',
+      'json',
+    ]);
     expect(code).toBe(1);
     const report = JSON.parse(data) as { files: { tools: { name: string }[] }[]; needsPerson: boolean };
     expect(report.needsPerson).toBe(true);

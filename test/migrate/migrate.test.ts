@@ -26,19 +26,27 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dest, { recursive: true, force: true }));
 
-const fileReport = (source: string): FileReport => report.files.find((file) => file.source === `${FIXTURES}/${source}`)!;
+const fileReport = (source: string): FileReport =>
+  report.files.find((file) => file.source === `${FIXTURES}/${source}`)!;
 const notesOf = (source: string, tool: string) => fileReport(source).tools.find((found) => found.name === tool)!.notes;
 
 describe('the migrated files', () => {
   it('are one YAML per tool, and a stub per tool the original did not run as a function or composite', () => {
-    expect(readdirSync(path.join(dest, 'out')).sort()).toEqual(readdirSync(GOLDEN).filter((file) => file !== 'report.txt').sort());
+    expect(readdirSync(path.join(dest, 'out')).sort()).toEqual(
+      readdirSync(GOLDEN)
+        .filter((file) => file !== 'report.txt')
+        .sort(),
+    );
   });
 
-  it.each(readdirSync(GOLDEN).filter((file) => file !== 'report.txt'))('%s matches its golden file byte for byte', (file) => {
-    const actual = readFileSync(path.join(dest, 'out', file), 'utf8');
-    if (process.env['UPDATE_GOLDEN']) writeFileSync(path.join(GOLDEN, file), actual);
-    expect(actual).toBe(readFileSync(path.join(GOLDEN, file), 'utf8'));
-  });
+  it.each(readdirSync(GOLDEN).filter((file) => file !== 'report.txt'))(
+    '%s matches its golden file byte for byte',
+    (file) => {
+      const actual = readFileSync(path.join(dest, 'out', file), 'utf8');
+      if (process.env['UPDATE_GOLDEN']) writeFileSync(path.join(GOLDEN, file), actual);
+      expect(actual).toBe(readFileSync(path.join(GOLDEN, file), 'utf8'));
+    },
+  );
 
   it('the report, as printed, matches its golden file', () => {
     const text = `${renderReport(report).join('\n').replaceAll(path.relative(repo, dest).split(path.sep).join('/'), 'DEST')}\n`;
@@ -49,8 +57,18 @@ describe('the migrated files', () => {
 
 describe('the report', () => {
   it('says a multi-tool file was split, one file per tool', () => {
-    expect(fileReport('library/workspace_tools.yaml').notes).toContainEqual({ kind: 'split', where: 'tools', text: expect.stringContaining('5 tools → one file each') });
-    expect(fileReport('library/workspace_tools.yaml').tools.map((tool) => tool.name)).toEqual(['gmail_search_messages', 'drive_upload_file', 'primary_data_tool', 'fallback_data_tool', 'process_results']);
+    expect(fileReport('library/workspace_tools.yaml').notes).toContainEqual({
+      kind: 'split',
+      where: 'tools',
+      text: expect.stringContaining('5 tools → one file each'),
+    });
+    expect(fileReport('library/workspace_tools.yaml').tools.map((tool) => tool.name)).toEqual([
+      'gmail_search_messages',
+      'drive_upload_file',
+      'primary_data_tool',
+      'fallback_data_tool',
+      'process_results',
+    ]);
   });
 
   it('names each renamed policy, audit and test field with its new home', () => {
@@ -62,27 +80,57 @@ describe('the report', () => {
         { kind: 'renamed', where: 'audit_events.success_event', text: '→ audit.success_event' },
         { kind: 'renamed', where: 'test_scenarios[0]', text: '→ examples[1]' },
         { kind: 'renamed', where: 'test_scenarios[1]', text: '→ error_scenarios[1]' },
-        { kind: 'commented', where: 'session_policies.requires_active_session', text: 'toolgen has no sessions to check' },
+        {
+          kind: 'commented',
+          where: 'session_policies.requires_active_session',
+          text: 'toolgen has no sessions to check',
+        },
       ]),
     );
   });
 
   it('says which handlers are stubs, and what they were', () => {
-    expect(notesOf('library/workspace_tools.yaml', 'primary_data_tool')).toContainEqual({ kind: 'stubbed', where: 'implementation', text: expect.stringContaining('type api_call → type: function, ./primary_data_tool.ts exporting primaryDataTool') });
-    expect(fileReport('library/workspace_tools.yaml').tools.find((tool) => tool.name === 'fallback_data_tool')!.handler).toMatch(/fallback_data_tool\.ts$/);
+    expect(notesOf('library/workspace_tools.yaml', 'primary_data_tool')).toContainEqual({
+      kind: 'stubbed',
+      where: 'implementation',
+      text: expect.stringContaining('type api_call → type: function, ./primary_data_tool.ts exporting primaryDataTool'),
+    });
+    expect(
+      fileReport('library/workspace_tools.yaml').tools.find((tool) => tool.name === 'fallback_data_tool')!.handler,
+    ).toMatch(/fallback_data_tool\.ts$/);
   });
 
   it('resolves a next that names a tool twice called to the step after, and warns where the original looped back', () => {
     const notes = notesOf('flows/review_loop.yaml', 'review_loop');
-    expect(notes).toContainEqual({ kind: 'warning', where: 'implementation.composite.steps[1].on_success.next', text: expect.stringContaining('next: echo_tool → echo_tool_2; the original jumped back') });
-    expect(notes).toContainEqual({ kind: 'warning', where: 'implementation.composite.steps[3].on_failure.next', text: expect.stringContaining('loops back to an earlier step') });
+    expect(notes).toContainEqual({
+      kind: 'warning',
+      where: 'implementation.composite.steps[1].on_success.next',
+      text: expect.stringContaining('next: echo_tool → echo_tool_2; the original jumped back'),
+    });
+    expect(notes).toContainEqual({
+      kind: 'warning',
+      where: 'implementation.composite.steps[3].on_failure.next',
+      text: expect.stringContaining('loops back to an earlier step'),
+    });
   });
 
   it('rewrites plain templates and keeps and reports the others', () => {
     const notes = notesOf('flows/enrich_messages.yaml', 'enrich_messages');
-    expect(notes).toContainEqual({ kind: 'rewritten', where: 'implementation.composite.steps[1].inputs.content.chain', text: '{{ state.chain_id }} → << chain_id >>' });
-    expect(notes).toContainEqual({ kind: 'warning', where: 'implementation.composite.steps[1].inputs.mime_type', text: expect.stringContaining('is not a plain reference') });
-    expect(notes).toContainEqual({ kind: 'warning', where: 'implementation.composite.steps[0].on_success.transform.recent', text: expect.stringContaining('JSONata') });
+    expect(notes).toContainEqual({
+      kind: 'rewritten',
+      where: 'implementation.composite.steps[1].inputs.content.chain',
+      text: '{{ state.chain_id }} → << chain_id >>',
+    });
+    expect(notes).toContainEqual({
+      kind: 'warning',
+      where: 'implementation.composite.steps[1].inputs.mime_type',
+      text: expect.stringContaining('is not a plain reference'),
+    });
+    expect(notes).toContainEqual({
+      kind: 'warning',
+      where: 'implementation.composite.steps[0].on_success.transform.recent',
+      text: expect.stringContaining('JSONata'),
+    });
   });
 
   it('needs a person for stubs and warnings, not for a workflow that converted entirely', async () => {
@@ -98,18 +146,36 @@ function outputsOf(source: string): string[] {
 }
 
 describe('a clean build of the result', () => {
-  const fixtures = ['seed/echo_chain_demo.yaml', 'seed/gmail_to_drive_pipeline.yaml', 'seed/resilient_workflow.yaml', 'library/echo_tool.yaml', 'library/workspace_tools.yaml', 'flows/review_loop.yaml', 'flows/enrich_messages.yaml'];
+  const fixtures = [
+    'seed/echo_chain_demo.yaml',
+    'seed/gmail_to_drive_pipeline.yaml',
+    'seed/resilient_workflow.yaml',
+    'library/echo_tool.yaml',
+    'library/workspace_tools.yaml',
+    'flows/review_loop.yaml',
+    'flows/enrich_messages.yaml',
+  ];
 
   it.each(fixtures)('%s: no errors, and only the warnings the report announces', async (source) => {
     const project = mkdtempSync(path.join(dest, 'build-'));
-    const files = new Set([...outputsOf(source), ...LIBRARY.flatMap((library) => outputsOf(library.slice(FIXTURES.length + 1)))]);
+    const files = new Set([
+      ...outputsOf(source),
+      ...LIBRARY.flatMap((library) => outputsOf(library.slice(FIXTURES.length + 1))),
+    ]);
     for (const file of files) cpSync(path.join(repo, file), path.join(project, 'config/tools', path.basename(file)));
     const result = await new Compiler(defaultOptions(project)).build();
     expect(result.diagnostics.filter((found) => found.severity === 'error')).toEqual([]);
-    const announced = report.files.flatMap((file) => file.tools.flatMap((tool) => tool.notes.filter((note) => note.kind === 'warning').map((note) => `${path.basename(tool.yaml)} ${note.text}`)));
+    const announced = report.files.flatMap((file) =>
+      file.tools.flatMap((tool) =>
+        tool.notes.filter((note) => note.kind === 'warning').map((note) => `${path.basename(tool.yaml)} ${note.text}`),
+      ),
+    );
     for (const warning of result.diagnostics) {
       const file = path.basename(warning.location?.file ?? '');
-      expect(announced.some((note) => note.startsWith(`${file} `) && note.includes(warning.code)), `${file}: ${warning.code} ${warning.message}`).toBe(true);
+      expect(
+        announced.some((note) => note.startsWith(`${file} `) && note.includes(warning.code)),
+        `${file}: ${warning.code} ${warning.message}`,
+      ).toBe(true);
     }
   });
 });

@@ -60,9 +60,17 @@ describe('old field names in a normal build', () => {
 
   it('an old field with no equivalent, and an old implementation type, get the migrate hint', async () => {
     const diagnostics = await diagnosticsOf(OLD_TOOL);
-    expect(diagnostics.find((d) => d.message.startsWith("unknown field 'classification'"))).toMatchObject({ id: 'SCHEMA_OLD_FIELD_NO_EQUIVALENT', hint: expect.stringContaining('toolgen migrate') });
-    expect(diagnostics.find((d) => d.args && 'value' in d.args && d.args.value === 'api_call')).toMatchObject({ code: 'TG1105', hint: expect.stringContaining('toolgen migrate') });
-    expect(diagnostics.find((d) => d.message.startsWith("'parameters[0].type'"))).toMatchObject({ suggestion: 'integer' });
+    expect(diagnostics.find((d) => d.message.startsWith("unknown field 'classification'"))).toMatchObject({
+      id: 'SCHEMA_OLD_FIELD_NO_EQUIVALENT',
+      hint: expect.stringContaining('toolgen migrate'),
+    });
+    expect(diagnostics.find((d) => d.args && 'value' in d.args && d.args.value === 'api_call')).toMatchObject({
+      code: 'TG1105',
+      hint: expect.stringContaining('toolgen migrate'),
+    });
+    expect(diagnostics.find((d) => d.message.startsWith("'parameters[0].type'"))).toMatchObject({
+      suggestion: 'integer',
+    });
   });
 
   it('keeps every other message as it was', async () => {

@@ -4,7 +4,12 @@ import { backoffDelay } from '../../src/runtime/retry.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
 
 const echo = tool('echo', (input: { message: string }) => ({ data: input.message }), {
-  parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { message: { type: 'string' } },
+    required: ['message'],
+    additionalProperties: false,
+  },
   returns: { type: 'object', properties: { data: { type: 'string' } }, required: ['data'] },
 });
 const counter = tool('count', (input: { n: number }) => ({ n: input.n + 1 }), {
@@ -20,7 +25,12 @@ describe('ChainExecutor: inputs and outputs', () => {
     });
     const { executor: run } = executor([recorder]);
     const result = await run.executeChain(
-      chain('c', [step('a', 'record', { inputs: { n: '<< state.n >>', text: 'n is << state.n >>', deep: [{ v: '<< state.obj >>' }] }, map: { 'nested.list[0].id': 'first_id', total: 'total' } })]),
+      chain('c', [
+        step('a', 'record', {
+          inputs: { n: '<< state.n >>', text: 'n is << state.n >>', deep: [{ v: '<< state.obj >>' }] },
+          map: { 'nested.list[0].id': 'first_id', total: 'total' },
+        }),
+      ]),
       { n: 5, obj: { k: true } },
     );
     expect(seen).toEqual([{ n: 5, text: 'n is 5', deep: [{ v: { k: true } }] }]);
@@ -31,37 +41,52 @@ describe('ChainExecutor: inputs and outputs', () => {
   it('validates inputs against the called tool before calling it', async () => {
     let called = false;
     const strict = tool('strict', () => ((called = true), {}), {
-      parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false },
+      parameters: {
+        type: 'object',
+        properties: { n: { type: 'integer', minimum: 1 } },
+        required: ['n'],
+        additionalProperties: false,
+      },
     });
     const { executor: run } = executor([strict]);
     const result = await run.executeChain(chain('c', [step('a', 'strict', { inputs: { n: 0, extra: 1 } })]));
     expect(called).toBe(false);
     expect(result).toMatchObject({ success: false, failure: { step: 'a', kind: 'validation' } });
-    expect(result.failure?.details).toEqual(expect.arrayContaining(["input: unknown field 'extra'", 'n: must be >= 1']));
+    expect(result.failure?.details).toEqual(
+      expect.arrayContaining(["input: unknown field 'extra'", 'n: must be >= 1']),
+    );
   });
 
   it('fails the step when a reference has no value, with a message naming it', async () => {
     const { executor: run } = executor([echo]);
-    const result = await run.executeChain(chain('c', [step('a', 'echo', { inputs: { message: 'hi << state.who >>' } })]));
+    const result = await run.executeChain(
+      chain('c', [step('a', 'echo', { inputs: { message: 'hi << state.who >>' } })]),
+    );
     expect(result).toMatchObject({ success: false, failure: { step: 'a', kind: 'unresolved_reference' } });
     expect(result.failure?.message).toContain('<< state.who >>');
   });
 
   it('fails the step when a mapped output is missing', async () => {
     const { executor: run } = executor([echo]);
-    const result = await run.executeChain(chain('c', [step('a', 'echo', { inputs: { message: 'x' }, map: { nope: 'v' } })]));
+    const result = await run.executeChain(
+      chain('c', [step('a', 'echo', { inputs: { message: 'x' }, map: { nope: 'v' } })]),
+    );
     expect(result).toMatchObject({ success: false, failure: { step: 'a', kind: 'output' } });
   });
 
   it('rejects output that does not match the declared returns', async () => {
-    const liar = tool('liar', () => ({ data: 42 }), { returns: { type: 'object', properties: { data: { type: 'string' } } } });
+    const liar = tool('liar', () => ({ data: 42 }), {
+      returns: { type: 'object', properties: { data: { type: 'string' } } },
+    });
     const { executor: run } = executor([liar]);
     const outcome = await run.call('liar', {});
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'output' } });
   });
 
   it('applies parameter defaults before validating and calling', async () => {
-    const withDefault = tool('d', (input) => input, { parameters: { type: 'object', properties: { size: { type: 'integer', default: 10 } } } });
+    const withDefault = tool('d', (input) => input, {
+      parameters: { type: 'object', properties: { size: { type: 'integer', default: 10 } } },
+    });
     const { executor: run } = executor([withDefault]);
     expect(await run.call('d', {})).toEqual({ ok: true, output: { size: 10 } });
   });
@@ -69,7 +94,10 @@ describe('ChainExecutor: inputs and outputs', () => {
   it('reports an unknown tool with a suggestion', async () => {
     const { executor: run } = executor([echo]);
     const outcome = await run.call('ecko', { message: 'x' });
-    expect(outcome).toMatchObject({ ok: false, error: { kind: 'unknown_tool', message: "no tool named 'ecko' is registered (did you mean 'echo'?)" } });
+    expect(outcome).toMatchObject({
+      ok: false,
+      error: { kind: 'unknown_tool', message: "no tool named 'ecko' is registered (did you mean 'echo'?)" },
+    });
   });
 });
 
@@ -84,7 +112,15 @@ describe('ChainExecutor: control flow', () => {
       ]),
       { n: 0 },
     );
-    expect(result).toMatchObject({ success: true, status: 'success', steps_executed: 3, steps_succeeded: 3, steps_failed: 0, final_state: { n: 3 }, chain_name: 'c' });
+    expect(result).toMatchObject({
+      success: true,
+      status: 'success',
+      steps_executed: 3,
+      steps_succeeded: 3,
+      steps_failed: 0,
+      final_state: { n: 3 },
+      chain_name: 'c',
+    });
     expect(result.results.map((r) => [r.step, r.status, r.attempts])).toEqual([
       ['a', 'success', 1],
       ['b', 'success', 1],
@@ -110,7 +146,10 @@ describe('ChainExecutor: control flow', () => {
   it('tells two steps of the same tool apart (next names a step, not a tool)', async () => {
     const { executor: run } = executor([counter]);
     const result = await run.executeChain(
-      chain('c', [step('first', 'count', { inputs: { n: 1 }, next: 'second' }), step('second', 'count', { inputs: { n: 2 }, next: null })]),
+      chain('c', [
+        step('first', 'count', { inputs: { n: 1 }, next: 'second' }),
+        step('second', 'count', { inputs: { n: 2 }, next: null }),
+      ]),
     );
     expect(result.results.map((r) => r.step)).toEqual(['first', 'second']);
   });
@@ -129,7 +168,9 @@ describe('ChainExecutor: control flow', () => {
 
   it('runs an empty chain to success', async () => {
     const { executor: run } = executor([]);
-    expect(await run.executeChain({ name: 'empty', entry: null, steps: [], maxStepExecutions: 10 }, { x: 1 })).toMatchObject({ success: true, steps_executed: 0, final_state: { x: 1 } });
+    expect(
+      await run.executeChain({ name: 'empty', entry: null, steps: [], maxStepExecutions: 10 }, { x: 1 }),
+    ).toMatchObject({ success: true, steps_executed: 0, final_state: { x: 1 } });
   });
 });
 
@@ -139,8 +180,16 @@ describe('ChainExecutor: failure policies', () => {
       throw new Error('disk full');
     });
     const { executor: run } = executor([broken, echo]);
-    const result = await run.executeChain(chain('c', [step('a', 'broken', { next: 'b' }), step('b', 'echo', { inputs: { message: 'x' } })]));
-    expect(result).toMatchObject({ success: false, status: 'failed', steps_executed: 1, steps_failed: 1, failure: { step: 'a', tool: 'broken', kind: 'execution', message: 'disk full' } });
+    const result = await run.executeChain(
+      chain('c', [step('a', 'broken', { next: 'b' }), step('b', 'echo', { inputs: { message: 'x' } })]),
+    );
+    expect(result).toMatchObject({
+      success: false,
+      status: 'failed',
+      steps_executed: 1,
+      steps_failed: 1,
+      failure: { step: 'a', tool: 'broken', kind: 'execution', message: 'disk full' },
+    });
     expect(result.results[0]).toMatchObject({ handled: 'stopped' });
   });
 
@@ -148,7 +197,11 @@ describe('ChainExecutor: failure policies', () => {
     const handler = flaky(10);
     const { executor: run, clock, audit } = executor([tool('f', handler)]);
     const backoff = { initialMs: 100, factor: 3, maxMs: 1000, jitter: false };
-    const result = await run.executeChain(chain('c', [step('a', 'f', { failure: { action: 'retry', maxRetries: 4, backoff, afterRetries: { action: 'stop' } } })]));
+    const result = await run.executeChain(
+      chain('c', [
+        step('a', 'f', { failure: { action: 'retry', maxRetries: 4, backoff, afterRetries: { action: 'stop' } } }),
+      ]),
+    );
     expect(handler.calls()).toBe(5);
     expect(clock.sleeps).toEqual([100, 300, 900, 1000]);
     expect(result).toMatchObject({ success: false, failure: { step: 'a', kind: 'execution', message: 'failure 5' } });
@@ -166,8 +219,15 @@ describe('ChainExecutor: failure policies', () => {
   it('retry succeeds when an attempt succeeds, and counts per step (not per tool)', async () => {
     const handler = flaky(2, { v: 1 });
     const { executor: run, clock } = executor([tool('f', handler)]);
-    const retry = { action: 'retry', maxRetries: 3, backoff: { initialMs: 10, factor: 2, maxMs: 1000, jitter: false }, afterRetries: { action: 'stop' } } as const;
-    const result = await run.executeChain(chain('c', [step('a', 'f', { failure: retry, next: 'b' }), step('b', 'f', { failure: retry })]));
+    const retry = {
+      action: 'retry',
+      maxRetries: 3,
+      backoff: { initialMs: 10, factor: 2, maxMs: 1000, jitter: false },
+      afterRetries: { action: 'stop' },
+    } as const;
+    const result = await run.executeChain(
+      chain('c', [step('a', 'f', { failure: retry, next: 'b' }), step('b', 'f', { failure: retry })]),
+    );
     expect(result).toMatchObject({ success: true, status: 'success' });
     expect(result.results.map((r) => [r.step, r.attempts])).toEqual([
       ['a', 3],
@@ -184,10 +244,13 @@ describe('ChainExecutor: failure policies', () => {
       return {};
     });
     const { executor: run } = executor([everyOther, counter]);
-    const retry = { action: 'retry', maxRetries: 1, backoff: { initialMs: 1, factor: 1, maxMs: 1, jitter: false }, afterRetries: { action: 'stop' } } as const;
-    const result = await run.executeChain(
-      chain('c', [step('a', 'e', { failure: retry, next: 'a' })], 6),
-    );
+    const retry = {
+      action: 'retry',
+      maxRetries: 1,
+      backoff: { initialMs: 1, factor: 1, maxMs: 1, jitter: false },
+      afterRetries: { action: 'stop' },
+    } as const;
+    const result = await run.executeChain(chain('c', [step('a', 'e', { failure: retry, next: 'a' })], 6));
     // Each execution of 'a' needs two attempts; with a shared, never-reset counter the second would stop.
     expect(result.results.map((r) => r.attempts)).toEqual([2, 2, 2, 2, 2, 2]);
     expect(result.failure?.kind).toBe('limit');
@@ -197,7 +260,14 @@ describe('ChainExecutor: failure policies', () => {
     const { executor: run, clock } = executor([tool('f', flaky(99)), echo]);
     const result = await run.executeChain(
       chain('c', [
-        step('a', 'f', { failure: { action: 'retry', maxRetries: 2, backoff: { initialMs: 5, factor: 2, maxMs: 100, jitter: false }, afterRetries: { action: 'continue', next: 'fallback' } } }),
+        step('a', 'f', {
+          failure: {
+            action: 'retry',
+            maxRetries: 2,
+            backoff: { initialMs: 5, factor: 2, maxMs: 100, jitter: false },
+            afterRetries: { action: 'continue', next: 'fallback' },
+          },
+        }),
         step('skipped', 'echo', { inputs: { message: 'no' } }),
         step('fallback', 'echo', { inputs: { message: 'yes' }, map: { data: 'out' } }),
       ]),
@@ -223,9 +293,19 @@ describe('ChainExecutor: failure policies', () => {
     });
     const { executor: run } = executor([broken, echo]);
     const result = await run.executeChain(
-      chain('c', [step('a', 'broken', { failure: { action: 'continue', next: 'c' } }), step('b', 'echo', { inputs: { message: 'b' } }), step('c', 'echo', { inputs: { message: 'c' } })]),
+      chain('c', [
+        step('a', 'broken', { failure: { action: 'continue', next: 'c' } }),
+        step('b', 'echo', { inputs: { message: 'b' } }),
+        step('c', 'echo', { inputs: { message: 'c' } }),
+      ]),
     );
-    expect(result).toMatchObject({ success: true, status: 'partial', steps_executed: 2, steps_succeeded: 1, steps_failed: 1 });
+    expect(result).toMatchObject({
+      success: true,
+      status: 'partial',
+      steps_executed: 2,
+      steps_succeeded: 1,
+      steps_failed: 1,
+    });
     expect(result.results.map((r) => [r.step, r.status, r.handled])).toEqual([
       ['a', 'failed', 'continued'],
       ['c', 'success', undefined],
@@ -235,7 +315,12 @@ describe('ChainExecutor: failure policies', () => {
   it('does not retry input validation, policy or reference failures', async () => {
     const strict = tool('strict', () => ({}), { parameters: { type: 'object', required: ['n'] } });
     const { executor: run, clock } = executor([strict]);
-    const retry = { action: 'retry', maxRetries: 5, backoff: { initialMs: 10, factor: 2, maxMs: 100, jitter: false }, afterRetries: { action: 'stop' } } as const;
+    const retry = {
+      action: 'retry',
+      maxRetries: 5,
+      backoff: { initialMs: 10, factor: 2, maxMs: 100, jitter: false },
+      afterRetries: { action: 'stop' },
+    } as const;
     const result = await run.executeChain(chain('c', [step('a', 'strict', { failure: retry })]));
     expect(result.results[0]).toMatchObject({ attempts: 1 });
     expect(clock.sleeps).toEqual([]);
@@ -243,10 +328,14 @@ describe('ChainExecutor: failure policies', () => {
 });
 
 describe('ChainExecutor: policies and audit', () => {
-  const secret = tool('secret', (input: { password: string; user: string }) => ({ token: `t-${input.user}`, echo: input }), {
-    policies: { requiresCasefile: true, requiredPermissions: ['vault.read'] },
-    redact: ['password', 'token'],
-  });
+  const secret = tool(
+    'secret',
+    (input: { password: string; user: string }) => ({ token: `t-${input.user}`, echo: input }),
+    {
+      policies: { requiresCasefile: true, requiredPermissions: ['vault.read'] },
+      redact: ['password', 'token'],
+    },
+  );
 
   it('refuses a call without a casefile before the tool runs', async () => {
     let ran = false;
@@ -260,7 +349,10 @@ describe('ChainExecutor: policies and audit', () => {
 
   it('refuses a call without a required permission, naming it', async () => {
     const { executor: run } = executor([secret], { casefileId: 'cf-1', permissions: ['other'] });
-    expect(await run.call('secret', { password: 'p', user: 'u' })).toMatchObject({ ok: false, error: { kind: 'policy', message: "'secret' requires permission 'vault.read'" } });
+    expect(await run.call('secret', { password: 'p', user: 'u' })).toMatchObject({
+      ok: false,
+      error: { kind: 'policy', message: "'secret' requires permission 'vault.read'" },
+    });
   });
 
   it('records every attempt with timing and hides redacted fields at any depth', async () => {
@@ -285,7 +377,10 @@ describe('ChainExecutor: policies and audit', () => {
 
   it('tracks chains in the context: planned, running, finished', async () => {
     const { executor: run, audit } = executor([echo]);
-    const planned = audit.planChain([{ name: 'echo', parameters: { message: 'x' } }], { reasoning: 'demo', chainName: 'p' });
+    const planned = audit.planChain([{ name: 'echo', parameters: { message: 'x' } }], {
+      reasoning: 'demo',
+      chainName: 'p',
+    });
     expect([...audit.activeChains.keys()]).toEqual([planned]);
     const result = await run.executeChain(chain('c', [step('a', 'echo', { inputs: { message: 'x' } })]));
     expect(audit.chains.get(result.chain_id)).toMatchObject({ status: 'success', chainName: 'c' });
@@ -308,10 +403,17 @@ describe('ChainExecutor: tools calling tools', () => {
       ...tool('inner', () => ({})),
       parameters: { type: 'object', properties: { message: { type: 'string' } } },
       returns: null,
-      implementation: { kind: 'composite' as const, plan: chain('inner', [step('e', 'echo', { inputs: { message: '<< state.message >>' }, map: { data: 'echoed' } })]) },
+      implementation: {
+        kind: 'composite' as const,
+        plan: chain('inner', [
+          step('e', 'echo', { inputs: { message: '<< state.message >>' }, map: { data: 'echoed' } }),
+        ]),
+      },
     };
     const { executor: run } = executor([echo, inner]);
-    const ok = await run.executeChain(chain('outer', [step('i', 'inner', { inputs: { message: 'hey' }, map: { echoed: 'result' } })]));
+    const ok = await run.executeChain(
+      chain('outer', [step('i', 'inner', { inputs: { message: 'hey' }, map: { echoed: 'result' } })]),
+    );
     expect(ok).toMatchObject({ success: true, final_state: { result: 'hey' } });
     const failed = await run.executeChain(chain('outer', [step('i', 'inner', { inputs: {} })]));
     expect(failed).toMatchObject({ success: false, failure: { step: 'i', kind: 'unresolved_reference' } });
@@ -321,7 +423,10 @@ describe('ChainExecutor: tools calling tools', () => {
   it('runComposite reports a refused call as a failed chain that never ran', async () => {
     const composite = {
       ...tool('guarded_chain', () => ({}), { policies: { requiresCasefile: true } }),
-      implementation: { kind: 'composite' as const, plan: chain('guarded_chain', [step('e', 'echo', { inputs: { message: 'x' } })]) },
+      implementation: {
+        kind: 'composite' as const,
+        plan: chain('guarded_chain', [step('e', 'echo', { inputs: { message: 'x' } })]),
+      },
     };
     const { executor: run, audit } = executor([echo]);
     const result = await run.runComposite(composite, {});

@@ -31,7 +31,10 @@ const ORDINARY: [string, unknown][] = [
   ['$contains(s, /^b/)', { s: 'abc' }],
   ['$replace(s, /(\\w+)\\s(\\w+)/, "$2, $1")', { s: 'John Smith' }],
   ['$replace(s, /a/, "b", 2)', { s: 'aaaa' }],
-  ['$replace(s, /([0-9]+)USD/, function($m) { $string($number($m.groups[0]) * 2) & "EUR" })', { s: '265USD and 10USD' }],
+  [
+    '$replace(s, /([0-9]+)USD/, function($m) { $string($number($m.groups[0]) * 2) & "EUR" })',
+    { s: '265USD and 10USD' },
+  ],
   ['$split(s, /\\d+/)', { s: 'a1b22c333d' }],
   ['$split(s, /\\s*,\\s*/, 2)', { s: 'a , b,c ,d' }],
   ['s ~> $match(/o+/)', { s: 'foo boo' }],
@@ -47,7 +50,9 @@ describe('JSONata regex literals on RE2', () => {
   });
 
   it('reports a regex that matches the empty string as JSONata does (D1004)', async () => {
-    expect(await outcome(compileExpression('$replace(s, /x*/, "-")', 'test'), { s: 'abc' })).toEqual({ error: 'D1004' });
+    expect(await outcome(compileExpression('$replace(s, /x*/, "-")', 'test'), { s: 'abc' })).toEqual({
+      error: 'D1004',
+    });
   });
 
   it('gives groups and index as JSONata documents them', async () => {
@@ -74,13 +79,17 @@ describe('JSONata regex literals on RE2', () => {
   });
 
   it('refuses what RE2 cannot run (the build reports it first, TG5011)', async () => {
-    await expect(compileExpression('$match(s, /a(?=b)/)', 'test').evaluate({ s: 'ab' })).rejects.toThrow(/unsupported Perl syntax/);
+    await expect(compileExpression('$match(s, /a(?=b)/)', 'test').evaluate({ s: 'ab' })).rejects.toThrow(
+      /unsupported Perl syntax/,
+    );
   });
 
   it('a catastrophic regex in a when cannot hang a run', async () => {
     const alert = flaky(0);
     const { executor: run } = executor([tool('alert', alert)]);
-    const plan = chain('c', [{ ...step('alert', 'alert'), when: '$match(state.s, /^(a+)+$/) or $contains(state.s, /^(b+)+$/)' }]);
+    const plan = chain('c', [
+      { ...step('alert', 'alert'), when: '$match(state.s, /^(a+)+$/) or $contains(state.s, /^(b+)+$/)' },
+    ]);
     const hostile = await run.executeChain(plan, { s: 'a'.repeat(38) + '!' });
     expect(hostile.results.map((r) => [r.step, r.status])).toEqual([['alert', 'skipped']]);
     const plain = await run.executeChain(plan, { s: 'b'.repeat(38) });

@@ -66,11 +66,14 @@ function sequence(values: readonly number[]): () => number {
 }
 
 /** The ceiling before retry n (1-based): min(maxMs, initialMs × factor^(n−1)). */
-const ceilingOf = (backoff: Backoff, n: number) => Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (n - 1));
+const ceilingOf = (backoff: Backoff, n: number) =>
+  Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (n - 1));
 
 /** The waits before retries 1..count; with jitter, floor(draw × ceiling) with draws taken in order. */
 function expectedWaits(backoff: Backoff, count: number, draw?: () => number): number[] {
-  return Array.from({ length: count }, (_, i) => (backoff.jitter ? Math.floor(draw!() * ceilingOf(backoff, i + 1)) : ceilingOf(backoff, i + 1)));
+  return Array.from({ length: count }, (_, i) =>
+    backoff.jitter ? Math.floor(draw!() * ceilingOf(backoff, i + 1)) : ceilingOf(backoff, i + 1),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -81,7 +84,13 @@ const BACKOFF: Backoff = { initialMs: 100, factor: 2, maxMs: 300, jitter: false 
 type PolicyName = 'stop' | 'continue' | 'retry+stop' | 'retry+continue';
 const POLICIES: readonly PolicyName[] = ['stop', 'continue', 'retry+stop', 'retry+continue'];
 
-function policy(name: PolicyName, next: string | null, maxRetries = 3, backoff: Backoff = BACKOFF, extra: { retryOn?: string[]; noRetryOn?: string[] } = {}): FailurePolicy {
+function policy(
+  name: PolicyName,
+  next: string | null,
+  maxRetries = 3,
+  backoff: Backoff = BACKOFF,
+  extra: { retryOn?: string[]; noRetryOn?: string[] } = {},
+): FailurePolicy {
   switch (name) {
     case 'stop':
       return { action: 'stop' };
@@ -104,14 +113,22 @@ function counted<R>(body: (input: any, context: ToolCallContext, call: number) =
     contexts.push(context);
     return body(input, context, contexts.length);
   };
-  return Object.assign(handler, { calls: () => contexts.length, contexts, signals: () => contexts.map((c) => c.signal) });
+  return Object.assign(handler, {
+    calls: () => contexts.length,
+    contexts,
+    signals: () => contexts.map((c) => c.signal),
+  });
 }
 
 const okHandler = () => counted(() => ({ ok: true }));
 
 /** pre → x (the faulty step, with the given policy) → post. */
 function threeSteps(faultyTool: string, failure: FailurePolicy, faulty: Partial<CallStep> = {}): ChainPlan {
-  return chain('c', [step('pre', 'pre', { next: 'x' }), { ...step('x', faultyTool, { next: 'post', failure }), ...faulty }, step('post', 'post')]);
+  return chain('c', [
+    step('pre', 'pre', { next: 'x' }),
+    { ...step('x', faultyTool, { next: 'post', failure }), ...faulty },
+    step('post', 'post'),
+  ]);
 }
 
 /** An executor with its own clock, context and `random`. */
@@ -171,7 +188,14 @@ function expectDefinite(result: ChainResult<unknown>) {
 function expectAuditMatchesHistory(result: ChainResult<unknown>, audit: AuditContext) {
   const trail = audit.trail.filter((record) => record.chainId === result.chain_id);
   expect(trail.map((r) => [r.stepId, r.tool, r.attempt, r.status, r.waitedMs, r.error?.kind])).toEqual(
-    result.execution_history.map((h) => [h.step, h.tool, h.attempt, h.status === 'success' ? 'success' : 'failed', h.waited_ms, h.error?.kind]),
+    result.execution_history.map((h) => [
+      h.step,
+      h.tool,
+      h.attempt,
+      h.status === 'success' ? 'success' : 'failed',
+      h.waited_ms,
+      h.error?.kind,
+    ]),
   );
   // No record without a chain, none for another chain in these single-chain contexts.
   expect(audit.trail.length).toBe(trail.length);
@@ -195,38 +219,114 @@ interface Fault {
 }
 
 const FAULTS: readonly Fault[] = [
-  { name: '(a) throws an Error synchronously', handler: () => () => { throw new Error('sync boom'); }, error: { kind: 'execution', message: 'sync boom' } },
+  {
+    name: '(a) throws an Error synchronously',
+    handler: () => () => {
+      throw new Error('sync boom');
+    },
+    error: { kind: 'execution', message: 'sync boom' },
+  },
   {
     name: '(a) throws a coded TypeError synchronously',
-    handler: () => () => { throw Object.assign(new TypeError('bad type'), { code: 'E_TYPE' }); },
+    handler: () => () => {
+      throw Object.assign(new TypeError('bad type'), { code: 'E_TYPE' });
+    },
     error: { kind: 'execution', message: 'bad type', code: 'E_TYPE' },
   },
-  { name: '(b) rejects after a few ticks', handler: () => async () => { await ticks(3); throw new Error('async boom'); }, error: { kind: 'execution', message: 'async boom' } },
-  { name: '(b) returns an already-rejected promise', handler: () => () => Promise.reject(new RangeError('rejected at once')), error: { kind: 'execution', message: 'rejected at once', code: 'RangeError' } },
+  {
+    name: '(b) rejects after a few ticks',
+    handler: () => async () => {
+      await ticks(3);
+      throw new Error('async boom');
+    },
+    error: { kind: 'execution', message: 'async boom' },
+  },
+  {
+    name: '(b) returns an already-rejected promise',
+    handler: () => () => Promise.reject(new RangeError('rejected at once')),
+    error: { kind: 'execution', message: 'rejected at once', code: 'RangeError' },
+  },
   {
     name: '(d) returns a wrong type, synchronously',
     handler: () => () => ({ count: 'three' }),
     returns: RETURNS,
-    error: { kind: 'output', message: "'x_tool' returned output that does not match its returns schema", details: ['count: must be integer'] },
+    error: {
+      kind: 'output',
+      message: "'x_tool' returned output that does not match its returns schema",
+      details: ['count: must be integer'],
+    },
   },
   {
     name: '(d) resolves without a required field',
-    handler: () => async () => { await tick(); return { total: 3 }; },
+    handler: () => async () => {
+      await tick();
+      return { total: 3 };
+    },
     returns: RETURNS,
-    error: { kind: 'output', message: "'x_tool' returned output that does not match its returns schema", details: [expect.stringMatching(/: must have required property 'count'$/)] },
+    error: {
+      kind: 'output',
+      message: "'x_tool' returned output that does not match its returns schema",
+      details: [expect.stringMatching(/: must have required property 'count'$/)],
+    },
   },
-  { name: '(d) returns null where an object is declared', handler: () => () => null, returns: RETURNS, error: { kind: 'output', message: "'x_tool' returned output that does not match its returns schema", details: [expect.stringMatching(/: must be object$/)] } },
-  { name: '(h) throws a string', handler: () => () => { throw 'plain string'; }, error: { kind: 'execution', message: 'plain string' } },
-  { name: '(h) throws undefined', handler: () => () => { throw undefined; }, error: { kind: 'execution', message: 'undefined' } },
-  { name: '(h) throws null', handler: () => () => { throw null; }, error: { kind: 'execution', message: 'null' } },
-  { name: '(h) throws a number', handler: () => () => { throw 42; }, error: { kind: 'execution', message: '42' } },
+  {
+    name: '(d) returns null where an object is declared',
+    handler: () => () => null,
+    returns: RETURNS,
+    error: {
+      kind: 'output',
+      message: "'x_tool' returned output that does not match its returns schema",
+      details: [expect.stringMatching(/: must be object$/)],
+    },
+  },
+  {
+    name: '(h) throws a string',
+    handler: () => () => {
+      throw 'plain string';
+    },
+    error: { kind: 'execution', message: 'plain string' },
+  },
+  {
+    name: '(h) throws undefined',
+    handler: () => () => {
+      throw undefined;
+    },
+    error: { kind: 'execution', message: 'undefined' },
+  },
+  {
+    name: '(h) throws null',
+    handler: () => () => {
+      throw null;
+    },
+    error: { kind: 'execution', message: 'null' },
+  },
+  {
+    name: '(h) throws a number',
+    handler: () => () => {
+      throw 42;
+    },
+    error: { kind: 'execution', message: '42' },
+  },
   {
     name: '(h) throws a plain object with a code',
-    handler: () => () => { throw { code: 'E_QUOTA', retryAfter: 5 }; },
+    handler: () => () => {
+      throw { code: 'E_QUOTA', retryAfter: 5 };
+    },
     error: { kind: 'execution', message: '{"code":"E_QUOTA","retryAfter":5}', code: 'E_QUOTA' },
   },
-  { name: '(h) rejects with undefined', handler: () => async () => { await tick(); throw undefined; }, error: { kind: 'execution', message: 'undefined' } },
-  { name: '(h) rejects with a string', handler: () => () => Promise.reject('async string'), error: { kind: 'execution', message: 'async string' } },
+  {
+    name: '(h) rejects with undefined',
+    handler: () => async () => {
+      await tick();
+      throw undefined;
+    },
+    error: { kind: 'execution', message: 'undefined' },
+  },
+  {
+    name: '(h) rejects with a string',
+    handler: () => () => Promise.reject('async string'),
+    error: { kind: 'execution', message: 'async string' },
+  },
   {
     name: '(h) rejects with a circular object',
     handler: () => async () => {
@@ -243,14 +343,28 @@ type Path = 'plain' | 'step timeoutMs' | 'caller signal';
 const PATHS: readonly Path[] = ['plain', 'step timeoutMs', 'caller signal'];
 
 describe('always-failing tools, under every policy', () => {
-  const cases = FAULTS.flatMap((fault) => POLICIES.flatMap((policyName) => PATHS.map((path) => [fault.name, policyName, path, fault] as const)));
+  const cases = FAULTS.flatMap((fault) =>
+    POLICIES.flatMap((policyName) => PATHS.map((path) => [fault.name, policyName, path, fault] as const)),
+  );
 
   it.each(cases)('%s · %s · %s', async (_, policyName, path, fault) => {
     const pre = okHandler();
     const post = okHandler();
     const faulty = counted(fault.handler());
-    const { executor: run, clock, audit } = executor([tool('pre', pre), tool('post', post), tool('x_tool', faulty, fault.returns ? { returns: fault.returns } : {})]);
-    const plan = threeSteps('x_tool', policy(policyName, 'post'), path === 'step timeoutMs' ? { timeoutMs: 60_000 } : {});
+    const {
+      executor: run,
+      clock,
+      audit,
+    } = executor([
+      tool('pre', pre),
+      tool('post', post),
+      tool('x_tool', faulty, fault.returns ? { returns: fault.returns } : {}),
+    ]);
+    const plan = threeSteps(
+      'x_tool',
+      policy(policyName, 'post'),
+      path === 'step timeoutMs' ? { timeoutMs: 60_000 } : {},
+    );
     const controller = new AbortController();
     const result = await run.executeChain(plan, {}, path === 'caller signal' ? { signal: controller.signal } : {});
 
@@ -277,18 +391,27 @@ describe('always-failing tools, under every policy', () => {
     }
     // Retry attempts start after exactly the wait before them.
     for (let i = 1; i < xHistory.length; i += 1) {
-      expect(xHistory[i]!.started_at_ms - (xHistory[i - 1]!.started_at_ms + xHistory[i - 1]!.duration_ms)).toBe(waits[i - 1]);
+      expect(xHistory[i]!.started_at_ms - (xHistory[i - 1]!.started_at_ms + xHistory[i - 1]!.duration_ms)).toBe(
+        waits[i - 1],
+      );
     }
   });
 
   it('a failure kind not retried by default (bad input) is not retried, and the waits stay empty', async () => {
     const faulty = counted(() => ({ count: 1 }));
-    const strict = tool('strict', faulty, { parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
+    const strict = tool('strict', faulty, {
+      parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    });
     const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', okHandler()), strict]);
     const result = await run.executeChain(threeSteps('strict', policy('retry+continue', 'post')));
     expectAll(result, audit);
     expect(result.status).toBe('partial');
-    expect(result.results[1]).toMatchObject({ step: 'x', attempts: 1, error: { kind: 'validation' }, handled: 'continued' });
+    expect(result.results[1]).toMatchObject({
+      step: 'x',
+      attempts: 1,
+      error: { kind: 'validation' },
+      handled: 'continued',
+    });
     expect(faulty.calls()).toBe(0);
     expect(clock.sleeps).toEqual([]);
   });
@@ -301,14 +424,22 @@ describe('always-failing tools, under every policy', () => {
     const stringy = counted(() => {
       throw 'nope';
     });
-    const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('coded', coded), tool('stringy', stringy)]);
-    const first = await run.executeChain(threeSteps('coded', policy('retry+stop', 'post', 3, BACKOFF, { retryOn: ['RATE_LIMITED'] })));
+    const {
+      executor: run,
+      clock,
+      audit,
+    } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('coded', coded), tool('stringy', stringy)]);
+    const first = await run.executeChain(
+      threeSteps('coded', policy('retry+stop', 'post', 3, BACKOFF, { retryOn: ['RATE_LIMITED'] })),
+    );
     expectDefinite(first);
     expect(first.status).toBe('success');
     expect(coded.calls()).toBe(3);
     expect(clock.sleeps).toEqual(expectedWaits(BACKOFF, 2));
 
-    const second = await run.executeChain(threeSteps('stringy', policy('retry+stop', 'post', 3, BACKOFF, { noRetryOn: ['execution'] })));
+    const second = await run.executeChain(
+      threeSteps('stringy', policy('retry+stop', 'post', 3, BACKOFF, { noRetryOn: ['execution'] })),
+    );
     expectDefinite(second);
     expect(second).toMatchObject({ status: 'failed', failure: { step: 'x', kind: 'execution', message: 'nope' } });
     expect(stringy.calls()).toBe(1);
@@ -348,8 +479,13 @@ describe('(c) hanging tools', () => {
     expect(post.calls()).toBe(continues(policyName) ? 1 : 0);
     expect(clock.sleeps).toEqual(waits);
     const xHistory = result.execution_history.filter((h) => h.step === 'x');
-    expect(xHistory.map((h) => [h.attempt, h.status, h.error?.kind, h.error?.message, h.duration_ms, h.waited_ms])).toEqual(
-      waits.reduce<unknown[][]>((rows, wait, i) => [...rows, [i + 2, 'failed', 'timeout', `'hang' did not finish within ${T} ms`, T, wait]], [[1, 'failed', 'timeout', `'hang' did not finish within ${T} ms`, T, 0]]),
+    expect(
+      xHistory.map((h) => [h.attempt, h.status, h.error?.kind, h.error?.message, h.duration_ms, h.waited_ms]),
+    ).toEqual(
+      waits.reduce<unknown[][]>(
+        (rows, wait, i) => [...rows, [i + 2, 'failed', 'timeout', `'hang' did not finish within ${T} ms`, T, wait]],
+        [[1, 'failed', 'timeout', `'hang' did not finish within ${T} ms`, T, 0]],
+      ),
     );
     // Attempt k starts after k−1 full bounds and the waits before it.
     let at = t0;
@@ -371,7 +507,11 @@ describe('(c) hanging tools', () => {
     await clock.advance(1);
     const result = await running;
     expectAll(result, audit);
-    expect(result).toMatchObject({ success: false, status: 'failed', failure: { step: 'x', tool: 'hang', kind: 'timeout', message: "'c' did not finish within 1000 ms" } });
+    expect(result).toMatchObject({
+      success: false,
+      status: 'failed',
+      failure: { step: 'x', tool: 'hang', kind: 'timeout', message: "'c' did not finish within 1000 ms" },
+    });
     expect(hang.handler.calls()).toBe(1);
     expect(hang.handler.signals()[0]?.aborted).toBe(true);
     expect(post.calls()).toBe(0);
@@ -383,12 +523,27 @@ describe('(c) hanging tools', () => {
     const post = okHandler();
     const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', post), hang.definition]);
     // Attempt 1: 0–100 (step bound). Wait 100. Attempt 2: 200–250, cut by the chain's 250 ms bound.
-    const running = run.executeChain(threeSteps('hang', policy('retry+continue', 'post', 3, { initialMs: 100, factor: 2, maxMs: 1000, jitter: false }), { timeoutMs: 100 }), {}, { timeoutMs: 250 });
+    const running = run.executeChain(
+      threeSteps(
+        'hang',
+        policy('retry+continue', 'post', 3, { initialMs: 100, factor: 2, maxMs: 1000, jitter: false }),
+        { timeoutMs: 100 },
+      ),
+      {},
+      { timeoutMs: 250 },
+    );
     await clock.advance(250);
     const result = await running;
     expectAll(result, audit);
-    expect(result).toMatchObject({ status: 'failed', failure: { step: 'x', kind: 'timeout', message: "'c' did not finish within 250 ms" } });
-    expect(result.execution_history.filter((h) => h.step === 'x').map((h) => [h.attempt, h.error?.message, h.duration_ms, h.waited_ms])).toEqual([
+    expect(result).toMatchObject({
+      status: 'failed',
+      failure: { step: 'x', kind: 'timeout', message: "'c' did not finish within 250 ms" },
+    });
+    expect(
+      result.execution_history
+        .filter((h) => h.step === 'x')
+        .map((h) => [h.attempt, h.error?.message, h.duration_ms, h.waited_ms]),
+    ).toEqual([
       [1, "'hang' did not finish within 100 ms", 100, 0],
       [2, "'c' did not finish within 250 ms", 50, 100],
     ]);
@@ -400,14 +555,21 @@ describe('(c) hanging tools', () => {
     const hang = hangingTool();
     const composite: ToolDefinition = {
       ...tool('bounded', () => ({}), { policies: { timeoutSeconds: 2 } }),
-      implementation: { kind: 'composite', plan: chain('bounded', [step('a', 'hang', { failure: { action: 'continue', next: null } })]) },
+      implementation: {
+        kind: 'composite',
+        plan: chain('bounded', [step('a', 'hang', { failure: { action: 'continue', next: null } })]),
+      },
     };
     const { executor: run, clock, audit } = executor([hang.definition]);
     const running = run.runComposite(composite, {});
     await clock.advance(2000);
     const result = await running;
     expectDefinite(result);
-    expect(result).toMatchObject({ success: false, status: 'failed', failure: { kind: 'timeout', message: "'bounded' did not finish within 2000 ms" } });
+    expect(result).toMatchObject({
+      success: false,
+      status: 'failed',
+      failure: { kind: 'timeout', message: "'bounded' did not finish within 2000 ms" },
+    });
     expect(hang.handler.signals()[0]?.aborted).toBe(true);
     // One record for the hanging attempt, one for the composite call itself.
     expect(audit.trail.map((r) => [r.tool, r.status, r.error?.kind])).toEqual([
@@ -426,7 +588,16 @@ describe('(c) hanging tools', () => {
       return never();
     });
     const { run } = setup([hang], () => 0.5, clock);
-    const running = run.executeChain(chain('c', [{ ...step('x', 'hang', { failure: policy('retry+stop', null, 2, { initialMs: 50, factor: 2, maxMs: 1000, jitter: false }) }), timeoutMs: 100 }]));
+    const running = run.executeChain(
+      chain('c', [
+        {
+          ...step('x', 'hang', {
+            failure: policy('retry+stop', null, 2, { initialMs: 50, factor: 2, maxMs: 1000, jitter: false }),
+          }),
+          timeoutMs: 100,
+        },
+      ]),
+    );
     const readings: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       await clock.advance(100);
@@ -461,25 +632,47 @@ describe('(e) flaky tools: n failures, then success', () => {
     [1, 0, 'retry+continue', 'partial', 1],
     [1, 5, 'stop', 'failed', 1],
     [1, 5, 'continue', 'partial', 1],
-  ] as const)('%i failures, maxRetries %i, %s → %s after %i attempts', async (failures, maxRetries, policyName, status, attempts) => {
-    const backoff: Backoff = { initialMs: 250, factor: 3, maxMs: 5000, jitter: false };
-    const faulty = flakyAsync(failures);
-    const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('flaky', faulty, { returns: RETURNS })]);
-    const result = await run.executeChain({ ...threeSteps('flaky', policy(policyName, 'post', maxRetries, backoff)) }, {});
-    expectAll(result, audit);
-    expect(result.status).toBe(status);
-    expect(faulty.calls()).toBe(attempts);
-    const waits = expectedWaits(backoff, attempts - 1);
-    expect(clock.sleeps).toEqual(waits);
-    expect(result.execution_history.filter((h) => h.step === 'x').map((h) => h.waited_ms)).toEqual([0, ...waits]);
-    expect(audit.trail.filter((r) => r.stepId === 'x').map((r) => [r.attempt, r.status, r.waitedMs])).toEqual(
-      Array.from({ length: attempts }, (_, i) => [i + 1, i + 1 <= failures ? 'failed' : 'success', i === 0 ? 0 : waits[i - 1]]),
-    );
-  });
+  ] as const)(
+    '%i failures, maxRetries %i, %s → %s after %i attempts',
+    async (failures, maxRetries, policyName, status, attempts) => {
+      const backoff: Backoff = { initialMs: 250, factor: 3, maxMs: 5000, jitter: false };
+      const faulty = flakyAsync(failures);
+      const {
+        executor: run,
+        clock,
+        audit,
+      } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('flaky', faulty, { returns: RETURNS })]);
+      const result = await run.executeChain(
+        { ...threeSteps('flaky', policy(policyName, 'post', maxRetries, backoff)) },
+        {},
+      );
+      expectAll(result, audit);
+      expect(result.status).toBe(status);
+      expect(faulty.calls()).toBe(attempts);
+      const waits = expectedWaits(backoff, attempts - 1);
+      expect(clock.sleeps).toEqual(waits);
+      expect(result.execution_history.filter((h) => h.step === 'x').map((h) => h.waited_ms)).toEqual([0, ...waits]);
+      expect(audit.trail.filter((r) => r.stepId === 'x').map((r) => [r.attempt, r.status, r.waitedMs])).toEqual(
+        Array.from({ length: attempts }, (_, i) => [
+          i + 1,
+          i + 1 <= failures ? 'failed' : 'success',
+          i === 0 ? 0 : waits[i - 1],
+        ]),
+      );
+    },
+  );
 
   it('caps the wait at maxMs: factor 3 from 1000 ms under a 5000 ms cap', async () => {
     const backoff: Backoff = { initialMs: 1000, factor: 3, maxMs: 5000, jitter: false };
-    const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('flaky', flakyAsync(5), { returns: RETURNS })]);
+    const {
+      executor: run,
+      clock,
+      audit,
+    } = executor([
+      tool('pre', okHandler()),
+      tool('post', okHandler()),
+      tool('flaky', flakyAsync(5), { returns: RETURNS }),
+    ]);
     const result = await run.executeChain(threeSteps('flaky', policy('retry+stop', 'post', 5, backoff)));
     expectAll(result, audit);
     expect(result.status).toBe('success');
@@ -491,8 +684,15 @@ describe('(e) flaky tools: n failures, then success', () => {
     const backoff: Backoff = { initialMs: 1000, factor: 3, maxMs: 5000, jitter: true };
     const draws = [0.25, 0.9, 0.5, 0.999, 0, 0.4, 0.75];
     const clock = createTestClock();
-    const { run, audit } = setup([tool('a', flakyAsync(4), { returns: RETURNS }), tool('b', flakyAsync(3), { returns: RETURNS })], sequence(draws), clock);
-    const plan = chain('c', [step('s1', 'a', { next: 's2', failure: policy('retry+stop', null, 4, backoff) }), step('s2', 'b', { failure: policy('retry+stop', null, 4, backoff) })]);
+    const { run, audit } = setup(
+      [tool('a', flakyAsync(4), { returns: RETURNS }), tool('b', flakyAsync(3), { returns: RETURNS })],
+      sequence(draws),
+      clock,
+    );
+    const plan = chain('c', [
+      step('s1', 'a', { next: 's2', failure: policy('retry+stop', null, 4, backoff) }),
+      step('s2', 'b', { failure: policy('retry+stop', null, 4, backoff) }),
+    ]);
     const result = await run.executeChain(plan);
     expectAll(result, audit);
     expect(result.status).toBe('success');
@@ -509,7 +709,9 @@ describe('(e) flaky tools: n failures, then success', () => {
     const backoff: Backoff = { initialMs: 40, factor: 2, maxMs: 500, jitter: true };
     const clock = createTestClock();
     const { run, audit } = setup([tool('flaky', flakyAsync(6), { returns: RETURNS })], seededRandom(7), clock);
-    const result = await run.executeChain(chain('c', [step('x', 'flaky', { failure: policy('retry+stop', null, 6, backoff) })]));
+    const result = await run.executeChain(
+      chain('c', [step('x', 'flaky', { failure: policy('retry+stop', null, 6, backoff) })]),
+    );
     expectAll(result, audit);
     const expected = expectedWaits(backoff, 6, seededRandom(7));
     expect(clock.sleeps).toEqual(expected);
@@ -539,7 +741,13 @@ describe('(f) tools failing at random (seeded)', () => {
         return { ok: true };
       });
     const registry = new ToolRegistry([randomTool('r1'), randomTool('r2'), randomTool('r3')]);
-    const outcomes: { result: ChainResult; audit: AuditContext; sleeps: number[]; jitterSeed: number; policies: PolicyName[] }[] = [];
+    const outcomes: {
+      result: ChainResult;
+      audit: AuditContext;
+      sleeps: number[];
+      jitterSeed: number;
+      policies: PolicyName[];
+    }[] = [];
     for (let i = 0; i < 120; i += 1) {
       const policies = [0, 1, 2].map((k) => POLICY_MIX[(i + k * 3 + (i >> 2)) % 4]!);
       const plan = chain(`random-${i}`, [
@@ -563,7 +771,9 @@ describe('(f) tools failing at random (seeded)', () => {
       expectAll(result, audit);
       statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
       const calls = log.filter((entry) => entry.chain === result.chain_id);
-      expect(result.execution_history.map((h) => [h.step, h.attempt, h.status === 'success'])).toEqual(calls.map((c) => [c.step, c.attempt, c.ok]));
+      expect(result.execution_history.map((h) => [h.step, h.attempt, h.status === 'success'])).toEqual(
+        calls.map((c) => [c.step, c.attempt, c.ok]),
+      );
       // Classify from the log alone.
       let expected: string = 'success';
       for (const [k, id] of ['s1', 's2', 's3'].entries()) {
@@ -587,7 +797,12 @@ describe('(f) tools failing at random (seeded)', () => {
   });
 
   it('is deterministic: the same seed gives the same outcomes', async () => {
-    const summary = (run: Awaited<ReturnType<typeof runMany>>) => run.outcomes.map(({ result, sleeps }) => [result.status, result.execution_history.map((h) => `${h.step}#${h.attempt}:${h.status}`).join(','), sleeps.join(',')]);
+    const summary = (run: Awaited<ReturnType<typeof runMany>>) =>
+      run.outcomes.map(({ result, sleeps }) => [
+        result.status,
+        result.execution_history.map((h) => `${h.step}#${h.attempt}:${h.status}`).join(','),
+        sleeps.join(','),
+      ]);
     expect(summary(await runMany(99))).toEqual(summary(await runMany(99)));
   });
 });
@@ -600,12 +815,28 @@ describe('(g) tools that ignore their abort signal', () => {
     const late = deferred<unknown>();
     const ignoring = counted(() => late.promise);
     const post = okHandler();
-    const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', post), tool('deaf', ignoring, { returns: RETURNS })]);
-    const running = run.executeChain(threeSteps('deaf', policy('continue', 'post'), { timeoutMs: 100, onSuccess: { mapOutputs: [{ from: 'count', to: 'count' }], next: 'post' } }));
+    const {
+      executor: run,
+      clock,
+      audit,
+    } = executor([tool('pre', okHandler()), tool('post', post), tool('deaf', ignoring, { returns: RETURNS })]);
+    const running = run.executeChain(
+      threeSteps('deaf', policy('continue', 'post'), {
+        timeoutMs: 100,
+        onSuccess: { mapOutputs: [{ from: 'count', to: 'count' }], next: 'post' },
+      }),
+    );
     await clock.advance(100);
     const result = await running;
     expectAll(result, audit);
-    expect(result).toMatchObject({ status: 'partial', results: [{ step: 'pre' }, { step: 'x', error: { kind: 'timeout' }, handled: 'continued' }, { step: 'post', status: 'success' }] });
+    expect(result).toMatchObject({
+      status: 'partial',
+      results: [
+        { step: 'pre' },
+        { step: 'x', error: { kind: 'timeout' }, handled: 'continued' },
+        { step: 'post', status: 'success' },
+      ],
+    });
     expect(ignoring.signals()[0]?.aborted).toBe(true);
     const trailBefore = audit.trail.length;
     late.resolve({ count: 7 });
@@ -619,7 +850,11 @@ describe('(g) tools that ignore their abort signal', () => {
     const lates = [deferred(), deferred(), deferred()];
     let call = 0;
     const ignoring = counted(() => lates[call++]!.promise);
-    const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('deaf', ignoring)]);
+    const {
+      executor: run,
+      clock,
+      audit,
+    } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('deaf', ignoring)]);
     const running = run.executeChain(threeSteps('deaf', policy('retry+stop', 'post', 2), { timeoutMs: 100 }));
     await clock.advance(3 * 100 + 100 + 200);
     const result = await running;
@@ -640,7 +875,11 @@ describe('(g) tools that ignore their abort signal', () => {
     const late = deferred<unknown>();
     const ignoring = counted((_, __, call) => (call === 1 ? late.promise : Promise.resolve({ count: 2 })));
     const { executor: run, clock, audit } = executor([tool('deaf', ignoring, { returns: RETURNS })]);
-    const running = run.executeChain(chain('c', [{ ...step('x', 'deaf', { map: { count: 'count' }, failure: policy('retry+stop', null, 2) }), timeoutMs: 100 }]));
+    const running = run.executeChain(
+      chain('c', [
+        { ...step('x', 'deaf', { map: { count: 'count' }, failure: policy('retry+stop', null, 2) }), timeoutMs: 100 },
+      ]),
+    );
     await clock.advance(100);
     const result = await running;
     late.resolve({ count: 1 });
@@ -665,7 +904,11 @@ describe('cancellation', () => {
     const post = okHandler();
     const { executor: run, clock, audit } = executor([tool('pre', pre), tool('post', post), hang.definition]);
     const controller = new AbortController();
-    const running = run.executeChain(threeSteps('hang', policy('retry+continue', 'post')), {}, { signal: controller.signal });
+    const running = run.executeChain(
+      threeSteps('hang', policy('retry+continue', 'post')),
+      {},
+      { signal: controller.signal },
+    );
     await drain();
     expect(hang.handler.calls()).toBe(1);
     expect(hang.handler.signals()[0]?.aborted).toBe(false);
@@ -695,7 +938,10 @@ describe('cancellation', () => {
     controller.abort(new Error('user closed the tab'));
     const result = await running;
     expectAll(result, audit);
-    expect(result).toMatchObject({ status: 'cancelled', failure: { step: 'x', kind: 'cancelled', message: 'user closed the tab' } });
+    expect(result).toMatchObject({
+      status: 'cancelled',
+      failure: { step: 'x', kind: 'cancelled', message: 'user closed the tab' },
+    });
     expect(ignoring.signals()[0]?.aborted).toBe(true);
     expect(post.calls()).toBe(0);
     late.reject({ not: 'an error' });
@@ -720,7 +966,11 @@ describe('cancellation', () => {
     });
     const post = okHandler();
     const { run, audit } = setup([tool('pre', okHandler()), tool('post', post), tool('f', faulty)], () => 0.5, clock);
-    const result = await run.executeChain(threeSteps('f', policy('retry+continue', 'post')), {}, { signal: controller.signal });
+    const result = await run.executeChain(
+      threeSteps('f', policy('retry+continue', 'post')),
+      {},
+      { signal: controller.signal },
+    );
     expectAll(result, audit);
     expect(result).toMatchObject({ status: 'cancelled', failure: { step: 'x', kind: 'cancelled' } });
     expect(faulty.calls()).toBe(1);
@@ -735,8 +985,16 @@ describe('cancellation', () => {
       throw 'aborted from inside';
     });
     const post = okHandler();
-    const { executor: run, audit } = executor([tool('pre', okHandler()), tool('post', post), tool('sc', selfCancelling)]);
-    const result = await run.executeChain(threeSteps('sc', policy('retry+continue', 'post')), {}, { signal: controller.signal });
+    const { executor: run, audit } = executor([
+      tool('pre', okHandler()),
+      tool('post', post),
+      tool('sc', selfCancelling),
+    ]);
+    const result = await run.executeChain(
+      threeSteps('sc', policy('retry+continue', 'post')),
+      {},
+      { signal: controller.signal },
+    );
     expectAll(result, audit);
     expect(result.status).toBe('cancelled');
     expect(selfCancelling.calls()).toBe(1);
@@ -748,14 +1006,20 @@ describe('cancellation', () => {
     const post = okHandler();
     const { executor: run, clock, audit } = executor([tool('pre', okHandler()), tool('post', post), hang.definition]);
     const controller = new AbortController();
-    const running = run.executeChain(threeSteps('hang', policy('retry+continue', 'post'), { timeoutMs: 100 }), {}, { signal: controller.signal });
+    const running = run.executeChain(
+      threeSteps('hang', policy('retry+continue', 'post'), { timeoutMs: 100 }),
+      {},
+      { signal: controller.signal },
+    );
     await clock.advance(100);
     expect(hang.handler.calls()).toBe(2);
     controller.abort();
     const result = await running;
     expectAll(result, audit);
     expect(result).toMatchObject({ status: 'cancelled', failure: { step: 'x', kind: 'cancelled' } });
-    expect(result.execution_history.filter((h) => h.step === 'x').map((h) => [h.attempt, h.error?.kind, h.waited_ms])).toEqual([
+    expect(
+      result.execution_history.filter((h) => h.step === 'x').map((h) => [h.attempt, h.error?.kind, h.waited_ms]),
+    ).toEqual([
       [1, 'timeout', 0],
       [2, 'cancelled', 100],
     ]);
@@ -765,8 +1029,16 @@ describe('cancellation', () => {
 
   it('an already-aborted signal runs nothing and audits nothing', async () => {
     const pre = okHandler();
-    const { executor: run, audit } = executor([tool('pre', pre), tool('post', okHandler()), tool('x_tool', okHandler())]);
-    const result = await run.executeChain(threeSteps('x_tool', policy('continue', 'post')), {}, { signal: AbortSignal.abort() });
+    const { executor: run, audit } = executor([
+      tool('pre', pre),
+      tool('post', okHandler()),
+      tool('x_tool', okHandler()),
+    ]);
+    const result = await run.executeChain(
+      threeSteps('x_tool', policy('continue', 'post')),
+      {},
+      { signal: AbortSignal.abort() },
+    );
     expectAll(result, audit);
     expect(result).toMatchObject({ status: 'cancelled', steps_executed: 0 });
     expect(pre.calls()).toBe(0);
@@ -830,7 +1102,11 @@ describe('hostile outputs', () => {
   it.each(HOSTILE)('%s fails the step (%s); executeChain does not throw', async (_, kinds, handler, returns) => {
     const hostile = counted(handler);
     const post = okHandler();
-    const { executor: run, audit } = executor([tool('pre', okHandler()), tool('post', post), tool('hostile', hostile, returns ? { returns } : {})]);
+    const { executor: run, audit } = executor([
+      tool('pre', okHandler()),
+      tool('post', post),
+      tool('hostile', hostile, returns ? { returns } : {}),
+    ]);
     const settled = await run.executeChain(threeSteps('hostile', policy('continue', 'post'))).then(
       (result) => ({ ok: true as const, result }),
       (error: unknown) => ({ ok: false as const, error: String(error) }),
@@ -850,7 +1126,11 @@ describe('hostile outputs', () => {
       out['self'] = out;
       return out;
     });
-    const { executor: run, audit } = executor([tool('pre', okHandler()), tool('post', okHandler()), tool('loop', circular, { redact: ['token'] })]);
+    const { executor: run, audit } = executor([
+      tool('pre', okHandler()),
+      tool('post', okHandler()),
+      tool('loop', circular, { redact: ['token'] }),
+    ]);
     const settled = await run.executeChain(threeSteps('loop', policy('continue', 'post'))).then(
       (result) => ({ ok: true as const, result }),
       (error: unknown) => ({ ok: false as const, error: String(error) }),
@@ -859,6 +1139,8 @@ describe('hostile outputs', () => {
     if (!settled.ok) return;
     expectAll(settled.result, audit);
     const record = audit.trail.find((r) => r.stepId === 'x');
-    expect(JSON.stringify(record?.output ?? null, (key, value: unknown) => (key === 'self' ? undefined : value))).not.toContain('secret');
+    expect(
+      JSON.stringify(record?.output ?? null, (key, value: unknown) => (key === 'self' ? undefined : value)),
+    ).not.toContain('secret');
   });
 });

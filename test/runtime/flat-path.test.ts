@@ -10,18 +10,29 @@ import { chain, step, tool } from '../helpers/runtime.js';
 function tickingClock() {
   let time = Date.UTC(2026, 0, 1);
   let reads = 0;
-  const clock: Clock = { now: () => ((reads += 1), (time += 1)), sleep: async () => {}, deadline: () => new Promise(() => {}) };
+  const clock: Clock = {
+    now: () => ((reads += 1), (time += 1)),
+    sleep: async () => {},
+    deadline: () => new Promise(() => {}),
+  };
   return { clock, reads: () => reads };
 }
 
 const sync = tool('sync', () => ({ ok: true }));
 const later = tool('later', async () => ({ ok: true }));
-const plan = (toolName: string) => chain('three', [step('a', toolName, { next: 'b' }), step('b', toolName, { next: 'c' }), step('c', toolName)]);
+const plan = (toolName: string) =>
+  chain('three', [step('a', toolName, { next: 'b' }), step('b', toolName, { next: 'c' }), step('c', toolName)]);
 
 function run(toolName: string, onStep?: () => void) {
   const ticking = tickingClock();
-  const executor = new ChainExecutor({ registry: new ToolRegistry([sync, later]), context: new AuditContext({ userId: 'u', sessionId: 's' }), clock: ticking.clock });
-  return executor.executeChain(plan(toolName), {}, onStep ? { onStep } : {}).then((result) => ({ result, reads: ticking.reads() }));
+  const executor = new ChainExecutor({
+    registry: new ToolRegistry([sync, later]),
+    context: new AuditContext({ userId: 'u', sessionId: 's' }),
+    clock: ticking.clock,
+  });
+  return executor
+    .executeChain(plan(toolName), {}, onStep ? { onStep } : {})
+    .then((result) => ({ result, reads: ticking.reads() }));
 }
 
 describe('the flat path of plain call steps', () => {
@@ -30,7 +41,8 @@ describe('the flat path of plain call steps', () => {
     expect(result.success).toBe(true);
     const history = result.execution_history;
     expect(history.map((entry) => entry.duration_ms)).toEqual([1, 1, 1]);
-    for (let i = 1; i < history.length; i += 1) expect(history[i]!.started_at_ms).toBe(history[i - 1]!.started_at_ms + history[i - 1]!.duration_ms);
+    for (let i = 1; i < history.length; i += 1)
+      expect(history[i]!.started_at_ms).toBe(history[i - 1]!.started_at_ms + history[i - 1]!.duration_ms);
     // The chain's start and end, the first step's start, and each step's end.
     expect(reads).toBe(2 + 1 + 3);
   });
@@ -42,7 +54,8 @@ describe('the flat path of plain call steps', () => {
     expect(asynchronous.reads).toBe(2 + 3 * 2);
     for (const { result } of [listened, asynchronous]) {
       const history = result.execution_history;
-      for (let i = 1; i < history.length; i += 1) expect(history[i]!.started_at_ms).toBe(history[i - 1]!.started_at_ms + history[i - 1]!.duration_ms + 1);
+      for (let i = 1; i < history.length; i += 1)
+        expect(history[i]!.started_at_ms).toBe(history[i - 1]!.started_at_ms + history[i - 1]!.duration_ms + 1);
     }
   });
 });

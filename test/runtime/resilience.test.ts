@@ -3,7 +3,14 @@
  * Time is virtual: deadlines fire through `clock.advance`, never through real waiting.
  */
 import { describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, createTestClock, ToolRegistry, type CallStep, type ToolCallContext } from '../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  createTestClock,
+  ToolRegistry,
+  type CallStep,
+  type ToolCallContext,
+} from '../../src/runtime/index.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
 
 /** A handler that never settles, and remembers the signal it was given. */
@@ -17,7 +24,13 @@ function hanging() {
 }
 
 const retry = (maxRetries: number, extra: Partial<Extract<CallStep['onFailure'], { action: 'retry' }>> = {}) =>
-  ({ action: 'retry', maxRetries, backoff: { initialMs: 100, factor: 2, maxMs: 10_000, jitter: false }, afterRetries: { action: 'stop' }, ...extra }) as const;
+  ({
+    action: 'retry',
+    maxRetries,
+    backoff: { initialMs: 100, factor: 2, maxMs: 10_000, jitter: false },
+    afterRetries: { action: 'stop' },
+    ...extra,
+  }) as const;
 
 describe('timeouts', () => {
   it('fail a step whose tool outlives timeoutMs, abort its signal, and never wait longer', async () => {
@@ -26,7 +39,11 @@ describe('timeouts', () => {
     const running = run.executeChain(chain('c', [{ ...step('a', 'slow'), timeoutMs: 500 }]));
     await clock.advance(500);
     const result = await running;
-    expect(result).toMatchObject({ success: false, status: 'failed', failure: { step: 'a', kind: 'timeout', message: "'slow' did not finish within 500 ms" } });
+    expect(result).toMatchObject({
+      success: false,
+      status: 'failed',
+      failure: { step: 'a', kind: 'timeout', message: "'slow' did not finish within 500 ms" },
+    });
     expect(slow.signals[0]?.aborted).toBe(true);
   });
 
@@ -46,7 +63,9 @@ describe('timeouts', () => {
     let calls = 0;
     const sometimes = tool('sometimes', () => (++calls === 1 ? new Promise(() => {}) : Promise.resolve({ ok: true })));
     const { executor: run, clock } = executor([sometimes]);
-    const running = run.executeChain(chain('c', [{ ...step('a', 'sometimes', { failure: retry(2) }), timeoutMs: 300 }]));
+    const running = run.executeChain(
+      chain('c', [{ ...step('a', 'sometimes', { failure: retry(2) }), timeoutMs: 300 }]),
+    );
     await clock.advance(300);
     const result = await running;
     expect(result.success).toBe(true);
@@ -60,10 +79,17 @@ describe('timeouts', () => {
     const slow = hanging();
     const after = flaky(0);
     const { executor: run, clock } = executor([tool('slow', slow), tool('after', after)]);
-    const running = run.executeChain(chain('c', [step('a', 'slow', { next: 'b', failure: { action: 'continue', next: 'b' } }), step('b', 'after')]), {}, { timeoutMs: 1000 });
+    const running = run.executeChain(
+      chain('c', [step('a', 'slow', { next: 'b', failure: { action: 'continue', next: 'b' } }), step('b', 'after')]),
+      {},
+      { timeoutMs: 1000 },
+    );
     await clock.advance(1000);
     const result = await running;
-    expect(result).toMatchObject({ status: 'failed', failure: { step: 'a', kind: 'timeout', message: "'c' did not finish within 1000 ms" } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      failure: { step: 'a', kind: 'timeout', message: "'c' did not finish within 1000 ms" },
+    });
     // The chain's own timeout ends it even though the step's policy would continue.
     expect(after.calls()).toBe(0);
     expect(slow.signals[0]?.aborted).toBe(true);
@@ -71,7 +97,13 @@ describe('timeouts', () => {
 
   it('count backoff waits against the chain bound', async () => {
     const { executor: run, clock } = executor([tool('f', flaky(10))]);
-    const result = await run.executeChain(chain('c', [step('a', 'f', { failure: retry(5, { backoff: { initialMs: 400, factor: 2, maxMs: 10_000, jitter: false } }) })]), {}, { timeoutMs: 1000 });
+    const result = await run.executeChain(
+      chain('c', [
+        step('a', 'f', { failure: retry(5, { backoff: { initialMs: 400, factor: 2, maxMs: 10_000, jitter: false } }) }),
+      ]),
+      {},
+      { timeoutMs: 1000 },
+    );
     // Waits of 400 and 800 ms pass the 1000 ms bound during the second wait: no third attempt.
     expect(result).toMatchObject({ status: 'failed', failure: { kind: 'timeout' } });
     expect(result.results[0]?.attempts).toBe(2);
@@ -80,11 +112,17 @@ describe('timeouts', () => {
 
   it("apply a composite tool's timeout_seconds to its chain", async () => {
     const slow = hanging();
-    const composite = { ...tool('bounded', () => ({}), { policies: { timeoutSeconds: 2 } }), implementation: { kind: 'composite' as const, plan: chain('bounded', [step('a', 'slow')]) } };
+    const composite = {
+      ...tool('bounded', () => ({}), { policies: { timeoutSeconds: 2 } }),
+      implementation: { kind: 'composite' as const, plan: chain('bounded', [step('a', 'slow')]) },
+    };
     const { executor: run, clock } = executor([tool('slow', slow)]);
     const running = run.runComposite(composite, {});
     await clock.advance(2000);
-    expect(await running).toMatchObject({ success: false, failure: { kind: 'timeout', message: "'bounded' did not finish within 2000 ms" } });
+    expect(await running).toMatchObject({
+      success: false,
+      failure: { kind: 'timeout', message: "'bounded' did not finish within 2000 ms" },
+    });
   });
 });
 
@@ -94,7 +132,11 @@ describe('cancellation', () => {
     const after = flaky(0);
     const { executor: run } = executor([tool('slow', slow), tool('after', after)]);
     const controller = new AbortController();
-    const running = run.executeChain(chain('c', [step('a', 'slow', { next: 'b' }), step('b', 'after')]), {}, { signal: controller.signal });
+    const running = run.executeChain(
+      chain('c', [step('a', 'slow', { next: 'b' }), step('b', 'after')]),
+      {},
+      { signal: controller.signal },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     const result = await running;
@@ -115,7 +157,11 @@ describe('cancellation', () => {
     const slow = hanging();
     const { executor: run, clock } = executor([tool('slow', slow)]);
     const controller = new AbortController();
-    const running = run.executeChain(chain('c', [step('a', 'slow', { failure: retry(3) })]), {}, { signal: controller.signal });
+    const running = run.executeChain(
+      chain('c', [step('a', 'slow', { failure: retry(3) })]),
+      {},
+      { signal: controller.signal },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     expect((await running).results[0]?.attempts).toBe(1);
@@ -167,7 +213,9 @@ describe('fallbacks', () => {
     const second = flaky(99);
     const third = flaky(0, { v: 'from third' });
     const { executor: run, audit } = executor([tool('primary', primary), tool('second', second), tool('third', third)]);
-    const result = await run.executeChain(chain('c', [{ ...step('a', 'primary', { failure: retry(1), map: { v: 'v' } }), fallbacks: ['second', 'third'] }]));
+    const result = await run.executeChain(
+      chain('c', [{ ...step('a', 'primary', { failure: retry(1), map: { v: 'v' } }), fallbacks: ['second', 'third'] }]),
+    );
     expect(result).toMatchObject({ success: true, status: 'success', final_state: { v: 'from third' } });
     expect(result.results[0]).toMatchObject({ step: 'a', status: 'success', attempts: 2, served_by: 'third' });
     expect(result.execution_history.map((h) => [h.tool, h.status, h.via])).toEqual([
@@ -188,12 +236,17 @@ describe('fallbacks', () => {
 });
 
 describe('caching', () => {
-  const cached = (id: string, toolName: string, shared = false): CallStep => ({ ...step(id, toolName, { inputs: { q: 'same' } }), cache: { ttlMs: 60_000, shared } });
+  const cached = (id: string, toolName: string, shared = false): CallStep => ({
+    ...step(id, toolName, { inputs: { q: 'same' } }),
+    cache: { ttlMs: 60_000, shared },
+  });
 
   it('serves the same resolved input from the cache, and records the hit', async () => {
     const source = flaky(0, { hits: 1 });
     const { executor: run, audit } = executor([tool('source', source)]);
-    const result = await run.executeChain(chain('c', [{ ...cached('a', 'source'), onSuccess: { mapOutputs: [], next: 'b' } }, cached('b', 'source')]));
+    const result = await run.executeChain(
+      chain('c', [{ ...cached('a', 'source'), onSuccess: { mapOutputs: [], next: 'b' } }, cached('b', 'source')]),
+    );
     expect(source.calls()).toBe(1);
     expect(result.results.map((r) => [r.step, r.cached])).toEqual([
       ['a', undefined],
@@ -207,7 +260,11 @@ describe('caching', () => {
     const source = flaky(0, { data: 1 });
     const registry = new ToolRegistry([tool('source', source)]);
     const runAs = (userId: string, shared: boolean) =>
-      new ChainExecutor({ registry, context: new AuditContext({ userId, sessionId: 's' }), clock: createTestClock() }).executeChain(chain('c', [cached('a', 'source', shared)]));
+      new ChainExecutor({
+        registry,
+        context: new AuditContext({ userId, sessionId: 's' }),
+        clock: createTestClock(),
+      }).executeChain(chain('c', [cached('a', 'source', shared)]));
     await runAs('ada', false);
     await runAs('bob', false);
     expect(source.calls()).toBe(2);
@@ -235,14 +292,23 @@ describe('caching', () => {
     registry.cache.set('b', 2, Infinity);
     registry.cache.get('a', 0);
     registry.cache.set('c', 3, Infinity);
-    expect([registry.cache.get('a', 0), registry.cache.get('b', 0), registry.cache.get('c', 0)]).toEqual([{ output: 1 }, undefined, { output: 3 }]);
+    expect([registry.cache.get('a', 0), registry.cache.get('b', 0), registry.cache.get('c', 0)]).toEqual([
+      { output: 1 },
+      undefined,
+      { output: 3 },
+    ]);
   });
 
   it('never caches a failure, and still checks policies on a hit', async () => {
     const source = flaky(1, { data: 1 });
     const guarded = tool('guarded', source, { policies: { requiredPermissions: ['read'] } });
     const registry = new ToolRegistry([guarded]);
-    const as = (permissions: string[]) => new ChainExecutor({ registry, context: new AuditContext({ userId: 'u', sessionId: 's', permissions }), clock: createTestClock() });
+    const as = (permissions: string[]) =>
+      new ChainExecutor({
+        registry,
+        context: new AuditContext({ userId: 'u', sessionId: 's', permissions }),
+        clock: createTestClock(),
+      });
     const plan = chain('c', [cached('a', 'guarded', true)]);
     expect((await as(['read']).executeChain(plan)).success).toBe(false);
     expect((await as(['read']).executeChain(plan)).success).toBe(true);
@@ -252,43 +318,95 @@ describe('caching', () => {
 });
 
 describe('_meta.nextTool', () => {
-  const lockedAccount = (spelling: 'tool' | 'name', next = 'request_handoff', args: Record<string, unknown> = { reason: 'account locked' }) =>
-    tool('transfer', () => ({ status: 'locked', _meta: { nextTool: { [spelling]: next, arguments: args } } }));
+  const lockedAccount = (
+    spelling: 'tool' | 'name',
+    next = 'request_handoff',
+    args: Record<string, unknown> = { reason: 'account locked' },
+  ) => tool('transfer', () => ({ status: 'locked', _meta: { nextTool: { [spelling]: next, arguments: args } } }));
   const handoff = flaky(0, { ticket: 'T-1' });
   const handoffTool = () =>
-    tool('request_handoff', handoff, { parameters: { type: 'object', properties: { reason: { type: 'string' } }, required: ['reason'], additionalProperties: false }, policies: { requiredPermissions: ['support'] } });
-  const plan = (allow: string[], maxDepth = 5) => ({ ...chain('c', [step('a', 'transfer', { map: { status: 'status' } })]), nextTools: { allow, maxDepth } });
-
-  it.each(['tool', 'name'] as const)('calls the tool a result names (as `%s`), validated, audited and in the history', async (spelling) => {
-    const before = handoff.calls();
-    const { executor: run, audit } = executor([lockedAccount(spelling), handoffTool()], { permissions: ['support'] });
-    const result = await run.executeChain(plan(['request_handoff']));
-    expect(result).toMatchObject({ success: true, final_state: { status: 'locked' } });
-    expect(result.results[0]?.hops).toEqual([{ tool: 'request_handoff', output: { ticket: 'T-1' } }]);
-    expect(result.execution_history.map((h) => [h.tool, h.via])).toEqual([
-      ['transfer', undefined],
-      ['request_handoff', 'next_tool'],
-    ]);
-    expect(audit.trail.map((r) => [r.tool, r.stepId, r.input])).toEqual([
-      ['transfer', 'a', {}],
-      ['request_handoff', 'a', { reason: 'account locked' }],
-    ]);
-    expect(handoff.calls()).toBe(before + 1);
+    tool('request_handoff', handoff, {
+      parameters: {
+        type: 'object',
+        properties: { reason: { type: 'string' } },
+        required: ['reason'],
+        additionalProperties: false,
+      },
+      policies: { requiredPermissions: ['support'] },
+    });
+  const plan = (allow: string[], maxDepth = 5) => ({
+    ...chain('c', [step('a', 'transfer', { map: { status: 'status' } })]),
+    nextTools: { allow, maxDepth },
   });
+
+  it.each(['tool', 'name'] as const)(
+    'calls the tool a result names (as `%s`), validated, audited and in the history',
+    async (spelling) => {
+      const before = handoff.calls();
+      const { executor: run, audit } = executor([lockedAccount(spelling), handoffTool()], { permissions: ['support'] });
+      const result = await run.executeChain(plan(['request_handoff']));
+      expect(result).toMatchObject({ success: true, final_state: { status: 'locked' } });
+      expect(result.results[0]?.hops).toEqual([{ tool: 'request_handoff', output: { ticket: 'T-1' } }]);
+      expect(result.execution_history.map((h) => [h.tool, h.via])).toEqual([
+        ['transfer', undefined],
+        ['request_handoff', 'next_tool'],
+      ]);
+      expect(audit.trail.map((r) => [r.tool, r.stepId, r.input])).toEqual([
+        ['transfer', 'a', {}],
+        ['request_handoff', 'a', { reason: 'account locked' }],
+      ]);
+      expect(handoff.calls()).toBe(before + 1);
+    },
+  );
 
   it.each([
-    ['a tool the composite does not allow', ['something_else'], 'request_handoff', { reason: 'x' }, ['support'], 'policy', "nextTool 'request_handoff' is not allowed here (allow_next_tools: something_else); it was not called"],
-    ['an unregistered tool', ['ghost'], 'ghost', {}, ['support'], 'unknown_tool', "nextTool 'ghost': no tool named 'ghost' is registered"],
-    ['arguments that violate its schema', ['request_handoff'], 'request_handoff', { reason: 42, extra: true }, ['support'], 'validation', "nextTool 'request_handoff': input to 'request_handoff' is invalid"],
-    ['a missing permission', ['request_handoff'], 'request_handoff', { reason: 'x' }, [], 'policy', "nextTool 'request_handoff': 'request_handoff' requires permission 'support'"],
-  ])('refuses %s with a clear error, and makes no forbidden call', async (_, allow, next, args, permissions, kind, message) => {
-    const before = handoff.calls();
-    const { executor: run } = executor([lockedAccount('tool', next, args), handoffTool()], { permissions });
-    const result = await run.executeChain(plan(allow));
-    expect(result).toMatchObject({ success: false, failure: { step: 'a', kind } });
-    expect(result.failure?.message).toContain(message);
-    expect(handoff.calls()).toBe(before);
-  });
+    [
+      'a tool the composite does not allow',
+      ['something_else'],
+      'request_handoff',
+      { reason: 'x' },
+      ['support'],
+      'policy',
+      "nextTool 'request_handoff' is not allowed here (allow_next_tools: something_else); it was not called",
+    ],
+    [
+      'an unregistered tool',
+      ['ghost'],
+      'ghost',
+      {},
+      ['support'],
+      'unknown_tool',
+      "nextTool 'ghost': no tool named 'ghost' is registered",
+    ],
+    [
+      'arguments that violate its schema',
+      ['request_handoff'],
+      'request_handoff',
+      { reason: 42, extra: true },
+      ['support'],
+      'validation',
+      "nextTool 'request_handoff': input to 'request_handoff' is invalid",
+    ],
+    [
+      'a missing permission',
+      ['request_handoff'],
+      'request_handoff',
+      { reason: 'x' },
+      [],
+      'policy',
+      "nextTool 'request_handoff': 'request_handoff' requires permission 'support'",
+    ],
+  ])(
+    'refuses %s with a clear error, and makes no forbidden call',
+    async (_, allow, next, args, permissions, kind, message) => {
+      const before = handoff.calls();
+      const { executor: run } = executor([lockedAccount('tool', next, args), handoffTool()], { permissions });
+      const result = await run.executeChain(plan(allow));
+      expect(result).toMatchObject({ success: false, failure: { step: 'a', kind } });
+      expect(result.failure?.message).toContain(message);
+      expect(handoff.calls()).toBe(before);
+    },
+  );
 
   it('stops an endless ping-pong: a tool it already called with the same arguments is not called again', async () => {
     let pings = 0;
@@ -296,16 +414,33 @@ describe('_meta.nextTool', () => {
     const ping = tool('ping', () => (pings++, { _meta: { nextTool: { tool: 'pong', arguments: {} } } }));
     const pong = tool('pong', () => (pongs++, { _meta: { nextTool: { tool: 'ping', arguments: {} } } }));
     const { executor: run } = executor([ping, pong]);
-    const result = await run.executeChain({ ...chain('c', [step('a', 'ping')]), nextTools: { allow: ['ping', 'pong'], maxDepth: 50 } });
-    expect(result).toMatchObject({ success: false, failure: { kind: 'limit', message: "step 'a': nextTool comes back to 'ping' with the same arguments, a loop; it was not called again" } });
+    const result = await run.executeChain({
+      ...chain('c', [step('a', 'ping')]),
+      nextTools: { allow: ['ping', 'pong'], maxDepth: 50 },
+    });
+    expect(result).toMatchObject({
+      success: false,
+      failure: {
+        kind: 'limit',
+        message: "step 'a': nextTool comes back to 'ping' with the same arguments, a loop; it was not called again",
+      },
+    });
     expect([pings, pongs]).toEqual([1, 1]);
   });
 
   it('stops at its depth limit', async () => {
-    const counter = tool('counter', (input: { n?: number }) => ({ _meta: { nextTool: { tool: 'counter', arguments: { n: (input.n ?? 0) + 1 } } } }));
+    const counter = tool('counter', (input: { n?: number }) => ({
+      _meta: { nextTool: { tool: 'counter', arguments: { n: (input.n ?? 0) + 1 } } },
+    }));
     const { executor: run } = executor([counter]);
-    const result = await run.executeChain({ ...chain('c', [step('a', 'counter')]), nextTools: { allow: ['counter'], maxDepth: 3 } });
-    expect(result.failure).toMatchObject({ kind: 'limit', message: "step 'a': nextTool went 3 hops deep, its limit; 'counter' was not called" });
+    const result = await run.executeChain({
+      ...chain('c', [step('a', 'counter')]),
+      nextTools: { allow: ['counter'], maxDepth: 3 },
+    });
+    expect(result.failure).toMatchObject({
+      kind: 'limit',
+      message: "step 'a': nextTool went 3 hops deep, its limit; 'counter' was not called",
+    });
     expect(result.execution_history.filter((h) => h.via === 'next_tool' && h.status === 'success')).toHaveLength(3);
   });
 
@@ -324,7 +459,10 @@ describe('fixes found in review', () => {
     const { executor: run, clock } = executor([bounded]);
     const running = run.executeChain(chain('c', [{ ...step('a', 'bounded'), timeoutMs: 5000 }]));
     await clock.advance(1000);
-    expect((await running).failure).toMatchObject({ kind: 'timeout', message: "'bounded' did not finish within 1000 ms" });
+    expect((await running).failure).toMatchObject({
+      kind: 'timeout',
+      message: "'bounded' did not finish within 1000 ms",
+    });
   });
 
   it('hands out a copy of a cached result, so a tool that changes its input cannot change the next hit', async () => {

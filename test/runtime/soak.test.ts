@@ -6,7 +6,17 @@
  * log: every chain finishes, the outcome counts add up, and no attempt or audit record is lost.
  */
 import { describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, createTestClock, ToolRegistry, type Backoff, type ChainPlan, type ChainResult, type FailurePolicy, type ToolCallContext } from '../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  createTestClock,
+  ToolRegistry,
+  type Backoff,
+  type ChainPlan,
+  type ChainResult,
+  type FailurePolicy,
+  type ToolCallContext,
+} from '../../src/runtime/index.js';
 import { chain, step, tool } from '../helpers/runtime.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -18,12 +28,14 @@ const PLAN_VARIANTS = 40;
 
 /** The fate of one attempt: a pure function of (seed, chain, step, attempt), so interleaving cannot change it. */
 function fate(seed: number, idx: number, k: number, attempt: number): { fails: boolean; ticks: number } {
-  const mix = (Math.imul(idx + 1, 0x9e3779b1) ^ Math.imul(k + 1, 0x85ebca6b) ^ Math.imul(attempt, 0xc2b2ae35) ^ seed) >>> 0;
+  const mix =
+    (Math.imul(idx + 1, 0x9e3779b1) ^ Math.imul(k + 1, 0x85ebca6b) ^ Math.imul(attempt, 0xc2b2ae35) ^ seed) >>> 0;
   const draw = seededRandom(mix);
   return { fails: draw() < FAIL_RATE, ticks: 1 + Math.floor(draw() * 4) };
 }
 
-const ceilingOf = (backoff: Backoff, n: number) => Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (n - 1));
+const ceilingOf = (backoff: Backoff, n: number) =>
+  Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** (n - 1));
 
 // The policy mix. Stop-like policies (stop, retry then stop) are what make a chain fail.
 const FLAT: Backoff = { initialMs: 20, factor: 2, maxMs: 50, jitter: false };
@@ -63,7 +75,12 @@ function variants(seed: number): Variant[] {
       `soak-${v}`,
       ids.map((id, k) => {
         const next = ids[k + 1] ?? null;
-        return step(id, tools[k]!, { inputs: { idx: '<< state.idx >>', k }, map: { value: `v${k}` }, next, failure: policyOf(mixes[k]!, next) });
+        return step(id, tools[k]!, {
+          inputs: { idx: '<< state.idx >>', k },
+          map: { value: `v${k}` },
+          next,
+          failure: policyOf(mixes[k]!, next),
+        });
       }),
     );
     return { plan, mixes, tools };
@@ -79,8 +96,17 @@ interface Call {
   readonly ok: boolean;
 }
 
-const RETURNS = { type: 'object', properties: { value: { type: 'integer' } }, required: ['value'], additionalProperties: false };
-const PARAMETERS = { type: 'object', properties: { idx: { type: 'integer' }, k: { type: 'integer' } }, required: ['idx', 'k'] };
+const RETURNS = {
+  type: 'object',
+  properties: { value: { type: 'integer' } },
+  required: ['value'],
+  additionalProperties: false,
+};
+const PARAMETERS = {
+  type: 'object',
+  properties: { idx: { type: 'integer' }, k: { type: 'integer' } },
+  required: ['idx', 'k'],
+};
 
 /** One registry for every chain; its tools write to one call log. */
 function sharedRegistry(seed: number, log: Call[]) {
@@ -89,9 +115,20 @@ function sharedRegistry(seed: number, log: Call[]) {
       `t${t}`,
       async (input: { idx: number; k: number }, context: ToolCallContext) => {
         const { fails, ticks } = fate(seed, input.idx, input.k, context.attempt);
-        log.push({ chainId: context.chainId, idx: input.idx, stepId: context.stepId, attempt: context.attempt, tool: `t${t}`, ok: !fails });
+        log.push({
+          chainId: context.chainId,
+          idx: input.idx,
+          stepId: context.stepId,
+          attempt: context.attempt,
+          tool: `t${t}`,
+          ok: !fails,
+        });
         for (let i = 0; i < ticks; i += 1) await Promise.resolve();
-        if (fails) throw Object.assign(new Error(`t${t} failed for chain ${input.idx}, step ${input.k}, attempt ${context.attempt}`), { code: 'FLAKY' });
+        if (fails)
+          throw Object.assign(
+            new Error(`t${t} failed for chain ${input.idx}, step ${input.k}, attempt ${context.attempt}`),
+            { code: 'FLAKY' },
+          );
         return { value: input.idx * 10 + input.k };
       },
       { parameters: PARAMETERS, returns: RETURNS },
@@ -141,7 +178,8 @@ async function soak(seed: number) {
     }),
   );
   // Every tool settles through microtasks only: a few macrotask turns are plenty for all chains to end.
-  for (let turn = 0; turn < 100 && settled < CHAINS; turn += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let turn = 0; turn < 100 && settled < CHAINS; turn += 1)
+    await new Promise<void>((resolve) => setImmediate(resolve));
   const finishedInTime = settled;
   const results: ChainResult[] = finishedInTime === CHAINS ? await Promise.all(promises) : [];
   return { log, runs, results, finishedInTime };
@@ -199,7 +237,9 @@ describe('soak: 1,000 concurrent chains over one shared registry', () => {
 
       expect(result.status).toBe(logStatus);
       expect(result.status).toBe(expected.status);
-      expect(calls.map((c) => [c.stepId, c.attempt, c.ok])).toEqual(expected.calls.map((c) => [c.stepId, c.attempt, c.ok]));
+      expect(calls.map((c) => [c.stepId, c.attempt, c.ok])).toEqual(
+        expected.calls.map((c) => [c.stepId, c.attempt, c.ok]),
+      );
 
       // Counters agree with each other and with the results.
       expect(result.steps_executed).toBe(result.steps_succeeded + result.steps_failed);
@@ -210,13 +250,22 @@ describe('soak: 1,000 concurrent chains over one shared registry', () => {
 
       // One history entry per handler call, in order.
       expect(result.execution_history.length).toBe(calls.length);
-      expect(result.execution_history.map((h) => [h.step, h.tool, h.attempt, h.status === 'success'])).toEqual(calls.map((c) => [c.stepId, c.tool, c.attempt, c.ok]));
+      expect(result.execution_history.map((h) => [h.step, h.tool, h.attempt, h.status === 'success'])).toEqual(
+        calls.map((c) => [c.stepId, c.tool, c.attempt, c.ok]),
+      );
 
       // One audit record per attempt, in this chain's own context, and nothing else there.
       const trail = run.context.trail;
       auditTotal += trail.length;
       expect(trail.map((r) => [r.chainId, r.stepId, r.tool, r.attempt, r.status, r.userId])).toEqual(
-        calls.map((c) => [result.chain_id, c.stepId, c.tool, c.attempt, c.ok ? 'success' : 'failed', `user-${run.idx}`]),
+        calls.map((c) => [
+          result.chain_id,
+          c.stepId,
+          c.tool,
+          c.attempt,
+          c.ok ? 'success' : 'failed',
+          `user-${run.idx}`,
+        ]),
       );
 
       // Waits follow the formula: exact without jitter; with jitter, the chain's own seeded draws in order.
@@ -225,7 +274,9 @@ describe('soak: 1,000 concurrent chains over one shared registry', () => {
         if (h.attempt === 1) return 0;
         const mix = run.variant.mixes[Number(h.step.slice(1))]!;
         const backoff = mix === 'retry1+continue(jitter)' ? JITTERY : FLAT;
-        return backoff.jitter ? Math.floor(replay() * ceilingOf(backoff, h.attempt - 1)) : ceilingOf(backoff, h.attempt - 1);
+        return backoff.jitter
+          ? Math.floor(replay() * ceilingOf(backoff, h.attempt - 1))
+          : ceilingOf(backoff, h.attempt - 1);
       });
       expect(result.execution_history.map((h) => h.waited_ms)).toEqual(waits);
       expect(trail.map((r) => r.waitedMs)).toEqual(waits);
@@ -256,7 +307,10 @@ describe('soak: 1,000 concurrent chains over one shared registry', () => {
 
   it('is deterministic: the same seed gives the same outcome for every chain', async () => {
     const summarise = (run: Awaited<ReturnType<typeof soak>>) =>
-      run.results.map((result) => `${result.status}|${result.execution_history.map((h) => `${h.step}.${h.attempt}${h.status === 'success' ? '+' : '-'}${h.waited_ms}`).join(' ')}`);
+      run.results.map(
+        (result) =>
+          `${result.status}|${result.execution_history.map((h) => `${h.step}.${h.attempt}${h.status === 'success' ? '+' : '-'}${h.waited_ms}`).join(' ')}`,
+      );
     const first = await soak(SEED + 1);
     const second = await soak(SEED + 1);
     expect(first.finishedInTime).toBe(CHAINS);

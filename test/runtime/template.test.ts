@@ -49,21 +49,31 @@ describe('templates', () => {
   });
 
   it('resolves templates inside nested objects and arrays', () => {
-    expect(resolve({ outer: { list: ['<< state.name >>', { deep: 'city: << state.user.profile.city >>' }], n: '<< count >>' }, fixed: 1 })).toEqual({
+    expect(
+      resolve({
+        outer: { list: ['<< state.name >>', { deep: 'city: << state.user.profile.city >>' }], n: '<< count >>' },
+        fixed: 1,
+      }),
+    ).toEqual({
       outer: { list: ['Ada', { deep: 'city: Paris' }], n: 3 },
       fixed: 1,
     });
   });
 
-  it.each(['<< state.missing >>', 'text << state.missing >>', '<< state.user.nope >>', '<< steps.other.x >>', '<< steps.search.nope >>'])(
-    'an unresolved reference %j is an error, never passed on as text',
-    (template) => {
-      expect(() => resolve({ deep: [template] })).toThrow(/has no value/);
-    },
-  );
+  it.each([
+    '<< state.missing >>',
+    'text << state.missing >>',
+    '<< state.user.nope >>',
+    '<< steps.other.x >>',
+    '<< steps.search.nope >>',
+  ])('an unresolved reference %j is an error, never passed on as text', (template) => {
+    expect(() => resolve({ deep: [template] })).toThrow(/has no value/);
+  });
 
   it('names where the unresolved reference was', () => {
-    expect(() => resolve({ message: '<< state.missing >>' })).toThrow("inputs.message: << state.missing >> has no value: state has no missing");
+    expect(() => resolve({ message: '<< state.missing >>' })).toThrow(
+      'inputs.message: << state.missing >> has no value: state has no missing',
+    );
   });
 
   it.each([

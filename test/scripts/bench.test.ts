@@ -10,7 +10,11 @@ const BENCH = path.join(import.meta.dirname, '../../scripts/bench.mjs');
 
 describe('npm run bench', () => {
   it('runs every section to the end', () => {
-    const run = spawnSync(process.execPath, [BENCH], { env: { ...process.env, BENCH_SMOKE: '1' }, encoding: 'utf8', timeout: 240_000 });
+    const run = spawnSync(process.execPath, [BENCH], {
+      env: { ...process.env, BENCH_SMOKE: '1' },
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     const labels = [
       'smoke run',

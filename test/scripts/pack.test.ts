@@ -17,7 +17,11 @@ interface Manifest {
   peerDependenciesMeta?: Record<string, { optional: boolean }>;
 }
 interface PackScript {
-  runtimeManifest(rootPackage: object, name: string, dist?: string): { manifest: Manifest; files: string[]; unlisted: string[] };
+  runtimeManifest(
+    rootPackage: object,
+    name: string,
+    dist?: string,
+  ): { manifest: Manifest; files: string[]; unlisted: string[] };
   cliManifest(rootPackage: object, runtimeName: string): Manifest & { scripts?: unknown; devDependencies?: unknown };
 }
 
@@ -48,29 +52,36 @@ const ROOT_PACKAGE = {
 const DIST: Record<string, string> = {
   'index.js': "export { compile } from './compiler/compile.js';\n",
   'index.d.ts': "export { compile } from './compiler/compile.js';\n",
-  'compiler/compile.js': "import { Project } from 'ts-morph';\nimport { plan } from '../language/plan.js';\nexport const compile = () => [Project, plan];\n",
+  'compiler/compile.js':
+    "import { Project } from 'ts-morph';\nimport { plan } from '../language/plan.js';\nexport const compile = () => [Project, plan];\n",
   'compiler/compile.d.ts': 'export declare const compile: () => unknown[];\n',
   'runtime/index.js': "export { ChainExecutor } from './executor.js';\nimport 'node:crypto';\n",
-  'runtime/index.d.ts': "export { ChainExecutor } from './executor.js';\nexport type { Plan } from '../language/plan.js';\n",
+  'runtime/index.d.ts':
+    "export { ChainExecutor } from './executor.js';\nexport type { Plan } from '../language/plan.js';\n",
   'runtime/executor.js': [
     "import Ajv from 'ajv';",
     "import { createHash } from 'node:crypto';",
-    "import {",
-    "  evaluate,",
-    "  compileExpression as compile",
+    'import {',
+    '  evaluate,',
+    '  compileExpression as compile',
     "} from './expressions.js';",
     "export class ChainExecutor { tracer() { return import('@opentelemetry/api'); } }",
     'void Ajv; void createHash; void evaluate; void compile;',
     '',
   ].join('\n'),
-  'runtime/executor.d.ts': "export declare class ChainExecutor { tracer(): Promise<typeof import('@opentelemetry/api')>; #private; }\n",
-  'runtime/expressions.js': "import jsonata from 'jsonata';\nexport const evaluate = jsonata;\nexport const compileExpression = jsonata;\n",
-  'runtime/expressions.d.ts': 'export declare const evaluate: unknown;\nexport declare const compileExpression: unknown;\n',
+  'runtime/executor.d.ts':
+    "export declare class ChainExecutor { tracer(): Promise<typeof import('@opentelemetry/api')>; #private; }\n",
+  'runtime/expressions.js':
+    "import jsonata from 'jsonata';\nexport const evaluate = jsonata;\nexport const compileExpression = jsonata;\n",
+  'runtime/expressions.d.ts':
+    'export declare const evaluate: unknown;\nexport declare const compileExpression: unknown;\n',
   'language/plan.js': 'export const plan = 1;\n',
   'language/plan.d.ts': 'export declare const plan = 1;\nexport type Plan = { steps: unknown[] };\n',
-  'mcp/index.js': "import { McpServer } from '@modelcontextprotocol/server';\nimport { ChainExecutor } from '../runtime/index.js';\nexport const serve = () => [McpServer, ChainExecutor];\n",
+  'mcp/index.js':
+    "import { McpServer } from '@modelcontextprotocol/server';\nimport { ChainExecutor } from '../runtime/index.js';\nexport const serve = () => [McpServer, ChainExecutor];\n",
   'mcp/index.d.ts': 'export declare const serve: () => unknown[];\n',
-  'dbos/index.js': "import { DBOS } from '@dbos-inc/dbos-sdk';\nexport { ChainExecutor } from '../runtime/index.js';\nexport const durable = DBOS;\n",
+  'dbos/index.js':
+    "import { DBOS } from '@dbos-inc/dbos-sdk';\nexport { ChainExecutor } from '../runtime/index.js';\nexport const durable = DBOS;\n",
   'dbos/index.d.ts': "export { ChainExecutor } from '../runtime/index.js';\nexport declare const durable: unknown;\n",
 };
 
@@ -97,34 +108,60 @@ describe('the runtime package', () => {
 
   it('holds the modules its entries reach, multi-line and type-only imports followed, and none of the compiler', () => {
     const { files } = script.runtimeManifest(ROOT_PACKAGE, '@toolgen/runtime', dist);
-    expect(files).toEqual(Object.keys(DIST).filter((file) => !file.startsWith('index.') && !file.startsWith('compiler/')).sort());
+    expect(files).toEqual(
+      Object.keys(DIST)
+        .filter((file) => !file.startsWith('index.') && !file.startsWith('compiler/'))
+        .sort(),
+    );
   });
 
-  it('makes what the main entry imports a dependency, what only a subpath or an import() needs an optional peer, and leaves the CLI\'s own dependencies to the app', () => {
+  it("makes what the main entry imports a dependency, what only a subpath or an import() needs an optional peer, and leaves the CLI's own dependencies to the app", () => {
     const { manifest, unlisted } = script.runtimeManifest(ROOT_PACKAGE, '@toolgen/runtime', dist);
     expect(manifest.dependencies).toEqual({ ajv: '^8.0.0', jsonata: '^2.0.0' });
     expect(manifest.peerDependencies).toEqual({ '@dbos-inc/dbos-sdk': '^3.0.0', '@opentelemetry/api': '^1.9.0' });
-    expect(manifest.peerDependenciesMeta).toEqual({ '@dbos-inc/dbos-sdk': { optional: true }, '@opentelemetry/api': { optional: true } });
+    expect(manifest.peerDependenciesMeta).toEqual({
+      '@dbos-inc/dbos-sdk': { optional: true },
+      '@opentelemetry/api': { optional: true },
+    });
     // The CLI depends on the MCP SDK: as an optional peer of the runtime, npm would keep it in every production install.
     expect(unlisted).toEqual(['@modelcontextprotocol/server']);
   });
 
   it('refuses an entry that reaches the compiler, an optional peer the main entry cannot run without, and an import package.json does not list', () => {
-    const reachesCompiler = { ...ROOT_PACKAGE, exports: { ...ROOT_PACKAGE.exports, './everything': { default: './dist/index.js' } } };
-    expect(() => script.runtimeManifest(reachesCompiler, '@toolgen/runtime', dist)).toThrow(/the runtime entry \.\/everything \(dist\/index\.js\) reaches modules of the CLI or the compiler: compiler\/compile\.d\.ts, compiler\/compile\.js/);
-    const staticOptional = { ...ROOT_PACKAGE, peerDependencies: { ...ROOT_PACKAGE.peerDependencies, jsonata: '^2.0.0' }, peerDependenciesMeta: { ...ROOT_PACKAGE.peerDependenciesMeta, jsonata: { optional: true } } };
-    expect(() => script.runtimeManifest(staticOptional, '@toolgen/runtime', dist)).toThrow(/the runtime's main entry imports 'jsonata' statically, which package\.json makes an optional peer/);
+    const reachesCompiler = {
+      ...ROOT_PACKAGE,
+      exports: { ...ROOT_PACKAGE.exports, './everything': { default: './dist/index.js' } },
+    };
+    expect(() => script.runtimeManifest(reachesCompiler, '@toolgen/runtime', dist)).toThrow(
+      /the runtime entry \.\/everything \(dist\/index\.js\) reaches modules of the CLI or the compiler: compiler\/compile\.d\.ts, compiler\/compile\.js/,
+    );
+    const staticOptional = {
+      ...ROOT_PACKAGE,
+      peerDependencies: { ...ROOT_PACKAGE.peerDependencies, jsonata: '^2.0.0' },
+      peerDependenciesMeta: { ...ROOT_PACKAGE.peerDependenciesMeta, jsonata: { optional: true } },
+    };
+    expect(() => script.runtimeManifest(staticOptional, '@toolgen/runtime', dist)).toThrow(
+      /the runtime's main entry imports 'jsonata' statically, which package\.json makes an optional peer/,
+    );
     const { jsonata: _unused, ...withoutJsonata } = ROOT_PACKAGE.dependencies;
-    expect(() => script.runtimeManifest({ ...ROOT_PACKAGE, dependencies: withoutJsonata }, '@toolgen/runtime', dist)).toThrow(/imports 'jsonata', which package\.json lists/);
+    expect(() =>
+      script.runtimeManifest({ ...ROOT_PACKAGE, dependencies: withoutJsonata }, '@toolgen/runtime', dist),
+    ).toThrow(/imports 'jsonata', which package\.json lists/);
   });
 
   it("on the repository's dist/: the runtime, the agents and MCP, depending on ajv, jsonata and re2js only", () => {
     const rootPackage = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as typeof ROOT_PACKAGE;
     const { manifest, files } = script.runtimeManifest(rootPackage, RUNTIME_MODULE);
     expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './agents', './mcp', './package.json']));
-    expect(manifest.dependencies).toEqual({ ajv: rootPackage.dependencies.ajv, jsonata: rootPackage.dependencies.jsonata, re2js: (rootPackage.dependencies as Record<string, string>)['re2js'] });
+    expect(manifest.dependencies).toEqual({
+      ajv: rootPackage.dependencies.ajv,
+      jsonata: rootPackage.dependencies.jsonata,
+      re2js: (rootPackage.dependencies as Record<string, string>)['re2js'],
+    });
     expect(files.filter((file) => /^(compiler|cli|migrate)\//.test(file))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(['runtime/index.js', 'runtime/index.d.ts', 'language/plan.js', 'mcp/index.js']));
+    expect(files).toEqual(
+      expect.arrayContaining(['runtime/index.js', 'runtime/index.d.ts', 'language/plan.js', 'mcp/index.js']),
+    );
   });
 });
 

@@ -41,7 +41,8 @@ export function defaultCacheDir(root: string): string {
  * file system's clock, unseen by its mtime: its stamp carries its content hash too, and is checked
  * by content (git's "racily clean" entries).
  */
-export type Stamp = readonly [size: number, mtimeMs: number] | readonly [size: number, mtimeMs: number, hash: string] | null;
+export type Stamp =
+  readonly [size: number, mtimeMs: number] | readonly [size: number, mtimeMs: number, hash: string] | null;
 
 /** How close to the stamp's taking a modification time must be for the file to be checked by content. */
 const RACY_MS = 50;
@@ -56,7 +57,9 @@ export interface CacheRecord {
   /** Every handler module path a tool names → the file it resolved to and its content hash (null: none). */
   readonly handlers: Readonly<Record<string, readonly [file: string, hash: string] | null>>;
   /** Exported names of handler modules by file, with the hash they were read from. */
-  readonly handlerExports: Readonly<Record<string, { readonly hash: string; readonly names: readonly string[] | 'unknown' }>>;
+  readonly handlerExports: Readonly<
+    Record<string, { readonly hash: string; readonly names: readonly string[] | 'unknown' }>
+  >;
   /** What the handler type checks (TG2009) found, by check key, with the files each read. */
   readonly handlerChecks: Readonly<Record<string, HandlerCheck>>;
   /** The full build's diagnostics, and how many tools it built and files it planned. */
@@ -104,7 +107,15 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
     format: CACHE_FORMAT,
     version,
     toolgen: ownModules(),
-    options: [options.root, options.configDir, options.outDir, options.templatesDir, options.schemaPath, options.include ?? null, options.exclude ?? null],
+    options: [
+      options.root,
+      options.configDir,
+      options.outDir,
+      options.templatesDir,
+      options.schemaPath,
+      options.include ?? null,
+      options.exclude ?? null,
+    ],
     templates: Object.values(TEMPLATE_FILES).map((name) => read(path.join(options.templatesDir, name))),
     schema: read(options.schemaPath),
   };
@@ -118,10 +129,15 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
 export function matches(record: CacheRecord | null, current: Fingerprint): record is CacheRecord {
   if (!record || record.key !== current.key) return false;
   const paths = Object.keys(current.sources);
-  if (paths.length !== Object.keys(record.sources).length || paths.some((file) => record.sources[file] !== current.sources[file])) return false;
+  if (
+    paths.length !== Object.keys(record.sources).length ||
+    paths.some((file) => record.sources[file] !== current.sources[file])
+  )
+    return false;
   for (const [modulePath, resolved] of Object.entries(record.handlers)) {
     const file = resolveModuleFile(modulePath);
-    if (file === null ? resolved !== null : resolved === null || resolved[0] !== file || fileHash(file) !== resolved[1]) return false;
+    if (file === null ? resolved !== null : resolved === null || resolved[0] !== file || fileHash(file) !== resolved[1])
+      return false;
   }
   return true;
 }
@@ -165,15 +181,20 @@ export function store(cacheDir: string, record: CacheRecord): void {
 /** The handler facts as the compiler keeps them, from a record. */
 export function handlerExportsOf(record: CacheRecord | null): HandlerExports {
   const facts: HandlerExports = new Map();
-  for (const [file, { hash, names }] of Object.entries(record?.handlerExports ?? {})) facts.set(file, { hash, names: names === 'unknown' ? 'unknown' : new Set(names) });
+  for (const [file, { hash, names }] of Object.entries(record?.handlerExports ?? {}))
+    facts.set(file, { hash, names: names === 'unknown' ? 'unknown' : new Set(names) });
   return facts;
 }
 
 /** The handler facts to store: only those of modules a tool names now. */
-export function storedHandlerExports(facts: HandlerExports, handlers: CacheRecord['handlers']): CacheRecord['handlerExports'] {
+export function storedHandlerExports(
+  facts: HandlerExports,
+  handlers: CacheRecord['handlers'],
+): CacheRecord['handlerExports'] {
   const used = new Set(Object.values(handlers).flatMap((resolved) => (resolved ? [resolved[0]] : [])));
   const stored: Record<string, { hash: string; names: string[] | 'unknown' }> = {};
-  for (const [file, { hash, names }] of facts) if (used.has(file)) stored[file] = { hash, names: names === 'unknown' ? 'unknown' : [...names].sort() };
+  for (const [file, { hash, names }] of facts)
+    if (used.has(file)) stored[file] = { hash, names: names === 'unknown' ? 'unknown' : [...names].sort() };
   return stored;
 }
 
@@ -196,14 +217,18 @@ export function handlerInputs(modulePaths: Iterable<string>, facts: HandlerExpor
  * stamp that no file matches, and a racy file is hashed from the planned content when known, not from
  * the disk, so an edit in the same tick still shows.
  */
-export function stamps(files: Iterable<string>, planned: ReadonlyMap<string, PlannedFile> = new Map()): Record<string, Stamp> {
+export function stamps(
+  files: Iterable<string>,
+  planned: ReadonlyMap<string, PlannedFile> = new Map(),
+): Record<string, Stamp> {
   const now = Date.now();
   const found: Record<string, Stamp> = {};
   for (const file of files) {
     const stamp = stampOf(file);
     const plan = planned.get(file);
     if (stamp !== null && plan !== undefined && plan.bytes !== stamp[0]) found[file] = [-1, -1];
-    else if (stamp !== null && stamp[1] >= now - RACY_MS) found[file] = [stamp[0], stamp[1], plan?.content == null ? fileHash(file) : contentHash(plan.content)];
+    else if (stamp !== null && stamp[1] >= now - RACY_MS)
+      found[file] = [stamp[0], stamp[1], plan?.content == null ? fileHash(file) : contentHash(plan.content)];
     else found[file] = stamp;
   }
   return found;
@@ -259,7 +284,9 @@ function fileHash(file: string): string {
  */
 function ownModules(): string {
   const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && /\.[jt]s$/.test(entry.name) && !entry.name.endsWith('.d.ts'));
+  const entries = readdirSync(dir, { recursive: true, withFileTypes: true }).filter(
+    (entry) => entry.isFile() && /\.[jt]s$/.test(entry.name) && !entry.name.endsWith('.d.ts'),
+  );
   return contentHash(
     entries
       .map((entry) => path.join(entry.parentPath, entry.name))

@@ -10,7 +10,9 @@ export function calleesOf(document: ToolDocument): readonly string[] {
   let callees = known.get(document);
   if (!callees) {
     const composite = document.implementation.type === 'composite' ? document.implementation.composite : null;
-    callees = composite ? [...new Set([...composite.steps.flatMap(toolsOf), ...(composite.allow_next_tools ?? [])])] : [];
+    callees = composite
+      ? [...new Set([...composite.steps.flatMap(toolsOf), ...(composite.allow_next_tools ?? [])])]
+      : [];
     known.set(document, callees);
   }
   return callees;

@@ -21,35 +21,74 @@ export function checkCompositeReturns(entry: CatalogueEntry, state: readonly Sta
   const fields = plainList(names, 'nothing');
   const types = typesOf(declared);
   if (types && !types.has('object')) {
-    return [diagnostic('COMPOSITE_RETURNS_NOT_OBJECT', { tool: entry.name, types: alternatives(types), fields }, source.locate(['returns']))];
+    return [
+      diagnostic(
+        'COMPOSITE_RETURNS_NOT_OBJECT',
+        { tool: entry.name, types: alternatives(types), fields },
+        source.locate(['returns']),
+      ),
+    ];
   }
   const diagnostics: Diagnostic[] = [];
   const byName = new Map(state.map((variable) => [variable.name, variable]));
-  const properties = isPlainObject(declared['properties']) ? (declared['properties'] as Record<string, JsonSchema>) : {};
+  const properties = isPlainObject(declared['properties'])
+    ? (declared['properties'] as Record<string, JsonSchema>)
+    : {};
   const required = new Set(Array.isArray(declared['required']) ? (declared['required'] as string[]) : []);
   for (const field of new Set([...Object.keys(properties), ...required])) {
-    const at = field in properties ? source.locate(['returns', 'properties', field], { key: true }) : source.locate(['returns', 'required']);
+    const at =
+      field in properties
+        ? source.locate(['returns', 'properties', field], { key: true })
+        : source.locate(['returns', 'required']);
     const variable = byName.get(field);
     if (!variable) {
       diagnostics.push(diagnostic('COMPOSITE_RETURNS_NEVER_SET', { tool: entry.name, field, fields }, at));
       continue;
     }
-    if (required.has(field) && !variable.alwaysAtEnd) diagnostics.push(diagnostic('COMPOSITE_RETURNS_SOMETIMES_SET', { tool: entry.name, field }, at));
+    if (required.has(field) && !variable.alwaysAtEnd)
+      diagnostics.push(diagnostic('COMPOSITE_RETURNS_SOMETIMES_SET', { tool: entry.name, field }, at));
     const wanted = properties[field];
     if (!wanted) continue;
     const wantedTypes = typesOf(wanted);
     const givenTypes = typesOf(variable.schema);
     if (wantedTypes && givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
-      diagnostics.push(diagnostic('COMPOSITE_RETURNS_TYPE', { tool: entry.name, field, wanted: alternatives(wantedTypes), given: alternatives(givenTypes) }, at));
+      diagnostics.push(
+        diagnostic(
+          'COMPOSITE_RETURNS_TYPE',
+          { tool: entry.name, field, wanted: alternatives(wantedTypes), given: alternatives(givenTypes) },
+          at,
+        ),
+      );
       continue;
     }
     const values = variable.schema['enum'];
-    const refused = Array.isArray(values) ? (values as JsonValue[]).filter((value) => literalErrors(wanted, value).length > 0) : [];
-    if (refused.length > 0) diagnostics.push(diagnostic('COMPOSITE_RETURNS_TYPE', { tool: entry.name, field, wanted: 'what its schema accepts', given: `may be ${refused.map((v) => JSON.stringify(v)).join(', ')}` }, at));
+    const refused = Array.isArray(values)
+      ? (values as JsonValue[]).filter((value) => literalErrors(wanted, value).length > 0)
+      : [];
+    if (refused.length > 0)
+      diagnostics.push(
+        diagnostic(
+          'COMPOSITE_RETURNS_TYPE',
+          {
+            tool: entry.name,
+            field,
+            wanted: 'what its schema accepts',
+            given: `may be ${refused.map((v) => JSON.stringify(v)).join(', ')}`,
+          },
+          at,
+        ),
+      );
   }
   if (declared['additionalProperties'] === false) {
     const extra = names.filter((name) => !(name in properties));
-    if (extra.length > 0) diagnostics.push(diagnostic('COMPOSITE_RETURNS_CLOSED', { tool: entry.name, names: quotedList(extra) }, source.locate(['returns', 'additionalProperties'], { key: true })));
+    if (extra.length > 0)
+      diagnostics.push(
+        diagnostic(
+          'COMPOSITE_RETURNS_CLOSED',
+          { tool: entry.name, names: quotedList(extra) },
+          source.locate(['returns', 'additionalProperties'], { key: true }),
+        ),
+      );
   }
   return diagnostics;
 }

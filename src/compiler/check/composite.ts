@@ -18,7 +18,14 @@ import { scanTemplates } from './templates.js';
 import type { CheckEnvironment, ReferenceScope } from './environment.js';
 import { checkExpressionReferences, checkReference, referencedSteps } from './references.js';
 import { checkInputs, checkOutputs, checkRetrySettings, knownTool } from './signatures.js';
-import { loopOf, outputSchemas, stateVariables, variableSchemas, waitPayloadSchema, type StateVariable } from './state-types.js';
+import {
+  loopOf,
+  outputSchemas,
+  stateVariables,
+  variableSchemas,
+  waitPayloadSchema,
+  type StateVariable,
+} from './state-types.js';
 
 export type { CheckEnvironment } from './environment.js';
 export type { StateVariable } from './state-types.js';
@@ -28,10 +35,16 @@ export interface CompositeAnalysis {
   readonly nodes: readonly StepNode[];
   readonly state: readonly StateVariable[];
   /** Set for a composite in DAG mode: each top-level step's dependencies, declared or implied by references. */
-  readonly dag: { readonly dependsOn: ReadonlyMap<string, readonly string[]>; readonly outputSteps: readonly string[] | null } | null;
+  readonly dag: {
+    readonly dependsOn: ReadonlyMap<string, readonly string[]>;
+    readonly outputSteps: readonly string[] | null;
+  } | null;
 }
 
-export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { analysis: CompositeAnalysis; diagnostics: Diagnostic[] } {
+export function checkComposite(
+  entry: CatalogueEntry,
+  env: CheckEnvironment,
+): { analysis: CompositeAnalysis; diagnostics: Diagnostic[] } {
   const { source, document } = entry;
   if (document.implementation.type !== 'composite') throw new Error('checkComposite called on a function tool');
   const steps = document.implementation.composite.steps;
@@ -39,7 +52,14 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   const report = (d: Diagnostic) => diagnostics.push(d);
 
   entry.parameters.forEach((parameter, index) => {
-    if (RESERVED_NAMES.has(parameter.name)) report(diagnostic('RESERVED_PARAMETER_NAME', { name: parameter.name, reserved: plainList([...RESERVED_NAMES]) }, source.locate(['parameters', index, 'name'])));
+    if (RESERVED_NAMES.has(parameter.name))
+      report(
+        diagnostic(
+          'RESERVED_PARAMETER_NAME',
+          { name: parameter.name, reserved: plainList([...RESERVED_NAMES]) },
+          source.locate(['parameters', index, 'name']),
+        ),
+      );
   });
   if (steps.length === 0) {
     report(diagnostic('EMPTY_COMPOSITE', {}, source.locate(stepsPath())));
@@ -55,7 +75,15 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   const parameterNames = entry.parameters.map((p) => p.name);
   const given = entry.parameters.filter((p) => p.required === true || p.default !== undefined).map((p) => p.name);
   const initial: Definitions = { must: new Set(given), may: new Set(parameterNames) };
-  const allNames = [...new Set([...parameterNames, ...everyNode.flatMap((node) => [...definedBy(node).filter((name) => !name.startsWith('steps.')), ...(node.body ? [loopOf(node).as] : [])])])];
+  const allNames = [
+    ...new Set([
+      ...parameterNames,
+      ...everyNode.flatMap((node) => [
+        ...definedBy(node).filter((name) => !name.startsWith('steps.')),
+        ...(node.body ? [loopOf(node).as] : []),
+      ]),
+    ]),
+  ];
   const stepIds = new Map(everyNode.map((node) => [node.id, node]));
   const variableSchema = variableSchemas(entry, everyNode, outputSchema);
   const context: SequenceContext = { entry, env, report, allNames, stepIds, variableSchema, outputSchema };
@@ -64,40 +92,75 @@ export function checkComposite(entry: CatalogueEntry, env: CheckEnvironment): { 
   // A run suspends as a whole: a wait with other steps in flight (branches, items, DAG steps) could not.
   const nested = everyNode.filter((node) => !nodes.includes(node));
   for (const node of [...nested, ...(isDag ? nodes : [])]) {
-    if (isWait(node.doc)) report(diagnostic('WAIT_PLACEMENT', { where: nodes.includes(node) ? 'in DAG mode' : 'inside a parallel block or loop' }, source.locate([...node.path, 'wait'], { key: true })));
+    if (isWait(node.doc))
+      report(
+        diagnostic(
+          'WAIT_PLACEMENT',
+          { where: nodes.includes(node) ? 'in DAG mode' : 'inside a parallel block or loop' },
+          source.locate([...node.path, 'wait'], { key: true }),
+        ),
+      );
   }
   const dag = isDag ? checkDag(nodes, initial, context, composite.output_steps) : null;
   const atEnd = dag ? dag.atEnd : checkSequence(nodes, initial, context).atEnd;
   const variables = stateVariables(entry, nodes, outputSchema, atEnd);
 
   const allowed = document.implementation.composite.allow_next_tools ?? [];
-  allowed.forEach((name, index) => knownTool(name, ['implementation', 'composite', 'allow_next_tools', index], env, entry, report));
-  return { analysis: { nodes, state: variables, dag: dag ? { dependsOn: dag.dependsOn, outputSteps: composite.output_steps ?? null } : null }, diagnostics };
+  allowed.forEach((name, index) =>
+    knownTool(name, ['implementation', 'composite', 'allow_next_tools', index], env, entry, report),
+  );
+  return {
+    analysis: {
+      nodes,
+      state: variables,
+      dag: dag ? { dependsOn: dag.dependsOn, outputSteps: composite.output_steps ?? null } : null,
+    },
+    diagnostics,
+  };
 }
 
 type SequenceContext = ReferenceScope;
 
 /** The state variables and step outputs a step defines when it succeeds. */
 function definedBy(node: StepNode): string[] {
-  return [...Object.values(node.doc.on_success?.map_outputs ?? {}), ...Object.keys(node.doc.on_success?.transform ?? {}), `steps.${node.id}`];
+  return [
+    ...Object.values(node.doc.on_success?.map_outputs ?? {}),
+    ...Object.keys(node.doc.on_success?.transform ?? {}),
+    `steps.${node.id}`,
+  ];
 }
 
 function flatten(nodes: readonly StepNode[]): StepNode[] {
-  return nodes.flatMap((node) => [node, ...flatten(node.body ?? []), ...(node.branches ?? []).flatMap((branch) => flatten(branch.nodes))]);
+  return nodes.flatMap((node) => [
+    node,
+    ...flatten(node.body ?? []),
+    ...(node.branches ?? []).flatMap((branch) => flatten(branch.nodes)),
+  ]);
 }
-
 
 /** The key a step is best pointed at by when it has no id: its tool, or its block. */
 function headKey(node: StepNode): string {
   if (node.explicitId) return 'id';
-  return isCall(node.doc) ? 'tool' : isWait(node.doc) ? 'wait' : 'parallel' in node.doc ? 'parallel' : isChoice(node.doc) ? 'choose' : 'loop';
+  return isCall(node.doc)
+    ? 'tool'
+    : isWait(node.doc)
+      ? 'wait'
+      : 'parallel' in node.doc
+        ? 'parallel'
+        : isChoice(node.doc)
+          ? 'choose'
+          : 'loop';
 }
 
 /**
  * Checks one sequence of steps (the composite's, a branch's, a loop body's) given what is defined
  * when it starts; recurses into blocks. Returns the sequence's data flow.
  */
-function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: SequenceContext): ReturnType<typeof definitions> {
+function checkSequence(
+  nodes: readonly StepNode[],
+  initial: Definitions,
+  ctx: SequenceContext,
+): ReturnType<typeof definitions> {
   const { entry, report } = ctx;
   const { source } = entry;
   const edges = edgesOf(nodes);
@@ -106,7 +169,8 @@ function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: Se
   // a loop is more likely the guess's doing than the author's.
   if (!nodes.some((node) => node.guessed)) {
     for (const node of nodes) {
-      if (!live.has(node.index)) report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
+      if (!live.has(node.index))
+        report(diagnostic('UNREACHABLE_STEP', { step: node.id }, source.locate([...node.path, headKey(node)])));
     }
     reportEndlessLoops(nodes, edges, live, entry, report);
   }
@@ -119,7 +183,12 @@ function checkSequence(nodes: readonly StepNode[], initial: Definitions, ctx: Se
  * Checks a composite in DAG mode: dependencies (declared, and implied by `<< steps.x >>`) name steps
  * and form no cycle; a step reads only what the steps it depends on define; `next` has no place.
  */
-function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: SequenceContext, outputSteps: readonly string[] | undefined): { atEnd: Definitions; dependsOn: Map<string, string[]> } {
+function checkDag(
+  nodes: readonly StepNode[],
+  initial: Definitions,
+  ctx: SequenceContext,
+  outputSteps: readonly string[] | undefined,
+): { atEnd: Definitions; dependsOn: Map<string, string[]> } {
   const { entry, report } = ctx;
   const { source } = entry;
   const byId = new Map(nodes.map((node) => [node.id, node]));
@@ -128,26 +197,54 @@ function checkDag(nodes: readonly StepNode[], initial: Definitions, ctx: Sequenc
     const declared = node.doc.depends_on ?? [];
     declared.forEach((dep, index) => {
       if (byId.has(dep)) return;
-      report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: dep }, source.locate([...node.path, 'depends_on', index]), { suggestion: closestName(dep, [...byId.keys()]) }));
+      report(
+        diagnostic('UNKNOWN_STEP_REFERENCE', { step: dep }, source.locate([...node.path, 'depends_on', index]), {
+          suggestion: closestName(dep, [...byId.keys()]),
+        }),
+      );
     });
-    if (isChoice(node.doc)) report(diagnostic('CHOICE_IN_DAG', {}, source.locate([...node.path, 'choose'], { key: true })));
+    if (isChoice(node.doc))
+      report(diagnostic('CHOICE_IN_DAG', {}, source.locate([...node.path, 'choose'], { key: true })));
     for (const key of ['on_success', 'on_failure'] as const) {
       if (node.doc[key]?.next !== undefined) {
         report(diagnostic('DAG_NEXT', {}, source.locate([...node.path, key, 'next'], { key: true })));
       }
     }
-    const expressions = [node.doc.when, ...Object.values(node.doc.on_success?.transform ?? {})].filter((text): text is string => text !== undefined);
-    const read = [...referencedSteps(node.doc), ...expressions.flatMap((text) => expressionReferences(text).filter((r) => r.root === 'steps').map((r) => r.name))];
+    const expressions = [node.doc.when, ...Object.values(node.doc.on_success?.transform ?? {})].filter(
+      (text): text is string => text !== undefined,
+    );
+    const read = [
+      ...referencedSteps(node.doc),
+      ...expressions.flatMap((text) =>
+        expressionReferences(text)
+          .filter((r) => r.root === 'steps')
+          .map((r) => r.name),
+      ),
+    ];
     const implied = read.filter((id) => id !== node.id && byId.has(id));
     dependsOn.set(node.id, [...new Set([...declared.filter((dep) => byId.has(dep)), ...implied])]);
   }
   (outputSteps ?? []).forEach((id, index) => {
-    if (!byId.has(id)) report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: id }, source.locate(['implementation', 'composite', 'output_steps', index]), { suggestion: closestName(id, [...byId.keys()]) }));
+    if (!byId.has(id))
+      report(
+        diagnostic(
+          'UNKNOWN_STEP_REFERENCE',
+          { step: id },
+          source.locate(['implementation', 'composite', 'output_steps', index]),
+          { suggestion: closestName(id, [...byId.keys()]) },
+        ),
+      );
   });
   const cycle = findDependencyCycle(dependsOn);
   if (cycle) {
     const first = byId.get(cycle[0]!)!;
-    report(diagnostic('DEPENDENCY_CYCLE', { cycle: arrows(cycle) }, source.locate([...first.path, first.doc.depends_on ? 'depends_on' : headKey(first)])));
+    report(
+      diagnostic(
+        'DEPENDENCY_CYCLE',
+        { cycle: arrows(cycle) },
+        source.locate([...first.path, first.doc.depends_on ? 'depends_on' : headKey(first)]),
+      ),
+    );
   }
   // What a step may read: what its dependencies, and theirs, define when they succeed.
   const ancestors = (id: string, seen = new Set<string>()): Set<string> => {
@@ -183,7 +280,9 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     if (here) checkExpressionReferences(doc.when, [...node.path, 'when'], here, ctx);
   }
   // A transform runs after the step's own outputs are mapped: it may read them.
-  const afterStep = here ? { must: new Set([...here.must, ...definedBy(node)]), may: new Set([...here.may, ...definedBy(node)]) } : undefined;
+  const afterStep = here
+    ? { must: new Set([...here.must, ...definedBy(node)]), may: new Set([...here.may, ...definedBy(node)]) }
+    : undefined;
   for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'transform', to];
     if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, source.locate(at, { key: true })));
@@ -203,7 +302,8 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     return;
   }
   const block = 'parallel' in doc ? 'parallel block' : 'loop';
-  if (doc.on_failure?.action === 'retry') report(diagnostic('BLOCK_RETRY', { block }, source.locate([...node.path, 'on_failure', 'action'])));
+  if (doc.on_failure?.action === 'retry')
+    report(diagnostic('BLOCK_RETRY', { block }, source.locate([...node.path, 'on_failure', 'action'])));
   const start = here ?? initial;
   if (node.branches) {
     for (const branch of node.branches) checkSequence(branch.nodes, start, ctx);
@@ -211,13 +311,29 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     const loop = loopOf(node);
     const overAt: YamlPath = [...node.path, 'loop', 'over'];
     const scan = scanTemplates(loop.over, overAt);
-    for (const problem of scan.problems) report(diagnostic('TEMPLATE_SYNTAX', { problem: problem.message }, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+    for (const problem of scan.problems)
+      report(
+        diagnostic(
+          'TEMPLATE_SYNTAX',
+          { problem: problem.message },
+          source.locate(problem.path, { span: { offset: problem.offset, length: 2 } }),
+        ),
+      );
     for (const found of scan.references) {
       if (here) checkReference(found, here, ctx);
-      const listed = found.reference.root === 'state' ? schemaAt(ctx.variableSchema.get(found.reference.name) ?? null, found.reference.path) : { kind: 'unknown' as const };
+      const listed =
+        found.reference.root === 'state'
+          ? schemaAt(ctx.variableSchema.get(found.reference.name) ?? null, found.reference.path)
+          : { kind: 'unknown' as const };
       const types = listed.kind === 'found' ? typesOf(listed.schema) : null;
       if (types && !types.has('array')) {
-        report(diagnostic('LOOP_OVER_NOT_LIST', { reference: found.reference.text, types: alternatives(types) }, source.locate(overAt)));
+        report(
+          diagnostic(
+            'LOOP_OVER_NOT_LIST',
+            { reference: found.reference.text, types: alternatives(types) },
+            source.locate(overAt),
+          ),
+        );
       }
     }
     checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
@@ -241,20 +357,37 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
   const inputs = doc.inputs ?? {};
   const scan = scanTemplates(inputs, [...node.path, 'inputs']);
   for (const problem of scan.problems) {
-    report(diagnostic('TEMPLATE_SYNTAX', { problem: problem.message }, source.locate(problem.path, { span: { offset: problem.offset, length: 2 } })));
+    report(
+      diagnostic(
+        'TEMPLATE_SYNTAX',
+        { problem: problem.message },
+        source.locate(problem.path, { span: { offset: problem.offset, length: 2 } }),
+      ),
+    );
   }
   for (const seed of scan.seedTemplates) {
-    report(diagnostic('SEED_TEMPLATE', { text: seed.text, replacement: seed.replacement }, source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } })));
+    report(
+      diagnostic(
+        'SEED_TEMPLATE',
+        { text: seed.text, replacement: seed.replacement },
+        source.locate(seed.path, { span: { offset: seed.offset, length: seed.text.length } }),
+      ),
+    );
   }
   for (const found of scan.references) {
     if (here) checkReference(found, here, ctx);
   }
   // A fallback takes the step's inputs and stands in for its output: it must fit both, like the tool.
-  const fallbacks = (doc.fallbacks ?? []).map((name, index) => knownTool(name, [...node.path, 'fallbacks', index], env, entry, report));
+  const fallbacks = (doc.fallbacks ?? []).map((name, index) =>
+    knownTool(name, [...node.path, 'fallbacks', index], env, entry, report),
+  );
   for (const tool of [callee, ...fallbacks]) {
-    if (tool) checkInputs(node, inputs, tool, { variableSchema: ctx.variableSchema, entry, report, scanned: scan.references });
+    if (tool)
+      checkInputs(node, inputs, tool, { variableSchema: ctx.variableSchema, entry, report, scanned: scan.references });
   }
-  const sources = [callee, ...fallbacks].filter((tool): tool is CatalogueEntry => tool !== null).map((tool) => ({ owner: { tool: tool.name }, schema: env.returnsOf(tool.name) }));
+  const sources = [callee, ...fallbacks]
+    .filter((tool): tool is CatalogueEntry => tool !== null)
+    .map((tool) => ({ owner: { tool: tool.name }, schema: env.returnsOf(tool.name) }));
   checkOutputs(node, sources, entry, report);
   checkRetrySettings(node, entry, report);
 }
@@ -263,19 +396,32 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
 function checkWaitStep(node: StepNode, doc: WaitStepDoc, ctx: SequenceContext): void {
   const { entry, report } = ctx;
   const { source } = entry;
-  if (doc.on_failure?.action === 'retry') report(diagnostic('WAIT_RETRY', {}, source.locate([...node.path, 'on_failure', 'action'])));
+  if (doc.on_failure?.action === 'retry')
+    report(diagnostic('WAIT_RETRY', {}, source.locate([...node.path, 'on_failure', 'action'])));
   else checkRetrySettings(node, entry, report);
   const schema = waitPayloadSchema(doc);
   try {
     validatorFor(schema);
   } catch (error) {
-    report(diagnostic('WAIT_PAYLOAD_SCHEMA', { signal: doc.wait.signal, reason: error instanceof Error ? error.message : String(error) }, source.locate([...node.path, 'wait', 'payload'])));
+    report(
+      diagnostic(
+        'WAIT_PAYLOAD_SCHEMA',
+        { signal: doc.wait.signal, reason: error instanceof Error ? error.message : String(error) },
+        source.locate([...node.path, 'wait', 'payload']),
+      ),
+    );
     return;
   }
   checkOutputs(node, [{ owner: { block: 'wait step', step: node.id }, schema }], entry, report);
 }
 
-function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof edgesOf>, live: Set<number>, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+function reportEndlessLoops(
+  nodes: readonly StepNode[],
+  edges: ReturnType<typeof edgesOf>,
+  live: Set<number>,
+  entry: CatalogueEntry,
+  report: (d: Diagnostic) => void,
+): void {
   const ending = canEnd(nodes, edges);
   const stuck = new Set([...live].filter((index) => !ending.has(index)));
   // Each loop is a strongly connected component of the steps that cannot end: found in linear time.
@@ -283,7 +429,13 @@ function reportEndlessLoops(nodes: readonly StepNode[], edges: ReturnType<typeof
     const cycle = findCycle(loop, edges);
     if (!cycle) continue;
     const closing = nodes[cycle[cycle.length - 2]!]!;
-    report(diagnostic('ENDLESS_LOOP', { cycle: cappedCycle(cycle.map((i) => nodes[i]!.id)) }, entry.source.locate(closingPath(closing, edges, cycle[0]!))));
+    report(
+      diagnostic(
+        'ENDLESS_LOOP',
+        { cycle: cappedCycle(cycle.map((i) => nodes[i]!.id)) },
+        entry.source.locate(closingPath(closing, edges, cycle[0]!)),
+      ),
+    );
   }
 }
 
@@ -295,8 +447,11 @@ function cappedCycle(ids: readonly string[], shown = 8): string {
 
 /** The YAML of the transition that closes a loop: a choice's `next` or `default`, or an `on_success`/`on_failure` next. */
 function closingPath(closing: StepNode, edges: ReturnType<typeof edgesOf>, to: number): YamlPath {
-  const edge = edges.find((candidate) => candidate.from === closing.index && candidate.to === to && candidate.kind === 'success') ?? null;
-  if (isChoice(closing.doc)) return edge?.choice === undefined ? [...closing.path, 'default'] : [...closing.path, 'choose', edge.choice, 'next'];
+  const edge =
+    edges.find(
+      (candidate) => candidate.from === closing.index && candidate.to === to && candidate.kind === 'success',
+    ) ?? null;
+  if (isChoice(closing.doc))
+    return edge?.choice === undefined ? [...closing.path, 'default'] : [...closing.path, 'choose', edge.choice, 'next'];
   return [...closing.path, edge ? 'on_success' : 'on_failure', 'next'];
 }
-

@@ -25,36 +25,68 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
   const found: Diagnostic[] = [];
   const parameters = document.parameters ?? [];
   const returnsPatterns = schemaPatterns(document.returns, ['returns']);
-  returnsPatterns.forEach(({ pattern, path, reason, linear }) => found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))));
-  for (const { name, path, where } of duplicateNames(parameters, ['parameters'], 'the parameters')) found.push(diagnostic('DUPLICATE_PARAMETER', { name, where }, source.locate([...path, 'name'])));
-  for (const [part, at] of [[parameters, ['parameters']], [document.returns, ['returns']]] as const) {
+  returnsPatterns.forEach(({ pattern, path, reason, linear }) =>
+    found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))),
+  );
+  for (const { name, path, where } of duplicateNames(parameters, ['parameters'], 'the parameters'))
+    found.push(diagnostic('DUPLICATE_PARAMETER', { name, where }, source.locate([...path, 'name'])));
+  for (const [part, at] of [
+    [parameters, ['parameters']],
+    [document.returns, ['returns']],
+  ] as const) {
     const problems = valueProblems(part, at);
     for (const problem of problems) {
       const where = source.locate(problem.path);
       if (problem.keyword) found.push(diagnostic('EMPTY_CHOICE', { keyword: problem.keyword }, where));
-      else if (problem.duplicate !== undefined) found.push(diagnostic('DUPLICATE_ENUM_VALUE', { value: JSON.stringify(problem.duplicate) }, where));
+      else if (problem.duplicate !== undefined)
+        found.push(diagnostic('DUPLICATE_ENUM_VALUE', { value: JSON.stringify(problem.duplicate) }, where));
       else found.push(diagnostic('NOT_A_JSON_NUMBER', { value: String(problem.value) }, where));
     }
     // Anything else ajv refuses in returns (a misspelt type, a field required twice), once the above are fixed.
-    if (at[0] === 'returns' && problems.length === 0 && returnsPatterns.length === 0 && document.returns !== undefined) {
+    if (
+      at[0] === 'returns' &&
+      problems.length === 0 &&
+      returnsPatterns.length === 0 &&
+      document.returns !== undefined
+    ) {
       const refused = schemaRefusal(document.returns as JsonSchema);
-      if (refused) found.push(diagnostic('RETURNS_SCHEMA_INVALID', { reason: refused.reason }, source.locate(['returns', ...refused.path])));
+      if (refused)
+        found.push(
+          diagnostic('RETURNS_SCHEMA_INVALID', { reason: refused.reason }, source.locate(['returns', ...refused.path])),
+        );
     }
   }
   parameters.forEach((parameter, index) => {
     const at: YamlPath = ['parameters', index];
-    patterns(parameter, at).forEach(({ pattern, path, reason, linear }) => found.push(diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path))));
+    patterns(parameter, at).forEach(({ pattern, path, reason, linear }) =>
+      found.push(
+        diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path)),
+      ),
+    );
     if (parameter.default === undefined) return;
     const problems = literalErrors(shapeSchema(parameter), parameter.default);
     if (problems.length > 0) {
       const text = problems.map((p) => p.replace(/^input: /, '')).join('; ');
-      found.push(diagnostic('PARAMETER_DEFAULT_INVALID', { value: JSON.stringify(parameter.default), name: parameter.name, problems: text }, source.locate([...at, 'default'])));
+      found.push(
+        diagnostic(
+          'PARAMETER_DEFAULT_INVALID',
+          { value: JSON.stringify(parameter.default), name: parameter.name, problems: text },
+          source.locate([...at, 'default']),
+        ),
+      );
     }
   });
   const fields = [...new Set([...parameters.flatMap(fieldNames), ...schemaFieldNames(entry.returns)])];
   (document.audit?.redact_fields ?? []).forEach((field, index) => {
     if (fields.includes(field)) return;
-    found.push(diagnostic('REDACT_UNKNOWN_FIELD', { field, fields: plainList(fields, 'none') }, source.locate(['audit', 'redact_fields', index]), { suggestion: closestName(field, fields) }));
+    found.push(
+      diagnostic(
+        'REDACT_UNKNOWN_FIELD',
+        { field, fields: plainList(fields, 'none') },
+        source.locate(['audit', 'redact_fields', index]),
+        { suggestion: closestName(field, fields) },
+      ),
+    );
   });
   return found;
 }
@@ -67,12 +99,18 @@ function patterns(shape: ShapeDoc, at: YamlPath): PatternProblem[] {
   const own: PatternProblem[] = [];
   if (shape.pattern !== undefined) own.push(...patternProblem(shape.pattern, [...at, 'pattern']));
   const items = shape.items ? patterns(shape.items, [...at, 'items']) : [];
-  const nested = (shape.properties ?? []).flatMap((property, index) => patterns(property, [...at, 'properties', index]));
+  const nested = (shape.properties ?? []).flatMap((property, index) =>
+    patterns(property, [...at, 'properties', index]),
+  );
   return [...own, ...items, ...nested];
 }
 
 /** Parameters, or fields of an object parameter at any depth, that share a name. */
-function duplicateNames(fields: readonly ParameterDoc[], at: YamlPath, where: string): { name: string; path: YamlPath; where: string }[] {
+function duplicateNames(
+  fields: readonly ParameterDoc[],
+  at: YamlPath,
+  where: string,
+): { name: string; path: YamlPath; where: string }[] {
   const seen = new Set<string>();
   const found: { name: string; path: YamlPath; where: string }[] = [];
   fields.forEach((field, index) => {
@@ -88,12 +126,16 @@ function duplicateNames(fields: readonly ParameterDoc[], at: YamlPath, where: st
 }
 
 /** In a declaration (parameters or returns): empty `enum`/`anyOf`/`oneOf`, and numbers JSON cannot hold (YAML's .inf, .nan). */
-function valueProblems(value: unknown, at: YamlPath): { path: YamlPath; keyword?: string; value?: number; duplicate?: unknown }[] {
+function valueProblems(
+  value: unknown,
+  at: YamlPath,
+): { path: YamlPath; keyword?: string; value?: number; duplicate?: unknown }[] {
   if (typeof value === 'number') return Number.isFinite(value) ? [] : [{ path: at, value }];
   if (Array.isArray(value)) return value.flatMap((item, index) => valueProblems(item, [...at, index]));
   if (!isPlainObject(value)) return [];
   return Object.entries(value).flatMap(([key, inner]) => {
-    if (['enum', 'anyOf', 'oneOf'].includes(key) && Array.isArray(inner) && inner.length === 0) return [{ path: [...at, key], keyword: key }];
+    if (['enum', 'anyOf', 'oneOf'].includes(key) && Array.isArray(inner) && inner.length === 0)
+      return [{ path: [...at, key], keyword: key }];
     const inside = valueProblems(inner, [...at, key]);
     if (key !== 'enum' || !Array.isArray(inner)) return inside;
     const seen = new Set<string>();
@@ -116,7 +158,10 @@ function schemaRefusal(schema: JsonSchema): { reason: string; path: YamlPath } |
     const message = error instanceof Error ? error.message : String(error);
     const first = /^schema is invalid: data(\S*) (.*?)(?:, data|$)/.exec(message);
     if (!first) return { reason: message, path: [] };
-    const path = first[1]!.split('/').filter(Boolean).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    const path = first[1]!
+      .split('/')
+      .filter(Boolean)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
     return { reason: `${first[1] ? `${first[1].slice(1).replaceAll('/', '.')} ` : ''}${first[2]}`, path };
   }
 }
@@ -144,13 +189,19 @@ function schemaPatterns(schema: unknown, at: YamlPath): PatternProblem[] {
   if (Array.isArray(schema)) return schema.flatMap((item, index) => schemaPatterns(item, [...at, index]));
   if (!isPlainObject(schema)) return [];
   return Object.entries(schema).flatMap(([key, value]) =>
-    key === 'pattern' && typeof value === 'string' ? patternProblem(value, [...at, key]) : schemaPatterns(value, [...at, key]),
+    key === 'pattern' && typeof value === 'string'
+      ? patternProblem(value, [...at, key])
+      : schemaPatterns(value, [...at, key]),
   );
 }
 
 /** A parameter's name and the names of its fields, at any depth. */
 function fieldNames(parameter: ShapeDoc & { readonly name?: string }): string[] {
-  return [...(parameter.name ? [parameter.name] : []), ...(parameter.properties ?? []).flatMap(fieldNames), ...(parameter.items ? fieldNames(parameter.items) : [])];
+  return [
+    ...(parameter.name ? [parameter.name] : []),
+    ...(parameter.properties ?? []).flatMap(fieldNames),
+    ...(parameter.items ? fieldNames(parameter.items) : []),
+  ];
 }
 
 /** The property names a JSON Schema declares, at any depth. */

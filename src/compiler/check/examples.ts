@@ -43,13 +43,23 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
     if (issues.length > 0) {
       // At the first field at fault: the rest are in the message.
       const at = issues[0]!.path;
-      const where = source.locate(['examples', index, 'input', ...at], { key: at.length > 0 && issues[0]!.message.includes('unknown field') });
-      diagnostics.push(diagnostic('EXAMPLE_INPUT', { tool: entry.name, problems: issues.map((issue) => issue.message).join('; ') }, where));
+      const where = source.locate(['examples', index, 'input', ...at], {
+        key: at.length > 0 && issues[0]!.message.includes('unknown field'),
+      });
+      diagnostics.push(
+        diagnostic(
+          'EXAMPLE_INPUT',
+          { tool: entry.name, problems: issues.map((issue) => issue.message).join('; ') },
+          where,
+        ),
+      );
     }
     const expected = example.expected_output;
     if (entry.kind === 'composite' && expected !== undefined && !isPlainObject(expected)) {
       const given = expected === null ? 'null' : Array.isArray(expected) ? 'a list' : `a ${typeof expected}`;
-      diagnostics.push(diagnostic('COMPOSITE_EXPECTED_OUTPUT', { given }, source.locate(['examples', index, 'expected_output'])));
+      diagnostics.push(
+        diagnostic('COMPOSITE_EXPECTED_OUTPUT', { given }, source.locate(['examples', index, 'expected_output'])),
+      );
     }
     const returns = scope.returnsOf(entry.name);
     if (isPlainObject(expected) && returns) {
@@ -57,7 +67,14 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
         const lookup = schemaAt(returns, [key]);
         if (lookup.kind !== 'missing') continue;
         const what = entry.kind === 'composite' ? 'its final state' : 'its returns';
-        diagnostics.push(diagnostic('EXPECTED_OUTPUT_NEVER_SET', { key, tool: entry.name, what, fields: plainList(lookup.known, 'nothing') }, source.locate(['examples', index, 'expected_output', key], { key: true }), { suggestion: closestName(key, lookup.known) }));
+        diagnostics.push(
+          diagnostic(
+            'EXPECTED_OUTPUT_NEVER_SET',
+            { key, tool: entry.name, what, fields: plainList(lookup.known, 'nothing') },
+            source.locate(['examples', index, 'expected_output', key], { key: true }),
+            { suggestion: closestName(key, lookup.known) },
+          ),
+        );
       }
     }
     // An example states what a run with this context does: it must be allowed to run.
@@ -65,27 +82,58 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
     if (example.context) {
       const granted = example.context.permissions ?? [];
       const missing = permissions.filter((permission) => !granted.includes(permission));
-      const at: YamlPath = example.context.permissions ? ['examples', index, 'context', 'permissions'] : ['examples', index, 'context'];
-      if (missing.length > 0) diagnostics.push(diagnostic('EXAMPLE_MISSING_PERMISSION', { permissions: quotedList(missing), tool: entry.name }, source.locate(at)));
+      const at: YamlPath = example.context.permissions
+        ? ['examples', index, 'context', 'permissions']
+        : ['examples', index, 'context'];
+      if (missing.length > 0)
+        diagnostics.push(
+          diagnostic(
+            'EXAMPLE_MISSING_PERMISSION',
+            { permissions: quotedList(missing), tool: entry.name },
+            source.locate(at),
+          ),
+        );
     }
   });
   scenarios.forEach((scenario, index) => {
     const step = scenario.expected_error.step;
     if (step === undefined || scope.stepIds === null || scope.stepIds.includes(step)) return;
-    diagnostics.push(diagnostic('UNKNOWN_STEP_REFERENCE', { step }, source.locate(['error_scenarios', index, 'expected_error', 'step']), { suggestion: closestName(step, scope.stepIds) }));
+    diagnostics.push(
+      diagnostic(
+        'UNKNOWN_STEP_REFERENCE',
+        { step },
+        source.locate(['error_scenarios', index, 'expected_error', 'step']),
+        { suggestion: closestName(step, scope.stepIds) },
+      ),
+    );
   });
-  const checkStubs = (list: 'examples' | 'error_scenarios', index: number, stubs: Readonly<Record<string, StubDoc>> | undefined) => {
+  const checkStubs = (
+    list: 'examples' | 'error_scenarios',
+    index: number,
+    stubs: Readonly<Record<string, StubDoc>> | undefined,
+  ) => {
     for (const [name, stub] of Object.entries(stubs ?? {})) {
       const at: YamlPath = [list, index, 'stubs', name];
       if (!catalogue.get(name) && !catalogue.isBroken(name)) {
-        diagnostics.push(diagnostic('UNKNOWN_STUB', { name }, source.locate(at, { key: true }), { suggestion: closestName(name, catalogue.names()) }));
+        diagnostics.push(
+          diagnostic('UNKNOWN_STUB', { name }, source.locate(at, { key: true }), {
+            suggestion: closestName(name, catalogue.names()),
+          }),
+        );
         continue;
       }
       const returns = scope.returnsOf(name);
       if (!returns) continue;
       for (const { output, path } of stubOutputs(stub, at)) {
         const problems = literalErrors(returns, output);
-        if (problems.length > 0) diagnostics.push(diagnostic('STUB_OUTPUT_INVALID', { tool: name, problems: problems.map((p) => p.replace(/^output: /, '')).join('; ') }, source.locate(path)));
+        if (problems.length > 0)
+          diagnostics.push(
+            diagnostic(
+              'STUB_OUTPUT_INVALID',
+              { tool: name, problems: problems.map((p) => p.replace(/^output: /, '')).join('; ') },
+              source.locate(path),
+            ),
+          );
       }
     }
   };
@@ -97,6 +145,9 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
 /** The outputs a stub gives, with where each is written. */
 function stubOutputs(stub: StubDoc, at: YamlPath): { output: JsonValue; path: YamlPath }[] {
   if ('output' in stub) return [{ output: stub.output, path: [...at, 'output'] }];
-  if ('sequence' in stub) return stub.sequence.flatMap((response, index) => ('output' in response ? [{ output: response.output, path: [...at, 'sequence', index, 'output'] }] : []));
+  if ('sequence' in stub)
+    return stub.sequence.flatMap((response, index) =>
+      'output' in response ? [{ output: response.output, path: [...at, 'sequence', index, 'output'] }] : [],
+    );
   return [];
 }

@@ -21,12 +21,25 @@ export function checkExpression(text: string, at: YamlPath, source: SourceFile, 
     const { message, position } = error as { message?: string; position?: number };
     // JSONata counts the position from 1, at the character where it gave up.
     const offset = Math.max(0, Math.min(text.length - 1, (position ?? 1) - 1));
-    report(diagnostic('EXPRESSION_SYNTAX', { reason: message ?? String(error) }, source.locate(at, { span: { offset, length: 1 } })));
+    report(
+      diagnostic(
+        'EXPRESSION_SYNTAX',
+        { reason: message ?? String(error) },
+        source.locate(at, { span: { offset, length: 1 } }),
+      ),
+    );
     return;
   }
   for (const { literal, offset, length } of regexLiterals(text, ast)) {
     const reason = linearPatternProblem(literal.source);
-    if (reason) report(diagnostic('EXPRESSION_REGEX_NOT_LINEAR', { pattern: literal.source, reason }, source.locate(at, { span: { offset, length } })));
+    if (reason)
+      report(
+        diagnostic(
+          'EXPRESSION_REGEX_NOT_LINEAR',
+          { pattern: literal.source, reason },
+          source.locate(at, { span: { offset, length } }),
+        ),
+      );
   }
 }
 
@@ -43,7 +56,8 @@ function regexLiterals(text: string, ast: unknown): { literal: RegExp; offset: n
     if (typeof node !== 'object' || node === null || node instanceof RegExp || seen.has(node)) continue;
     seen.add(node);
     const { type, value, position } = node as AstNode;
-    if (type === 'regex' && value instanceof RegExp && typeof position === 'number') found.push({ literal: value, ...literalSpan(text, value, position) });
+    if (type === 'regex' && value instanceof RegExp && typeof position === 'number')
+      found.push({ literal: value, ...literalSpan(text, value, position) });
     pending.push(...(Array.isArray(node) ? node : Object.values(node)));
   }
   return found.sort((a, b) => a.offset - b.offset);
@@ -59,7 +73,8 @@ function literalSpan(text: string, literal: RegExp, end: number): { offset: numb
   for (let open = close - 1; open >= 0; open--) {
     if (text[open] !== '/') continue;
     try {
-      if (new RegExp(text.slice(open + 1, close)).source === literal.source) return { offset: open, length: end - open };
+      if (new RegExp(text.slice(open + 1, close)).source === literal.source)
+        return { offset: open, length: end - open };
     } catch {
       // Not this slash: the text from it is no regular expression.
     }

@@ -7,7 +7,12 @@ import type { StepNode } from './steps.js';
  * A way out of a step: it succeeded, it failed and its policy goes on, or its `when` was false. A
  * choice's ways out are successes, one per choice (`choice` its index) and its default.
  */
-export type Edge = { readonly from: number; readonly to: number | null; readonly kind: 'success' | 'failure' | 'skipped'; readonly choice?: number };
+export type Edge = {
+  readonly from: number;
+  readonly to: number | null;
+  readonly kind: 'success' | 'failure' | 'skipped';
+  readonly choice?: number;
+};
 
 export function edgesOf(nodes: readonly StepNode[]): Edge[] {
   const edges: Edge[] = [];

@@ -76,7 +76,12 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
     // Its own examples are matched against the final state, which may hold more than returns declares.
     returns.set(name, stateSchema(analysis.state));
     const stepIds = allNodes(analysis.nodes).map((node) => node.id);
-    own.set(name, [...found, ...promised, ...checkDeclarations(entry), ...checkExamples(entry, catalogue, { returnsOf, stepIds })]);
+    own.set(name, [
+      ...found,
+      ...promised,
+      ...checkDeclarations(entry),
+      ...checkExamples(entry, catalogue, { returnsOf, stepIds }),
+    ]);
     if (entry.returns && promised.length === 0) returns.set(name, entry.returns);
     const schema = returns.get(name)!;
     return schema;
@@ -94,7 +99,11 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
  * The tools affected when `changed` tools change: those, and every composite that calls one of them,
  * directly or through others; with `stubs`, also the tools whose examples stub one.
  */
-export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue, options: { readonly stubs: boolean } = { stubs: true }): Set<string> {
+export function affectedBy(
+  changed: ReadonlySet<string>,
+  catalogue: Catalogue,
+  options: { readonly stubs: boolean } = { stubs: true },
+): Set<string> {
   const callers = new Map<string, string[]>();
   const calls = (caller: string, callee: string) => {
     const list = callers.get(callee) ?? [];
@@ -125,5 +134,9 @@ export function affectedBy(changed: ReadonlySet<string>, catalogue: Catalogue, o
 
 /** Every step of a composite, those inside blocks included. */
 function allNodes(nodes: readonly StepNode[]): StepNode[] {
-  return nodes.flatMap((node) => [node, ...allNodes(node.body ?? []), ...(node.branches ?? []).flatMap((branch) => allNodes(branch.nodes))]);
+  return nodes.flatMap((node) => [
+    node,
+    ...allNodes(node.body ?? []),
+    ...(node.branches ?? []).flatMap((branch) => allNodes(branch.nodes)),
+  ]);
 }

@@ -11,18 +11,27 @@ export function checkRecursion(catalogue: Catalogue): { tool: string; diagnostic
   const calls = new Map<string, string[]>();
   for (const entry of catalogue.entries()) {
     if (entry.document.implementation.type !== 'composite') continue;
-    calls.set(entry.name, calleesOf(entry.document).filter((name) => catalogue.get(name)?.kind === 'composite'));
+    calls.set(
+      entry.name,
+      calleesOf(entry.document).filter((name) => catalogue.get(name)?.kind === 'composite'),
+    );
   }
   const problems: { tool: string; diagnostic: Diagnostic }[] = [];
   for (const start of [...calls.keys()].sort()) {
     const cycle = shortestCycle(start, calls);
     if (!cycle) continue;
     const entry = catalogue.get(start)!;
-    const steps = entry.document.implementation.type === 'composite' ? entry.document.implementation.composite.steps : [];
-    const index = steps.findIndex((step) => isCall(step) && (step.tool === cycle[1] || step.fallbacks?.includes(cycle[1]!)));
+    const steps =
+      entry.document.implementation.type === 'composite' ? entry.document.implementation.composite.steps : [];
+    const index = steps.findIndex(
+      (step) => isCall(step) && (step.tool === cycle[1] || step.fallbacks?.includes(cycle[1]!)),
+    );
     const found = steps[index];
     // Point at the step that calls into the cycle; a call from inside a block is pointed at by the block.
-    const at = found && isCall(found) ? [...stepsPath(index), found.tool === cycle[1] ? 'tool' : 'fallbacks'] : ['implementation', 'composite', 'steps'];
+    const at =
+      found && isCall(found)
+        ? [...stepsPath(index), found.tool === cycle[1] ? 'tool' : 'fallbacks']
+        : ['implementation', 'composite', 'steps'];
     problems.push({
       tool: start,
       diagnostic:

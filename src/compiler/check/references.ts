@@ -36,7 +36,11 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
   }
   const step = scope.stepIds.get(reference.step);
   if (!step) {
-    scope.report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.step }, at(), { suggestion: closestName(reference.step, [...scope.stepIds.keys()]) }));
+    scope.report(
+      diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.step }, at(), {
+        suggestion: closestName(reference.step, [...scope.stepIds.keys()]),
+      }),
+    );
     return;
   }
   const key = `steps.${reference.step}`;
@@ -45,18 +49,41 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
     return;
   }
   if (!here.must.has(key)) scope.report(diagnostic('STEP_MAYBE_SUCCEEDED', { step: reference.step }, at()));
-  checkFieldPath(reference.path, scope.outputSchema(step), isCall(step.doc) ? { tool: step.doc.tool } : { step: step.id }, at, scope.report);
+  checkFieldPath(
+    reference.path,
+    scope.outputSchema(step),
+    isCall(step.doc) ? { tool: step.doc.tool } : { step: step.id },
+    at,
+    scope.report,
+  );
 }
 
 /** Whose fields a path reads: a state variable's, a tool's output's, or a block step's output's. */
 export type FieldOwner = { readonly state: string } | { readonly tool: string } | { readonly step: string };
 
-export function checkFieldPath(path: readonly (string | number)[], schema: JsonSchema | null, owner: FieldOwner, at: () => Location, report: (d: Diagnostic) => void): void {
+export function checkFieldPath(
+  path: readonly (string | number)[],
+  schema: JsonSchema | null,
+  owner: FieldOwner,
+  at: () => Location,
+  report: (d: Diagnostic) => void,
+): void {
   const lookup = schemaAt(schema, path);
   if (lookup.kind === 'no-fields') {
     const parent = path.slice(0, lookup.at);
-    const what = 'state' in owner ? `state.${formatPath([owner.state, ...parent])}` : 'tool' in owner ? `the output of '${owner.tool}'${pathSuffix(parent)}` : `the output of step '${owner.step}'${pathSuffix(parent)}`;
-    report(diagnostic('NO_FIELDS_TO_READ', { what, types: alternatives(lookup.types), field: segmentName(path[lookup.at]!) }, at()));
+    const what =
+      'state' in owner
+        ? `state.${formatPath([owner.state, ...parent])}`
+        : 'tool' in owner
+          ? `the output of '${owner.tool}'${pathSuffix(parent)}`
+          : `the output of step '${owner.step}'${pathSuffix(parent)}`;
+    report(
+      diagnostic(
+        'NO_FIELDS_TO_READ',
+        { what, types: alternatives(lookup.types), field: segmentName(path[lookup.at]!) },
+        at(),
+      ),
+    );
     return;
   }
   if (lookup.kind !== 'missing') return;
@@ -64,9 +91,21 @@ export function checkFieldPath(path: readonly (string | number)[], schema: JsonS
   const parent = path.slice(0, lookup.at);
   const missing = { field, fields: plainList(lookup.known, 'none') };
   const extras = { suggestion: closestName(field, lookup.known) };
-  if ('state' in owner) report(diagnostic('UNKNOWN_STATE_FIELD', { ...missing, path: formatPath([owner.state, ...parent]) }, at(), extras));
-  else if ('tool' in owner) report(diagnostic('UNKNOWN_OUTPUT_FIELD', { ...missing, tool: owner.tool, path: pathSuffix(parent) }, at(), extras));
-  else report(diagnostic('UNKNOWN_BLOCK_OUTPUT_FIELD', { ...missing, step: owner.step, path: pathSuffix(parent) }, at(), extras));
+  if ('state' in owner)
+    report(diagnostic('UNKNOWN_STATE_FIELD', { ...missing, path: formatPath([owner.state, ...parent]) }, at(), extras));
+  else if ('tool' in owner)
+    report(
+      diagnostic('UNKNOWN_OUTPUT_FIELD', { ...missing, tool: owner.tool, path: pathSuffix(parent) }, at(), extras),
+    );
+  else
+    report(
+      diagnostic(
+        'UNKNOWN_BLOCK_OUTPUT_FIELD',
+        { ...missing, step: owner.step, path: pathSuffix(parent) },
+        at(),
+        extras,
+      ),
+    );
 }
 
 /** A state variable read where it is not defined: never set anywhere (maybe a typo), or not set yet. */
@@ -87,17 +126,31 @@ export function checkExpressionReferences(text: string, at: YamlPath, here: Defi
     const where = () => ctx.entry.source.locate(at, { span });
     if (reference.root === 'bare') {
       const meant = ctx.allNames.includes(reference.name) ? reference.name : closestName(reference.name, ctx.allNames);
-      ctx.report(diagnostic('BARE_NAME_IN_EXPRESSION', { name: reference.name }, where(), { suggestion: meant === null ? null : `state.${meant}` }));
+      ctx.report(
+        diagnostic('BARE_NAME_IN_EXPRESSION', { name: reference.name }, where(), {
+          suggestion: meant === null ? null : `state.${meant}`,
+        }),
+      );
       continue;
     }
     if (reference.root === 'steps') {
       const step = ctx.stepIds.get(reference.name);
       if (!step) {
-        ctx.report(diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.name }, where(), { suggestion: closestName(reference.name, [...ctx.stepIds.keys()]) }));
+        ctx.report(
+          diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.name }, where(), {
+            suggestion: closestName(reference.name, [...ctx.stepIds.keys()]),
+          }),
+        );
         continue;
       }
       const schema = ctx.outputSchema(step);
-      checkFieldPath(itemPath(schema, reference.path), schema, isCall(step.doc) ? { tool: step.doc.tool } : { step: step.id }, where, ctx.report);
+      checkFieldPath(
+        itemPath(schema, reference.path),
+        schema,
+        isCall(step.doc) ? { tool: step.doc.tool } : { step: step.id },
+        where,
+        ctx.report,
+      );
       continue;
     }
     if (!here.may.has(reference.name)) {
@@ -134,7 +187,9 @@ export function referencedSteps(value: unknown): string[] {
     if (!value.includes('<<')) return [];
     const parsed = parseTemplate(value);
     if ('error' in parsed) return [];
-    return parsed.parts.flatMap((part) => ('reference' in part && part.reference.root === 'steps' ? [part.reference.step] : []));
+    return parsed.parts.flatMap((part) =>
+      'reference' in part && part.reference.root === 'steps' ? [part.reference.step] : [],
+    );
   }
   if (Array.isArray(value)) return value.flatMap(referencedSteps);
   if (isPlainObject(value)) return Object.values(value).flatMap(referencedSteps);

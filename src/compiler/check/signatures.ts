@@ -20,14 +20,33 @@ import { isLiteral, type FoundReference } from './templates.js';
 import { RESERVED_NAMES } from '../../language/template.js';
 
 /** The tool with that name; reports it (with a suggestion) when there is none. */
-export function knownTool(name: string, at: YamlPath, env: CheckEnvironment, entry: CatalogueEntry, report: (d: Diagnostic) => void): CatalogueEntry | null {
+export function knownTool(
+  name: string,
+  at: YamlPath,
+  env: CheckEnvironment,
+  entry: CatalogueEntry,
+  report: (d: Diagnostic) => void,
+): CatalogueEntry | null {
   const tool = env.catalogue.get(name);
   if (tool || env.catalogue.isBroken(name)) return tool ?? null;
-  report(diagnostic('UNKNOWN_TOOL', { name }, entry.source.locate(at), { suggestion: closestName(name, env.catalogue.names()) }));
+  report(
+    diagnostic('UNKNOWN_TOOL', { name }, entry.source.locate(at), {
+      suggestion: closestName(name, env.catalogue.names()),
+    }),
+  );
   return null;
 }
 
-export const RETRY_SETTINGS = ['max_retries', 'initial_delay_ms', 'backoff_factor', 'max_delay_ms', 'jitter', 'continue_on_max_retries', 'retry_on', 'no_retry_on'] as const;
+export const RETRY_SETTINGS = [
+  'max_retries',
+  'initial_delay_ms',
+  'backoff_factor',
+  'max_delay_ms',
+  'jitter',
+  'continue_on_max_retries',
+  'retry_on',
+  'no_retry_on',
+] as const;
 
 /** Retry settings on a step that does not retry are a mistake worth pointing at: they do nothing. */
 export function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
@@ -37,13 +56,27 @@ export function checkRetrySettings(node: StepNode, entry: CatalogueEntry, report
     (failure?.[list] ?? []).forEach((item, index) => {
       if ((FAILURE_KINDS as readonly string[]).includes(item)) return;
       const kind = closestName(item, FAILURE_KINDS);
-      if (kind) report(diagnostic('RETRY_KIND_MISSPELT', { entry: item, kinds: plainList(FAILURE_KINDS) }, entry.source.locate([...node.path, 'on_failure', list, index]), { suggestion: kind }));
+      if (kind)
+        report(
+          diagnostic(
+            'RETRY_KIND_MISSPELT',
+            { entry: item, kinds: plainList(FAILURE_KINDS) },
+            entry.source.locate([...node.path, 'on_failure', list, index]),
+            { suggestion: kind },
+          ),
+        );
     });
   }
   if (!failure || failure.action === 'retry') return;
   for (const setting of RETRY_SETTINGS) {
     if (failure[setting] === undefined) continue;
-    report(diagnostic('USELESS_RETRY_SETTING', { setting, action: failureAction(failure) }, entry.source.locate([...node.path, 'on_failure', setting], { key: true })));
+    report(
+      diagnostic(
+        'USELESS_RETRY_SETTING',
+        { setting, action: failureAction(failure) },
+        entry.source.locate([...node.path, 'on_failure', setting], { key: true }),
+      ),
+    );
   }
 }
 
@@ -54,7 +87,12 @@ export interface InputScope {
   readonly scanned: readonly FoundReference[];
 }
 
-export function checkInputs(node: StepNode, inputs: { readonly [name: string]: JsonValue }, callee: CatalogueEntry, scope: InputScope): void {
+export function checkInputs(
+  node: StepNode,
+  inputs: { readonly [name: string]: JsonValue },
+  callee: CatalogueEntry,
+  scope: InputScope,
+): void {
   const { source } = scope.entry;
   const parameters = new Map(callee.parameters.map((p) => [p.name, p]));
   for (const [name, value] of Object.entries(inputs)) {
@@ -64,7 +102,12 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
       const where = source.locate(at, { key: true });
       scope.report(
         parameters.size > 0
-          ? diagnostic('UNKNOWN_INPUT', { tool: callee.name, name, parameters: plainList([...parameters.keys()]) }, where, { suggestion: closestName(name, [...parameters.keys()]) })
+          ? diagnostic(
+              'UNKNOWN_INPUT',
+              { tool: callee.name, name, parameters: plainList([...parameters.keys()]) },
+              where,
+              { suggestion: closestName(name, [...parameters.keys()]) },
+            )
           : diagnostic('UNKNOWN_INPUT_NO_PARAMETERS', { tool: callee.name, name }, where),
       );
       continue;
@@ -74,7 +117,13 @@ export function checkInputs(node: StepNode, inputs: { readonly [name: string]: J
   const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
   if (missing.length > 0) {
     const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
-    scope.report(diagnostic(missing.length > 1 ? 'MISSING_INPUTS' : 'MISSING_INPUT', { tool: callee.name, names: quotedList(missing.map((p) => p.name)) }, source.locate(at, { key: true })));
+    scope.report(
+      diagnostic(
+        missing.length > 1 ? 'MISSING_INPUTS' : 'MISSING_INPUT',
+        { tool: callee.name, names: quotedList(missing.map((p) => p.name)) },
+        source.locate(at, { key: true }),
+      ),
+    );
   }
 }
 
@@ -96,7 +145,18 @@ function checkInputValue(value: JsonValue, wanted: JsonSchema, place: InputPlace
   if (isLiteral(value)) {
     const problems = literalErrors(wanted, value);
     if (problems.length > 0) {
-      scope.report(diagnostic('INPUT_TYPE', { value: JSON.stringify(value), name, tool, problems: problems.map((p) => p.replace(/^input: /, '')).join('; ') }, source.locate(at)));
+      scope.report(
+        diagnostic(
+          'INPUT_TYPE',
+          {
+            value: JSON.stringify(value),
+            name,
+            tool,
+            problems: problems.map((p) => p.replace(/^input: /, '')).join('; '),
+          },
+          source.locate(at),
+        ),
+      );
     }
     return;
   }
@@ -106,14 +166,18 @@ function checkInputValue(value: JsonValue, wanted: JsonSchema, place: InputPlace
     // A list or mapping with templates inside: its shape is known even if its contents are not.
     const given = jsonType(value);
     if (wantedTypes && !typesCompatible(new Set([given]), wantedTypes)) {
-      scope.report(diagnostic('INPUT_SHAPE', { ...input, given: given === 'array' ? 'a list' : 'a mapping' }, source.locate(at)));
+      scope.report(
+        diagnostic('INPUT_SHAPE', { ...input, given: given === 'array' ? 'a list' : 'a mapping' }, source.locate(at)),
+      );
       return;
     }
     checkTemplatedContainer(value, wanted, place, scope);
     return;
   }
   if (!wantedTypes) return;
-  const whole = scope.scanned.find((found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]));
+  const whole = scope.scanned.find(
+    (found) => found.whole && found.path.length === at.length && found.path.every((segment, i) => segment === at[i]),
+  );
   if (!whole) {
     if (!wantedTypes.has('string')) scope.report(diagnostic('INPUT_TEXT_WITH_TEMPLATES', input, source.locate(at)));
     return;
@@ -124,7 +188,13 @@ function checkInputValue(value: JsonValue, wanted: JsonSchema, place: InputPlace
   if (given.kind !== 'found') return;
   const givenTypes = typesOf(given.schema);
   if (givenTypes && !typesCompatible(givenTypes, wantedTypes)) {
-    scope.report(diagnostic('INPUT_TEMPLATE_TYPE', { ...input, reference: reference.text, given: alternatives(givenTypes) }, source.locate(at)));
+    scope.report(
+      diagnostic(
+        'INPUT_TEMPLATE_TYPE',
+        { ...input, reference: reference.text, given: alternatives(givenTypes) },
+        source.locate(at),
+      ),
+    );
     return;
   }
   // An enum carried through map_outputs: every value it may hold must be one the parameter accepts.
@@ -132,7 +202,13 @@ function checkInputValue(value: JsonValue, wanted: JsonSchema, place: InputPlace
   if (!Array.isArray(values)) return;
   const refused = (values as JsonValue[]).filter((item) => literalErrors(wanted, item).length > 0);
   if (refused.length > 0) {
-    scope.report(diagnostic('INPUT_ENUM_REFUSED', { name, tool, reference: reference.text, refused: refused.map((item) => JSON.stringify(item)).join(', ') }, source.locate(at)));
+    scope.report(
+      diagnostic(
+        'INPUT_ENUM_REFUSED',
+        { name, tool, reference: reference.text, refused: refused.map((item) => JSON.stringify(item)).join(', ') },
+        source.locate(at),
+      ),
+    );
   }
 }
 
@@ -149,11 +225,13 @@ function checkTemplatedContainer(value: JsonValue, wanted: JsonSchema, place: In
       return item.includes('<<') ? null : item;
     }
     if (Array.isArray(item)) return item.map((child, index) => placeholders(child, [...path, index]));
-    if (item !== null && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([key, child]) => [key, placeholders(child, [...path, key])]));
+    if (item !== null && typeof item === 'object')
+      return Object.fromEntries(Object.entries(item).map(([key, child]) => [key, placeholders(child, [...path, key])]));
     return item;
   };
   const stand = placeholders(value, []);
-  const within = (path: readonly (string | number)[], prefix: readonly (string | number)[]) => prefix.length <= path.length && prefix.every((segment, i) => segment === path[i]);
+  const within = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
+    prefix.length <= path.length && prefix.every((segment, i) => segment === path[i]);
   const issues = literalIssues(wanted, stand).filter((issue) => !templated.some((leaf) => within(issue.path, leaf)));
   if (issues.length > 0) {
     const first = issues[0]!;
@@ -162,12 +240,28 @@ function checkTemplatedContainer(value: JsonValue, wanted: JsonSchema, place: In
     const path = unknownField ? first.path.slice(0, -1) : first.path;
     const where = scope.entry.source.locate([...place.at, ...first.path], { key: unknownField });
     const problems = issues.map((issue) => issue.message.replace(/^input: /, '')).join('; ');
-    scope.report(diagnostic('INPUT_TYPE', { value: JSON.stringify(valueAt(value, path)), name: formatPath([place.label, ...path]), tool: place.tool, problems }, where));
+    scope.report(
+      diagnostic(
+        'INPUT_TYPE',
+        {
+          value: JSON.stringify(valueAt(value, path)),
+          name: formatPath([place.label, ...path]),
+          tool: place.tool,
+          problems,
+        },
+        where,
+      ),
+    );
   }
   for (const leaf of templated) {
     const field = schemaAt(wanted, leaf);
     if (field.kind !== 'found') continue;
-    checkInputValue(valueAt(value, leaf), field.schema, { at: [...place.at, ...leaf], label: formatPath([place.label, ...leaf]), tool: place.tool }, scope);
+    checkInputValue(
+      valueAt(value, leaf),
+      field.schema,
+      { at: [...place.at, ...leaf], label: formatPath([place.label, ...leaf]), tool: place.tool },
+      scope,
+    );
   }
 }
 
@@ -176,34 +270,66 @@ function valueAt(value: JsonValue, path: readonly (string | number)[]): JsonValu
 }
 
 /** Whose output a step maps: a tool's (the step's, or a fallback's), or a block's. */
-export type OutputOwner = { readonly tool: string } | { readonly block: 'parallel block' | 'loop' | 'wait step'; readonly step: string };
+export type OutputOwner =
+  { readonly tool: string } | { readonly block: 'parallel block' | 'loop' | 'wait step'; readonly step: string };
 
 /** `map_outputs` sources against what everything that may serve the step returns. */
-export function checkOutputs(node: StepNode, sources: readonly { readonly owner: OutputOwner; readonly schema: JsonSchema | null }[], entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+export function checkOutputs(
+  node: StepNode,
+  sources: readonly { readonly owner: OutputOwner; readonly schema: JsonSchema | null }[],
+  entry: CatalogueEntry,
+  report: (d: Diagnostic) => void,
+): void {
   for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
     if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, entry.source.locate(at)));
     const parsed = parsePath(from);
     if ('error' in parsed) {
-      report(diagnostic('MAP_OUTPUT_NOT_A_PATH', { source: from, reason: parsed.error.message }, entry.source.locate(at, { key: true })));
+      report(
+        diagnostic(
+          'MAP_OUTPUT_NOT_A_PATH',
+          { source: from, reason: parsed.error.message },
+          entry.source.locate(at, { key: true }),
+        ),
+      );
       continue;
     }
     for (const source of sources) checkOutputSource(source.owner, source.schema, parsed.segments, at, entry, report);
   }
 }
 
-export function checkOutputSource(owner: OutputOwner, returns: JsonSchema | null, segments: readonly (string | number)[], at: YamlPath, entry: CatalogueEntry, report: (d: Diagnostic) => void): void {
+export function checkOutputSource(
+  owner: OutputOwner,
+  returns: JsonSchema | null,
+  segments: readonly (string | number)[],
+  at: YamlPath,
+  entry: CatalogueEntry,
+  report: (d: Diagnostic) => void,
+): void {
   const lookup = schemaAt(returns, segments);
   if (lookup.kind === 'no-fields') {
     const parent = pathSuffix(segments.slice(0, lookup.at));
-    const what = 'tool' in owner ? `the output of '${owner.tool}'${parent}` : `the output of the ${owner.block} '${owner.step}'${parent}`;
+    const what =
+      'tool' in owner
+        ? `the output of '${owner.tool}'${parent}`
+        : `the output of the ${owner.block} '${owner.step}'${parent}`;
     const field = segmentName(segments[lookup.at]!);
-    report(diagnostic('NO_OUTPUT_FIELDS_TO_MAP', { source: formatPath(segments), what, types: alternatives(lookup.types), field }, entry.source.locate(at, { key: true })));
+    report(
+      diagnostic(
+        'NO_OUTPUT_FIELDS_TO_MAP',
+        { source: formatPath(segments), what, types: alternatives(lookup.types), field },
+        entry.source.locate(at, { key: true }),
+      ),
+    );
     return;
   }
   if (lookup.kind !== 'missing') return;
   const missing = { path: formatPath(segments.slice(0, lookup.at + 1)), fields: plainList(lookup.known, 'no fields') };
   const where = entry.source.locate(at, { key: true });
   const extras = { suggestion: closestName(String(segments[lookup.at]), lookup.known) };
-  report('tool' in owner ? diagnostic('UNKNOWN_OUTPUT', { ...missing, tool: owner.tool }, where, extras) : diagnostic('UNKNOWN_BLOCK_OUTPUT', { ...missing, ...owner }, where, extras));
+  report(
+    'tool' in owner
+      ? diagnostic('UNKNOWN_OUTPUT', { ...missing, tool: owner.tool }, where, extras)
+      : diagnostic('UNKNOWN_BLOCK_OUTPUT', { ...missing, ...owner }, where, extras),
+  );
 }

@@ -35,7 +35,10 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
     else if (isWait(node.doc)) schema = waitPayloadSchema(node.doc);
     else if (node.branches) {
       const waitFor = (node.doc as ParallelStepDoc).wait_for ?? DEFAULTS.waitFor;
-      schema = parallelOutputSchema(node.branches.map((branch) => ({ id: branch.id, output: last(branch.nodes) ?? {} })), waitFor === 'all');
+      schema = parallelOutputSchema(
+        node.branches.map((branch) => ({ id: branch.id, output: last(branch.nodes) ?? {} })),
+        waitFor === 'all',
+      );
     } else {
       // An item that failed (when the loop tolerates failures) leaves null in its place.
       const maxFailures = (node.doc as LoopStepDoc).loop.max_failures ?? DEFAULTS.loopMaxFailures;
@@ -51,7 +54,11 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
  * The schema of the parameters and of every name the given steps assign (`map_outputs`, `transform`),
  * in that order. A name assigned values of different shapes is only known to be some value.
  */
-function assignedSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
+function assignedSchemas(
+  entry: CatalogueEntry,
+  nodes: readonly StepNode[],
+  outputSchema: (node: StepNode) => JsonSchema | null,
+): Map<string, JsonSchema> {
   const schemas = new Map<string, JsonSchema>();
   for (const parameter of entry.parameters) schemas.set(parameter.name, shapeSchema(parameter));
   for (const node of nodes) {
@@ -71,7 +78,11 @@ function merge(schemas: Map<string, JsonSchema>, name: string, schema: JsonSchem
 }
 
 /** What is known of the type of every name a template may read: parameters, mapped outputs, loop items. */
-export function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null): Map<string, JsonSchema> {
+export function variableSchemas(
+  entry: CatalogueEntry,
+  nodes: readonly StepNode[],
+  outputSchema: (node: StepNode) => JsonSchema | null,
+): Map<string, JsonSchema> {
   const schemas = assignedSchemas(entry, nodes, outputSchema);
   for (const node of nodes) {
     if (!node.body) continue;
@@ -79,14 +90,27 @@ export function variableSchemas(entry: CatalogueEntry, nodes: readonly StepNode[
     const over = parseTemplate(loop.over);
     const reference = !('error' in over) && over.whole ? (over.parts[0] as { reference: Reference }).reference : null;
     const list = reference?.root === 'state' ? schemaAt(schemas.get(reference.name) ?? null, reference.path) : null;
-    merge(schemas, loop.as, list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {});
+    merge(
+      schemas,
+      loop.as,
+      list?.kind === 'found' && isPlainObject(list.schema['items']) ? (list.schema['items'] as JsonSchema) : {},
+    );
   }
   return schemas;
 }
 
 /** A composite's state: its parameters and what its top-level steps assign, typed where the tools say. */
-export function stateVariables(entry: CatalogueEntry, nodes: readonly StepNode[], outputSchema: (node: StepNode) => JsonSchema | null, atEnd: Definitions): StateVariable[] {
-  return [...assignedSchemas(entry, nodes, outputSchema)].map(([name, schema]) => ({ name, schema, alwaysAtEnd: atEnd.must.has(name) }));
+export function stateVariables(
+  entry: CatalogueEntry,
+  nodes: readonly StepNode[],
+  outputSchema: (node: StepNode) => JsonSchema | null,
+  atEnd: Definitions,
+): StateVariable[] {
+  return [...assignedSchemas(entry, nodes, outputSchema)].map(([name, schema]) => ({
+    name,
+    schema,
+    alwaysAtEnd: atEnd.must.has(name),
+  }));
 }
 
 /** The object schema of a composite's final state, used as its `returns`. */
@@ -105,4 +129,3 @@ export function waitPayloadSchema(doc: WaitStepDoc): JsonSchema {
 export function loopOf(node: StepNode): LoopStepDoc['loop'] {
   return (node.doc as LoopStepDoc).loop;
 }
-

@@ -45,7 +45,15 @@ export interface BranchNode {
 
 /** What a step is called when it has no id: its tool, or the kind of block it is. */
 export function baseName(step: StepDoc): string {
-  return isCall(step) ? step.tool : isWait(step) ? step.wait.signal : 'parallel' in step ? 'parallel' : isChoice(step) ? 'choice' : 'loop';
+  return isCall(step)
+    ? step.tool
+    : isWait(step)
+      ? step.wait.signal
+      : 'parallel' in step
+        ? 'parallel'
+        : isChoice(step)
+          ? 'choice'
+          : 'loop';
 }
 
 function derivedId(tool: string): string {
@@ -73,7 +81,9 @@ function explicitIds(list: StepList): { id: string; at: YamlPath }[] {
 function nestedLists(step: StepDoc, at: YamlPath): StepList[] {
   if ('parallel' in step) {
     return step.parallel.map((branch, index) =>
-      isMultiStep(branch) ? { steps: branch.steps, path: [...at, 'parallel', index, 'steps'], offset: 0 } : { steps: [branch], path: [...at, 'parallel'], offset: index },
+      isMultiStep(branch)
+        ? { steps: branch.steps, path: [...at, 'parallel', index, 'steps'], offset: 0 }
+        : { steps: [branch], path: [...at, 'parallel'], offset: index },
     );
   }
   if ('loop' in step) return [{ steps: step.loop.steps, path: [...at, 'loop', 'steps'], offset: 0 }];
@@ -81,14 +91,22 @@ function nestedLists(step: StepDoc, at: YamlPath): StepList[] {
 }
 
 export function isMultiStep(branch: BranchDoc): branch is { readonly id: string; readonly steps: readonly StepDoc[] } {
-  return 'steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch) && !('wait' in branch);
+  return (
+    'steps' in branch && !('tool' in branch) && !('parallel' in branch) && !('loop' in branch) && !('wait' in branch)
+  );
 }
 
 /**
  * Builds the step graph of a list of steps, and of the lists inside its blocks. `taken` holds the
  * ids of the whole composite: `steps.<id>` must name one step wherever it is.
  */
-export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: YamlPath = stepsPath(), taken = reserveIds({ steps, path, offset: 0 }, source), offset = 0): { nodes: StepNode[]; diagnostics: Diagnostic[] } {
+export function buildSteps(
+  steps: readonly StepDoc[],
+  source: SourceFile,
+  path: YamlPath = stepsPath(),
+  taken = reserveIds({ steps, path, offset: 0 }, source),
+  offset = 0,
+): { nodes: StepNode[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [...taken.diagnostics];
   taken.diagnostics.length = 0;
   const ids: string[] = [];
@@ -113,13 +131,19 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
     if (name === undefined) return fallback < steps.length ? fallback : null;
     if (name === END) return null;
     const found = indexOf.get(name);
-    const callers = steps.map((step, index) => ({ step, index })).filter(({ step }) => isCall(step) && step.tool === name);
+    const callers = steps
+      .map((step, index) => ({ step, index }))
+      .filter(({ step }) => isCall(step) && step.tool === name);
     if (found !== undefined) {
       const derivedCallers = callers.filter(({ step }) => step.id === undefined);
       if (!steps[found]!.id && derivedCallers.length > 1) {
         guessed = true;
         diagnostics.push(
-          diagnostic('AMBIGUOUS_NEXT', { name, ids: quotedList(derivedCallers.map(({ index }) => ids[index]!)) }, source.locate(at)),
+          diagnostic(
+            'AMBIGUOUS_NEXT',
+            { name, ids: quotedList(derivedCallers.map(({ index }) => ids[index]!)) },
+            source.locate(at),
+          ),
         );
       }
       return found;
@@ -127,11 +151,17 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
     if (callers.length > 0) {
       guessed = true;
       const named = { name, ids: quotedList(callers.map(({ index }) => ids[index]!)) };
-      diagnostics.push(diagnostic(callers.length > 1 ? 'NEXT_NAMES_TOOL_OF_STEPS' : 'NEXT_NAMES_TOOL', named, source.locate(at)));
+      diagnostics.push(
+        diagnostic(callers.length > 1 ? 'NEXT_NAMES_TOOL_OF_STEPS' : 'NEXT_NAMES_TOOL', named, source.locate(at)),
+      );
       return fallback < steps.length ? fallback : null;
     }
     guessed = true;
-    diagnostics.push(diagnostic('UNKNOWN_NEXT', { name, steps: plainList(ids) }, source.locate(at), { suggestion: closestName(name, [...ids, END]) }));
+    diagnostics.push(
+      diagnostic('UNKNOWN_NEXT', { name, steps: plainList(ids) }, source.locate(at), {
+        suggestion: closestName(name, [...ids, END]),
+      }),
+    );
     return fallback < steps.length ? fallback : null;
   };
 
@@ -142,25 +172,60 @@ export function buildSteps(steps: readonly StepDoc[], source: SourceFile, path: 
       // A choice never falls through to the next step in the list: its default is required.
       const choices = step.choose.map((choice, c) => target(choice.next, index + 1, [...at, 'choose', c, 'next']));
       const onDefault = target(step.default, index + 1, [...at, 'default']);
-      return { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, choices, onSuccess: onDefault, onFailure: 'stop', ...(guessed ? { guessed } : {}) };
+      return {
+        index,
+        id: ids[index]!,
+        explicitId: step.id !== undefined,
+        doc: step,
+        path: at,
+        choices,
+        onSuccess: onDefault,
+        onFailure: 'stop',
+        ...(guessed ? { guessed } : {}),
+      };
     }
     const onSuccess = target(step.on_success?.next, index + 1, [...at, 'on_success', 'next']);
     const failure = step.on_failure;
     const action = failureAction(failure);
-    const failureNext = failure?.next !== undefined ? target(failure.next, index + 1, [...at, 'on_failure', 'next']) : index + 1 < steps.length ? index + 1 : null;
+    const failureNext =
+      failure?.next !== undefined
+        ? target(failure.next, index + 1, [...at, 'on_failure', 'next'])
+        : index + 1 < steps.length
+          ? index + 1
+          : null;
     const continues = action === 'continue' || (action === 'retry' && failure?.continue_on_max_retries === true);
     if (failure?.next !== undefined && !continues) {
-      diagnostics.push(diagnostic(action === 'retry' ? 'USELESS_NEXT_AFTER_RETRIES' : 'USELESS_NEXT', {}, source.locate([...at, 'on_failure', 'next'])));
+      diagnostics.push(
+        diagnostic(
+          action === 'retry' ? 'USELESS_NEXT_AFTER_RETRIES' : 'USELESS_NEXT',
+          {},
+          source.locate([...at, 'on_failure', 'next']),
+        ),
+      );
     }
-    const node: StepNode = { index, id: ids[index]!, explicitId: step.id !== undefined, doc: step, path: at, onSuccess, onFailure: continues ? failureNext : 'stop', ...(guessed ? { guessed } : {}) };
+    const node: StepNode = {
+      index,
+      id: ids[index]!,
+      explicitId: step.id !== undefined,
+      doc: step,
+      path: at,
+      onSuccess,
+      onFailure: continues ? failureNext : 'stop',
+      ...(guessed ? { guessed } : {}),
+    };
     if ('parallel' in step) {
       const branchIds = new Set<string>();
       const branches = step.parallel.map((branch, b): BranchNode => {
         const branchPath: YamlPath = [...at, 'parallel', b];
-        const inner = isMultiStep(branch) ? buildSteps(branch.steps, source, [...branchPath, 'steps'], taken) : buildSteps([branch], source, [...at, 'parallel'], taken, b);
+        const inner = isMultiStep(branch)
+          ? buildSteps(branch.steps, source, [...branchPath, 'steps'], taken)
+          : buildSteps([branch], source, [...at, 'parallel'], taken, b);
         diagnostics.push(...inner.diagnostics);
         const id = isMultiStep(branch) ? branch.id : inner.nodes[0]!.id;
-        if (branchIds.has(id)) diagnostics.push(diagnostic('DUPLICATE_BRANCH_ID', { id, block: node.id }, source.locate([...branchPath, 'id'])));
+        if (branchIds.has(id))
+          diagnostics.push(
+            diagnostic('DUPLICATE_BRANCH_ID', { id, block: node.id }, source.locate([...branchPath, 'id'])),
+          );
         branchIds.add(id);
         return { id, path: branchPath, nodes: inner.nodes };
       });

@@ -37,7 +37,11 @@ export interface ScanResult {
 
 const SEED_TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-export function scanTemplates(value: JsonValue, path: YamlPath, into: ScanResult = { references: [], problems: [], seedTemplates: [] }): ScanResult {
+export function scanTemplates(
+  value: JsonValue,
+  path: YamlPath,
+  into: ScanResult = { references: [], problems: [], seedTemplates: [] },
+): ScanResult {
   if (typeof value === 'string') {
     for (const match of value.matchAll(SEED_TEMPLATE)) {
       into.seedTemplates.push({ path, offset: match.index, text: match[0], replacement: `<< ${match[1]} >>` });
@@ -51,7 +55,13 @@ export function scanTemplates(value: JsonValue, path: YamlPath, into: ScanResult
     for (const part of parsed.parts) {
       if ('reference' in part) {
         const close = value.indexOf('>>', part.offset);
-        into.references.push({ reference: part.reference, path, offset: part.offset, length: close + 2 - part.offset, whole: parsed.whole });
+        into.references.push({
+          reference: part.reference,
+          path,
+          offset: part.offset,
+          length: close + 2 - part.offset,
+          whole: parsed.whole,
+        });
       }
     }
     return into;

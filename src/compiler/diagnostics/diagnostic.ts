@@ -44,7 +44,12 @@ export interface DiagnosticExtras {
  * diagnostic('UNKNOWN_TOOL', { name: 'ecko' }, location, { suggestion: 'echo' })
  * // message: "no tool named 'ecko'; did you mean 'echo'?", hint: 'tools are the YAML files under …'
  */
-export function diagnostic<Id extends DiagnosticId>(id: Id, args: DiagnosticArgs<Id>, location: Location | null, extras: DiagnosticExtras = {}): Diagnostic<Id> {
+export function diagnostic<Id extends DiagnosticId>(
+  id: Id,
+  args: DiagnosticArgs<Id>,
+  location: Location | null,
+  extras: DiagnosticExtras = {},
+): Diagnostic<Id> {
   const entry: DiagnosticTemplate = CATALOGUE[id];
   const values = args as Readonly<Record<string, string>>;
   const suggestion = extras.suggestion ?? undefined;
@@ -71,6 +76,10 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
     const fa = a.location?.file ?? '';
     const fb = b.location?.file ?? '';
     if (fa !== fb) return fa < fb ? -1 : 1;
-    return (a.location?.line ?? 0) - (b.location?.line ?? 0) || (a.location?.column ?? 0) - (b.location?.column ?? 0) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+    return (
+      (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
+      (a.location?.column ?? 0) - (b.location?.column ?? 0) ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+    );
   });
 }

@@ -16,7 +16,9 @@ type NamesOf<Id extends DiagnosticId> = Placeholders<Entry<Id>['message']> | Pla
  * The arguments a diagnostic needs: one string per placeholder of its message and its hint. An
  * entry with no placeholders takes `{}` and nothing else (a bare `{}` type would accept any object).
  */
-export type DiagnosticArgs<Id extends DiagnosticId> = [NamesOf<Id>] extends [never] ? Readonly<Record<string, never>> : { readonly [P in NamesOf<Id>]: string };
+export type DiagnosticArgs<Id extends DiagnosticId> = [NamesOf<Id>] extends [never]
+  ? Readonly<Record<string, never>>
+  : { readonly [P in NamesOf<Id>]: string };
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 

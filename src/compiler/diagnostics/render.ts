@@ -20,12 +20,29 @@ export function renderDiagnostic(d: Diagnostic, options: RenderOptions): string 
   const severity = d.severity === 'error' ? red('error') : yellow('warning');
   const lines = [`${bold(where)} ${severity} ${dim(d.code)} ${d.message}`];
   const source = d.location ? options.sources.get(d.location.file) : undefined;
-  if (d.location && source !== undefined) lines.push(...codeFrame(source, d.location.line, d.location.column, d.location.length, dim, d.severity === 'error' ? red : yellow));
+  if (d.location && source !== undefined)
+    lines.push(
+      ...codeFrame(
+        source,
+        d.location.line,
+        d.location.column,
+        d.location.length,
+        dim,
+        d.severity === 'error' ? red : yellow,
+      ),
+    );
   if (d.hint) lines.push(`  ${dim('hint:')} ${d.hint}`);
   return lines.join('\n');
 }
 
-function codeFrame(source: string, line: number, column: number, length: number, dim: (s: string) => string, mark: (s: string) => string): string[] {
+function codeFrame(
+  source: string,
+  line: number,
+  column: number,
+  length: number,
+  dim: (s: string) => string,
+  mark: (s: string) => string,
+): string[] {
   const all = source.split(/\r?\n/);
   const first = Math.max(1, line - 2);
   const last = Math.min(all.length, line + 1);

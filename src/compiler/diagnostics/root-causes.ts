@@ -27,10 +27,16 @@ export function collapseRepeatedCauses(diagnostics: readonly Diagnostic[]): Diag
     const kept = first(group);
     if (kept !== found) continue;
     const others = group.filter((other) => other !== kept);
-    const places = others.map((other) => (other.location ? `${other.location.file}:${other.location.line}` : 'the command line')).join(', ');
+    const places = others
+      .map((other) => (other.location ? `${other.location.file}:${other.location.line}` : 'the command line'))
+      .join(', ');
     const more = String(others.length);
     const plural = others.length === 1 ? 'use' : 'uses';
-    out.push(diagnostic('UNKNOWN_TOOL_USES', { name: name!, more, uses: plural, places }, kept.location, { suggestion: kept.suggestion ?? null }));
+    out.push(
+      diagnostic('UNKNOWN_TOOL_USES', { name: name!, more, uses: plural, places }, kept.location, {
+        suggestion: kept.suggestion ?? null,
+      }),
+    );
   }
   return out;
 }

@@ -62,10 +62,16 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       ...common,
       resultName,
       resultType: resultDeclaration(resultName, unit.name, implementation.returns),
-      inputType: handlerInput ? `${docComment(`What the handler of \`${unit.name}\` receives: the parameters, defaults filled in.`)}export type ${inputName} = ${objectTypeLiteral(handlerInput)};` : null,
+      inputType: handlerInput
+        ? `${docComment(`What the handler of \`${unit.name}\` receives: the parameters, defaults filled in.`)}export type ${inputName} = ${objectTypeLiteral(handlerInput)};`
+        : null,
       typeArguments: handlerInput ? `${paramsName}, ${resultName}, ${inputName}` : `${paramsName}, ${resultName}`,
       returns: printValue(implementation.returns, '  '),
-      handler: { exportName: implementation.handler.exportName, localName: `${names.functionName}Handler`, specifier: quote(implementation.handler.specifier) },
+      handler: {
+        exportName: implementation.handler.exportName,
+        localName: `${names.functionName}Handler`,
+        specifier: quote(implementation.handler.specifier),
+      },
     });
   }
   const files = [{ path: unit.paths.module, content: tidy(module) }];
@@ -74,7 +80,11 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
   if (tests.examples.length > 0 || tests.errorScenarios.length > 0 || tests.failurePolicy) {
     files.push({ path: unit.paths.test, content: tidy(templates.render('tool-test', testView(unit, common))) });
   }
-  if (implementation.kind === 'composite') files.push({ path: unit.paths.graph, content: graphDocument(unit.name, unit.source, mermaidFlowchart(implementation.plan)) });
+  if (implementation.kind === 'composite')
+    files.push({
+      path: unit.paths.graph,
+      content: graphDocument(unit.name, unit.source, mermaidFlowchart(implementation.plan)),
+    });
   return files;
 }
 
@@ -95,8 +105,14 @@ export function graphDocument(name: string, source: string, flowchart: string): 
  * @example emitIndex({ path: '/p/generated/index.ts', source: 'config/tools', tools: [] }, templates).path // '/p/generated/index.ts'
  */
 export function emitIndex(index: LoweredIndex, templates: TemplateSet): OutputFile {
-  const tools = index.tools.map((tool) => ({ definitionName: `${tool.names.functionName}Definition`, fileSlug: tool.names.fileSlug }));
-  return { path: index.path, content: tidy(templates.render('index', { source: index.source, runtimeModule: quote(RUNTIME_MODULE), tools })) };
+  const tools = index.tools.map((tool) => ({
+    definitionName: `${tool.names.functionName}Definition`,
+    fileSlug: tool.names.fileSlug,
+  }));
+  return {
+    path: index.path,
+    content: tidy(templates.render('index', { source: index.source, runtimeModule: quote(RUNTIME_MODULE), tools })),
+  };
 }
 
 /** The view of the test template: each case printed. */
@@ -106,13 +122,19 @@ function testView(unit: LoweredTool, common: { readonly paramsName: string }) {
     const printed = printValue(run.input, '    ');
     return run.castsInput ? `${printed} as unknown as ${common.paramsName}` : printed;
   };
-  const options = (run: TestRun) => printValue(run.stubs ? { context: run.context, stubs: run.stubs } : { context: run.context }, '    ');
+  const options = (run: TestRun) =>
+    printValue(run.stubs ? { context: run.context, stubs: run.stubs } : { context: run.context }, '    ');
   const examples = tests.examples.map((example) => ({
     title: quote(example.title),
     options: options(example),
     input: input(example),
     expected: example.expected === null ? null : printValue(example.expected.value, '    '),
-    matcher: typeof example.expected?.value === 'object' && example.expected.value !== null && !Array.isArray(example.expected.value) ? 'toMatchObject' : 'toEqual',
+    matcher:
+      typeof example.expected?.value === 'object' &&
+      example.expected.value !== null &&
+      !Array.isArray(example.expected.value)
+        ? 'toMatchObject'
+        : 'toEqual',
   }));
   const errorScenarios = tests.errorScenarios.map((scenario) => ({
     title: quote(scenario.title),
@@ -128,14 +150,22 @@ function testView(unit: LoweredTool, common: { readonly paramsName: string }) {
     input: input(policy),
     step: quote(policy.step),
     attempts: policy.attempts,
-    waits: printValue(policy.waits.map((wait) => [policy.step, wait]), '    '),
-    audited: printValue(policy.waits.map((_, n) => [policy.step, n + 1, 'failed']), '    '),
+    waits: printValue(
+      policy.waits.map((wait) => [policy.step, wait]),
+      '    ',
+    ),
+    audited: printValue(
+      policy.waits.map((_, n) => [policy.step, n + 1, 'failed']),
+      '    ',
+    ),
     servedBy: policy.servedBy === null ? null : quote(policy.servedBy),
     dag: policy.dag,
     stops: policy.stops,
     nextStep: policy.nextStep === null ? null : quote(policy.nextStep),
   };
-  const castsInput = [...tests.examples, ...tests.errorScenarios, ...(policy ? [policy] : [])].some((run) => run.castsInput);
+  const castsInput = [...tests.examples, ...tests.errorScenarios, ...(policy ? [policy] : [])].some(
+    (run) => run.castsInput,
+  );
   return {
     ...common,
     fileSlug: unit.names.fileSlug,
@@ -153,10 +183,18 @@ function testView(unit: LoweredTool, common: { readonly paramsName: string }) {
  *
  * @example handlerTypes('EchoTool', parameters, null, returns).inputName // 'EchoToolParams'
  */
-export function handlerTypes(typeName: string, parameters: JsonSchema, handlerInput: JsonSchema | null, returns: JsonSchema | null): { inputName: string; outputName: string; declarations: string } {
+export function handlerTypes(
+  typeName: string,
+  parameters: JsonSchema,
+  handlerInput: JsonSchema | null,
+  returns: JsonSchema | null,
+): { inputName: string; outputName: string; declarations: string } {
   const inputName = handlerInput ? `${typeName}Input` : `${typeName}Params`;
   const outputName = `${typeName}Result`;
-  const declarations = [`type ${inputName} = ${objectTypeLiteral(handlerInput ?? parameters)};`, resultDeclaration(outputName, '', returns).replace(/^[\s\S]*?export type/, 'type')].join('\n');
+  const declarations = [
+    `type ${inputName} = ${objectTypeLiteral(handlerInput ?? parameters)};`,
+    resultDeclaration(outputName, '', returns).replace(/^[\s\S]*?export type/, 'type'),
+  ].join('\n');
   return { inputName, outputName, declarations };
 }
 
@@ -168,11 +206,15 @@ function objectTypeLiteral(schema: JsonSchema): string {
 
 function resultDeclaration(name: string, tool: string, returns: JsonSchema | null): string {
   const doc = docComment(`What \`${tool}\` returns.`);
-  if (returns && returns['type'] === 'object' && returns['properties']) return `${doc}export type ${name} = ${objectTypeLiteral(returns)};`;
+  if (returns && returns['type'] === 'object' && returns['properties'])
+    return `${doc}export type ${name} = ${objectTypeLiteral(returns)};`;
   return `${doc}export type ${name} = ${schemaType(returns)};`;
 }
 
 /** Collapses the blank lines that template conditionals leave behind. */
 function tidy(text: string): string {
-  return `${text.replace(/\n{3,}/g, '\n\n').replace(/\n\n(\}\);?)\n*$/, '\n$1').trimEnd()}\n`;
+  return `${text
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n\n(\}\);?)\n*$/, '\n$1')
+    .trimEnd()}\n`;
 }

@@ -27,7 +27,9 @@ export function mermaidFlowchart(plan: ChainPlan): string {
   printer.line(`${START}(["${text(`${plan.name}${dag ? ' (DAG)' : ''}`)}"])`);
   if (plan.nextTools) {
     // A note, not a step: dashed, and tied to the start by a line with no arrow.
-    printer.line(`${START} -.- next_tools["${lines([`_meta.nextTool may call: ${plan.nextTools.allow.join(', ')}`, `at most ${plan.nextTools.maxDepth} hops a step`])}"]`);
+    printer.line(
+      `${START} -.- next_tools["${lines([`_meta.nextTool may call: ${plan.nextTools.allow.join(', ')}`, `at most ${plan.nextTools.maxDepth} hops a step`])}"]`,
+    );
     printer.line('classDef note fill:#fff,stroke-dasharray:4 4');
     printer.line('class next_tools note');
   }
@@ -47,7 +49,15 @@ export function mermaidFlowchart(plan: ChainPlan): string {
       if (!dependents.has(step.id)) printer.edge(id, END);
     }
   } else {
-    printer.edge(START, plan.entry === null ? END : entryOf(plan.steps.find((step) => step.id === plan.entry)!, ids));
+    printer.edge(
+      START,
+      plan.entry === null
+        ? END
+        : entryOf(
+            plan.steps.find((step) => step.id === plan.entry)!,
+            ids,
+          ),
+    );
     printer.transitions(plan, ids, true);
   }
   printer.line(`${END}(["end"])`);
@@ -57,7 +67,12 @@ export function mermaidFlowchart(plan: ChainPlan): string {
 
 /** Node ids of a sequence's steps: `s_search`, `s_finish__archive__echo_tool`. */
 function scope(sequence: StepSequence, prefix: string): Map<string, string> {
-  return new Map(sequence.steps.map((step) => [step.id, `${prefix}_${step.id.replace(/[^A-Za-z0-9_]/g, (c) => `_${c.codePointAt(0)!.toString(16)}_`)}`]));
+  return new Map(
+    sequence.steps.map((step) => [
+      step.id,
+      `${prefix}_${step.id.replace(/[^A-Za-z0-9_]/g, (c) => `_${c.codePointAt(0)!.toString(16)}_`)}`,
+    ]),
+  );
 }
 
 /** Where an edge into a step points: its condition when it has one, else the step (or block) itself. */
@@ -90,8 +105,16 @@ class Printer {
         continue;
       }
       if (step.kind === 'parallel') {
-        const waits = { all: 'every branch', any: 'the first branch to finish', first_success: 'the first branch to succeed' }[step.waitFor];
-        const title = [`${step.id}: parallel, waits for ${waits}`, ...(step.concurrency === null ? [] : [`${step.concurrency} at a time`]), ...retryLabel(step.onFailure)].join(', ');
+        const waits = {
+          all: 'every branch',
+          any: 'the first branch to finish',
+          first_success: 'the first branch to succeed',
+        }[step.waitFor];
+        const title = [
+          `${step.id}: parallel, waits for ${waits}`,
+          ...(step.concurrency === null ? [] : [`${step.concurrency} at a time`]),
+          ...retryLabel(step.onFailure),
+        ].join(', ');
         this.line(`subgraph ${id}["${blockTitle(title, step)}"]`, indent);
         this.line('direction TB', `${indent}  `);
         for (const branch of step.branches) {
@@ -113,7 +136,12 @@ class Printer {
         this.line(`${id}[/"${lines(waitLabel(step))}"/]`, indent);
         continue;
       }
-      const title = [`${step.id}: for each ${step.as} in ${step.over}`, ...(step.concurrency > 1 ? [`${step.concurrency} at a time`] : []), ...(step.maxFailures > 0 ? [`up to ${step.maxFailures} failed`] : []), ...retryLabel(step.onFailure)].join(', ');
+      const title = [
+        `${step.id}: for each ${step.as} in ${step.over}`,
+        ...(step.concurrency > 1 ? [`${step.concurrency} at a time`] : []),
+        ...(step.maxFailures > 0 ? [`up to ${step.maxFailures} failed`] : []),
+        ...retryLabel(step.onFailure),
+      ].join(', ');
       const inner = scope(step.body, `${id}_`);
       this.line(`subgraph ${id}["${blockTitle(title, step)}"]`, indent);
       this.line('direction TB', `${indent}  `);
@@ -128,7 +156,15 @@ class Printer {
    * the end and a stop to `failed`; inside a block the sequence simply ends, and a stop fails the block.
    */
   transitions(sequence: StepSequence, ids: ReadonlyMap<string, string>, top: boolean, indent = '  '): void {
-    const target = (next: string | null): string | null => (next === null ? (top ? END : null) : entryOf(sequence.steps.find((step) => step.id === next)!, ids));
+    const target = (next: string | null): string | null =>
+      next === null
+        ? top
+          ? END
+          : null
+        : entryOf(
+            sequence.steps.find((step) => step.id === next)!,
+            ids,
+          );
     for (const step of sequence.steps) {
       const id = ids.get(step.id)!;
       const next = target(step.onSuccess.next);
@@ -151,7 +187,13 @@ class Printer {
   }
 
   /** Where a failure goes once any retries (written in the step's box) are spent. */
-  failure(id: string, policy: FailurePolicy, target: (next: string | null) => string | null, top: boolean, indent: string): void {
+  failure(
+    id: string,
+    policy: FailurePolicy,
+    target: (next: string | null) => string | null,
+    top: boolean,
+    indent: string,
+  ): void {
     const after = policy.action === 'retry' ? policy.afterRetries : policy;
     if (after.action === 'continue') {
       const to = target(after.next);
@@ -177,7 +219,14 @@ function callLabel(step: Extract<PlanStep, { kind: 'call' }>): string[] {
 /** The lines of a wait step's box: the run suspends there until the signal comes (or its time is up). */
 function waitLabel(step: Extract<PlanStep, { kind: 'wait' }>): string[] {
   const limit = step.timeoutMs === null ? 'no time limit' : `at most ${duration(step.timeoutMs)}`;
-  return [`${step.id}: wait`, `for signal '${step.signal}'`, 'the run suspends', limit, ...retryLabel(step.onFailure), ...stateLabel(step)];
+  return [
+    `${step.id}: wait`,
+    `for signal '${step.signal}'`,
+    'the run suspends',
+    limit,
+    ...retryLabel(step.onFailure),
+    ...stateLabel(step),
+  ];
 }
 
 /**
@@ -192,7 +241,9 @@ function blockTitle(title: string, step: PlanStep): string {
 function retryLabel(policy: FailurePolicy): string[] {
   if (policy.action !== 'retry') return [];
   const { backoff } = policy;
-  return [`retry up to ${policy.maxRetries}×, ${duration(backoff.initialMs)} ×${backoff.factor}${backoff.jitter ? ', jitter' : ''}`];
+  return [
+    `retry up to ${policy.maxRetries}×, ${duration(backoff.initialMs)} ×${backoff.factor}${backoff.jitter ? ', jitter' : ''}`,
+  ];
 }
 
 /** What a step writes into state: `→ a, b` for mapped outputs, `transform → c` for computed ones. */
@@ -205,7 +256,11 @@ function stateLabel(step: PlanStep): string[] {
 
 /** A time in the largest unit that divides it: `500 ms`, `2 s`, `5 min`, `24 h`. */
 function duration(ms: number): string {
-  for (const [unit, size] of [['h', 3_600_000], ['min', 60_000], ['s', 1000]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['min', 60_000],
+    ['s', 1000],
+  ] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size} ${unit}`;
   }
   return `${ms} ms`;
@@ -220,5 +275,7 @@ function lines(parts: readonly string[]): string {
  * could end the label or be taken for markup are written that way.
  */
 function text(value: string): string {
-  return value.replace(/[#"<>|]/g, (c) => ({ '#': '#35;', '"': '#quot;', '<': '#lt;', '>': '#gt;', '|': '#124;' })[c]!).replace(/\s+/g, ' ');
+  return value
+    .replace(/[#"<>|]/g, (c) => ({ '#': '#35;', '"': '#quot;', '<': '#lt;', '>': '#gt;', '|': '#124;' })[c]!)
+    .replace(/\s+/g, ' ');
 }

@@ -22,7 +22,8 @@ export function quote(text: string): string {
     else if (char === '\n') out += '\\n';
     else if (char === '\r') out += '\\r';
     else if (char === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029)
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += char;
   }
   return `${out}${mark}`;
@@ -45,7 +46,8 @@ export function printValue(value: unknown, indent = ''): string {
   const flat = printFlat(value, LINE - indent.length);
   if (flat !== null) return flat;
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${printValue(item, inner)},`).join('\n')}\n${indent}]`;
+  if (Array.isArray(value))
+    return `[\n${value.map((item) => `${inner}${printValue(item, inner)},`).join('\n')}\n${indent}]`;
   const entries = Object.entries(value as Record<string, unknown>);
   return `{\n${entries.map(([key, item]) => `${inner}${propertyKey(key)}: ${printValue(item, inner)},`).join('\n')}\n${indent}}`;
 }
@@ -101,7 +103,8 @@ export function schemaType(schema: JsonSchema | boolean | undefined | null, inde
   if ('const' in schema) return printValue(schema['const']);
   if (Array.isArray(schema['enum'])) return (schema['enum'] as unknown[]).map((v) => printValue(v)).join(' | ');
   for (const union of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(schema[union])) return (schema[union] as JsonSchema[]).map((member) => schemaType(member, indent)).join(' | ');
+    if (Array.isArray(schema[union]))
+      return (schema[union] as JsonSchema[]).map((member) => schemaType(member, indent)).join(' | ');
   }
   const type = schema['type'];
   if (Array.isArray(type)) return type.map((t) => schemaType({ ...schema, type: t }, indent)).join(' | ');
@@ -138,7 +141,8 @@ export function objectMembers(schema: JsonSchema, indent: string, optionalAll = 
   const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
   let out = '';
   for (const [name, property] of Object.entries(properties)) {
-    const description = isPlainObject(property) && typeof property['description'] === 'string' ? property['description'] : undefined;
+    const description =
+      isPlainObject(property) && typeof property['description'] === 'string' ? property['description'] : undefined;
     out += docComment(description, indent);
     out += `${indent}${propertyKey(name)}${required.has(name) && !optionalAll ? '' : '?'}: ${schemaType(property, indent)};\n`;
   }

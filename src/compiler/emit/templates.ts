@@ -32,7 +32,12 @@ export class TemplateProblem extends Error {
 
 /** Where handlebars says an error is: a parse error's `hash.loc` (lines from 1, columns from 0), or a render error's `lineNumber` and `column`. */
 function problemOf(file: string, error: unknown, doing: string): TemplateProblem {
-  const found = error as { hash?: { loc?: { first_line?: number; first_column?: number } }; lineNumber?: number; column?: number; message?: string };
+  const found = error as {
+    hash?: { loc?: { first_line?: number; first_column?: number } };
+    lineNumber?: number;
+    column?: number;
+    message?: string;
+  };
   const lines = (found.message ?? String(error)).split('\n');
   // A parse error at the end of the file has no loc, only "Parse error on line N:" and, last, what was expected.
   const onLine = /^Parse error on line (\d+):$/.exec(lines[0]!);
@@ -65,16 +70,28 @@ export class TemplateSet {
     handlebars.registerPartial('banner', parse(sources.banner));
     const banner = handlebars.compile(sources.banner.text, { noEscape: true })({ source: 'config/tools/x.yaml' });
     if (!banner.startsWith(GENERATED_MARKER)) {
-      throw new TemplateProblem(sources.banner.file, 1, 1, `must start with '${GENERATED_MARKER}': that is how toolgen recognises the files it may replace and delete`);
+      throw new TemplateProblem(
+        sources.banner.file,
+        1,
+        1,
+        `must start with '${GENERATED_MARKER}': that is how toolgen recognises the files it may replace and delete`,
+      );
     }
     for (const name of TEMPLATE_NAMES) {
       const { file, text } = sources[name];
       if (!/^\{\{~?>\s*banner\b/.test(text) && !text.startsWith(GENERATED_MARKER)) {
-        throw new TemplateProblem(file, 1, 1, 'must start with {{> banner}}: that is how toolgen recognises the files it may replace and delete');
+        throw new TemplateProblem(
+          file,
+          1,
+          1,
+          'must start with {{> banner}}: that is how toolgen recognises the files it may replace and delete',
+        );
       }
     }
     this.#files = new Map(TEMPLATE_NAMES.map((name) => [name, sources[name].file]));
-    this.#compiled = new Map(TEMPLATE_NAMES.map((name) => [name, handlebars.compile(parse(sources[name]), { noEscape: true, strict: true })]));
+    this.#compiled = new Map(
+      TEMPLATE_NAMES.map((name) => [name, handlebars.compile(parse(sources[name]), { noEscape: true, strict: true })]),
+    );
   }
 
   /** Renders a template; throws a `TemplateProblem` when it asks for something the view does not have. */

@@ -7,7 +7,10 @@ import path from 'node:path';
 import { selectedBy } from './globs.js';
 
 /** Every `.yaml`/`.yml` file below `dir` that the include and exclude globs select, sorted so builds are the same on every machine. */
-export async function findToolFiles(dir: string, selection: { readonly include?: readonly string[]; readonly exclude?: readonly string[] } = {}): Promise<string[]> {
+export async function findToolFiles(
+  dir: string,
+  selection: { readonly include?: readonly string[]; readonly exclude?: readonly string[] } = {},
+): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const selected = selectedBy(selection.include, selection.exclude);
   return entries

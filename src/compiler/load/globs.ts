@@ -28,7 +28,11 @@ function globSource(glob: string): string {
       const close = glob.indexOf('}', i);
       if (close < 0) out += '\\{';
       else {
-        out += `(?:${glob.slice(i + 1, close).split(',').map(globSource).join('|')})`;
+        out += `(?:${glob
+          .slice(i + 1, close)
+          .split(',')
+          .map(globSource)
+          .join('|')})`;
         i = close;
       }
     } else out += char.replace(/[.+^$()|[\]\\]/g, '\\$&');
@@ -37,8 +41,12 @@ function globSource(glob: string): string {
 }
 
 /** Whether a file (relative to the config dir, `/`-separated) is selected by the include and exclude globs. */
-export function selectedBy(include: readonly string[] | undefined, exclude: readonly string[] | undefined): (relativePath: string) => boolean {
+export function selectedBy(
+  include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): (relativePath: string) => boolean {
   const included = (include ?? []).map(globMatcher);
   const excluded = (exclude ?? []).map(globMatcher);
-  return (file) => (included.length === 0 || included.some((matches) => matches(file))) && !excluded.some((matches) => matches(file));
+  return (file) =>
+    (included.length === 0 || included.some((matches) => matches(file))) && !excluded.some((matches) => matches(file));
 }

@@ -26,7 +26,12 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
     const lineCounter = new LineCounter();
     const source = new SourceFile(displayPath, absolutePath, '', parseDocument('', { lineCounter }), lineCounter);
     const reason = error instanceof Error ? error.message : String(error);
-    return { source, value: null, name: null, diagnostics: [diagnostic('FILE_UNREADABLE', { reason }, source.locate([]))] };
+    return {
+      source,
+      value: null,
+      name: null,
+      diagnostics: [diagnostic('FILE_UNREADABLE', { reason }, source.locate([]))],
+    };
   }
   return parseSource(text, absolutePath, displayPath);
 }
@@ -48,13 +53,21 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
     return { source, value: compact(document.toJS({ maxAliasCount: 1000 })), name, diagnostics };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { source, value: null, name, diagnostics: [...diagnostics, diagnostic('YAML_VALUE', { reason }, source.locate([]))] };
+    return {
+      source,
+      value: null,
+      name,
+      diagnostics: [...diagnostics, diagnostic('YAML_VALUE', { reason }, source.locate([]))],
+    };
   }
 }
 
 function parseYaml(text: string) {
   const lineCounter = new LineCounter();
-  return { document: parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true }), lineCounter };
+  return {
+    document: parseDocument(text, { lineCounter, prettyErrors: false, stringKeys: true, uniqueKeys: true }),
+    lineCounter,
+  };
 }
 
 /**
@@ -68,7 +81,9 @@ function parseYaml(text: string) {
  * @example compact({ a: [1, 'x'] }) // { a: [1, 'x'] }, rebuilt; compact({ a: Infinity }) is the same object
  */
 export function compact(value: unknown): unknown {
-  return typeof value === 'object' && value !== null && carriedByJson(value, new Set()) ? JSON.parse(JSON.stringify(value)) : value;
+  return typeof value === 'object' && value !== null && carriedByJson(value, new Set())
+    ? JSON.parse(JSON.stringify(value))
+    : value;
 }
 
 function carriedByJson(value: unknown, seen: Set<object>): boolean {
@@ -100,7 +115,9 @@ function shapeProblem(document: Document, source: SourceFile): Diagnostic | null
   const walk = (node: unknown, depth: number): Diagnostic | null => {
     if (isAlias(node)) {
       const target = node.resolve(document);
-      return target && open.includes(target) ? diagnostic('YAML_RECURSIVE_ALIAS', { alias: node.source }, at(node.range)) : null;
+      return target && open.includes(target)
+        ? diagnostic('YAML_RECURSIVE_ALIAS', { alias: node.source }, at(node.range))
+        : null;
     }
     if (isPair(node)) return walk(node.key, depth) ?? walk(node.value, depth);
     if (!isCollection(node)) return null;
@@ -132,17 +149,27 @@ function yamlDiagnostic(source: SourceFile, error: YAMLError): Diagnostic {
 
 /** The first syntax error, worded for the slips people make most, with how many errors came after it. */
 function syntaxDiagnostic(source: SourceFile, error: YAMLError, after: number): Diagnostic {
-  const more = after === 0 ? '' : ` (and ${after} more error${after === 1 ? '' : 's'} after it, which may follow from this one)`;
+  const more =
+    after === 0 ? '' : ` (and ${after} more error${after === 1 ? '' : 's'} after it, which may follow from this one)`;
   const at = locationOf(source, error);
   const line = source.text.split(/\r?\n/)[at.line - 1] ?? '';
-  if (error.code === 'NON_STRING_KEY' && line.includes('{{')) return diagnostic('YAML_UNQUOTED_TEMPLATE', { more, template: '{{ … }}', quoted: '"{{ state.x }}"' }, { ...at, column: line.indexOf('{{') + 1, length: Math.max(2, line.lastIndexOf('}}') + 2 - line.indexOf('{{')) });
+  if (error.code === 'NON_STRING_KEY' && line.includes('{{'))
+    return diagnostic(
+      'YAML_UNQUOTED_TEMPLATE',
+      { more, template: '{{ … }}', quoted: '"{{ state.x }}"' },
+      { ...at, column: line.indexOf('{{') + 1, length: Math.max(2, line.lastIndexOf('}}') + 2 - line.indexOf('{{')) },
+    );
   if (error.code === 'TAB_AS_INDENT') return diagnostic('YAML_TAB', { more }, at);
   if (error.code === 'BAD_INDENT' && /^Flow (sequence|map) .*end with a [\]}]/.test(error.message)) {
     const opened = unclosedBracket(source.text, error.pos[0]);
     if (opened !== null) {
       const bracket = source.text[opened]!;
       const { line, col } = source.lineCounter.linePos(opened);
-      return diagnostic('YAML_UNCLOSED_BRACKET', { more, bracket, closing: bracket === '[' ? ']' : '}' }, { file: source.displayPath, line, column: col, length: 1 });
+      return diagnostic(
+        'YAML_UNCLOSED_BRACKET',
+        { more, bracket, closing: bracket === '[' ? ']' : '}' },
+        { file: source.displayPath, line, column: col, length: 1 },
+      );
     }
   }
   if (error.code === 'BAD_INDENT') return diagnostic('YAML_BAD_INDENT', { more }, at);

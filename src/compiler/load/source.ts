@@ -102,7 +102,9 @@ export class SourceFile {
     if (!isScalar(node) || typeof node.value !== 'string') return null;
     const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : 0;
     const from = start + quoted;
-    return this.text.slice(from, from + node.value.length) === node.value && from + node.value.length <= end ? from : null;
+    return this.text.slice(from, from + node.value.length) === node.value && from + node.value.length <= end
+      ? from
+      : null;
   }
 
   #firstLineLength(start: number, end: number): number {

@@ -14,7 +14,9 @@ export const TEMPLATE_FILES = {
   index: 'index.ts.hbs',
 } as const;
 
-export type TemplateTexts = { readonly [K in keyof typeof TEMPLATE_FILES]: { readonly file: string; readonly text: string } };
+export type TemplateTexts = {
+  readonly [K in keyof typeof TEMPLATE_FILES]: { readonly file: string; readonly text: string };
+};
 
 /**
  * Every template's text; throws an Error naming the file when one cannot be read.
@@ -27,8 +29,12 @@ export function readTemplates(dir: string): TemplateTexts {
     try {
       return { file, text: readFileSync(file, 'utf8') };
     } catch (error) {
-      throw new Error(`template ${file} does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      throw new Error(
+        `template ${file} does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
     }
   };
-  return Object.fromEntries(Object.entries(TEMPLATE_FILES).map(([key, name]) => [key, read(name)])) as unknown as TemplateTexts;
+  return Object.fromEntries(
+    Object.entries(TEMPLATE_FILES).map(([key, name]) => [key, read(name)]),
+  ) as unknown as TemplateTexts;
 }

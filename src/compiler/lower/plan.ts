@@ -2,7 +2,14 @@
  * Stage 5: a checked composite becomes a ChainPlan, with every default made explicit: ids, targets,
  * retry numbers. The runtime interprets this and nothing else.
  */
-import { DEFAULTS, failureAction, type ChainPlan, type FailurePolicy, type PlanStep, type StepSequence } from '../../language/plan.js';
+import {
+  DEFAULTS,
+  failureAction,
+  type ChainPlan,
+  type FailurePolicy,
+  type PlanStep,
+  type StepSequence,
+} from '../../language/plan.js';
 import type { CompositeAnalysis } from '../check/composite.js';
 import { isCall, isChoice, isWait } from '../model.js';
 import { waitPayloadSchema } from '../check/state-types.js';
@@ -14,7 +21,12 @@ export function lowerComposite(entry: CatalogueEntry, analysis: CompositeAnalysi
   const composite = implementation.type === 'composite' ? implementation.composite : null;
   const maxStepExecutions = composite?.max_step_executions ?? DEFAULTS.maxStepExecutions;
   const nextTools = composite?.allow_next_tools
-    ? { nextTools: { allow: composite.allow_next_tools, maxDepth: composite.max_next_tool_depth ?? DEFAULTS.maxNextToolDepth } }
+    ? {
+        nextTools: {
+          allow: composite.allow_next_tools,
+          maxDepth: composite.max_next_tool_depth ?? DEFAULTS.maxNextToolDepth,
+        },
+      }
     : {};
   const sequence = lowerSequence(analysis.nodes);
   if (!analysis.dag) return { name: entry.name, ...sequence, maxStepExecutions, ...nextTools };
@@ -32,7 +44,10 @@ export function lowerComposite(entry: CatalogueEntry, analysis: CompositeAnalysi
         dependsOn: dependsOn.get(id) ?? [],
         ...rest,
         onSuccess: { ...step.onSuccess, next: null },
-        onFailure: step.onFailure.action === 'retry' ? { ...step.onFailure, afterRetries: { action: 'stop' as const } } : { action: 'stop' as const },
+        onFailure:
+          step.onFailure.action === 'retry'
+            ? { ...step.onFailure, afterRetries: { action: 'stop' as const } }
+            : { action: 'stop' as const },
       } as PlanStep;
     }),
     ...(outputSteps ? { outputSteps } : {}),
@@ -62,7 +77,13 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
   if (node.choices && isChoice(doc)) {
     // The default is onSuccess.next: where the chain goes when no choice holds.
     const choices = doc.choose.map((choice, index) => ({ when: choice.when, next: idAt(node.choices![index]!) }));
-    return { kind: 'choice', id: node.id, choices, onSuccess: { mapOutputs: [], next: idAt(node.onSuccess) }, onFailure: { action: 'stop' } };
+    return {
+      kind: 'choice',
+      id: node.id,
+      choices,
+      onSuccess: { mapOutputs: [], next: idAt(node.onSuccess) },
+      onFailure: { action: 'stop' },
+    };
   }
   if (node.branches && 'parallel' in doc) {
     return {
@@ -77,11 +98,29 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
   }
   if (node.body && 'loop' in doc) {
     const { loop } = doc;
-    return { kind: 'loop', id: node.id, ...when, over: loop.over.trim(), as: loop.as, concurrency: loop.concurrency ?? DEFAULTS.loopConcurrency, maxFailures: loop.max_failures ?? DEFAULTS.loopMaxFailures, body: lowerSequence(node.body), ...transitions };
+    return {
+      kind: 'loop',
+      id: node.id,
+      ...when,
+      over: loop.over.trim(),
+      as: loop.as,
+      concurrency: loop.concurrency ?? DEFAULTS.loopConcurrency,
+      maxFailures: loop.max_failures ?? DEFAULTS.loopMaxFailures,
+      body: lowerSequence(node.body),
+      ...transitions,
+    };
   }
   if (isWait(doc)) {
     const { wait } = doc;
-    return { kind: 'wait', id: node.id, ...when, signal: wait.signal, payload: waitPayloadSchema(doc), timeoutMs: wait.timeout_seconds === undefined ? null : wait.timeout_seconds * 1000, ...transitions };
+    return {
+      kind: 'wait',
+      id: node.id,
+      ...when,
+      signal: wait.signal,
+      payload: waitPayloadSchema(doc),
+      timeoutMs: wait.timeout_seconds === undefined ? null : wait.timeout_seconds * 1000,
+      ...transitions,
+    };
   }
   // The checks built the graph from these documents: a step with neither branches nor body is a call.
   if (!isCall(doc)) throw new Error(`step '${node.id}' is a block without its steps`);
@@ -95,7 +134,9 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
     ...transitions,
     ...(call.timeout_ms === undefined ? {} : { timeoutMs: call.timeout_ms }),
     ...(call.fallbacks ? { fallbacks: call.fallbacks } : {}),
-    ...(call.cache ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? DEFAULTS.cacheShared } } : {}),
+    ...(call.cache
+      ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? DEFAULTS.cacheShared } }
+      : {}),
   };
 }
 

@@ -21,7 +21,12 @@ type Input = { readonly [name: string]: JsonValue };
  */
 export function lowerTests(entry: CatalogueEntry, catalogue: Catalogue, plan: ChainPlan | null): ToolTests {
   const baseContext = contextFor(entry, catalogue);
-  const run = (title: string, context: ContextDoc | undefined, stubs: Readonly<Record<string, Stub>> | undefined, input: Input): TestRun => ({
+  const run = (
+    title: string,
+    context: ContextDoc | undefined,
+    stubs: Readonly<Record<string, Stub>> | undefined,
+    input: Input,
+  ): TestRun => ({
     title,
     context: testContext(context ?? baseContext),
     stubs: stubs && Object.keys(stubs).length > 0 ? stubs : null,
@@ -36,7 +41,11 @@ export function lowerTests(entry: CatalogueEntry, catalogue: Catalogue, plan: Ch
   }));
   const errorScenarios = (entry.document.error_scenarios ?? []).map((scenario) => {
     const { message_contains: messageContains, ...rest } = scenario.expected_error;
-    return { ...run(scenario.description, scenario.context, scenario.stubs, scenario.input), expectedError: rest, messageContains: messageContains ?? null };
+    return {
+      ...run(scenario.description, scenario.context, scenario.stubs, scenario.input),
+      expectedError: rest,
+      messageContains: messageContains ?? null,
+    };
   });
   const failurePolicy = plan ? failurePolicyTest(entry, plan, baseContext, run) : null;
   return { examples, errorScenarios, failurePolicy };
@@ -53,7 +62,10 @@ function failurePolicyTest(
   run: (title: string, context: ContextDoc, stubs: Record<string, Stub>, input: Input) => TestRun,
 ): FailurePolicyTest | null {
   // The step that runs first: the entry, or in a DAG a step that depends on nothing.
-  const step = plan.mode === 'dag' ? plan.steps.find((candidate) => (candidate.dependsOn ?? []).length === 0) : plan.steps.find((candidate) => candidate.id === plan.entry);
+  const step =
+    plan.mode === 'dag'
+      ? plan.steps.find((candidate) => (candidate.dependsOn ?? []).length === 0)
+      : plan.steps.find((candidate) => candidate.id === plan.entry);
   // The test makes its tool fail: a block has no tool of its own, and a step with `when` may not run.
   if (!step || step.kind !== 'call' || step.when !== undefined) return null;
   const policy = step.onFailure;
@@ -64,11 +76,20 @@ function failurePolicyTest(
   const after = policy.action === 'retry' ? policy.afterRetries : policy;
   const fallback = step.fallbacks?.find((name) => name !== step.tool) ?? null;
   const retried = retries > 0 ? `retries ${retries} time${retries === 1 ? '' : 's'}, then ` : '';
-  const outcome = fallback ? `is served by its fallback '${fallback}'` : after.action === 'stop' ? 'stops the chain' : 'continues';
+  const outcome = fallback
+    ? `is served by its fallback '${fallback}'`
+    : after.action === 'stop'
+      ? 'stops the chain'
+      : 'continues';
   const example = entry.document.examples?.[0];
   const input = { ...sampleInput(entry), ...(example?.input ?? {}) } as Input;
   return {
-    ...run(`when step '${step.id}' fails, on_failure ${policy.action} ${retried}${outcome}`, example?.context ?? context, { [step.tool]: { error: 'injected failure' } }, input),
+    ...run(
+      `when step '${step.id}' fails, on_failure ${policy.action} ${retried}${outcome}`,
+      example?.context ?? context,
+      { [step.tool]: { error: 'injected failure' } },
+      input,
+    ),
     step: step.id,
     attempts: retries + 1,
     waits,
@@ -106,7 +127,12 @@ function testContext(context: ContextDoc): TestContext {
 /** A context that satisfies the policies of the tool and of every tool it calls. */
 function contextFor(entry: CatalogueEntry, catalogue: Catalogue): ContextDoc {
   const { permissions, casefile } = requiredPolicies(entry.name, catalogue);
-  return { user_id: 'test_user', session_id: 'test_session', casefile_id: casefile ? 'test_casefile' : null, permissions: [...permissions].sort() };
+  return {
+    user_id: 'test_user',
+    session_id: 'test_session',
+    casefile_id: casefile ? 'test_casefile' : null,
+    permissions: [...permissions].sort(),
+  };
 }
 
 /** Plausible values for every parameter, for tests that need a valid input the YAML did not give. */

@@ -47,7 +47,16 @@ export function lowerTool(entry: CatalogueEntry, analysis: CompositeAnalysis | n
       failureEvent: document.audit?.failure_event ?? defaultAuditEvents(entry.name).failureEvent,
       redactFields: document.audit?.redact_fields ?? [],
     },
-    implementation: analysis && plan ? { kind: 'composite', state: stateSchema(analysis.state), returns: entry.returns ?? stateSchema(analysis.state), plan, suspends: plan.steps.some((step) => step.kind === 'wait') } : lowerFunction(entry, ctx.catalogue, paths),
+    implementation:
+      analysis && plan
+        ? {
+            kind: 'composite',
+            state: stateSchema(analysis.state),
+            returns: entry.returns ?? stateSchema(analysis.state),
+            plan,
+            suspends: plan.steps.some((step) => step.kind === 'wait'),
+          }
+        : lowerFunction(entry, ctx.catalogue, paths),
     tests: lowerTests(entry, ctx.catalogue, plan),
   };
 }
@@ -60,14 +69,20 @@ export function planOf(unit: LoweredTool): ChainPlan | null {
 /** What a handler receives when it differs from the parameters: defaults filled in, so those are never missing. */
 export function handlerInputSchema(entry: CatalogueEntry): JsonSchema | null {
   const defaulted = entry.parameters.filter((p) => p.default !== undefined).map((p) => p.name);
-  return defaulted.length > 0 ? { ...entry.inputSchema, required: [...(entry.inputSchema['required'] as string[]), ...defaulted] } : null;
+  return defaulted.length > 0
+    ? { ...entry.inputSchema, required: [...(entry.inputSchema['required'] as string[]), ...defaulted] }
+    : null;
 }
 
 function lowerFunction(entry: CatalogueEntry, catalogue: Catalogue, paths: ToolPaths): LoweredFunction {
   const handler = entry.handler!;
   // The module file resolve found (`./x.js` may be `./x.ts`), imported as TypeScript resolves it.
   const file = catalogue.handlerFile(entry.name) ?? handler.modulePath;
-  let specifier = path.relative(path.dirname(paths.module), file).split(path.sep).join('/').replace(/\.(m?)tsx?$/, '.$1js');
+  let specifier = path
+    .relative(path.dirname(paths.module), file)
+    .split(path.sep)
+    .join('/')
+    .replace(/\.(m?)tsx?$/, '.$1js');
   if (!specifier.startsWith('.')) specifier = `./${specifier}`;
   return {
     kind: 'function',

@@ -21,8 +21,16 @@ export interface LoweredTool {
   readonly displayName: string | null;
   /** The JSON Schema of its input. */
   readonly parameters: JsonSchema;
-  readonly policies: { readonly requiresCasefile: boolean; readonly requiredPermissions: readonly string[]; readonly timeoutSeconds: number | null };
-  readonly audit: { readonly successEvent: string; readonly failureEvent: string; readonly redactFields: readonly string[] };
+  readonly policies: {
+    readonly requiresCasefile: boolean;
+    readonly requiredPermissions: readonly string[];
+    readonly timeoutSeconds: number | null;
+  };
+  readonly audit: {
+    readonly successEvent: string;
+    readonly failureEvent: string;
+    readonly redactFields: readonly string[];
+  };
   readonly implementation: LoweredFunction | LoweredComposite;
   readonly tests: ToolTests;
 }

@@ -81,11 +81,19 @@ export function catalogueEntry({ document, source }: ToolSource, names = deriveN
     inputSchema: parametersSchema(document.parameters ?? []),
     returns: typeof document.returns === 'object' ? document.returns : null,
     names,
-    handler: implementation.type === 'function' ? { modulePath: path.resolve(path.dirname(source.absolutePath), implementation.module), exportName: implementation.export } : null,
+    handler:
+      implementation.type === 'function'
+        ? {
+            modulePath: path.resolve(path.dirname(source.absolutePath), implementation.module),
+            exportName: implementation.export,
+          }
+        : null,
   };
 }
 
-export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue: Catalogue; diagnostics: Diagnostic[] }> {
+export async function resolveCatalogue(
+  input: ResolveInput,
+): Promise<{ catalogue: Catalogue; diagnostics: Diagnostic[] }> {
   const catalogue = new Catalogue();
   const diagnostics: Diagnostic[] = [];
   const bySlug = new Map<string, CatalogueEntry>();
@@ -93,27 +101,51 @@ export async function resolveCatalogue(input: ResolveInput): Promise<{ catalogue
   const claim = (entry: CatalogueEntry) => {
     bySlug.set(entry.names.fileSlug.toLowerCase(), entry);
     // The index imports every tool's definition beside the others' functions: `foo`'s `fooDefinition` is taken too.
-    byIdentifier.set(entry.names.functionName, entry).set(`${entry.names.functionName}Definition`, entry).set(entry.names.typeName, entry);
+    byIdentifier
+      .set(entry.names.functionName, entry)
+      .set(`${entry.names.functionName}Definition`, entry)
+      .set(entry.names.typeName, entry);
   };
   for (const name of input.brokenNames) catalogue.markBroken(name);
   for (const { document, source } of input.tools) {
     const previous = catalogue.get(document.name);
     if (previous) {
       const where = previous.source.locate(['name']);
-      diagnostics.push(diagnostic('DUPLICATE_TOOL', { name: document.name, where: `${where.file}:${where.line}` }, source.locate(['name'])));
+      diagnostics.push(
+        diagnostic(
+          'DUPLICATE_TOOL',
+          { name: document.name, where: `${where.file}:${where.line}` },
+          source.locate(['name']),
+        ),
+      );
       continue;
     }
     const reused = input.previous?.get(document.name);
     const names = reused?.document === document ? reused.names : deriveNames(document.name);
     // Two names that differ only in what an identifier cannot hold would collide in the generated code.
     const definition = `${names.functionName}Definition`;
-    const clash = bySlug.get(names.fileSlug.toLowerCase()) ?? byIdentifier.get(names.functionName) ?? byIdentifier.get(definition) ?? byIdentifier.get(names.typeName);
+    const clash =
+      bySlug.get(names.fileSlug.toLowerCase()) ??
+      byIdentifier.get(names.functionName) ??
+      byIdentifier.get(definition) ??
+      byIdentifier.get(names.typeName);
     if (clash) {
       const pair = { first: clash.name, second: document.name };
       diagnostics.push(
         bySlug.has(names.fileSlug.toLowerCase())
           ? diagnostic('FILE_NAME_CLASH', { ...pair, file: `${names.fileSlug}.ts` }, source.locate(['name']))
-          : diagnostic('IDENTIFIER_CLASH', { ...pair, identifier: byIdentifier.has(names.functionName) ? names.functionName : byIdentifier.has(definition) ? definition : names.typeName }, source.locate(['name'])),
+          : diagnostic(
+              'IDENTIFIER_CLASH',
+              {
+                ...pair,
+                identifier: byIdentifier.has(names.functionName)
+                  ? names.functionName
+                  : byIdentifier.has(definition)
+                    ? definition
+                    : names.typeName,
+              },
+              source.locate(['name']),
+            ),
       );
       continue;
     }

@@ -23,7 +23,9 @@ const hash = (text: string) => createHash('sha256').update(text).digest('hex').s
  */
 export function handlerCheckKey(signature: HandlerSignature): string {
   // Not the path: the same handler text checks the same anywhere, as long as what it imports (relative to it) is the same.
-  return hash(JSON.stringify([path.basename(signature.file), signature.text, signature.exportName, signature.declarations]));
+  return hash(
+    JSON.stringify([path.basename(signature.file), signature.text, signature.exportName, signature.declarations]),
+  );
 }
 
 /** Results shared by every compiler in the process: they depend only on contents, never on which build asked. */
@@ -67,7 +69,11 @@ function fresh(check: HandlerCheck, handlerFile: string): boolean {
  *
  * @example (await checkHandlerTypes([signature], new Map())).get(handlerCheckKey(signature))?.problems
  */
-export async function checkHandlerTypes(signatures: readonly HandlerSignature[], cache: HandlerCheckCache, typescript: TypeScriptHost = inProcess): Promise<Map<string, HandlerCheck>> {
+export async function checkHandlerTypes(
+  signatures: readonly HandlerSignature[],
+  cache: HandlerCheckCache,
+  typescript: TypeScriptHost = inProcess,
+): Promise<Map<string, HandlerCheck>> {
   const results = new Map<string, HandlerCheck>();
   const pending: PendingCheck[] = [];
   for (const signature of signatures) {

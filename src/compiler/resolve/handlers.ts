@@ -39,7 +39,11 @@ export function resolveModuleFile(modulePath: string): string | null {
  *
  * @example (await checkHandlers(catalogue.entries())).files.get('echo_tool') // '/p/handlers/echo.ts'
  */
-export async function checkHandlers(entries: readonly CatalogueEntry[], cache: HandlerExports = new Map(), typescript: TypeScriptHost = inProcess): Promise<{ diagnostics: Diagnostic[]; files: Map<string, string> }> {
+export async function checkHandlers(
+  entries: readonly CatalogueEntry[],
+  cache: HandlerExports = new Map(),
+  typescript: TypeScriptHost = inProcess,
+): Promise<{ diagnostics: Diagnostic[]; files: Map<string, string> }> {
   const diagnostics: Diagnostic[] = [];
   const files = new Map<string, string>();
   for (const entry of entries) {
@@ -48,7 +52,9 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
     if (file) files.set(entry.name, file);
     if (!file) {
       const shown = path.relative(path.dirname(entry.source.absolutePath), entry.handler.modulePath);
-      diagnostics.push(diagnostic('HANDLER_MODULE_MISSING', { module: shown }, entry.source.locate(['implementation', 'module'])));
+      diagnostics.push(
+        diagnostic('HANDLER_MODULE_MISSING', { module: shown }, entry.source.locate(['implementation', 'module'])),
+      );
       continue;
     }
     const exported = await exportsOf(file, cache, typescript);
@@ -58,7 +64,9 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
       const missing = { file: path.basename(file), export: entry.handler.exportName };
       diagnostics.push(
         exported.size > 0
-          ? diagnostic('HANDLER_EXPORT_MISSING', { ...missing, exports: plainList([...exported].sort()) }, at, { suggestion })
+          ? diagnostic('HANDLER_EXPORT_MISSING', { ...missing, exports: plainList([...exported].sort()) }, at, {
+              suggestion,
+            })
           : diagnostic('HANDLER_EXPORTS_NOTHING', missing, at),
       );
     }
@@ -66,7 +74,11 @@ export async function checkHandlers(entries: readonly CatalogueEntry[], cache: H
   return { diagnostics, files };
 }
 
-async function exportsOf(file: string, cache: HandlerExports, typescript: TypeScriptHost): Promise<ReadonlySet<string> | 'unknown'> {
+async function exportsOf(
+  file: string,
+  cache: HandlerExports,
+  typescript: TypeScriptHost,
+): Promise<ReadonlySet<string> | 'unknown'> {
   const text = await readFile(file, 'utf8');
   const hash = contentHash(text);
   const cached = cache.get(file);

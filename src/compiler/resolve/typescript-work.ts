@@ -18,7 +18,11 @@ let syntaxOnly: Project | null = null;
  * with `export *`, which only a whole program could list.
  */
 export function listExports(file: string, text: string): ReadonlySet<string> | 'unknown' {
-  syntaxOnly ??= new Project({ skipAddingFilesFromTsConfig: true, skipFileDependencyResolution: true, compilerOptions: { allowJs: true } });
+  syntaxOnly ??= new Project({
+    skipAddingFilesFromTsConfig: true,
+    skipFileDependencyResolution: true,
+    compilerOptions: { allowJs: true },
+  });
   const existing = syntaxOnly.getSourceFile(file);
   if (existing) syntaxOnly.removeSourceFile(existing);
   const source = syntaxOnly.createSourceFile(file, text, { overwrite: true });
@@ -26,11 +30,13 @@ export function listExports(file: string, text: string): ReadonlySet<string> | '
     const names = new Set<string>();
     for (const fn of source.getFunctions()) if (fn.isExported() && fn.getName()) names.add(fn.getName()!);
     for (const statement of source.getVariableStatements()) {
-      if (statement.isExported()) for (const declaration of statement.getDeclarations()) names.add(declaration.getName());
+      if (statement.isExported())
+        for (const declaration of statement.getDeclarations()) names.add(declaration.getName());
     }
     for (const declaration of source.getExportDeclarations()) {
       if (!declaration.hasNamedExports()) return 'unknown';
-      for (const specifier of declaration.getNamedExports()) names.add(specifier.getAliasNode()?.getText() ?? specifier.getName());
+      for (const specifier of declaration.getNamedExports())
+        names.add(specifier.getAliasNode()?.getText() ?? specifier.getName());
     }
     return names;
   } finally {
@@ -67,7 +73,11 @@ export function checkSignatures(pending: readonly PendingCheck[]): [string, Hand
   const probes = pending.map(({ key, signature }, index) => {
     project.createSourceFile(signature.file, signature.text, { overwrite: true });
     const specifier = `./${path.basename(signature.file)}`;
-    const probe = project.createSourceFile(path.join(path.dirname(signature.file), `__toolgen_handler_check_${index}__.ts`), probeText(signature, specifier), { overwrite: true });
+    const probe = project.createSourceFile(
+      path.join(path.dirname(signature.file), `__toolgen_handler_check_${index}__.ts`),
+      probeText(signature, specifier),
+      { overwrite: true },
+    );
     return { key, signature, probe };
   });
   const program = project.getProgram();
@@ -79,9 +89,16 @@ export function checkSignatures(pending: readonly PendingCheck[]): [string, Hand
       const part = line === INPUT_LINE ? 'input' : line === OUTPUT_LINE ? 'output' : null;
       if (!part) continue;
       const messages = ts.flattenDiagnosticMessageText(found.compilerObject.messageText, '\n').split('\n');
-      problems.push({ part, detail: messages[messages.length - 1]!.trim().replace(/\.$/, ''), ...placeOf(handler, signature.exportName, part) });
+      problems.push({
+        part,
+        detail: messages[messages.length - 1]!.trim().replace(/\.$/, ''),
+        ...placeOf(handler, signature.exportName, part),
+      });
     }
-    const dependencies = importedFiles(handler).map((file) => ({ file: path.relative(path.dirname(signature.file), file), hash: hash(readFileSync(file, 'utf8')) }));
+    const dependencies = importedFiles(handler).map((file) => ({
+      file: path.relative(path.dirname(signature.file), file),
+      hash: hash(readFileSync(file, 'utf8')),
+    }));
     return [key, { problems, dependencies }];
   });
 }
@@ -113,7 +130,11 @@ function probeText(signature: HandlerSignature, specifier: string): string {
 }
 
 /** Where in the handler a mismatch is: its first parameter (for the input), its return type (for the output), or else its name. */
-function placeOf(file: SourceFile, exportName: string, part: 'input' | 'output'): { line: number; column: number; length: number } {
+function placeOf(
+  file: SourceFile,
+  exportName: string,
+  part: 'input' | 'output',
+): { line: number; column: number; length: number } {
   const declaration = file.getExportedDeclarations().get(exportName)?.[0];
   let fn: Node | undefined = declaration;
   if (declaration && Node.isVariableDeclaration(declaration)) fn = declaration.getInitializer();
@@ -122,7 +143,10 @@ function placeOf(file: SourceFile, exportName: string, part: 'input' | 'output')
     if (part === 'input') at = fn.getParameters()[0]?.getTypeNode() ?? fn.getParameters()[0];
     else at = fn.getReturnTypeNode();
   }
-  at ??= declaration && 'getNameNode' in declaration ? (declaration as unknown as { getNameNode(): Node | undefined }).getNameNode() : undefined;
+  at ??=
+    declaration && 'getNameNode' in declaration
+      ? (declaration as unknown as { getNameNode(): Node | undefined }).getNameNode()
+      : undefined;
   at ??= declaration;
   if (!at) return { line: 1, column: 1, length: 1 };
   const start = file.getLineAndColumnAtPos(at.getStart());

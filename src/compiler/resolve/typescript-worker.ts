@@ -10,7 +10,8 @@ const port = parentPort!;
 port.on('message', (request: WorkerRequest) => {
   let reply: WorkerReply;
   try {
-    const value = request.kind === 'exports' ? listExports(request.file, request.text) : checkSignatures(request.pending);
+    const value =
+      request.kind === 'exports' ? listExports(request.file, request.text) : checkSignatures(request.pending);
     reply = { id: request.id, ok: true, value };
   } catch (error) {
     reply = { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) };

@@ -32,9 +32,13 @@ export const inProcess: TypeScriptHost = {
 };
 
 /** A question to the worker, and its answer: plain data, as structured clone carries it. */
-export type Question = { readonly kind: 'exports'; readonly file: string; readonly text: string } | { readonly kind: 'check'; readonly pending: readonly PendingCheck[] };
+export type Question =
+  | { readonly kind: 'exports'; readonly file: string; readonly text: string }
+  | { readonly kind: 'check'; readonly pending: readonly PendingCheck[] };
 export type WorkerRequest = { readonly id: number } & Question;
-export type WorkerReply = { readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string });
+export type WorkerReply = { readonly id: number } & (
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
+);
 
 const WORKER = new URL('./typescript-worker.js', import.meta.url);
 

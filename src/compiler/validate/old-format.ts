@@ -10,7 +10,10 @@ export interface OldField {
   readonly replacement: string | null;
 }
 
-const POLICIES: OldField = { suggestion: 'policies', replacement: 'policies (required_permissions, requires_casefile, timeout_seconds)' };
+const POLICIES: OldField = {
+  suggestion: 'policies',
+  replacement: 'policies (required_permissions, requires_casefile, timeout_seconds)',
+};
 const AUDIT: OldField = { suggestion: 'audit', replacement: 'audit (success_event, failure_event, redact_fields)' };
 const NONE: OldField = { suggestion: null, replacement: null };
 
@@ -25,7 +28,10 @@ const OLD_FIELDS: Readonly<Record<string, Readonly<Record<string, OldField>>>> =
     timeout_seconds: POLICIES,
     audit_events: AUDIT,
     audit_config: AUDIT,
-    test_scenarios: { suggestion: 'examples', replacement: 'examples, or error_scenarios for those that expect a failure' },
+    test_scenarios: {
+      suggestion: 'examples',
+      replacement: 'examples, or error_scenarios for those that expect a failure',
+    },
     tools: { suggestion: null, replacement: 'one file per tool' },
     classification: NONE,
     metadata: NONE,
@@ -38,16 +44,30 @@ const OLD_FIELDS: Readonly<Record<string, Readonly<Record<string, OldField>>>> =
     docs_url: NONE,
   },
   parameter: { enum_values: { suggestion: 'enum', replacement: 'enum' }, allow_null: NONE, multiple_of: NONE },
-  example: { expect_casefile_changes: NONE, parameters: { suggestion: 'input', replacement: 'input' }, expected_result: { suggestion: 'expected_output', replacement: 'expected_output' } },
+  example: {
+    expect_casefile_changes: NONE,
+    parameters: { suggestion: 'input', replacement: 'input' },
+    expected_result: { suggestion: 'expected_output', replacement: 'expected_output' },
+  },
   context: { session: { suggestion: null, replacement: 'user_id, session_id and casefile_id directly in context' } },
-  expected_error: { type: { suggestion: 'kind', replacement: 'kind (validation, policy, execution, …)' }, message: { suggestion: 'message_contains', replacement: 'message_contains' } },
+  expected_error: {
+    type: { suggestion: 'kind', replacement: 'kind (validation, policy, execution, …)' },
+    message: { suggestion: 'message_contains', replacement: 'message_contains' },
+  },
 };
 
 /** The original's implementation types that toolgen does not run. */
 export const OLD_IMPLEMENTATION_TYPES: readonly string[] = ['simple', 'api_call', 'data_transform', 'method_wrapper'];
 
 /** The original's parameter type names, by toolgen's. */
-export const OLD_TYPE_NAMES: Readonly<Record<string, string>> = { int: 'integer', float: 'number', str: 'string', bool: 'boolean', dict: 'object', list: 'array' };
+export const OLD_TYPE_NAMES: Readonly<Record<string, string>> = {
+  int: 'integer',
+  float: 'number',
+  str: 'string',
+  bool: 'boolean',
+  dict: 'object',
+  list: 'array',
+};
 
 /**
  * The old field `field` at `path` (the path of the mapping that holds it), if it is one.

@@ -22,7 +22,10 @@ export class SchemaValidator {
   readonly #validate: ValidateFunction;
 
   /** `configDir`: what paths in an exclude hint are relative to. */
-  constructor(readonly schemaPath: string, readonly configDir = '.') {
+  constructor(
+    readonly schemaPath: string,
+    readonly configDir = '.',
+  ) {
     const text = readFileSync(schemaPath, 'utf8');
     const schema = JSON.parse(text) as SchemaFile;
     this.#validate = isPrebuilt(text, schema) ? (prebuilt as ValidateFunction) : compile(withFailureKinds(schema));
@@ -33,13 +36,35 @@ export class SchemaValidator {
     if (this.#validate(value)) return { document: value as ToolDocument, diagnostics: [] };
     // A docker-compose.yml or a CI file under the config dir: one diagnostic that says what to do, not a schema error per key.
     if (isPlainObject(value) && !['name', 'description', 'implementation', 'tools'].some((key) => key in value)) {
-      return { document: null, diagnostics: [diagnostic('NOT_A_TOOL', { path: path.relative(this.configDir, source.absolutePath).split(path.sep).join('/') }, source.locate([]))] };
+      return {
+        document: null,
+        diagnostics: [
+          diagnostic(
+            'NOT_A_TOOL',
+            { path: path.relative(this.configDir, source.absolutePath).split(path.sep).join('/') },
+            source.locate([]),
+          ),
+        ],
+      };
     }
     // The original format's list of tools in one file: one diagnostic that says how to split it, not a schema error per missing field.
     const listed: unknown = isPlainObject(value) ? value['tools'] : undefined;
-    if (isPlainObject(value) && Array.isArray(listed) && !['name', 'description', 'implementation'].some((key) => key in value)) {
+    if (
+      isPlainObject(value) &&
+      Array.isArray(listed) &&
+      !['name', 'description', 'implementation'].some((key) => key in value)
+    ) {
       const count = listed.length;
-      return { document: null, diagnostics: [diagnostic('TOOLS_LIST', { count: String(count), tools: count === 1 ? 'tool' : 'tools' }, source.locate(['tools'], { key: true }))] };
+      return {
+        document: null,
+        diagnostics: [
+          diagnostic(
+            'TOOLS_LIST',
+            { count: String(count), tools: count === 1 ? 'tool' : 'tools' },
+            source.locate(['tools'], { key: true }),
+          ),
+        ],
+      };
     }
     const errors = relevantErrors(this.#validate.errors ?? []);
     const seen = new Set<string>();
@@ -63,7 +88,11 @@ export class SchemaValidator {
 function isPrebuilt(text: string, schema: SchemaFile): boolean {
   if (createHash('sha256').update(text).digest('hex') !== SCHEMA_SHA256) return false;
   const kinds = schema.definitions?.errorScenario?.properties?.expected_error?.properties?.kind?.enum;
-  return kinds !== undefined && kinds.length === FAILURE_KINDS.length && kinds.every((kind, index) => kind === FAILURE_KINDS[index]);
+  return (
+    kinds !== undefined &&
+    kinds.length === FAILURE_KINDS.length &&
+    kinds.every((kind, index) => kind === FAILURE_KINDS[index])
+  );
 }
 
 /** Another schema (a copy under test, or one edited since toolgen was built): compiled here, with ajv loaded only now. */
@@ -74,7 +103,13 @@ function compile(schema: SchemaFile): ValidateFunction {
 }
 
 interface SchemaFile {
-  readonly definitions?: { readonly errorScenario?: { readonly properties?: { readonly expected_error?: { readonly properties?: { kind?: { enum?: readonly string[] } } } } } };
+  readonly definitions?: {
+    readonly errorScenario?: {
+      readonly properties?: {
+        readonly expected_error?: { readonly properties?: { kind?: { enum?: readonly string[] } } };
+      };
+    };
+  };
 }
 
 /**
@@ -98,11 +133,16 @@ function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const misspelt = new Set<string>();
   for (const error of kept) {
     if (error.keyword !== 'additionalProperties') continue;
-    const allowed = Object.keys(((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {});
+    const allowed = Object.keys(
+      ((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {},
+    );
     const meant = closestName(String(error.params['additionalProperty']), allowed);
     if (meant) misspelt.add(`${error.instancePath}/${meant}`);
   }
-  return kept.filter((error) => error.keyword !== 'required' || !misspelt.has(`${error.instancePath}/${String(error.params['missingProperty'])}`));
+  return kept.filter(
+    (error) =>
+      error.keyword !== 'required' || !misspelt.has(`${error.instancePath}/${String(error.params['missingProperty'])}`),
+  );
 }
 
 function segments(instancePath: string): (string | number)[] {
@@ -126,18 +166,44 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
     case 'additionalProperty':
     case 'additionalProperties': {
       const field = String(params['additionalProperty']);
-      const allowed = Object.keys(((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {});
+      const allowed = Object.keys(
+        ((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {},
+      );
       const old = oldField(path, field);
-      if (old?.replacement) return diagnostic('SCHEMA_OLD_FIELD', { field, where, replacement: old.replacement }, source.locate([...path, field], { key: true }), { suggestion: old.suggestion });
-      if (old) return diagnostic('SCHEMA_OLD_FIELD_NO_EQUIVALENT', { field, where }, source.locate([...path, field], { key: true }));
-      return diagnostic('SCHEMA_UNKNOWN_FIELD', { field, where, allowed: plainList(allowed, 'nothing') }, source.locate([...path, field], { key: true }), { suggestion: closestName(field, allowed) });
+      if (old?.replacement)
+        return diagnostic(
+          'SCHEMA_OLD_FIELD',
+          { field, where, replacement: old.replacement },
+          source.locate([...path, field], { key: true }),
+          { suggestion: old.suggestion },
+        );
+      if (old)
+        return diagnostic(
+          'SCHEMA_OLD_FIELD_NO_EQUIVALENT',
+          { field, where },
+          source.locate([...path, field], { key: true }),
+        );
+      return diagnostic(
+        'SCHEMA_UNKNOWN_FIELD',
+        { field, where, allowed: plainList(allowed, 'nothing') },
+        source.locate([...path, field], { key: true }),
+        { suggestion: closestName(field, allowed) },
+      );
     }
     case 'required':
-      return diagnostic('SCHEMA_MISSING_FIELD', { where, field: String(params['missingProperty']) }, source.locate(path, { key: path.length > 0 }));
+      return diagnostic(
+        'SCHEMA_MISSING_FIELD',
+        { where, field: String(params['missingProperty']) },
+        source.locate(path, { key: path.length > 0 }),
+      );
     case 'type': {
       // YAML 1.1 read yes/no/on/off as booleans; YAML 1.2 (and toolgen) reads them as text.
       const value: unknown = source.document.getIn(path);
-      if (params['type'] === 'boolean' && typeof value === 'string' && /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(value)) {
+      if (
+        params['type'] === 'boolean' &&
+        typeof value === 'string' &&
+        /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(value)
+      ) {
         return diagnostic('SCHEMA_YES_NO', { where, value }, source.locate(path));
       }
       return diagnostic('SCHEMA_WRONG_TYPE', { where, type: article(String(params['type'])) }, source.locate(path));
@@ -145,13 +211,28 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const value = source.document.getIn(path);
-      if (typeof value === 'string' && OLD_IMPLEMENTATION_TYPES.includes(value) && path.length === 2 && path[0] === 'implementation' && path[1] === 'type') {
-        return diagnostic('SCHEMA_OLD_IMPLEMENTATION', { where, allowed: quotedList(allowed), value }, source.locate(path));
+      if (
+        typeof value === 'string' &&
+        OLD_IMPLEMENTATION_TYPES.includes(value) &&
+        path.length === 2 &&
+        path[0] === 'implementation' &&
+        path[1] === 'type'
+      ) {
+        return diagnostic(
+          'SCHEMA_OLD_IMPLEMENTATION',
+          { where, allowed: quotedList(allowed), value },
+          source.locate(path),
+        );
       }
       // The original's type names (int, float, dict) are not typos, so closestName would not find them.
-      const renamed = typeof value === 'string' && OLD_TYPE_NAMES[value] !== undefined && allowed.includes(OLD_TYPE_NAMES[value]) ? OLD_TYPE_NAMES[value] : undefined;
+      const renamed =
+        typeof value === 'string' && OLD_TYPE_NAMES[value] !== undefined && allowed.includes(OLD_TYPE_NAMES[value])
+          ? OLD_TYPE_NAMES[value]
+          : undefined;
       const suggestion = renamed ?? (typeof value === 'string' ? closestName(value, allowed) : null);
-      return diagnostic('SCHEMA_BAD_VALUE', { where, allowed: quotedList(allowed) }, source.locate(path), { suggestion });
+      return diagnostic('SCHEMA_BAD_VALUE', { where, allowed: quotedList(allowed) }, source.locate(path), {
+        suggestion,
+      });
     }
     case 'oneOf':
       return diagnostic('SCHEMA_STUB_SHAPE', { where }, source.locate(path));
@@ -165,7 +246,9 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
 }
 
 function article(type: string): string {
-  const names = type.split(',').map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`));
+  const names = type
+    .split(',')
+    .map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`));
   return names.join(' or ');
 }
 

@@ -10,12 +10,28 @@
  * listing and the set just written, and only those read for the banner. A build streams each tool's
  * files into it as they are emitted, so no build holds all of its output.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, type Dirent } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  type Dirent,
+} from 'node:fs';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isGenerated } from '../emit/banner.js';
 import type { OutputFile } from '../emit/emit.js';
-import { compareOutput, type OutDirContents, type OutDirListing, type OutputPlan, type OutputSink, type Staleness } from './output-plan.js';
+import {
+  compareOutput,
+  type OutDirContents,
+  type OutDirListing,
+  type OutputPlan,
+  type OutputSink,
+  type Staleness,
+} from './output-plan.js';
 
 /** What `writeOutput` did. */
 export interface WriteReport {
@@ -81,13 +97,15 @@ export class OutputWriter implements OutputSink {
     if (this.#recent.length > RECENT_FILES) {
       const older = this.#recent.shift()!;
       const planned = this.#planned.get(older);
-      if (planned && planned.content !== null && older !== file.path) this.#planned.set(older, { bytes: planned.bytes, content: null });
+      if (planned && planned.content !== null && older !== file.path)
+        this.#planned.set(older, { bytes: planned.bytes, content: null });
     }
     if (this.#existing.has(file.path) && readFileSync(file.path, 'utf8') === file.content) return;
     const dir = path.dirname(file.path);
     if (!this.#dirs.has(dir)) {
       mkdirSync(dir, { recursive: true });
-      for (let made = dir; !this.#dirs.has(made) && path.dirname(made) !== made; made = path.dirname(made)) this.#dirs.add(made);
+      for (let made = dir; !this.#dirs.has(made) && path.dirname(made) !== made; made = path.dirname(made))
+        this.#dirs.add(made);
     }
     temporaries += 1;
     const temporary = `${file.path}.toolgen-${process.pid}-${temporaries}.tmp`;
@@ -181,7 +199,9 @@ export class OutputComparer implements OutputSink {
 
   /** What differs. `keep`: generated files that are no orphans though nothing accepted is them (held-back tools'). */
   finish(keep: ReadonlySet<string>): Staleness {
-    const orphans = this.#candidates.filter((file) => !this.#planned.has(file) && !keep.has(file) && isGenerated(readFileSync(file, 'utf8')));
+    const orphans = this.#candidates.filter(
+      (file) => !this.#planned.has(file) && !keep.has(file) && isGenerated(readFileSync(file, 'utf8')),
+    );
     return { stale: [...this.#stale].sort(), missing: [...this.#missing].sort(), orphans };
   }
 }
@@ -228,7 +248,9 @@ export function listOutDir(outDir: string): OutDirListing {
   let files: Set<string> | null = null;
   return {
     has(file) {
-      files ??= new Set(generatedCandidates(absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }))));
+      files ??= new Set(
+        generatedCandidates(absent(() => readdirSync(outDir, { recursive: true, withFileTypes: true }))),
+      );
       return files.has(file);
     },
   };
@@ -253,7 +275,11 @@ export async function readOutDir(outDir: string): Promise<OutDirContents> {
 }
 
 /** Compares the files a build wants with the out dir: stale (or missing) files, and orphans. */
-export async function compareWithDisk(files: readonly OutputFile[], keep: ReadonlySet<string>, outDir: string): Promise<Pick<Staleness, 'stale' | 'orphans'>> {
+export async function compareWithDisk(
+  files: readonly OutputFile[],
+  keep: ReadonlySet<string>,
+  outDir: string,
+): Promise<Pick<Staleness, 'stale' | 'orphans'>> {
   const { stale, missing, orphans } = compareOutput({ files, keep }, await readOutDir(outDir));
   return { stale: [...stale, ...missing].sort(), orphans };
 }
@@ -269,5 +295,8 @@ function absent(list: () => Dirent[]): Dirent[] {
 
 /** The files toolgen may have written: TypeScript, and the Markdown of the pictures. */
 function generatedCandidates(entries: readonly Dirent[]): string[] {
-  return entries.filter((entry) => entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md'))).map((entry) => path.join(entry.parentPath, entry.name)).sort();
+  return entries
+    .filter((entry) => entry.isFile() && (entry.name.endsWith('.ts') || entry.name.endsWith('.md')))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
 }

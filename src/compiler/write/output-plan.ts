@@ -72,7 +72,11 @@ const UNTOUCHED: OutputPlan = { files: [], fresh: new Set(), keep: new Set(), go
  *
  * @example planOutput(outcome, { has: existsSync }, (index) => emitIndex(index, templates)).files.at(-1)?.path // '/p/generated/index.ts'
  */
-export function planOutput(outcome: BuildOutcome, listing: OutDirListing, emitIndex: (index: LoweredIndex) => OutputFile): OutputPlan {
+export function planOutput(
+  outcome: BuildOutcome,
+  listing: OutDirListing,
+  emitIndex: (index: LoweredIndex) => OutputFile,
+): OutputPlan {
   if (outcome.failed) return UNTOUCHED;
   const files: OutputFile[] = [];
   const fresh = new Set<string>();
@@ -89,8 +93,12 @@ export function planOutput(outcome: BuildOutcome, listing: OutDirListing, emitIn
     if (listing.has(paths.module)) indexed.push(tool);
   }
   // Not built this time: in the index only if it was built before.
-  for (const tool of outcome.unselected) if (listing.has(toolPaths(outcome.outDir, tool.names.fileSlug).module)) indexed.push(tool);
-  const index = emitIndex({ ...outcome.index, tools: [...indexed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) });
+  for (const tool of outcome.unselected)
+    if (listing.has(toolPaths(outcome.outDir, tool.names.fileSlug).module)) indexed.push(tool);
+  const index = emitIndex({
+    ...outcome.index,
+    tools: [...indexed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+  });
   files.push(index);
   fresh.add(index.path);
   return { files, fresh, keep, gone: outcome.vanished.filter((file) => !keep.has(file)), prune: outcome.complete };

@@ -41,7 +41,11 @@ export interface CallManyOptions {
  * ], { concurrency: 4 });
  * // [{ id: 'call_1', name: 'web_search', success: true, result: …, executionTime: 12.3 }, …]
  */
-export async function callMany(executor: ChainExecutor, calls: readonly ToolCall[], options: CallManyOptions = {}): Promise<ToolResult[]> {
+export async function callMany(
+  executor: ChainExecutor,
+  calls: readonly ToolCall[],
+  options: CallManyOptions = {},
+): Promise<ToolResult[]> {
   const concurrency = options.concurrency ?? Infinity;
   if (!(concurrency === Infinity || (Number.isInteger(concurrency) && concurrency >= 1))) {
     throw new RuntimeUsageError(`concurrency must be a positive integer, got ${String(concurrency)}`);
@@ -64,7 +68,10 @@ async function runOne(executor: ChainExecutor, call: ToolCall): Promise<ToolResu
   let outcome: CallOutcome;
   try {
     const parsed = argumentsOf(call);
-    outcome = 'error' in parsed ? { ok: false, error: { kind: 'validation', message: parsed.error } } : await executor.call(call.name, parsed.value);
+    outcome =
+      'error' in parsed
+        ? { ok: false, error: { kind: 'validation', message: parsed.error } }
+        : await executor.call(call.name, parsed.value);
   } catch (error) {
     // `call` reports failing tools in its outcome; a throw is a bug, but it should cost one result, not the batch.
     outcome = { ok: false, error: { kind: 'execution', message: describeError(error) } };

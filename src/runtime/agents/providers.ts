@@ -27,7 +27,13 @@ interface ProviderRules {
 
 const RULES: Readonly<Record<Provider, ProviderRules>> = {
   openai: { title: 'OpenAI', strictNames: true, ids: 'free-form', argumentsAsJson: true, requiresDescription: true },
-  anthropic: { title: 'Anthropic', strictNames: true, ids: 'restricted', argumentsAsJson: false, requiresDescription: true },
+  anthropic: {
+    title: 'Anthropic',
+    strictNames: true,
+    ids: 'restricted',
+    argumentsAsJson: false,
+    requiresDescription: true,
+  },
   ollama: { title: 'Ollama', strictNames: false, ids: 'optional', argumentsAsJson: false, requiresDescription: false },
 };
 
@@ -43,7 +49,11 @@ const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
  * validateToolCalls([{ id: 'call_1', name: 'get weather', arguments: '{}' }], 'openai')
  * // { valid: false, errors: ["call 0 ('get weather', id 'call_1'): name must match ^[a-zA-Z0-9_-]{1,64}$ (letters, digits, _ and -, at most 64)"] }
  */
-export function validateToolCalls(calls: readonly unknown[], provider: Provider, known?: ReadonlySet<string> | ToolRegistry): ValidationReport {
+export function validateToolCalls(
+  calls: readonly unknown[],
+  provider: Provider,
+  known?: ReadonlySet<string> | ToolRegistry,
+): ValidationReport {
   const rules = rulesFor(provider);
   const knownNames = known instanceof ToolRegistry ? new Set(known.names()) : known;
   const errors: string[] = [];
@@ -55,7 +65,11 @@ export function validateToolCalls(calls: readonly unknown[], provider: Provider,
     }
     const { id, name } = call;
     const label = `call ${index}${describe([typeof name === 'string' && name !== '' ? `'${name}'` : '', typeof id === 'string' && id !== '' ? `id '${id}'` : ''])}`;
-    const problems = [...nameProblems(name, rules), ...idProblems(id, rules), ...argumentProblems(call['arguments'], rules)];
+    const problems = [
+      ...nameProblems(name, rules),
+      ...idProblems(id, rules),
+      ...argumentProblems(call['arguments'], rules),
+    ];
     if (typeof name === 'string' && name !== '' && knownNames && !knownNames.has(name)) {
       const suggestion = closestName(name, [...knownNames]);
       problems.push(`no tool named '${name}' is known${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`);
@@ -98,7 +112,9 @@ export function validateToolDefinitions(definitions: readonly ToolDefinition[], 
     if (!isPlainRecord(parameters)) problems.push(`parameters must be a JSON Schema object, got ${kindOf(parameters)}`);
     else if (parameters['type'] !== 'object') {
       const root = parameters['type'];
-      problems.push(`parameters must have type 'object' at the root, got ${root === undefined ? 'no type' : JSON.stringify(root)}`);
+      problems.push(
+        `parameters must have type 'object' at the root, got ${root === undefined ? 'no type' : JSON.stringify(root)}`,
+      );
     }
     for (const problem of problems) errors.push(`${label}: ${problem}`);
   });
@@ -116,14 +132,17 @@ export function validateToolDefinitions(definitions: readonly ToolDefinition[], 
 export function toProviderTools(definitions: readonly ToolDefinition[], provider: Provider): unknown[] {
   rulesFor(provider);
   return definitions.map(({ name, description, parameters }) =>
-    provider === 'anthropic' ? { name, description, input_schema: parameters } : { type: 'function', function: { name, description, parameters } },
+    provider === 'anthropic'
+      ? { name, description, input_schema: parameters }
+      : { type: 'function', function: { name, description, parameters } },
   );
 }
 
 function rulesFor(provider: Provider): ProviderRules {
   // Callers in plain JavaScript can pass anything; a typo here is a programmer error, not a bad call.
   const rules = Object.hasOwn(RULES, provider) ? RULES[provider] : undefined;
-  if (!rules) throw new RuntimeUsageError(`unknown provider '${String(provider)}'; expected 'openai', 'anthropic' or 'ollama'`);
+  if (!rules)
+    throw new RuntimeUsageError(`unknown provider '${String(provider)}'; expected 'openai', 'anthropic' or 'ollama'`);
   return rules;
 }
 
@@ -141,7 +160,8 @@ function idProblems(id: unknown, rules: ProviderRules): string[] {
     case 'free-form':
       return typeof id === 'string' && id !== '' ? [] : [`id is required: a non-empty string, got ${kindOf(id)}`];
     case 'restricted':
-      if (typeof id !== 'string' || id === '') return [`id is required: a string matching ^[a-zA-Z0-9_-]+$, got ${kindOf(id)}`];
+      if (typeof id !== 'string' || id === '')
+        return [`id is required: a string matching ^[a-zA-Z0-9_-]+$, got ${kindOf(id)}`];
       return ANTHROPIC_ID.test(id) ? [] : ['id must match ^[a-zA-Z0-9_-]+$ (letters, digits, _ and -)'];
   }
 }
@@ -149,7 +169,9 @@ function idProblems(id: unknown, rules: ProviderRules): string[] {
 function argumentProblems(args: unknown, rules: ProviderRules): string[] {
   if (isPlainRecord(args)) return [];
   if (typeof args !== 'string') {
-    return [`arguments must be an object${rules.argumentsAsJson ? ' or a JSON string of one' : ''}, got ${kindOf(args)}`];
+    return [
+      `arguments must be an object${rules.argumentsAsJson ? ' or a JSON string of one' : ''}, got ${kindOf(args)}`,
+    ];
   }
   if (!rules.argumentsAsJson) return [`arguments must be an object, not a string; ${rules.title} sends them parsed`];
   let parsed: unknown;

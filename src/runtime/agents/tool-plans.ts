@@ -15,13 +15,21 @@ import { defineTool, type ToolCaller, type ToolDefinition, type ToolLookup } fro
 
 /** Seed 003's format: `{ steps: [{ id, tool, arguments }], output_steps? }`. */
 export interface StepPlan {
-  readonly steps: readonly { readonly id: string; readonly tool: string; readonly arguments?: string | Readonly<Record<string, unknown>> }[];
+  readonly steps: readonly {
+    readonly id: string;
+    readonly tool: string;
+    readonly arguments?: string | Readonly<Record<string, unknown>>;
+  }[];
   readonly output_steps?: readonly string[];
 }
 
 /** Seed 000's format: `{ tools: [{ name, parameters, dependsOn }] }`. */
 export interface ToolListPlan {
-  readonly tools: readonly { readonly name: string; readonly parameters?: Readonly<Record<string, unknown>>; readonly dependsOn?: string | readonly string[] | null }[];
+  readonly tools: readonly {
+    readonly name: string;
+    readonly parameters?: Readonly<Record<string, unknown>>;
+    readonly dependsOn?: string | readonly string[] | null;
+  }[];
 }
 
 export const PLAN_TOOL = 'execute_tool_plan';
@@ -36,10 +44,20 @@ const SEED_TEMPLATE = /\{\{\s*([A-Za-z_][\w-]*)\.([^{}\s]+?)\s*\}\}/g;
  *
  * @example toChainPlan({ steps: [{ id: 'a', tool: 'get_weather', arguments: '{"location":"Tokyo"}' }] }, registry)
  */
-export function toChainPlan(request: unknown, registry: ToolLookup, name = 'tool_plan'): { plan: ChainPlan } | { errors: string[] } {
-  if (isPlainObject(request) && Array.isArray(request['steps'])) return fromStepPlan(request as unknown as StepPlan, registry, name);
-  if (isPlainObject(request) && Array.isArray(request['tools'])) return fromToolList(request as unknown as ToolListPlan, registry, name);
-  return { errors: ['a plan is { steps: [{ id, tool, arguments }], output_steps? } or { tools: [{ name, parameters, dependsOn }] }'] };
+export function toChainPlan(
+  request: unknown,
+  registry: ToolLookup,
+  name = 'tool_plan',
+): { plan: ChainPlan } | { errors: string[] } {
+  if (isPlainObject(request) && Array.isArray(request['steps']))
+    return fromStepPlan(request as unknown as StepPlan, registry, name);
+  if (isPlainObject(request) && Array.isArray(request['tools']))
+    return fromToolList(request as unknown as ToolListPlan, registry, name);
+  return {
+    errors: [
+      'a plan is { steps: [{ id, tool, arguments }], output_steps? } or { tools: [{ name, parameters, dependsOn }] }',
+    ],
+  };
 }
 
 interface Draft {
@@ -49,7 +67,11 @@ interface Draft {
   readonly dependsOn: Set<string>;
 }
 
-function fromStepPlan(request: StepPlan, registry: ToolLookup, name: string): { plan: ChainPlan } | { errors: string[] } {
+function fromStepPlan(
+  request: StepPlan,
+  registry: ToolLookup,
+  name: string,
+): { plan: ChainPlan } | { errors: string[] } {
   const errors: string[] = [];
   const drafts: Draft[] = [];
   request.steps.forEach((step, index) => {
@@ -80,11 +102,16 @@ function fromStepPlan(request: StepPlan, registry: ToolLookup, name: string): { 
     drafts.push({ id: step.id, tool: step.tool, inputs, dependsOn });
   });
   const outputSteps = request.output_steps;
-  if (outputSteps !== undefined && (!Array.isArray(outputSteps) || outputSteps.some((id) => typeof id !== 'string'))) errors.push('output_steps must be a list of step ids');
+  if (outputSteps !== undefined && (!Array.isArray(outputSteps) || outputSteps.some((id) => typeof id !== 'string')))
+    errors.push('output_steps must be a list of step ids');
   return finish(drafts, registry, name, errors, { outputSteps, missingReferences: 'null' });
 }
 
-function fromToolList(request: ToolListPlan, registry: ToolLookup, name: string): { plan: ChainPlan } | { errors: string[] } {
+function fromToolList(
+  request: ToolListPlan,
+  registry: ToolLookup,
+  name: string,
+): { plan: ChainPlan } | { errors: string[] } {
   const errors: string[] = [];
   const drafts: Draft[] = [];
   request.tools.forEach((tool, index) => {
@@ -92,7 +119,12 @@ function fromToolList(request: ToolListPlan, registry: ToolLookup, name: string)
       errors.push(`tool ${index}: needs a name`);
       return;
     }
-    const declared = tool.dependsOn === null || tool.dependsOn === undefined ? [] : typeof tool.dependsOn === 'string' ? [tool.dependsOn] : [...tool.dependsOn];
+    const declared =
+      tool.dependsOn === null || tool.dependsOn === undefined
+        ? []
+        : typeof tool.dependsOn === 'string'
+          ? [tool.dependsOn]
+          : [...tool.dependsOn];
     const dependsOn = new Set<string>(declared);
     const parameters = isPlainObject(tool.parameters) ? tool.parameters : {};
     const inputs = rewrite(parameters as Record<string, JsonValue>, (text) => {
@@ -109,12 +141,23 @@ function fromToolList(request: ToolListPlan, registry: ToolLookup, name: string)
   return finish(drafts, registry, name, errors, {});
 }
 
-function finish(drafts: readonly Draft[], registry: ToolLookup, name: string, errors: string[], extra: Pick<ChainPlan, 'outputSteps' | 'missingReferences'>): { plan: ChainPlan } | { errors: string[] } {
+function finish(
+  drafts: readonly Draft[],
+  registry: ToolLookup,
+  name: string,
+  errors: string[],
+  extra: Pick<ChainPlan, 'outputSteps' | 'missingReferences'>,
+): { plan: ChainPlan } | { errors: string[] } {
   for (const draft of drafts) {
     if (draft.tool === PLAN_TOOL) errors.push(`step '${draft.id}' calls ${PLAN_TOOL}: a plan cannot run plans`);
     else if (!registry.has(draft.tool)) {
-      const suggestion = closestName(draft.tool, registry.names().filter((tool) => tool !== PLAN_TOOL));
-      errors.push(`step '${draft.id}' calls '${draft.tool}', which is not a registered tool${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`);
+      const suggestion = closestName(
+        draft.tool,
+        registry.names().filter((tool) => tool !== PLAN_TOOL),
+      );
+      errors.push(
+        `step '${draft.id}' calls '${draft.tool}', which is not a registered tool${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+      );
     }
   }
   const steps: CallStep[] = drafts.map((draft) => ({
@@ -126,7 +169,14 @@ function finish(drafts: readonly Draft[], registry: ToolLookup, name: string, er
     onSuccess: { mapOutputs: [], next: null },
     onFailure: { action: 'stop' },
   }));
-  const plan: ChainPlan = { name, entry: steps[0]?.id ?? null, steps, maxStepExecutions: Math.max(1, steps.length), mode: 'dag', ...definedOnly(extra) };
+  const plan: ChainPlan = {
+    name,
+    entry: steps[0]?.id ?? null,
+    steps,
+    maxStepExecutions: Math.max(1, steps.length),
+    mode: 'dag',
+    ...definedOnly(extra),
+  };
   // The structural rules every plan keeps (dependencies, their cycles, output steps), in the runtime's words.
   const problems = [...errors, ...planProblems(plan)];
   return problems.length > 0 ? { errors: problems } : { plan };
@@ -149,7 +199,8 @@ function escaped(text: string): string {
 function rewrite(value: JsonValue, text: (value: string) => string): JsonValue {
   if (typeof value === 'string') return text(value);
   if (Array.isArray(value)) return value.map((item) => rewrite(item, text));
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewrite(item as JsonValue, text)]));
+  if (isPlainObject(value))
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewrite(item as JsonValue, text)]));
   return value;
 }
 
@@ -181,14 +232,29 @@ export class ToolPlanner {
 
   constructor(readonly options: { readonly maxRemembered?: number; readonly now?: () => number } = {}) {}
 
-  async execute(executor: ToolCaller, request: unknown, options: { readonly requestId?: string; readonly signal?: AbortSignal } = {}): Promise<PlanRun> {
+  async execute(
+    executor: ToolCaller,
+    request: unknown,
+    options: { readonly requestId?: string; readonly signal?: AbortSignal } = {},
+  ): Promise<PlanRun> {
     const requestId = options.requestId ?? this.#id('req');
     const planId = this.#id('plan');
     const translated = toChainPlan(request, executor.registry, planId);
-    if ('errors' in translated) return this.#remember({ request_id: requestId, plan_id: planId, status: 'rejected', errors: translated.errors });
+    if ('errors' in translated)
+      return this.#remember({ request_id: requestId, plan_id: planId, status: 'rejected', errors: translated.errors });
     this.#remember({ request_id: requestId, plan_id: planId, status: 'running' });
-    const result = await executor.executeChain(translated.plan, {}, { chainName: planId, ...(options.signal ? { signal: options.signal } : {}) });
-    return this.#remember({ request_id: requestId, plan_id: planId, status: result.success ? 'success' : 'failed', outputs: result.outputs ?? {}, result });
+    const result = await executor.executeChain(
+      translated.plan,
+      {},
+      { chainName: planId, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+    return this.#remember({
+      request_id: requestId,
+      plan_id: planId,
+      status: result.success ? 'success' : 'failed',
+      outputs: result.outputs ?? {},
+      result,
+    });
   }
 
   /** How a plan went, or is going; undefined for a plan this planner does not know. */
@@ -205,16 +271,33 @@ export class ToolPlanner {
       parameters: {
         type: 'object',
         properties: {
-          steps: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, tool: { type: 'string' }, arguments: {} }, required: ['id', 'tool'] } },
+          steps: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'string' }, tool: { type: 'string' }, arguments: {} },
+              required: ['id', 'tool'],
+            },
+          },
           output_steps: { type: 'array', items: { type: 'string' } },
-          tools: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, parameters: { type: 'object' }, dependsOn: {} }, required: ['name'] } },
+          tools: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { name: { type: 'string' }, parameters: { type: 'object' }, dependsOn: {} },
+              required: ['name'],
+            },
+          },
         },
       },
       implementation: {
         kind: 'function',
         handler: async (input, context) => {
           const run = await this.execute(context.executor, input, { signal: context.signal });
-          if (run.status === 'rejected') throw Object.assign(new Error(`the plan was rejected: ${run.errors!.join('; ')}`), { code: 'PLAN_REJECTED' });
+          if (run.status === 'rejected')
+            throw Object.assign(new Error(`the plan was rejected: ${run.errors!.join('; ')}`), {
+              code: 'PLAN_REJECTED',
+            });
           return run;
         },
       },
@@ -236,4 +319,3 @@ export class ToolPlanner {
     return reported;
   }
 }
-

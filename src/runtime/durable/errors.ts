@@ -1,5 +1,16 @@
 /** Why the executor refused to start, resume or signal a durable run. */
-export type DurableRunErrorCode = 'no_store' | 'unknown_run' | 'unknown_tool' | 'plan_changed' | 'run_mismatch' | 'not_suspended' | 'wrong_signal' | 'invalid_payload' | 'expired' | 'corrupt_journal' | 'bad_run_id';
+export type DurableRunErrorCode =
+  | 'no_store'
+  | 'unknown_run'
+  | 'unknown_tool'
+  | 'plan_changed'
+  | 'run_mismatch'
+  | 'not_suspended'
+  | 'wrong_signal'
+  | 'invalid_payload'
+  | 'expired'
+  | 'corrupt_journal'
+  | 'bad_run_id';
 
 /**
  * Thrown by `runComposite` with a `runId`, `resume`, `resumeAll` and `signal` when the request itself
@@ -10,7 +21,11 @@ export type DurableRunErrorCode = 'no_store' | 'unknown_run' | 'unknown_tool' | 
  * catch (error) { if (error instanceof DurableRunError && error.code === 'invalid_payload') console.log(error.details); }
  */
 export class DurableRunError extends Error {
-  constructor(readonly code: DurableRunErrorCode, message: string, readonly details: readonly string[] = []) {
+  constructor(
+    readonly code: DurableRunErrorCode,
+    message: string,
+    readonly details: readonly string[] = [],
+  ) {
     super(message);
     this.name = 'DurableRunError';
   }

@@ -7,7 +7,20 @@
  * One file per run rather than a shared segmented log: a run's history is one read, a finished run
  * is archived or deleted as one file, nothing needs compacting, and runs never contend for a file.
  */
-import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { DurableRunError } from './errors.js';
 import { decodeJournal, encodeRecord } from './line-format.js';
@@ -117,7 +130,10 @@ export class FileRunStore implements RunStore {
   async suspended(): Promise<SuspendedRun[]> {
     return this.#list('suspended')
       .sort()
-      .map((runId) => ({ runId, waiting: JSON.parse(readFileSync(this.#markerPath('suspended', runId), 'utf8')) as ChainWaiting }));
+      .map((runId) => ({
+        runId,
+        waiting: JSON.parse(readFileSync(this.#markerPath('suspended', runId), 'utf8')) as ChainWaiting,
+      }));
   }
 
   /** Closes every journal this process holds open. */
@@ -184,5 +200,9 @@ export class FileRunStore implements RunStore {
 }
 
 function checkRunId(runId: string): void {
-  if (!RUN_ID.test(runId)) throw new DurableRunError('bad_run_id', `run id '${runId}' is not usable as a file name: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`);
+  if (!RUN_ID.test(runId))
+    throw new DurableRunError(
+      'bad_run_id',
+      `run id '${runId}' is not usable as a file name: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`,
+    );
 }

@@ -63,7 +63,13 @@ export class RunJournal {
     const count = (this.#visits.get(at) ?? 0) + 1;
     this.#visits.set(at, count);
     const key = `${at}#${count}`;
-    return { key, idempotencyKey: `${this.runId}/${key}`, prior: this.#attempts.get(key) ?? [], pending: [], journal: this };
+    return {
+      key,
+      idempotencyKey: `${this.runId}/${key}`,
+      prior: this.#attempts.get(key) ?? [],
+      pending: [],
+      journal: this,
+    };
   }
 
   /** How the visit ended in an earlier process, if it did. */

@@ -52,7 +52,10 @@ export function decodeJournal(bytes: Buffer, name: string): DecodedJournal {
     const record = decodeLine(bytes.toString('utf8', offset, end));
     if (record === null) {
       if (end + 1 >= bytes.length) return { records, validBytes: offset, tornTail: true };
-      throw new DurableRunError('corrupt_journal', `the journal of run '${name}' is damaged at line ${line}: its checksum does not match, and whole lines follow it`);
+      throw new DurableRunError(
+        'corrupt_journal',
+        `the journal of run '${name}' is damaged at line ${line}: its checksum does not match, and whole lines follow it`,
+      );
     }
     records.push(record);
     offset = end + 1;

@@ -74,4 +74,5 @@ export interface EndRecord {
   readonly result: ChainResult;
 }
 
-export type JournalRecord = StartRecord | AttemptsRecord | StepRecord | DecisionRecord | SuspendRecord | SignalRecord | EndRecord;
+export type JournalRecord =
+  StartRecord | AttemptsRecord | StepRecord | DecisionRecord | SuspendRecord | SignalRecord | EndRecord;

@@ -18,7 +18,12 @@ import type { RunDispatcher, RunStore, SuspendedRun } from './store.js';
 export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
 
 /** How the executor runs a composite under a journal: the ordinary call path, policies and all. */
-export type JournaledRunner = (tool: ToolDefinition, input: unknown, journal: RunJournal, signal: AbortSignal | undefined) => Promise<AnyChainResult>;
+export type JournaledRunner = (
+  tool: ToolDefinition,
+  input: unknown,
+  journal: RunJournal,
+  signal: AbortSignal | undefined,
+) => Promise<AnyChainResult>;
 
 export interface ResumeOptions {
   /** Replay the journal against the tool's current plan even though it changed since the run started. */
@@ -57,11 +62,25 @@ export class DurableRuns {
   }
 
   /** A new run under `runId`; or, when that id has a run already, its result, resuming it if unfinished. */
-  run(tool: ToolDefinition, input: unknown, runId: string | undefined, options: ResumeOptions): Promise<AnyChainResult> {
+  run(
+    tool: ToolDefinition,
+    input: unknown,
+    runId: string | undefined,
+    options: ResumeOptions,
+  ): Promise<AnyChainResult> {
     const id = runId ?? randomUUID();
     return this.#once(id, async () => {
       const plan = (tool.implementation as { plan: ChainPlan }).plan;
-      const start: StartRecord = { type: 'start', runId: id, tool: tool.name, planHash: planHash(plan), chainId: randomUUID(), startedAt: new Date(this.#clock.now()).toISOString(), input, userId: this.#userId };
+      const start: StartRecord = {
+        type: 'start',
+        runId: id,
+        tool: tool.name,
+        planHash: planHash(plan),
+        chainId: randomUUID(),
+        startedAt: new Date(this.#clock.now()).toISOString(),
+        input,
+        userId: this.#userId,
+      };
       if (await this.#store.create(id, start)) {
         if (this.#dispatcher) return this.#dispatcher.dispatch(id, 'start', options);
         return this.#execute(tool, input, new RunJournal(this.#store, [start]), options.signal);
@@ -69,7 +88,10 @@ export class DurableRuns {
       const records = (await this.#store.read(id))!;
       const first = records[0] as StartRecord;
       if (first.tool !== tool.name || stableJson(first.input) !== stableJson(input)) {
-        throw new DurableRunError('run_mismatch', `run '${id}' is a run of '${first.tool}' with other input; a run id names one run: pick a new id for a new run`);
+        throw new DurableRunError(
+          'run_mismatch',
+          `run '${id}' is a run of '${first.tool}' with other input; a run id names one run: pick a new id for a new run`,
+        );
       }
       return this.#continue(id, records, options);
     });
@@ -79,7 +101,8 @@ export class DurableRuns {
   resume(runId: string, options: ResumeOptions = {}): Promise<AnyChainResult> {
     return this.#once(runId, async () => {
       const records = await this.#store.read(runId);
-      if (!records || records.length === 0) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+      if (!records || records.length === 0)
+        throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
       return this.#continue(runId, records, options);
     });
   }
@@ -87,30 +110,47 @@ export class DurableRuns {
   /** Resumes every run a crash left unfinished, and every suspended run whose wait is past its deadline. */
   async resumeAll(options: ResumeOptions = {}): Promise<AnyChainResult[]> {
     const now = this.#clock.now();
-    const expired = (await this.#store.suspended()).filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now).map(({ runId }) => runId);
+    const expired = (await this.#store.suspended())
+      .filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now)
+      .map(({ runId }) => runId);
     // A dispatching store knows which workers died, and continues their runs on live ones; an unfinished
     // run of a live worker is running there, not left by a crash.
     const results: AnyChainResult[] = this.#dispatcher ? await this.#dispatcher.recover() : [];
-    const ids = [...(this.#dispatcher ? [] : await this.#store.unfinished()), ...expired].filter((id) => !this.#active.has(id));
+    const ids = [...(this.#dispatcher ? [] : await this.#store.unfinished()), ...expired].filter(
+      (id) => !this.#active.has(id),
+    );
     for (const id of ids) results.push(await this.resume(id, options));
     return results;
   }
 
   /** Delivers a signal to a suspended run and resumes it. Refused, with the run left as it was, when it does not fit. */
   signal(runId: string, name: string, payload: unknown, options: ResumeOptions = {}): Promise<AnyChainResult> {
-    if (this.#active.has(runId)) return Promise.reject(new DurableRunError('not_suspended', `run '${runId}' is running, not waiting for a signal`));
+    if (this.#active.has(runId))
+      return Promise.reject(
+        new DurableRunError('not_suspended', `run '${runId}' is running, not waiting for a signal`),
+      );
     return this.#once(runId, async () => {
       const records = await this.#store.read(runId);
-      if (!records || records.length === 0) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+      if (!records || records.length === 0)
+        throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
       const waiting = openWait(records);
       if (!waiting) throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
       const { key, waiting: wait } = waiting;
-      if (wait.signal !== name) throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
+      if (wait.signal !== name)
+        throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
       if (wait.deadline !== null && Date.parse(wait.deadline) <= this.#clock.now()) {
-        throw new DurableRunError('expired', `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`);
+        throw new DurableRunError(
+          'expired',
+          `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`,
+        );
       }
       const problems = schemaErrors(wait.schema, payload, 'payload');
-      if (problems.length > 0) throw new DurableRunError('invalid_payload', `the payload of signal '${name}' does not match its schema: ${problems.join('; ')}`, problems);
+      if (problems.length > 0)
+        throw new DurableRunError(
+          'invalid_payload',
+          `the payload of signal '${name}' does not match its schema: ${problems.join('; ')}`,
+          problems,
+        );
       const record: JournalRecord = { type: 'signal', key, name, payload };
       await this.#store.append(runId, record);
       await this.#store.mark(runId, { status: 'running' });
@@ -118,20 +158,33 @@ export class DurableRuns {
     });
   }
 
-  async #continue(runId: string, records: readonly JournalRecord[], options: ResumeOptions, here = false): Promise<AnyChainResult> {
+  async #continue(
+    runId: string,
+    records: readonly JournalRecord[],
+    options: ResumeOptions,
+    here = false,
+  ): Promise<AnyChainResult> {
     const end = records.find((record) => record.type === 'end');
     if (end) {
       // The end was written but the index not updated before a crash: finish the job.
       await this.#store.mark(runId, { status: 'finished' });
       return end.result;
     }
-    if (this.#dispatcher && !here) return this.#dispatcher.dispatch(runId, segmentOf(records, this.#clock.now()), options);
+    if (this.#dispatcher && !here)
+      return this.#dispatcher.dispatch(runId, segmentOf(records, this.#clock.now()), options);
     const start = records[0] as StartRecord;
     const tool = this.#registry.get(start.tool);
-    if (!tool || tool.implementation.kind !== 'composite') throw new DurableRunError('unknown_tool', `run '${runId}' runs '${start.tool}', and the registry has no composite tool of that name`);
+    if (!tool || tool.implementation.kind !== 'composite')
+      throw new DurableRunError(
+        'unknown_tool',
+        `run '${runId}' runs '${start.tool}', and the registry has no composite tool of that name`,
+      );
     const hash = planHash(tool.implementation.plan);
     if (hash !== start.planHash && !options.allowPlanChange) {
-      throw new DurableRunError('plan_changed', `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`);
+      throw new DurableRunError(
+        'plan_changed',
+        `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`,
+      );
     }
     return this.#execute(tool, start.input, new RunJournal(this.#store, records), options.signal);
   }
@@ -139,7 +192,8 @@ export class DurableRuns {
   /** A dispatched stretch of a run, in this process: what the dispatcher's worker calls. */
   async #continueHere(runId: string, options: ResumeOptions): Promise<AnyChainResult> {
     const records = await this.#store.read(runId);
-    if (!records || records.length === 0) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+    if (!records || records.length === 0)
+      throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
     return this.#continue(runId, records, options, true);
   }
 
@@ -168,7 +222,9 @@ export function segmentOf(records: readonly JournalRecord[], now: number): strin
     if (record.type === 'suspend') waits.push({ key: record.key, deadline: record.waiting.deadline });
     else if (record.type === 'signal' || record.type === 'step') closed.add(record.key);
   }
-  const ended = waits.filter(({ key, deadline }) => closed.has(key) || (deadline !== null && Date.parse(deadline) <= now)).length;
+  const ended = waits.filter(
+    ({ key, deadline }) => closed.has(key) || (deadline !== null && Date.parse(deadline) <= now),
+  ).length;
   return ended === 0 ? 'start' : `wait-${ended}`;
 }
 

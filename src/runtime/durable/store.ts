@@ -7,7 +7,10 @@ import type { ChainResult, ChainWaiting } from '../result.js';
 import type { JournalRecord, StartRecord } from './records.js';
 
 /** Where a run is in the store's index: what lets `unfinished()` and `suspended()` skip histories. */
-export type RunMark = { readonly status: 'running' } | { readonly status: 'suspended'; readonly waiting: ChainWaiting } | { readonly status: 'finished' };
+export type RunMark =
+  | { readonly status: 'running' }
+  | { readonly status: 'suspended'; readonly waiting: ChainWaiting }
+  | { readonly status: 'finished' };
 
 export interface SuspendedRun {
   readonly runId: string;
@@ -34,7 +37,10 @@ export interface RunStore {
 export type DispatchedResult = ChainResult<Record<string, unknown>, boolean>;
 
 /** How the executor continues a journaled run in this process: what a dispatcher's worker calls. */
-export type ContinueHere = (runId: string, options: { readonly allowPlanChange?: boolean }) => Promise<DispatchedResult>;
+export type ContinueHere = (
+  runId: string,
+  options: { readonly allowPlanChange?: boolean },
+) => Promise<DispatchedResult>;
 
 /**
  * A store that runs each stretch of a run (its start, or what follows a signal or an expired wait)

@@ -19,14 +19,26 @@ import type { StepExtras, StepRun } from './step-run.js';
  * run (`visit`), it goes on from the attempts an earlier process made, and journals failed attempts
  * before each backoff wait.
  */
-export function runCallStep(step: CompiledCall, context: StepContext, visit?: Visit, startedAt?: number): Settled<StepRun> {
+export function runCallStep(
+  step: CompiledCall,
+  context: StepContext,
+  visit?: Visit,
+  startedAt?: number,
+): Settled<StepRun> {
   if (visit !== undefined) return completeStep(step, context, null, visit);
-  return afterFirst(step, context, attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined), startedAt));
+  return afterFirst(
+    step,
+    context,
+    attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined), startedAt),
+  );
 }
 
 /** The rest of a call step once its first attempt was made and is in the history: done, or retries, fallbacks and `nextTool` hops. */
 export function afterFirst(step: CompiledCall, context: StepContext, first: Settled<Attempt>): Settled<StepRun> {
-  if (!isPromiseLike(first) && (first.outcome.ok ? !context.run.nextTools : !mayRecover(step, first.outcome.error, context.signal))) {
+  if (
+    !isPromiseLike(first) &&
+    (first.outcome.ok ? !context.run.nextTools : !mayRecover(step, first.outcome.error, context.signal))
+  ) {
     return finished(first, 1, first.via === 'cache' ? { cached: true } : null);
   }
   return completeStep(step, context, first);
@@ -34,16 +46,30 @@ export function afterFirst(step: CompiledCall, context: StepContext, first: Sett
 
 function finished(attempt: Attempt, attempts: number, extras: StepExtras | null): StepRun {
   const { outcome } = attempt;
-  return outcome.ok ? { status: 'success', output: outcome.output, attempts, extras } : { status: 'failed', error: outcome.error, attempts, extras };
+  return outcome.ok
+    ? { status: 'success', output: outcome.output, attempts, extras }
+    : { status: 'failed', error: outcome.error, attempts, extras };
 }
 
 /** Whether a failed first attempt has anything left to try: a retry or a fallback. */
 function mayRecover(step: CompiledCall, error: ToolFailure, signal: AbortSignal): boolean {
   const policy = step.plan.onFailure;
-  return !signal.aborted && ((policy.action === 'retry' && policy.maxRetries > 0 && shouldRetry(error, policy)) || (step.plan.fallbacks?.length ?? 0) > 0);
+  return (
+    !signal.aborted &&
+    ((policy.action === 'retry' && policy.maxRetries > 0 && shouldRetry(error, policy)) ||
+      (step.plan.fallbacks?.length ?? 0) > 0)
+  );
 }
 
-function siteOf(step: CompiledCall, context: StepContext, attempt: number, waitedMs: number, via: CallSite['via'], visit?: Visit, tool?: string): CallSite {
+function siteOf(
+  step: CompiledCall,
+  context: StepContext,
+  attempt: number,
+  waitedMs: number,
+  via: CallSite['via'],
+  visit?: Visit,
+  tool?: string,
+): CallSite {
   if (visit !== undefined) {
     // A fallback is another tool's call: its key says so, so it never collides with the step's own.
     const idempotencyKey = via === 'fallback' ? `${visit.idempotencyKey}/fallback:${tool}` : visit.idempotencyKey;
@@ -63,15 +89,28 @@ function siteOf(step: CompiledCall, context: StepContext, attempt: number, waite
   };
 }
 
-async function completeStep(step: CompiledCall, context: StepContext, first: Settled<Attempt> | null, visit?: Visit): Promise<StepRun> {
+async function completeStep(
+  step: CompiledCall,
+  context: StepContext,
+  first: Settled<Attempt> | null,
+  visit?: Visit,
+): Promise<StepRun> {
   const { core } = context.run;
   const { signal } = context;
   const policy = step.plan.onFailure;
   const resumed = first === null && visit !== undefined && visit.prior.length > 0;
   let attempts = resumed ? visit.prior.length : 1;
-  let last = resumed ? visit.prior[visit.prior.length - 1]! : await (first ?? attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined, visit)));
+  let last = resumed
+    ? visit.prior[visit.prior.length - 1]!
+    : await (first ?? attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined, visit)));
   let credit = resumed ? Math.max(0, core.clock.now() - last.endedAt) : 0;
-  while (!last.outcome.ok && policy.action === 'retry' && attempts <= policy.maxRetries && shouldRetry(last.outcome.error, policy) && !signal.aborted) {
+  while (
+    !last.outcome.ok &&
+    policy.action === 'retry' &&
+    attempts <= policy.maxRetries &&
+    shouldRetry(last.outcome.error, policy) &&
+    !signal.aborted
+  ) {
     const waited = backoffDelay(policy.backoff, attempts, core.random);
     // The count must survive a crash during the wait; after one, the time already waited counts.
     if (visit !== undefined) await visit.journal.flush(visit);
@@ -95,30 +134,73 @@ async function completeStep(step: CompiledCall, context: StepContext, first: Set
   const cached: StepExtras | null = last.via === 'cache' ? { cached: true } : null;
   const nextTools = context.run.nextTools;
   if (!nextTools || last.input === undefined) return finished(last, attempts, cached);
-  const followed = await followNextTools(step, last.input, last.outcome.output, nextTools, context, siteOf(step, context, 1, 0, 'next_tool', visit));
+  const followed = await followNextTools(
+    step,
+    last.input,
+    last.outcome.output,
+    nextTools,
+    context,
+    siteOf(step, context, 1, 0, 'next_tool', visit),
+  );
   const extras = followed.hops.length > 0 ? { ...cached, hops: followed.hops } : cached;
-  return followed.error ? { status: 'failed', error: followed.error, attempts, extras } : { status: 'success', output: last.outcome.output, attempts, extras };
+  return followed.error
+    ? { status: 'failed', error: followed.error, attempts, extras }
+    : { status: 'success', output: last.outcome.output, attempts, extras };
 }
 
 /** One attempt of one tool for a step: resolve the inputs, call, record in the history. `started` when the caller knows the time already. */
-function attemptTool(step: CompiledCall, tool: string, context: StepContext, site: CallSite, started?: number): Settled<Attempt> {
+function attemptTool(
+  step: CompiledCall,
+  tool: string,
+  context: StepContext,
+  site: CallSite,
+  started?: number,
+): Settled<Attempt> {
   const { run } = context;
   const startedAt = started ?? run.core.clock.now();
   let input: unknown;
   try {
     input = step.resolveInputs(context.scope);
   } catch (error) {
-    return recordAttempt(inputsFailed(step, tool, site.chainId, site.attempt, site.waitedMs, site.via, startedAt, error), run, site.pending);
+    return recordAttempt(
+      inputsFailed(step, tool, site.chainId, site.attempt, site.waitedMs, site.via, startedAt, error),
+      run,
+      site.pending,
+    );
   }
   return recordAttempt(run.core.call(tool, input, site, startedAt), run, site.pending);
 }
 
 /** The attempt of a step whose inputs could not be built (a reference with no value, a value that cannot be written into text): it fails, and no tool is called. */
-export function inputsFailed(step: CompiledCall, tool: string, chainId: string | null, attempt: number, waitedMs: number, via: Attempt['via'], startedAt: number, error: unknown): Attempt {
-  const failure: ToolFailure = error instanceof UnresolvedReference
-    ? { kind: 'unresolved_reference', message: error.message }
-    : { kind: 'validation', message: `step '${step.plan.id}': its inputs could not be built: ${describeError(error)}` };
-  return { tool, chainId, stepId: step.plan.id, attempt, startedAt, endedAt: startedAt, waitedMs, input: undefined, outcome: { ok: false, error: failure }, via };
+export function inputsFailed(
+  step: CompiledCall,
+  tool: string,
+  chainId: string | null,
+  attempt: number,
+  waitedMs: number,
+  via: Attempt['via'],
+  startedAt: number,
+  error: unknown,
+): Attempt {
+  const failure: ToolFailure =
+    error instanceof UnresolvedReference
+      ? { kind: 'unresolved_reference', message: error.message }
+      : {
+          kind: 'validation',
+          message: `step '${step.plan.id}': its inputs could not be built: ${describeError(error)}`,
+        };
+  return {
+    tool,
+    chainId,
+    stepId: step.plan.id,
+    attempt,
+    startedAt,
+    endedAt: startedAt,
+    waitedMs,
+    input: undefined,
+    outcome: { ok: false, error: failure },
+    via,
+  };
 }
 
 /** Puts an attempt in the run's history (and a durable visit's pending attempts) once it settles. */

@@ -71,20 +71,38 @@ export interface StepContext {
 }
 
 /** The context of a chain's own steps. */
-export function topContext(run: Run, state: Record<string, unknown>, signal: AbortSignal, trace?: TraceContext): StepContext {
+export function topContext(
+  run: Run,
+  state: Record<string, unknown>,
+  signal: AbortSignal,
+  trace?: TraceContext,
+): StepContext {
   return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null, path: '', trace };
 }
 
 /** A context for a branch or a loop item: the same run, its own state and step outputs (items run at once). */
-export function innerContext(outer: StepContext, state: Record<string, unknown>, signal: AbortSignal, where: string, replayOnly?: boolean): StepContext {
+export function innerContext(
+  outer: StepContext,
+  state: Record<string, unknown>,
+  signal: AbortSignal,
+  where: string,
+  replayOnly?: boolean,
+): StepContext {
   const path = outer.path + where + '/';
   const scope = { state, steps: new Map(outer.scope.steps), builtins: outer.run.builtins };
   const { trace } = outer;
-  return replayOnly || outer.replayOnly ? { run: outer.run, scope, signal, where, path, replayOnly: true, trace } : { run: outer.run, scope, signal, where, path, trace };
+  return replayOnly || outer.replayOnly
+    ? { run: outer.run, scope, signal, where, path, replayOnly: true, trace }
+    : { run: outer.run, scope, signal, where, path, trace };
 }
 
 export function limitReached(run: Run, step: string): ChainFailureReason {
-  return { step, tool: null, kind: 'limit', message: `the chain ran ${run.budget.max} steps, its limit; is there a loop without an exit?` };
+  return {
+    step,
+    tool: null,
+    kind: 'limit',
+    message: `the chain ran ${run.budget.max} steps, its limit; is there a loop without an exit?`,
+  };
 }
 
 /** The tool a step calls; null for a block. */

@@ -10,9 +10,15 @@ import { abortFailure } from '../signals.js';
 import { limitReached, recordResult, toolOf, type SequenceEnd, type StepContext } from './context.js';
 import { executeStep, recordFailure } from './step.js';
 
-export async function runDag(sequence: CompiledSequence, dependsOn: ReadonlyMap<string, readonly string[]>, context: StepContext): Promise<SequenceEnd> {
+export async function runDag(
+  sequence: CompiledSequence,
+  dependsOn: ReadonlyMap<string, readonly string[]>,
+  context: StepContext,
+): Promise<SequenceEnd> {
   const { run, signal } = context;
-  const status = new Map<string, 'waiting' | 'running' | 'done' | 'failed' | 'skipped'>([...sequence.steps.keys()].map((id) => [id, 'waiting']));
+  const status = new Map<string, 'waiting' | 'running' | 'done' | 'failed' | 'skipped'>(
+    [...sequence.steps.keys()].map((id) => [id, 'waiting']),
+  );
   let failure: ChainFailureReason | null = null;
   let last: unknown = null;
   const skipDependents = (failedId: string, reason: string) => {
@@ -28,7 +34,8 @@ export async function runDag(sequence: CompiledSequence, dependsOn: ReadonlyMap<
     let running = 0;
     const launch = () => {
       for (const [id, step] of sequence.steps) {
-        if (status.get(id) !== 'waiting' || !(dependsOn.get(id) ?? []).every((dep) => status.get(dep) === 'done')) continue;
+        if (status.get(id) !== 'waiting' || !(dependsOn.get(id) ?? []).every((dep) => status.get(dep) === 'done'))
+          continue;
         if (signal.aborted) break;
         if (run.budget.used >= run.budget.max) {
           failure ??= limitReached(run, id);

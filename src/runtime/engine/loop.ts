@@ -18,10 +18,23 @@ export async function runLoop(step: CompiledLoop, context: StepContext): Promise
     items = step.resolveOver(context.scope);
   } catch (error) {
     if (!(error instanceof UnresolvedReference)) throw error;
-    return { status: 'failed', error: { kind: 'unresolved_reference', message: error.message }, attempts: 1, extras: null };
+    return {
+      status: 'failed',
+      error: { kind: 'unresolved_reference', message: error.message },
+      attempts: 1,
+      extras: null,
+    };
   }
   if (!Array.isArray(items)) {
-    return { status: 'failed', error: { kind: 'validation', message: `loop '${step.plan.id}' needs a list to go over, and ${step.plan.over} is ${items === null ? 'null' : typeof items}` }, attempts: 1, extras: null };
+    return {
+      status: 'failed',
+      error: {
+        kind: 'validation',
+        message: `loop '${step.plan.id}' needs a list to go over, and ${step.plan.over} is ${items === null ? 'null' : typeof items}`,
+      },
+      attempts: 1,
+      extras: null,
+    };
   }
   const list: readonly unknown[] = items;
   const { as, concurrency, maxFailures } = step.plan;
@@ -34,13 +47,21 @@ export async function runLoop(step: CompiledLoop, context: StepContext): Promise
       const index = next++;
       const itemState = newState(context.scope.state);
       itemState[as] = list[index];
-      const end = await runScope(step.body, innerContext(context, itemState, controller.signal, `${step.plan.id}[${index}]`), `item ${step.plan.id}`, index);
+      const end = await runScope(
+        step.body,
+        innerContext(context, itemState, controller.signal, `${step.plan.id}[${index}]`),
+        `item ${step.plan.id}`,
+        index,
+      );
       if (end.failure === null) {
         results[index] = end.last;
         continue;
       }
       failures.push({ index, step: end.failure.step, kind: end.failure.kind, message: end.failure.message });
-      if (failures.length > maxFailures) controller.abort(new AbortReason('cancelled', `loop '${step.plan.id}' stopped after ${failures.length} failed items`));
+      if (failures.length > maxFailures)
+        controller.abort(
+          new AbortReason('cancelled', `loop '${step.plan.id}' stopped after ${failures.length} failed items`),
+        );
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));

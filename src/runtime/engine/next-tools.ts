@@ -18,7 +18,14 @@ interface Hop {
   readonly output: unknown;
 }
 
-export async function followNextTools(step: CompiledCall, input: unknown, output: unknown, policy: NextToolPolicy, context: StepContext, site: CallSite): Promise<{ error: ToolFailure | null; hops: Hop[] }> {
+export async function followNextTools(
+  step: CompiledCall,
+  input: unknown,
+  output: unknown,
+  policy: NextToolPolicy,
+  context: StepContext,
+  site: CallSite,
+): Promise<{ error: ToolFailure | null; hops: Hop[] }> {
   const { core, history } = context.run;
   const hops: Hop[] = [];
   const seen = new Set([`${step.plan.tool}\u0000${stableJson(input)}`]);
@@ -26,7 +33,18 @@ export async function followNextTools(step: CompiledCall, input: unknown, output
   const refuse = (kind: ToolFailure['kind'], message: string, tool: string) => {
     const now = core.clock.now();
     const error: ToolFailure = { kind, message };
-    const attempt: Attempt = { tool, chainId: site.chainId, stepId: site.stepId, attempt: 1, startedAt: now, endedAt: now, waitedMs: 0, input: undefined, outcome: { ok: false, error }, via: 'next_tool' };
+    const attempt: Attempt = {
+      tool,
+      chainId: site.chainId,
+      stepId: site.stepId,
+      attempt: 1,
+      startedAt: now,
+      endedAt: now,
+      waitedMs: 0,
+      input: undefined,
+      outcome: { ok: false, error },
+      via: 'next_tool',
+    };
     history.push(historyEntry(attempt));
     site.pending?.push(attempt);
     return { error, hops };
@@ -36,21 +54,39 @@ export async function followNextTools(step: CompiledCall, input: unknown, output
     const request = nextToolOf(latest);
     if (request === null) return { error: null, hops };
     if ('malformed' in request) return refuse('output', `step '${step.plan.id}': ${request.malformed}`, step.plan.tool);
-    if (depth > policy.maxDepth) return refuse('limit', `step '${step.plan.id}': nextTool went ${policy.maxDepth} hops deep, its limit; '${request.tool}' was not called`, request.tool);
+    if (depth > policy.maxDepth)
+      return refuse(
+        'limit',
+        `step '${step.plan.id}': nextTool went ${policy.maxDepth} hops deep, its limit; '${request.tool}' was not called`,
+        request.tool,
+      );
     if (!policy.allow.includes(request.tool)) {
-      return refuse('policy', `step '${step.plan.id}': nextTool '${request.tool}' is not allowed here (allow_next_tools: ${policy.allow.join(', ') || 'none'}); it was not called`, request.tool);
+      return refuse(
+        'policy',
+        `step '${step.plan.id}': nextTool '${request.tool}' is not allowed here (allow_next_tools: ${policy.allow.join(', ') || 'none'}); it was not called`,
+        request.tool,
+      );
     }
     const key = `${request.tool}\u0000${stableJson(request.arguments)}`;
-    if (seen.has(key)) return refuse('limit', `step '${step.plan.id}': nextTool comes back to '${request.tool}' with the same arguments, a loop; it was not called again`, request.tool);
+    if (seen.has(key))
+      return refuse(
+        'limit',
+        `step '${step.plan.id}': nextTool comes back to '${request.tool}' with the same arguments, a loop; it was not called again`,
+        request.tool,
+      );
     seen.add(key);
     // Each hop of a durable step has a key of its own, stable across a crash like the step's.
-    const hopSite = site.idempotencyKey === undefined ? site : { ...site, idempotencyKey: `${site.idempotencyKey}/next_tool:${depth}` };
+    const hopSite =
+      site.idempotencyKey === undefined
+        ? site
+        : { ...site, idempotencyKey: `${site.idempotencyKey}/next_tool:${depth}` };
     const called = core.call(request.tool, request.arguments, hopSite);
     const attempt = isPromiseLike(called) ? await called : called;
     history.push(historyEntry(attempt));
     site.pending?.push(attempt);
     const { outcome } = attempt;
-    if (!outcome.ok) return { error: { ...outcome.error, message: `nextTool '${request.tool}': ${outcome.error.message}` }, hops };
+    if (!outcome.ok)
+      return { error: { ...outcome.error, message: `nextTool '${request.tool}': ${outcome.error.message}` }, hops };
     hops.push({ tool: request.tool, output: outcome.output });
     latest = outcome.output;
   }

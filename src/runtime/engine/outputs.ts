@@ -42,7 +42,10 @@ export function mapOutputs(step: CompiledStep, output: unknown, state: Record<st
 
 function missingOutput(step: CompiledStep, mapping: CompiledStep['outputs'][number]): ToolFailure {
   const source = step.kind === 'call' ? `'${step.plan.tool}'` : `the ${step.kind} block`;
-  return { kind: 'output', message: `step '${step.plan.id}': the output of ${source} has no '${mapping.from}' to map to state.${mapping.to}` };
+  return {
+    kind: 'output',
+    message: `step '${step.plan.id}': the output of ${source} has no '${mapping.from}' to map to state.${mapping.to}`,
+  };
 }
 
 /** Sets the state variables a step's `transform` computes; the failure when one does not evaluate. */

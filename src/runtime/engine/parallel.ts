@@ -27,22 +27,40 @@ export async function runParallel(step: CompiledParallel, context: StepContext, 
   await new Promise<void>((resolve) => {
     let running = 0;
     const launch = () => {
-      while (decided === null && running < (recorded ? Infinity : limit) && started < (recorded?.started ?? branches.length)) {
+      while (
+        decided === null &&
+        running < (recorded ? Infinity : limit) &&
+        started < (recorded?.started ?? branches.length)
+      ) {
         const index = started++;
         const branch = branches[index]!;
         running += 1;
-        const inner = innerContext(context, newState(context.scope.state), links[index]!.controller.signal, `${step.plan.id}.${branch.id}`, recorded !== undefined && recorded.branch !== index);
+        const inner = innerContext(
+          context,
+          newState(context.scope.state),
+          links[index]!.controller.signal,
+          `${step.plan.id}.${branch.id}`,
+          recorded !== undefined && recorded.branch !== index,
+        );
         void runScope(branch, inner, `branch ${step.plan.id}.${branch.id}`).then(async (end) => {
           ends[index] = end;
-          if (recorded === undefined && decided === null && (waitFor === 'any' || (waitFor === 'first_success' && end.failure === null))) {
+          if (
+            recorded === undefined &&
+            decided === null &&
+            (waitFor === 'any' || (waitFor === 'first_success' && end.failure === null))
+          ) {
             decided = { index, ok: end.failure === null };
             if (visit !== undefined) await visit.journal.decide(visit.key, index, started);
             links.forEach((link, other) => {
-              if (other !== index) link.controller.abort(new AbortReason('cancelled', `branch '${branch.id}' decided '${step.plan.id}' first`));
+              if (other !== index)
+                link.controller.abort(
+                  new AbortReason('cancelled', `branch '${branch.id}' decided '${step.plan.id}' first`),
+                );
             });
           }
           running -= 1;
-          if (recorded !== undefined && running === 0 && started === recorded.started) decided = { index: recorded.branch, ok: ends[recorded.branch]!.failure === null };
+          if (recorded !== undefined && running === 0 && started === recorded.started)
+            decided = { index: recorded.branch, ok: ends[recorded.branch]!.failure === null };
           if (running === 0 && (decided !== null || started === branches.length)) resolve();
           else launch();
         });
@@ -54,8 +72,20 @@ export async function runParallel(step: CompiledParallel, context: StepContext, 
 
   branches.forEach((branch, index) => {
     const end = ends[index];
-    const status = end === undefined || (decided !== null && index !== decided.index && end.failure?.kind === 'cancelled') ? 'cancelled' : end.failure ? 'failed' : 'success';
-    recordResult(run, { step: `${step.plan.id}.${branch.id}`, tool: null, status, attempts: end === undefined ? 0 : 1, ...(end?.failure ? { error: { kind: end.failure.kind, message: end.failure.message } } : {}), scope: step.plan.id });
+    const status =
+      end === undefined || (decided !== null && index !== decided.index && end.failure?.kind === 'cancelled')
+        ? 'cancelled'
+        : end.failure
+          ? 'failed'
+          : 'success';
+    recordResult(run, {
+      step: `${step.plan.id}.${branch.id}`,
+      tool: null,
+      status,
+      attempts: end === undefined ? 0 : 1,
+      ...(end?.failure ? { error: { kind: end.failure.kind, message: end.failure.message } } : {}),
+      scope: step.plan.id,
+    });
   });
 
   const branchFailure = (index: number): ToolFailure => {
@@ -65,10 +95,15 @@ export async function runParallel(step: CompiledParallel, context: StepContext, 
   const failed = (error: ToolFailure): StepRun => ({ status: 'failed', error, attempts: 1, extras: null });
   if (decided !== null) {
     const { index, ok } = decided;
-    return ok ? { status: 'success', output: { [branches[index]!.id]: ends[index]!.last }, attempts: 1, extras: null } : failed(branchFailure(index));
+    return ok
+      ? { status: 'success', output: { [branches[index]!.id]: ends[index]!.last }, attempts: 1, extras: null }
+      : failed(branchFailure(index));
   }
   if (waitFor === 'first_success') {
-    return failed({ kind: 'execution', message: `no branch of '${step.plan.id}' succeeded; the last one said: ${branchFailure(branches.length - 1).message}` });
+    return failed({
+      kind: 'execution',
+      message: `no branch of '${step.plan.id}' succeeded; the last one said: ${branchFailure(branches.length - 1).message}`,
+    });
   }
   const firstFailed = ends.findIndex((end) => end?.failure);
   if (firstFailed >= 0) return failed(branchFailure(firstFailed));

@@ -8,7 +8,12 @@ import { UNRECORDED } from '../tracing.js';
 import type { SequenceEnd, StepContext } from './context.js';
 
 /** `name` is the span's (`branch fetch_all.weather`, `item each_message`); `index` a loop item's. */
-export function runScope(sequence: CompiledSequence, inner: StepContext, name: string, index?: number): Promise<SequenceEnd> {
+export function runScope(
+  sequence: CompiledSequence,
+  inner: StepContext,
+  name: string,
+  index?: number,
+): Promise<SequenceEnd> {
   const { run } = inner;
   const tracing = run.core.tracing;
   if (tracing === undefined || inner.trace === UNRECORDED) return settledLater(sequence, inner);

@@ -47,7 +47,13 @@ export function runSequence(sequence: CompiledSequence, context: StepContext): S
 }
 
 /** The rest of a sequence from a step that did not settle at once: the same as `runSequence`, awaiting each step that does not. */
-async function runLater(sequence: CompiledSequence, context: StepContext, first: CompiledStep, pending: Promise<StepRun>, lastBefore: unknown): Promise<SequenceEnd> {
+async function runLater(
+  sequence: CompiledSequence,
+  context: StepContext,
+  first: CompiledStep,
+  pending: Promise<StepRun>,
+  lastBefore: unknown,
+): Promise<SequenceEnd> {
   const { run } = context;
   const flat = isFlat(context);
   const chained = run.onStep === undefined;
@@ -96,7 +102,8 @@ function isFlat(context: StepContext): boolean {
 /** Before a step runs: how the sequence ends when it was cancelled or used up its step budget; null to go on. */
 function enter(current: string, context: StepContext, last: unknown): SequenceEnd | null {
   const { run, signal } = context;
-  if (signal !== NEVER && signal.aborted) return { failure: { step: current, tool: null, ...abortFailure(signal.reason) }, last };
+  if (signal !== NEVER && signal.aborted)
+    return { failure: { step: current, tool: null, ...abortFailure(signal.reason) }, last };
   // Every visit counts, a skipped one too: a loop of skipped steps must end as well.
   if (run.budget.used >= run.budget.max) return { failure: limitReached(run, current), last };
   run.budget.used += 1;
@@ -104,9 +111,15 @@ function enter(current: string, context: StepContext, last: unknown): SequenceEn
 }
 
 /** After a step ran: the next step's id (null: the end), or how the sequence ended (a failure its policy does not continue from, a suspension). */
-function leave(step: CompiledStep, executed: StepRun, context: StepContext, last: unknown): string | null | SequenceEnd {
+function leave(
+  step: CompiledStep,
+  executed: StepRun,
+  context: StepContext,
+  last: unknown,
+): string | null | SequenceEnd {
   if (executed.status === 'suspended') return { failure: null, last, suspended: executed.waiting };
-  if (executed.status !== 'failed') return executed.status === 'success' && executed.next !== undefined ? executed.next : step.plan.onSuccess.next;
+  if (executed.status !== 'failed')
+    return executed.status === 'success' && executed.next !== undefined ? executed.next : step.plan.onSuccess.next;
   // Once the chain's own time is up, or its caller cancelled it, a failed step ends the chain with
   // that reason, whatever the step's policy and however the step failed (a wait cut short included).
   const { signal } = context;
@@ -120,6 +133,13 @@ function leave(step: CompiledStep, executed: StepRun, context: StepContext, last
   const tool = toolOf(step);
   const failure: ChainFailureReason = interrupted
     ? { step: step.plan.id, tool, ...abortFailure(signal.reason) }
-    : { step: step.plan.id, tool, kind: error.kind, message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.details ? { details: error.details } : {}) };
+    : {
+        step: step.plan.id,
+        tool,
+        kind: error.kind,
+        message: error.message,
+        ...(error.code ? { code: error.code } : {}),
+        ...(error.details ? { details: error.details } : {}),
+      };
   return { failure, last };
 }

@@ -15,7 +15,12 @@ export type StepRun =
       /** Set by a choice step: where the chain goes instead of `onSuccess.next` (null: the end). */
       readonly next?: string | null;
     }
-  | { readonly status: 'failed'; readonly error: ToolFailure; readonly attempts: number; readonly extras: StepExtras | null }
+  | {
+      readonly status: 'failed';
+      readonly error: ToolFailure;
+      readonly attempts: number;
+      readonly extras: StepExtras | null;
+    }
   | { readonly status: 'skipped' }
   /** A wait step in a durable run that has no signal yet: the run stops here until one comes. */
   | { readonly status: 'suspended'; readonly waiting: ChainWaiting };

@@ -36,7 +36,15 @@ async function executeIf(step: CompiledStep, context: StepContext, visit: Visit 
   try {
     holds = await evaluate(step.when!, context.scope);
   } catch (error) {
-    return { status: 'failed', error: { kind: 'execution', message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}` }, attempts: 0, extras: null };
+    return {
+      status: 'failed',
+      error: {
+        kind: 'execution',
+        message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}`,
+      },
+      attempts: 0,
+      extras: null,
+    };
   }
   if (!holds) {
     skipped(step, context);
@@ -46,7 +54,13 @@ async function executeIf(step: CompiledStep, context: StepContext, visit: Visit 
 }
 
 function skipped(step: CompiledStep, context: StepContext): void {
-  const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'skipped', attempts: 0, reason: `when is false: ${step.plan.when}` };
+  const result: StepResult = {
+    step: step.plan.id,
+    tool: toolOf(step),
+    status: 'skipped',
+    attempts: 0,
+    reason: `when is false: ${step.plan.when}`,
+  };
   recordResult(context.run, context.where === null ? result : { ...result, scope: context.where });
   if (context.trace !== undefined) skippedEvent(context.trace, step.plan.id, result.reason!);
 }
@@ -54,19 +68,33 @@ function skipped(step: CompiledStep, context: StepContext): void {
 function executeNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
   // A call step's attempts have spans of their own (made by the executor); the other kinds get one here.
   const tracing = context.run.core.tracing;
-  if (tracing !== undefined && step.kind !== 'call' && context.trace !== UNRECORDED) return executeTraced(step, context, visit, tracing);
+  if (tracing !== undefined && step.kind !== 'call' && context.trace !== UNRECORDED)
+    return executeTraced(step, context, visit, tracing);
   return runNow(step, context, visit);
 }
 
 function runNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
   const ran =
-    step.kind === 'call' ? runCallStep(step, context, visit) : step.kind === 'parallel' ? runParallel(step, context, visit) : step.kind === 'loop' ? runLoop(step, context) : step.kind === 'choice' ? runChoice(step, context) : runWait(step, context, visit);
+    step.kind === 'call'
+      ? runCallStep(step, context, visit)
+      : step.kind === 'parallel'
+        ? runParallel(step, context, visit)
+        : step.kind === 'loop'
+          ? runLoop(step, context)
+          : step.kind === 'choice'
+            ? runChoice(step, context)
+            : runWait(step, context, visit);
   if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
   return afterRun(step, ran, context);
 }
 
 /** A block, choice or wait step under a span of its own, which the steps inside it have as their parent. */
-function executeTraced(step: CompiledStep, context: StepContext, visit: Visit | undefined, tracing: Tracing): Promise<StepRun> {
+function executeTraced(
+  step: CompiledStep,
+  context: StepContext,
+  visit: Visit | undefined,
+  tracing: Tracing,
+): Promise<StepRun> {
   const span = startStepSpan(tracing, step, context.run.chainId, context.where, context.trace);
   return Promise.resolve()
     .then(() => runNow(step, { ...context, trace: parentOf(span) }, visit))
@@ -91,18 +119,41 @@ export const RECORDED: unique symbol = Symbol('recorded');
  * `startedAt` when the step before it ended at once. A step that nothing can interrupt and whose tool succeeds at once is recorded with no intermediate values
  * (`Core.callAtOnce`), and `RECORDED` comes back.
  */
-export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> | typeof RECORDED {
+export function executeCall(
+  step: CompiledCall,
+  context: StepContext,
+  startedAt: number | undefined,
+): Settled<StepRun> | typeof RECORDED {
   const { run } = context;
-  if (!step.atOnce || context.signal !== NEVER || run.nextTools !== undefined) return afterCall(step, runCallStep(step, context, undefined, startedAt), context);
+  if (!step.atOnce || context.signal !== NEVER || run.nextTools !== undefined)
+    return afterCall(step, runCallStep(step, context, undefined, startedAt), context);
   const start = startedAt ?? run.core.clock.now();
   let input: unknown;
   try {
     input = step.resolveInputs(context.scope);
   } catch (error) {
-    return afterCall(step, afterFirst(step, context, recordAttempt(inputsFailed(step, step.plan.tool, run.chainId, 1, 0, undefined, start, error), run, undefined)), context);
+    return afterCall(
+      step,
+      afterFirst(
+        step,
+        context,
+        recordAttempt(inputsFailed(step, step.plan.tool, run.chainId, 1, 0, undefined, start, error), run, undefined),
+      ),
+      context,
+    );
   }
-  const output = run.core.callAtOnce(step.plan.tool, step.known, input, run.chainId, step.plan.id, run.depth, start, run);
-  if (output instanceof AttemptMade) return afterCall(step, afterFirst(step, context, recordAttempt(output.attempt, run, undefined)), context);
+  const output = run.core.callAtOnce(
+    step.plan.tool,
+    step.known,
+    input,
+    run.chainId,
+    step.plan.id,
+    run.depth,
+    start,
+    run,
+  );
+  if (output instanceof AttemptMade)
+    return afterCall(step, afterFirst(step, context, recordAttempt(output.attempt, run, undefined)), context);
   const error = mapOutputs(step, output, context.scope.state);
   if (error !== null) return { status: 'failed', error, attempts: 1, extras: null };
   recordSuccess(step, output, 1, null, context);
@@ -121,7 +172,11 @@ function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settl
   const error = mapOutputs(step, run.output, context.scope.state);
   if (error !== null) return { status: 'failed', error, attempts: run.attempts, extras: run.extras };
   if (step.transform.length > 0) {
-    return applyTransforms(step, context.scope).then((failed) => (failed ? { status: 'failed' as const, error: failed, attempts: run.attempts, extras: run.extras } : succeeded(step, run, context)));
+    return applyTransforms(step, context.scope).then((failed) =>
+      failed
+        ? { status: 'failed' as const, error: failed, attempts: run.attempts, extras: run.extras }
+        : succeeded(step, run, context),
+    );
   }
   return succeeded(step, run, context);
 }
@@ -132,15 +187,40 @@ function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success'
 }
 
 /** Records a step's success: its output for `steps.<id>` references, its result. */
-function recordSuccess(step: CompiledStep, output: unknown, attempts: number, extras: StepExtras | null, context: StepContext): void {
+function recordSuccess(
+  step: CompiledStep,
+  output: unknown,
+  attempts: number,
+  extras: StepExtras | null,
+  context: StepContext,
+): void {
   if (context.run.keepsOutputs) context.scope.steps.set(step.plan.id, output);
   const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts, output };
-  recordResult(context.run, extras !== null || context.where !== null ? { ...result, ...extras, ...(context.where === null ? {} : { scope: context.where }) } : result);
+  recordResult(
+    context.run,
+    extras !== null || context.where !== null
+      ? { ...result, ...extras, ...(context.where === null ? {} : { scope: context.where }) }
+      : result,
+  );
 }
 
 /** Records a failed step, and how its policy handled it. */
-export function recordFailure(step: CompiledStep, failed: StepFailed, handled: 'continued' | 'stopped', context: StepContext): void {
-  recordResult(context.run, { step: step.plan.id, tool: toolOf(step), status: 'failed', attempts: failed.attempts, error: failed.error, handled, ...failed.extras, ...(context.where === null ? {} : { scope: context.where }) });
+export function recordFailure(
+  step: CompiledStep,
+  failed: StepFailed,
+  handled: 'continued' | 'stopped',
+  context: StepContext,
+): void {
+  recordResult(context.run, {
+    step: step.plan.id,
+    tool: toolOf(step),
+    status: 'failed',
+    attempts: failed.attempts,
+    error: failed.error,
+    handled,
+    ...failed.extras,
+    ...(context.where === null ? {} : { scope: context.where }),
+  });
 }
 
 /**
@@ -157,10 +237,19 @@ async function executeJournaled(step: CompiledStep, context: StepContext, journa
   if (record) return replay(step, record, context);
   if (context.replayOnly && (step.kind === 'call' || step.kind === 'wait')) {
     // A branch that lost its block's race before a crash: it was cancelled then, and is cancelled again.
-    return { status: 'failed', error: { kind: 'cancelled', message: `step '${step.plan.id}' was cancelled: another branch decided its block first` }, attempts: 0, extras: null };
+    return {
+      status: 'failed',
+      error: {
+        kind: 'cancelled',
+        message: `step '${step.plan.id}' was cancelled: another branch decided its block first`,
+      },
+      attempts: 0,
+      extras: null,
+    };
   }
   const run = await (step.when ? executeIf(step, context, visit) : executeNow(step, context, visit));
-  if (run.status === 'suspended' || (run.status !== 'skipped' && step.kind !== 'call' && step.kind !== 'wait')) return run;
+  if (run.status === 'suspended' || (run.status !== 'skipped' && step.kind !== 'call' && step.kind !== 'wait'))
+    return run;
   const tries = visit.pending.splice(0);
   const base = { type: 'step' as const, key: visit.key, tries };
   const state = context.scope.state;
@@ -185,7 +274,12 @@ function replay(step: CompiledStep, record: StepRecord, context: StepContext): S
     skipped(step, context);
     return { status: 'skipped' };
   }
-  if (record.status === 'failed') return { status: 'failed', error: record.error!, attempts: record.attempts, extras: record.extras };
+  if (record.status === 'failed')
+    return { status: 'failed', error: record.error!, attempts: record.attempts, extras: record.extras };
   Object.assign(context.scope.state, record.delta);
-  return succeeded(step, { status: 'success', output: record.output, attempts: record.attempts, extras: record.extras }, context);
+  return succeeded(
+    step,
+    { status: 'success', output: record.output, attempts: record.attempts, extras: record.extras },
+    context,
+  );
 }

@@ -21,10 +21,20 @@ export async function runWait(step: CompiledWait, context: StepContext, visit: V
   const now = context.run.core.clock.now();
   const earlier = journal.suspension(visit.key);
   if (earlier?.deadline && now >= Date.parse(earlier.deadline)) {
-    return { status: 'failed', error: { kind: 'timeout', message: `step '${id}': no signal '${signal}' came by ${earlier.deadline}` }, attempts: 1, extras: null };
+    return {
+      status: 'failed',
+      error: { kind: 'timeout', message: `step '${id}': no signal '${signal}' came by ${earlier.deadline}` },
+      attempts: 1,
+      extras: null,
+    };
   }
   if (earlier) return { status: 'suspended', waiting: earlier };
-  const waiting: ChainWaiting = { step: id, signal, schema: payload, deadline: timeoutMs === null ? null : new Date(now + timeoutMs).toISOString() };
+  const waiting: ChainWaiting = {
+    step: id,
+    signal,
+    schema: payload,
+    deadline: timeoutMs === null ? null : new Date(now + timeoutMs).toISOString(),
+  };
   await journal.suspend(visit.key, waiting);
   return { status: 'suspended', waiting };
 }

@@ -22,7 +22,9 @@ const ID = '[A-Za-z][A-Za-z0-9_]*';
 const LABEL = '"(?:[^"<>|]|<br/>)*"';
 const LINE = {
   // A step, the start and end, a condition, a choice (rhombus), a wait (parallelogram).
-  node: new RegExp(`^(${ID})(?:\\[${LABEL}\\]|\\(\\[${LABEL}\\]\\)|\\{\\{${LABEL}\\}\\}|\\{${LABEL}\\}|\\[/${LABEL}/\\])$`),
+  node: new RegExp(
+    `^(${ID})(?:\\[${LABEL}\\]|\\(\\[${LABEL}\\]\\)|\\{\\{${LABEL}\\}\\}|\\{${LABEL}\\}|\\[/${LABEL}/\\])$`,
+  ),
   subgraph: new RegExp(`^subgraph (${ID})\\[${LABEL}\\]$`),
   edge: new RegExp(`^(${ID}) (?:-->|-\\.->)(?:\\|${LABEL}\\|)? (${ID})$`),
   link: new RegExp(`^(${ID}) -\\.- (${ID})\\[${LABEL}\\]$`),
@@ -72,11 +74,23 @@ function problems(flowchart: string): string[] {
 }
 
 const flowchartOf = (markdown: string) => /```mermaid\n([\s\S]*?)\n```/.exec(markdown)?.[1] ?? '';
-const files = readdirSync(GRAPHS).filter((file) => file.endsWith('.md')).sort();
+const files = readdirSync(GRAPHS)
+  .filter((file) => file.endsWith('.md'))
+  .sort();
 
 describe('workflow pictures', () => {
   it('exist for every bundled composite', () => {
-    expect(files).toEqual(['approved_transfer.md', 'compare_weather.md', 'echo_chain_demo.md', 'gmail_to_drive_pipeline.md', 'inbox_triage.md', 'resilient_lookup.md', 'resilient_workflow.md', 'route_payment.md', 'transfer_with_handoff.md']);
+    expect(files).toEqual([
+      'approved_transfer.md',
+      'compare_weather.md',
+      'echo_chain_demo.md',
+      'gmail_to_drive_pipeline.md',
+      'inbox_triage.md',
+      'resilient_lookup.md',
+      'resilient_workflow.md',
+      'route_payment.md',
+      'transfer_with_handoff.md',
+    ]);
   });
 
   it.each(files)('%s is a Markdown file with one valid Mermaid flowchart', async (file) => {
@@ -101,7 +115,9 @@ describe('workflow pictures', () => {
 
   it('shows subgraphs for blocks (with what they map, on one line), a condition, dotted failure edges', () => {
     const triage = picture('inbox_triage');
-    expect(triage).toContain('subgraph s_summarise["summarise: for each message in #lt;#lt; state.messages #gt;#gt;, 2 at a time, up to 1 failed; → summaries; transform → urgent_count"]');
+    expect(triage).toContain(
+      'subgraph s_summarise["summarise: for each message in #lt;#lt; state.messages #gt;#gt;, 2 at a time, up to 1 failed; → summaries; transform → urgent_count"]',
+    );
     expect(triage).toContain('subgraph s_finish["finish: parallel, waits for every branch; → archive_id"]');
     expect(triage).toContain('s_alert_when -->|"no: skip"| s_finish');
     // An edge into `failed` needs no label; a failure that continues says so.
@@ -111,14 +127,19 @@ describe('workflow pictures', () => {
 
   it('writes retries in the step box, never as a loop from a step to itself', () => {
     const lookup = picture('resilient_lookup');
-    expect(lookup).toContain('s_lookup["lookup: primary_data_tool<br/>timeout 2 s<br/>retry up to 2×, 200 ms ×2, jitter<br/>fallbacks: fallback_data_tool<br/>cached 5 min<br/>→ data"]');
+    expect(lookup).toContain(
+      's_lookup["lookup: primary_data_tool<br/>timeout 2 s<br/>retry up to 2×, 200 ms ×2, jitter<br/>fallbacks: fallback_data_tool<br/>cached 5 min<br/>→ data"]',
+    );
     expect(lookup).toContain('s_lookup -.-> chain_failed');
-    for (const file of files) expect(flowchartOf(readFileSync(path.join(GRAPHS, file), 'utf8'))).not.toMatch(/^\s*(\w+) -\.?->.* \1$/m);
+    for (const file of files)
+      expect(flowchartOf(readFileSync(path.join(GRAPHS, file), 'utf8'))).not.toMatch(/^\s*(\w+) -\.?->.* \1$/m);
   });
 
   it('shows a wait as the point where the run suspends, with its time limit and what it maps', () => {
     const transfer = picture('approved_transfer');
-    expect(transfer).toContain(`s_approval[/"approval: wait<br/>for signal 'approval'<br/>the run suspends<br/>at most 24 h<br/>→ approved, approved_by"/]`);
+    expect(transfer).toContain(
+      `s_approval[/"approval: wait<br/>for signal 'approval'<br/>the run suspends<br/>at most 24 h<br/>→ approved, approved_by"/]`,
+    );
     expect(transfer).toContain('s_approval_when -->|"yes"| s_approval');
     expect(transfer).toContain('s_approval -.->|"on failure"| chain_end');
   });
@@ -141,7 +162,9 @@ describe('workflow pictures', () => {
 
   it('draws the nextTool allowance as a dashed note, not a step', () => {
     const handoff = picture('transfer_with_handoff');
-    expect(handoff).toContain('chain_start -.- next_tools["_meta.nextTool may call: request_agent_handoff<br/>at most 2 hops a step"]');
+    expect(handoff).toContain(
+      'chain_start -.- next_tools["_meta.nextTool may call: request_agent_handoff<br/>at most 2 hops a step"]',
+    );
     expect(handoff).toContain('class next_tools note');
   });
 
@@ -151,8 +174,28 @@ describe('workflow pictures', () => {
       entry: 'end',
       maxStepExecutions: 10,
       steps: [
-        { kind: 'call', id: 'end', tool: 't"<>|#', inputs: {}, when: 'state.a > 1 and state.b = "x|y"', onSuccess: { mapOutputs: [{ from: 'a', to: 'b"c' }], next: 'Step-2.x' }, onFailure: { action: 'continue', next: 'Step-2.x' } },
-        { kind: 'call', id: 'Step-2.x', tool: 'u', inputs: {}, onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'retry', maxRetries: 2, backoff: { initialMs: 1, factor: 2, maxMs: 10, jitter: false }, afterRetries: { action: 'stop' } } },
+        {
+          kind: 'call',
+          id: 'end',
+          tool: 't"<>|#',
+          inputs: {},
+          when: 'state.a > 1 and state.b = "x|y"',
+          onSuccess: { mapOutputs: [{ from: 'a', to: 'b"c' }], next: 'Step-2.x' },
+          onFailure: { action: 'continue', next: 'Step-2.x' },
+        },
+        {
+          kind: 'call',
+          id: 'Step-2.x',
+          tool: 'u',
+          inputs: {},
+          onSuccess: { mapOutputs: [], next: null },
+          onFailure: {
+            action: 'retry',
+            maxRetries: 2,
+            backoff: { initialMs: 1, factor: 2, maxMs: 10, jitter: false },
+            afterRetries: { action: 'stop' },
+          },
+        },
       ],
     };
     const flowchart = mermaidFlowchart(plan);
@@ -166,7 +209,17 @@ describe('workflow pictures', () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'toolgen-mmdc-'));
     try {
       for (const file of files) {
-        const run = spawnSync(process.env['TOOLGEN_MMDC']!, ['-i', path.join(GRAPHS, file), '-o', path.join(out, `${file}.svg`), ...(process.env['TOOLGEN_MMDC_ARGS']?.split(' ') ?? [])], { encoding: 'utf8', timeout: 120_000 });
+        const run = spawnSync(
+          process.env['TOOLGEN_MMDC']!,
+          [
+            '-i',
+            path.join(GRAPHS, file),
+            '-o',
+            path.join(out, `${file}.svg`),
+            ...(process.env['TOOLGEN_MMDC_ARGS']?.split(' ') ?? []),
+          ],
+          { encoding: 'utf8', timeout: 120_000 },
+        );
         expect(run.status, `${file}: ${run.stderr}`).toBe(0);
       }
     } finally {

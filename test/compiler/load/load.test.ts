@@ -31,7 +31,11 @@ describe('the plain value of a file', () => {
     ['an infinity', 'enum: [.inf, 1]', (v: Record<string, unknown>) => expect(v['enum']).toEqual([Infinity, 1])],
     ['not a number', 'x: .nan', (v: Record<string, unknown>) => expect(v['x']).toBeNaN()],
     ['minus zero', 'x: -0', (v: Record<string, unknown>) => expect(Object.is(v['x'], -0)).toBe(true)],
-    ['a YAML 1.1 date', '%YAML 1.1\n---\nx: 2001-12-14', (v: Record<string, unknown>) => expect(v['x']).toBeInstanceOf(Date)],
+    [
+      'a YAML 1.1 date',
+      '%YAML 1.1\n---\nx: 2001-12-14',
+      (v: Record<string, unknown>) => expect(v['x']).toBeInstanceOf(Date),
+    ],
   ])('keeps %s that JSON would change', (_, text, check) => {
     check(valueOf(text) as Record<string, unknown>);
   });

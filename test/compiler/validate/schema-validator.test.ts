@@ -42,9 +42,13 @@ parameters:
 implementation: { type: function, modul: ./echo.ts, export: echo }
 extra: true
 `;
-    const prebuilt = validate(SCHEMA as string, broken).diagnostics.map((d) => `${d.code} ${d.location?.line}:${d.location?.column} ${d.message}`);
+    const prebuilt = validate(SCHEMA as string, broken).diagnostics.map(
+      (d) => `${d.code} ${d.location?.line}:${d.location?.column} ${d.message}`,
+    );
     expect(prebuilt.length).toBeGreaterThan(3);
-    expect(validate(copy, broken).diagnostics.map((d) => `${d.code} ${d.location?.line}:${d.location?.column} ${d.message}`)).toEqual(prebuilt);
+    expect(
+      validate(copy, broken).diagnostics.map((d) => `${d.code} ${d.location?.line}:${d.location?.column} ${d.message}`),
+    ).toEqual(prebuilt);
   });
 
   it('is not used for a schema file that differs from the one it was made from', () => {

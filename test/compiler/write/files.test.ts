@@ -1,5 +1,14 @@
 /** `writeOutput`, `OutputWriter` and `OutputComparer`: one pass over the out dir, real files. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -38,7 +47,10 @@ describe('writeOutput', () => {
     writeOutput({ files: [a, b], keep: new Set(), prune: false }, dir);
     const before = statSync(a.path).ino;
     const changed = { ...b, content: `${banner}export const b = 2;\n` };
-    expect(writeOutput({ files: [a, changed], keep: new Set(), prune: false }, dir)).toEqual({ written: 1, removed: 0 });
+    expect(writeOutput({ files: [a, changed], keep: new Set(), prune: false }, dir)).toEqual({
+      written: 1,
+      removed: 0,
+    });
     expect(statSync(a.path).ino).toBe(before);
     expect(readFileSync(b.path, 'utf8')).toBe(changed.content);
   });

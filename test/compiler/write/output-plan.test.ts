@@ -23,13 +23,31 @@ const outcome = (parts: Partial<BuildOutcome>): BuildOutcome => ({
   failed: false,
   ...parts,
 });
-const emitIndex = (index: LoweredIndex): OutputFile => ({ path: index.path, content: index.tools.map((t) => t.name).join(',') });
+const emitIndex = (index: LoweredIndex): OutputFile => ({
+  path: index.path,
+  content: index.tools.map((t) => t.name).join(','),
+});
 const onDisk = (...paths: string[]) => ({ has: (file: string) => paths.includes(file) });
 
 describe('planOutput', () => {
   it('writes what a build made afresh, and the index last, listing the built tools by name', () => {
-    const plan = planOutput(outcome({ built: [{ ...tool('zeta'), files: filesOf('zeta'), fresh: true }, { ...tool('alpha'), files: filesOf('alpha'), fresh: false }] }), onDisk(), emitIndex);
-    expect(plan.files.map((file) => file.path)).toEqual([module('zeta'), test('zeta'), module('alpha'), test('alpha'), '/p/generated/index.ts']);
+    const plan = planOutput(
+      outcome({
+        built: [
+          { ...tool('zeta'), files: filesOf('zeta'), fresh: true },
+          { ...tool('alpha'), files: filesOf('alpha'), fresh: false },
+        ],
+      }),
+      onDisk(),
+      emitIndex,
+    );
+    expect(plan.files.map((file) => file.path)).toEqual([
+      module('zeta'),
+      test('zeta'),
+      module('alpha'),
+      test('alpha'),
+      '/p/generated/index.ts',
+    ]);
     expect([...plan.fresh]).toEqual([module('zeta'), test('zeta'), '/p/generated/index.ts']);
     expect(plan.files.at(-1)?.content).toBe('alpha,zeta');
   });
@@ -45,13 +63,26 @@ describe('planOutput', () => {
   });
 
   it('keeps the files of held-back tools, and removes files of vanished tools unless kept', () => {
-    const plan = planOutput(outcome({ held: [tool('relay')], vanished: [module('relay'), module('old'), test('old')] }), onDisk(), emitIndex);
+    const plan = planOutput(
+      outcome({ held: [tool('relay')], vanished: [module('relay'), module('old'), test('old')] }),
+      onDisk(),
+      emitIndex,
+    );
     expect([...plan.keep]).toEqual([module('relay'), test('relay'), '/p/generated/graphs/relay.md']);
     expect(plan.gone).toEqual([module('old'), test('old')]);
   });
 
   it('writes, keeps and removes nothing after a build with errors', () => {
-    const plan = planOutput(outcome({ built: [{ ...tool('alpha'), files: filesOf('alpha'), fresh: true }], vanished: [module('old')], complete: false, failed: true }), onDisk(module('alpha')), emitIndex);
+    const plan = planOutput(
+      outcome({
+        built: [{ ...tool('alpha'), files: filesOf('alpha'), fresh: true }],
+        vanished: [module('old')],
+        complete: false,
+        failed: true,
+      }),
+      onDisk(module('alpha')),
+      emitIndex,
+    );
     expect(plan).toMatchObject({ files: [], gone: [], prune: false });
     expect(plan.fresh.size).toBe(0);
   });
@@ -75,6 +106,10 @@ describe('compareOutput', () => {
         [module('held'), '// held\n'],
       ]),
     };
-    expect(compareOutput({ files, keep: new Set([module('held')]) }, disk)).toEqual({ stale: [test('relay')], missing: [test('echo')], orphans: [module('old')] });
+    expect(compareOutput({ files, keep: new Set([module('held')]) }, disk)).toEqual({
+      stale: [test('relay')],
+      missing: [test('echo')],
+      orphans: [module('old')],
+    });
   });
 });

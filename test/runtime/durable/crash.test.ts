@@ -41,7 +41,9 @@ interface Round {
   readonly log: LogLine[];
 }
 
-function worker(args: string[]): Promise<{ pid: number; signal: NodeJS.Signals | null; code: number | null; stderr: string }> {
+function worker(
+  args: string[],
+): Promise<{ pid: number; signal: NodeJS.Signals | null; code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
@@ -60,17 +62,36 @@ async function round(composite: string, seed: number): Promise<Round> {
   mkdirSync(dir, { recursive: true });
   for (let processes = 1; ; processes += 1) {
     // Always a kill in the first process; later ones may finish, and the last one must.
-    const killAt = processes === 1 || (processes < MAX_PROCESSES && random() < 0.3) ? 1 + Math.floor(random() * calls) : 0;
+    const killAt =
+      processes === 1 || (processes < MAX_PROCESSES && random() < 0.3) ? 1 + Math.floor(random() * calls) : 0;
     const mode = random() < 0.5 ? 'before' : 'after';
-    const exit = await worker([path.join(dir, 'store'), path.join(dir, 'log'), composite, runId, String(killAt), mode, path.join(dir, 'result.json')]);
+    const exit = await worker([
+      path.join(dir, 'store'),
+      path.join(dir, 'log'),
+      composite,
+      runId,
+      String(killAt),
+      mode,
+      path.join(dir, 'result.json'),
+    ]);
     if (exit.signal === 'SIGKILL') {
       killed.push(exit.pid);
       continue;
     }
     expect(exit.stderr).toBe('');
     expect(exit.code).toBe(0);
-    const log = readFileSync(path.join(dir, 'log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as LogLine);
-    return { dir, runId, killed, processes, result: JSON.parse(readFileSync(path.join(dir, 'result.json'), 'utf8')), log };
+    const log = readFileSync(path.join(dir, 'log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LogLine);
+    return {
+      dir,
+      runId,
+      killed,
+      processes,
+      result: JSON.parse(readFileSync(path.join(dir, 'result.json'), 'utf8')),
+      log,
+    };
   }
 }
 
@@ -78,11 +99,14 @@ async function round(composite: string, seed: number): Promise<Round> {
 let everything: Promise<Map<string, Round[]>> | undefined;
 function allRounds(): Promise<Map<string, Round[]>> {
   everything ??= (async () => {
-    const tasks = Array.from({ length: ROUNDS }, (_, index) => Object.keys(COMPOSITES).map((composite) => ({ composite, seed: index + 1 }))).flat();
+    const tasks = Array.from({ length: ROUNDS }, (_, index) =>
+      Object.keys(COMPOSITES).map((composite) => ({ composite, seed: index + 1 })),
+    ).flat();
     const done = new Map<string, Round[]>(Object.keys(COMPOSITES).map((composite) => [composite, []]));
     await Promise.all(
       Array.from({ length: PARALLEL }, async () => {
-        for (let task = tasks.shift(); task !== undefined; task = tasks.shift()) done.get(task.composite)!.push(await round(task.composite, task.seed));
+        for (let task = tasks.shift(); task !== undefined; task = tasks.shift())
+          done.get(task.composite)!.push(await round(task.composite, task.seed));
       }),
     );
     return done;
@@ -104,7 +128,15 @@ describe.each(Object.keys(COMPOSITES))('a %s composite, killed at random tool ca
   it('runs to the end without crashes (the reference)', async () => {
     const dir = path.join(root, `${composite}-clean`);
     mkdirSync(dir, { recursive: true });
-    const exit = await worker([path.join(dir, 'store'), path.join(dir, 'log'), composite, 'clean', '0', 'before', path.join(dir, 'result.json')]);
+    const exit = await worker([
+      path.join(dir, 'store'),
+      path.join(dir, 'log'),
+      composite,
+      'clean',
+      '0',
+      'before',
+      path.join(dir, 'result.json'),
+    ]);
     expect(exit.code).toBe(0);
     clean = JSON.parse(readFileSync(path.join(dir, 'result.json'), 'utf8'));
     expect(clean.status).toBe('success');
@@ -116,7 +148,10 @@ describe.each(Object.keys(COMPOSITES))('a %s composite, killed at random tool ca
       const where = `${composite}, ${runId}, killed ${killed.length} times`;
       expect(result.status, where).toBe('success');
       expect(result.final_state, where).toEqual(clean.final_state);
-      expect(journal(dir, runId).filter((record) => record.type === 'end'), where).toHaveLength(1);
+      expect(
+        journal(dir, runId).filter((record) => record.type === 'end'),
+        where,
+      ).toHaveLength(1);
 
       // Once an attempt is journaled, its tool is never called again for that attempt.
       const journaled = new Set<string>();
@@ -132,14 +167,17 @@ describe.each(Object.keys(COMPOSITES))('a %s composite, killed at random tool ca
       }
       // An attempt runs again only when a crash cut it off: every call of it but the last was in a killed worker.
       for (const [attempt, pids] of effects) {
-        for (const pid of pids.slice(0, -1)) expect(killed, `${where}: ${attempt} repeated by a worker that was not killed`).toContain(pid);
+        for (const pid of pids.slice(0, -1))
+          expect(killed, `${where}: ${attempt} repeated by a worker that was not killed`).toContain(pid);
       }
       // The audit of the run is whole: one history entry per journaled attempt, each journaled attempt called.
       expect(result.execution_history, where).toHaveLength(journaled.size);
-      for (const attempt of journaled) expect(effects.has(attempt), `${where}: ${attempt} journaled but never called`).toBe(true);
-      expect(result.execution_history.map((entry: any) => `${entry.step}#${entry.attempt}:${entry.status}`).sort(), where).toEqual(
-        clean.execution_history.map((entry: any) => `${entry.step}#${entry.attempt}:${entry.status}`).sort(),
-      );
+      for (const attempt of journaled)
+        expect(effects.has(attempt), `${where}: ${attempt} journaled but never called`).toBe(true);
+      expect(
+        result.execution_history.map((entry: any) => `${entry.step}#${entry.attempt}:${entry.status}`).sort(),
+        where,
+      ).toEqual(clean.execution_history.map((entry: any) => `${entry.step}#${entry.attempt}:${entry.status}`).sort());
     }
     // The seeds do crash the runs, and sometimes more than once.
     expect(all.every((one) => one.killed.length >= 1)).toBe(true);

@@ -8,7 +8,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, createTestClock, defineTool, FileRunStore, ToolRegistry, type ChainPlan, type ContinueHere, type DispatchedResult, type RunDispatcher } from '../../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  createTestClock,
+  defineTool,
+  FileRunStore,
+  ToolRegistry,
+  type ChainPlan,
+  type ContinueHere,
+  type DispatchedResult,
+  type RunDispatcher,
+} from '../../../src/runtime/index.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-dispatch-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -39,31 +50,80 @@ const plan: ChainPlan = {
   entry: 'draft',
   maxStepExecutions: 10,
   steps: [
-    { kind: 'call', id: 'draft', tool: 'count', inputs: {}, onSuccess: { mapOutputs: [{ from: 'n', to: 'drafts' }], next: 'review' }, onFailure: { action: 'stop' } },
-    { kind: 'wait', id: 'review', signal: 'reviewed', payload: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, timeoutMs: 60_000, onSuccess: { mapOutputs: [{ from: 'ok', to: 'ok' }], next: 'again' }, onFailure: { action: 'stop' } },
-    { kind: 'wait', id: 'again', signal: 'reviewed', payload: { type: 'object' }, timeoutMs: 1_000, onSuccess: { mapOutputs: [], next: null }, onFailure: { action: 'continue', next: null } },
+    {
+      kind: 'call',
+      id: 'draft',
+      tool: 'count',
+      inputs: {},
+      onSuccess: { mapOutputs: [{ from: 'n', to: 'drafts' }], next: 'review' },
+      onFailure: { action: 'stop' },
+    },
+    {
+      kind: 'wait',
+      id: 'review',
+      signal: 'reviewed',
+      payload: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      timeoutMs: 60_000,
+      onSuccess: { mapOutputs: [{ from: 'ok', to: 'ok' }], next: 'again' },
+      onFailure: { action: 'stop' },
+    },
+    {
+      kind: 'wait',
+      id: 'again',
+      signal: 'reviewed',
+      payload: { type: 'object' },
+      timeoutMs: 1_000,
+      onSuccess: { mapOutputs: [], next: null },
+      onFailure: { action: 'continue', next: null },
+    },
   ],
 };
 
 describe('a store with a dispatcher', () => {
   let calls = 0;
-  const count = defineTool({ name: 'count', description: 'counts its calls', parameters: { type: 'object' }, implementation: { kind: 'function', handler: () => ({ n: ++calls }) } });
-  const review = defineTool({ name: 'review', description: 'a draft, reviewed twice', parameters: { type: 'object' }, implementation: { kind: 'composite', plan } });
+  const count = defineTool({
+    name: 'count',
+    description: 'counts its calls',
+    parameters: { type: 'object' },
+    implementation: { kind: 'function', handler: () => ({ n: ++calls }) },
+  });
+  const review = defineTool({
+    name: 'review',
+    description: 'a draft, reviewed twice',
+    parameters: { type: 'object' },
+    implementation: { kind: 'composite', plan },
+  });
   const store = new DispatchingStore(path.join(root, 'store'));
   const clock = createTestClock(Date.parse('2026-01-01T00:00:00Z'));
-  const executor = new ChainExecutor({ registry: new ToolRegistry([count, review]), context: new AuditContext({ userId: 'u', sessionId: 's' }), store, clock });
+  const executor = new ChainExecutor({
+    registry: new ToolRegistry([count, review]),
+    context: new AuditContext({ userId: 'u', sessionId: 's' }),
+    store,
+    clock,
+  });
   const { asked } = store.dispatcher;
 
   it('gets each stretch of the run, named by the waits that ended before it', async () => {
-    expect(await executor.runComposite(review, {}, { runId: 'r1' })).toMatchObject({ status: 'suspended', waiting: { step: 'review' } });
+    expect(await executor.runComposite(review, {}, { runId: 'r1' })).toMatchObject({
+      status: 'suspended',
+      waiting: { step: 'review' },
+    });
     // Asking again while it waits: the same stretch, whose result is the suspension.
     expect(await executor.resume('r1')).toMatchObject({ status: 'suspended', waiting: { step: 'review' } });
-    expect(await executor.signal('r1', 'reviewed', { ok: true })).toMatchObject({ status: 'suspended', waiting: { step: 'again' } });
+    expect(await executor.signal('r1', 'reviewed', { ok: true })).toMatchObject({
+      status: 'suspended',
+      waiting: { step: 'again' },
+    });
     // The second wait's deadline passes: the next stretch fails it and follows its on_failure.
     await clock.advance(1_000);
     const [expired] = await executor.resumeAll();
     expect(expired).toMatchObject({ status: 'partial', final_state: { drafts: 1, ok: true } });
-    expect(expired!.results.at(-1)).toMatchObject({ step: 'again', status: 'failed', error: { kind: 'timeout' }, handled: 'continued' });
+    expect(expired!.results.at(-1)).toMatchObject({
+      step: 'again',
+      status: 'failed',
+      error: { kind: 'timeout' },
+      handled: 'continued',
+    });
     expect(asked).toEqual(['r1:start', 'r1:start', 'r1:wait-1', 'recover', 'r1:wait-2']);
     // Finished: the recorded result, with nothing dispatched.
     expect(await executor.resume('r1')).toMatchObject({ status: 'partial' });
@@ -71,9 +131,18 @@ describe('a store with a dispatcher', () => {
     expect(calls).toBe(1);
   });
 
-  it('resumeAll leaves unfinished runs to the dispatcher\'s recovery', async () => {
+  it("resumeAll leaves unfinished runs to the dispatcher's recovery", async () => {
     store.dispatcher.recovered = [];
-    await store.create('left', { type: 'start', runId: 'left', tool: 'review', planHash: 'x', chainId: 'c', startedAt: new Date(0).toISOString(), input: {}, userId: 'u' });
+    await store.create('left', {
+      type: 'start',
+      runId: 'left',
+      tool: 'review',
+      planHash: 'x',
+      chainId: 'c',
+      startedAt: new Date(0).toISOString(),
+      input: {},
+      userId: 'u',
+    });
     expect(await store.unfinished()).toEqual(['left']);
     expect(await executor.resumeAll()).toEqual([]);
     expect(store.dispatcher.asked.at(-1)).toBe('recover');

@@ -7,17 +7,48 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, createTestClock, defineTool, FileRunStore, RuntimeUsageError, ToolRegistry, type ChainPlan, type ToolHandler } from '../../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  createTestClock,
+  defineTool,
+  FileRunStore,
+  RuntimeUsageError,
+  ToolRegistry,
+  type ChainPlan,
+  type ToolHandler,
+} from '../../../src/runtime/index.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-durable-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let stores = 0;
 
 const HANG = new Promise<never>(() => {});
-const step = (id: string, next: string | null, onFailure: ChainPlan['steps'][number]['onFailure'] = { action: 'stop' }) =>
-  ({ kind: 'call', id, tool: 'work', inputs: { step: id }, onSuccess: { mapOutputs: [{ from: 'done', to: id }], next }, onFailure }) as const;
-const retry = { action: 'retry', maxRetries: 3, backoff: { initialMs: 100, factor: 2, maxMs: 1000, jitter: false }, afterRetries: { action: 'stop' } } as const;
-const sequence: ChainPlan = { name: 'flow', entry: 'a', maxStepExecutions: 20, steps: [step('a', 'b'), step('b', 'c', retry), step('c', null)] };
+const step = (
+  id: string,
+  next: string | null,
+  onFailure: ChainPlan['steps'][number]['onFailure'] = { action: 'stop' },
+) =>
+  ({
+    kind: 'call',
+    id,
+    tool: 'work',
+    inputs: { step: id },
+    onSuccess: { mapOutputs: [{ from: 'done', to: id }], next },
+    onFailure,
+  }) as const;
+const retry = {
+  action: 'retry',
+  maxRetries: 3,
+  backoff: { initialMs: 100, factor: 2, maxMs: 1000, jitter: false },
+  afterRetries: { action: 'stop' },
+} as const;
+const sequence: ChainPlan = {
+  name: 'flow',
+  entry: 'a',
+  maxStepExecutions: 20,
+  steps: [step('a', 'b'), step('b', 'c', retry), step('c', null)],
+};
 
 /** An executor over a store dir, whose `work` tool runs `handler`; calls are logged as `step@attempt key`. */
 function executorFor(dir: string, handler: ToolHandler<{ step: string }, unknown>, plan = sequence) {
@@ -26,11 +57,27 @@ function executorFor(dir: string, handler: ToolHandler<{ step: string }, unknown
     name: 'work',
     description: 'works',
     parameters: { type: 'object' },
-    implementation: { kind: 'function', handler: (input, context) => (calls.push(`${input.step}@${context.attempt} ${context.idempotencyKey}`), handler(input, context)) },
+    implementation: {
+      kind: 'function',
+      handler: (input, context) => (
+        calls.push(`${input.step}@${context.attempt} ${context.idempotencyKey}`),
+        handler(input, context)
+      ),
+    },
   });
-  const flow = defineTool({ name: 'flow', description: 'flows', parameters: { type: 'object' }, implementation: { kind: 'composite', plan } });
+  const flow = defineTool({
+    name: 'flow',
+    description: 'flows',
+    parameters: { type: 'object' },
+    implementation: { kind: 'composite', plan },
+  });
   const clock = createTestClock();
-  const executor = new ChainExecutor({ registry: new ToolRegistry([work, flow]), context: new AuditContext({ userId: 'u', sessionId: 's' }), store: new FileRunStore(dir, { fsync: false }), clock });
+  const executor = new ChainExecutor({
+    registry: new ToolRegistry([work, flow]),
+    context: new AuditContext({ userId: 'u', sessionId: 's' }),
+    store: new FileRunStore(dir, { fsync: false }),
+    clock,
+  });
   return { executor, flow, calls, clock };
 }
 const newDir = () => path.join(root, `store-${++stores}`);
@@ -73,7 +120,14 @@ describe('resuming after a crash', () => {
     // Attempt 2 was journaled before its wait, attempt 3 was in flight: it runs again, then attempt 4.
     expect(second.calls).toEqual(['b@3 r/b#1', 'b@4 r/b#1', 'c@1 r/c#1']);
     expect(second.clock.sleeps).toEqual([200, 400]);
-    expect(result.execution_history.map((entry) => `${entry.step}@${entry.attempt}:${entry.status}`)).toEqual(['a@1:success', 'b@1:failed', 'b@2:failed', 'b@3:failed', 'b@4:success', 'c@1:success']);
+    expect(result.execution_history.map((entry) => `${entry.step}@${entry.attempt}:${entry.status}`)).toEqual([
+      'a@1:success',
+      'b@1:failed',
+      'b@2:failed',
+      'b@3:failed',
+      'b@4:success',
+      'c@1:success',
+    ]);
     expect(result.results.find((entry) => entry.step === 'b')?.attempts).toBe(4);
   });
 
@@ -87,7 +141,10 @@ describe('resuming after a crash', () => {
     await expect(second.executor.resume('r')).rejects.toMatchObject({ name: 'DurableRunError', code: 'plan_changed' });
     await expect(second.executor.resumeAll()).rejects.toThrow(/the plan of 'flow' changed since run 'r' started/);
     expect(second.calls).toEqual([]);
-    expect(await second.executor.resume('r', { allowPlanChange: true })).toMatchObject({ status: 'success', final_state: { a: 'a', b: 'b' } });
+    expect(await second.executor.resume('r', { allowPlanChange: true })).toMatchObject({
+      status: 'success',
+      final_state: { a: 'a', b: 'b' },
+    });
     expect(second.calls).toEqual(['b@1 r/b#1']);
   });
 
@@ -101,27 +158,50 @@ describe('resuming after a crash', () => {
 
   it('joins a run already going in this process instead of starting it twice', async () => {
     const { executor, flow, calls } = executorFor(newDir(), async ({ step }) => ({ done: step }));
-    const [one, two] = await Promise.all([executor.runComposite(flow, {}, { runId: 'r' }), executor.runComposite(flow, {}, { runId: 'r' })]);
+    const [one, two] = await Promise.all([
+      executor.runComposite(flow, {}, { runId: 'r' }),
+      executor.runComposite(flow, {}, { runId: 'r' }),
+    ]);
     expect(one).toBe(two);
     expect(calls).toHaveLength(3);
   });
 
   it('needs a store for a run id, and journals nothing without one', async () => {
-    const flow = defineTool({ name: 'flow', description: 'flows', parameters: { type: 'object' }, implementation: { kind: 'composite', plan: sequence } });
-    const executor = new ChainExecutor({ registry: new ToolRegistry([flow]), context: new AuditContext({ userId: 'u', sessionId: 's' }) });
+    const flow = defineTool({
+      name: 'flow',
+      description: 'flows',
+      parameters: { type: 'object' },
+      implementation: { kind: 'composite', plan: sequence },
+    });
+    const executor = new ChainExecutor({
+      registry: new ToolRegistry([flow]),
+      context: new AuditContext({ userId: 'u', sessionId: 's' }),
+    });
     await expect(executor.runComposite(flow, {}, { runId: 'r' })).rejects.toBeInstanceOf(RuntimeUsageError);
     expect(() => executor.resumeAll()).toThrow(RuntimeUsageError);
   });
 });
 
 describe('replaying blocks', () => {
-  const branch = (id: string) => ({ id, entry: `${id}_1`, steps: [{ ...step(`${id}_1`, `${id}_2`), inputs: { step: `${id}_1` } }, step(`${id}_2`, null)] });
+  const branch = (id: string) => ({
+    id,
+    entry: `${id}_1`,
+    steps: [{ ...step(`${id}_1`, `${id}_2`), inputs: { step: `${id}_1` } }, step(`${id}_2`, null)],
+  });
   const race: ChainPlan = {
     name: 'flow',
     entry: 'race',
     maxStepExecutions: 50,
     steps: [
-      { kind: 'parallel', id: 'race', waitFor: 'any', concurrency: null, branches: [branch('slow'), branch('fast')], onSuccess: { mapOutputs: [], next: 'after' }, onFailure: { action: 'stop' } },
+      {
+        kind: 'parallel',
+        id: 'race',
+        waitFor: 'any',
+        concurrency: null,
+        branches: [branch('slow'), branch('fast')],
+        onSuccess: { mapOutputs: [], next: 'after' },
+        onFailure: { action: 'stop' },
+      },
       step('after', null),
     ],
   };
@@ -129,17 +209,41 @@ describe('replaying blocks', () => {
   it("decides a parallel block's race the way it was decided, whatever replays first", async () => {
     const dir = newDir();
     // First process: 'fast' wins while 'slow' is still in its first step; then the process "dies" at 'after'.
-    const first = executorFor(dir, async ({ step }) => (step === 'after' ? HANG : step === 'slow_1' ? new Promise((resolve) => setTimeout(() => resolve({ done: step }), 50)) : { done: step }), race);
+    const first = executorFor(
+      dir,
+      async ({ step }) =>
+        step === 'after'
+          ? HANG
+          : step === 'slow_1'
+            ? new Promise((resolve) => setTimeout(() => resolve({ done: step }), 50))
+            : { done: step },
+      race,
+    );
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(first.calls.map((call) => call.split(' ')[0])).toEqual(['slow_1@1', 'fast_1@1', 'fast_2@1', 'after@1']);
 
     // Second process: 'slow' would now win if the race were run again; it replays instead.
-    const second = executorFor(dir, async ({ step }) => (step.startsWith('fast') ? new Promise((resolve) => setTimeout(() => resolve({ done: step }), 50)) : { done: step }), race);
+    const second = executorFor(
+      dir,
+      async ({ step }) =>
+        step.startsWith('fast')
+          ? new Promise((resolve) => setTimeout(() => resolve({ done: step }), 50))
+          : { done: step },
+      race,
+    );
     const result = await second.executor.resume('r');
     expect(second.calls.map((call) => call.split(' ')[0])).toEqual(['after@1']);
-    expect(result.results.filter((entry) => entry.scope === 'race').map((entry) => [entry.step, entry.status])).toEqual([['race.slow', 'cancelled'], ['race.fast', 'success']]);
+    expect(result.results.filter((entry) => entry.scope === 'race').map((entry) => [entry.step, entry.status])).toEqual(
+      [
+        ['race.slow', 'cancelled'],
+        ['race.fast', 'success'],
+      ],
+    );
     expect(result).toMatchObject({ success: true, final_state: { after: 'after' } });
-    expect(result.results.find((entry) => entry.step === 'race')).toMatchObject({ status: 'success', output: { fast: { done: 'fast_2' } } });
+    expect(result.results.find((entry) => entry.step === 'race')).toMatchObject({
+      status: 'success',
+      output: { fast: { done: 'fast_2' } },
+    });
   });
 });

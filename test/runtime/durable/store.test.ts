@@ -8,8 +8,22 @@ import { DurableRunError, FileRunStore, type JournalRecord, type StartRecord } f
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const start = (runId: string): StartRecord => ({ type: 'start', runId, tool: 'flow', planHash: 'sha256:0', chainId: 'c', startedAt: '2026-01-01T00:00:00.000Z', input: { n: 1 }, userId: 'u' });
-const signal = (n: number): JournalRecord => ({ type: 'signal', key: `wait#${n}`, name: 'go', payload: { n, text: 'ünïcödé\nline' } });
+const start = (runId: string): StartRecord => ({
+  type: 'start',
+  runId,
+  tool: 'flow',
+  planHash: 'sha256:0',
+  chainId: 'c',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  input: { n: 1 },
+  userId: 'u',
+});
+const signal = (n: number): JournalRecord => ({
+  type: 'signal',
+  key: `wait#${n}`,
+  name: 'go',
+  payload: { n, text: 'ünïcödé\nline' },
+});
 
 describe('the line format', () => {
   it('is a CRC-32 of the JSON, then the JSON, then a newline', () => {
@@ -17,7 +31,11 @@ describe('the line format', () => {
     const line = encodeRecord(signal(1));
     expect(line).toMatch(/^[0-9a-f]{8} \{.*\}\n$/);
     expect(line.split('\n')).toHaveLength(2);
-    expect(decodeJournal(Buffer.from(line + encodeRecord(signal(2))), 'r')).toEqual({ records: [signal(1), signal(2)], validBytes: Buffer.byteLength(line + encodeRecord(signal(2))), tornTail: false });
+    expect(decodeJournal(Buffer.from(line + encodeRecord(signal(2))), 'r')).toEqual({
+      records: [signal(1), signal(2)],
+      validBytes: Buffer.byteLength(line + encodeRecord(signal(2))),
+      tornTail: false,
+    });
   });
 
   it.each([
@@ -27,13 +45,22 @@ describe('the line format', () => {
   ])('reports %s as a torn tail, keeping the lines before it', (_, tear) => {
     const whole = encodeRecord(signal(1));
     const torn = whole + tear(encodeRecord(signal(2)));
-    expect(decodeJournal(Buffer.from(torn), 'r')).toEqual({ records: [signal(1)], validBytes: Buffer.byteLength(whole), tornTail: true });
+    expect(decodeJournal(Buffer.from(torn), 'r')).toEqual({
+      records: [signal(1)],
+      validBytes: Buffer.byteLength(whole),
+      tornTail: true,
+    });
   });
 
   it('refuses a damaged line with whole lines after it: that is not a crash', () => {
     const [first, second] = [encodeRecord(signal(1)), encodeRecord(signal(2))];
     const damaged = `${first.slice(0, 20)}X${first.slice(21)}${second}`;
-    expect(() => decodeJournal(Buffer.from(damaged), 'r7')).toThrow(new DurableRunError('corrupt_journal', "the journal of run 'r7' is damaged at line 1: its checksum does not match, and whole lines follow it"));
+    expect(() => decodeJournal(Buffer.from(damaged), 'r7')).toThrow(
+      new DurableRunError(
+        'corrupt_journal',
+        "the journal of run 'r7' is damaged at line 1: its checksum does not match, and whole lines follow it",
+      ),
+    );
   });
 });
 
@@ -83,7 +110,12 @@ describe('FileRunStore', () => {
     expect(() => readFileSync(path.join(dir, 'running', 'ghost'))).toThrow();
   });
 
-  it.each(['../escape', '.hidden', '', 'a/b', 'x'.repeat(129)])('refuses the run id %j: ids are file names', async (id) => {
-    await expect(new FileRunStore(path.join(root, 'ids')).create(id, start(id))).rejects.toMatchObject({ code: 'bad_run_id' });
-  });
+  it.each(['../escape', '.hidden', '', 'a/b', 'x'.repeat(129)])(
+    'refuses the run id %j: ids are file names',
+    async (id) => {
+      await expect(new FileRunStore(path.join(root, 'ids')).create(id, start(id))).rejects.toMatchObject({
+        code: 'bad_run_id',
+      });
+    },
+  );
 });
