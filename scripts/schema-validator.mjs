@@ -51,6 +51,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let before = null;
   try {
     before = readFileSync(OUTPUT, 'utf8');
-  } catch {}
+  } catch {
+    // No validator yet: write it.
+  }
   if (before !== text) writeFileSync(OUTPUT, text);
 }

@@ -110,6 +110,7 @@ export class ChainExecutor implements ToolCaller {
    * alive, the executor's hot code would be thrown away and optimised again. This pair lives as long
    * as the class, and so do their hidden classes.
    */
+  // eslint-disable-next-line no-unused-private-class-members -- kept alive for its hidden class, never read
   static readonly #shapes = new ChainExecutor({
     registry: new ToolRegistry(),
     context: new AuditContext({ userId: '', sessionId: '' }),
@@ -151,6 +152,7 @@ export class ChainExecutor implements ToolCaller {
   }
 
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
   async invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P, options: RunOptions = {}): Promise<R> {
     const outcome = await this.call(tool, input, options);
     if (!outcome.ok) throw new ToolCallError(tool.name, outcome.error);
@@ -167,6 +169,7 @@ export class ChainExecutor implements ToolCaller {
    * if (result.status === 'suspended') console.log(result.waiting.signal); // 'approval'
    */
   async runComposite<P, S, Suspends extends boolean = false>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
     tool: ToolDefinition<P, S, any>,
     input: P,
     options: CompositeRunOptions = {},

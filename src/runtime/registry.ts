@@ -39,6 +39,7 @@ export class ToolRegistry implements ToolLookup {
   }
 
   /** A copy of this registry in which the named tools run the given handlers instead (test doubles). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
   withHandlers(handlers: Readonly<Record<string, ToolHandler<any, unknown>>>): ToolRegistry {
     const copy = new ToolRegistry([], { cacheSize: this.cache.maxEntries });
     for (const tool of this.#tools.values()) {

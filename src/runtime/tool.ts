@@ -89,9 +89,11 @@ export interface ToolCaller {
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
   call(tool: string | ToolDefinition, input: unknown, options?: RunOptions): Promise<CallOutcome>;
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
   invoke<P, R>(tool: ToolDefinition<P, R, any>, input: P, options?: RunOptions): Promise<R>;
   /** Runs a composite tool; `Suspends` is true for one with a wait step, whose durable run may suspend. */
   runComposite<P, S, Suspends extends boolean = false>(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
     tool: ToolDefinition<P, S, any>,
     input: P,
     options?: CompositeRunOptions,
@@ -109,6 +111,7 @@ export type ToolImplementation<P, R> =
  * parameter and result types, carried for the generated functions' benefit; `I` is what the handler
  * receives, the parameters with their defaults filled in.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
 export interface ToolDefinition<P = any, R = unknown, I = P> {
   readonly name: string;
   readonly description: string;

@@ -29,7 +29,8 @@ export async function postgres(): Promise<Postgres> {
     await client.end();
   } catch (error) {
     const reason = `no PostgreSQL at ${base} (${(error as Error).message}): set TOOLGEN_PG_URL to a server where the tests may create databases`;
-    if (process.env['CI'] === 'true') throw new Error(`CI=true: the DBOS tests must run, and there is ${reason}`);
+    if (process.env['CI'] === 'true')
+      throw new Error(`CI=true: the DBOS tests must run, and there is ${reason}`, { cause: error });
     console.warn(`skipping the DBOS tests: ${reason}`);
     return { skip: true, reason, urlFor, drop: async () => {} };
   }

@@ -326,7 +326,7 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
 
   it('a wait step suspends the workflow; a signal from another process continues it on a worker', async () => {
     const dir = path.join(root, 'signal');
-    const worker = await start('signal-worker', dir);
+    await start('signal-worker', dir);
     const client = await start('signal-client', dir, true);
     const [suspended] = (await client.ask({ do: 'run', composite: 'approval', runIds: ['approve-1'] })).results;
     expect(suspended).toMatchObject({

@@ -4,7 +4,6 @@
  * builds with the real compiler with no errors and no warning the report did not announce.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';

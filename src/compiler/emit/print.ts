@@ -12,6 +12,7 @@ const LINE = 100;
  */
 export function quote(text: string): string {
   // Most strings need no escaping at all.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
   if (/^[^'\\\x00-\x1f\x7f\u2028\u2029]*$/.test(text)) return `'${text}'`;
   const mark = count(text, "'") > count(text, '"') ? '"' : "'";
   let out = mark;

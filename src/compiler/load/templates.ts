@@ -31,6 +31,7 @@ export function readTemplates(dir: string): TemplateTexts {
     } catch (error) {
       throw new Error(
         `template ${file} does not load: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        { cause: error },
       );
     }
   };
