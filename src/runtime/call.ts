@@ -1,6 +1,12 @@
 /**
- * The call vocabulary between the executor and its engine: where a call happens (`CallSite`), and
- * what the engine needs of the executor to make one (`Core`).
+ * The call vocabulary between the executor and its engine: where a call happens (`CallSite`), what
+ * the engine needs of the executor to make one (`Core`), and what the fast path answers (`AtOnce`).
+ *
+ * There is one call path (`Core.call`). The fast path (`Core.callAtOnce`) is a guard in front of it:
+ * for a plain step's first attempt of a function tool that nothing can interrupt, with its policies
+ * met and its input valid, it goes straight to the handler (through the general path's own code);
+ * for anything else it answers `MISS` before it has done anything, and the general path makes the
+ * call, failures included.
  */
 import type { Attempt } from './attempt.js';
 import type { Clock } from './clock.js';
@@ -8,12 +14,11 @@ import type { RunJournal } from './durable/journal.js';
 import type { AuditContext } from './context.js';
 import type { InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
-import type { AttemptRecord, ChainResult } from './result.js';
 import type { Settled } from './settled.js';
-import type { StepListener, ToolDefinition } from './tool.js';
+import type { StepListener, ToolCaller, ToolDefinition } from './tool.js';
 import type { TraceContext, Tracing } from './tracing.js';
 
-/** Where a call happens, for the audit trail and the handler. */
+/** Where a call happens, for the audit trail and the handler: the context of one attempt. */
 export interface CallSite {
   readonly chainId: string | null;
   readonly stepId: string | null;
@@ -26,8 +31,6 @@ export interface CallSite {
   readonly timeoutMs?: number | undefined;
   readonly cache?: { readonly ttlMs: number; readonly shared: boolean } | undefined;
   readonly via?: Attempt['via'];
-  /** Receives the chain result when the call runs a composite. */
-  readonly onChain?: ((chain: ChainResult<Record<string, unknown>, boolean>) => void) | undefined;
   /** In a durable run: the key the tool sees, stable across retries and crashes. */
   readonly idempotencyKey?: string | undefined;
   /** In a durable run: where the step's attempts gather until they are journaled. */
@@ -48,43 +51,40 @@ export interface Core {
   readonly random: () => number;
   /** The app's tracer, when it gave one; undefined costs nothing. */
   readonly tracing: Tracing | undefined;
+  /** The executor, as handlers see it. */
+  readonly caller: ToolCaller;
   /** One call: policies, validation, the handler or a nested chain, the audit record. `startedAt` when the caller already read the clock. */
   call(tool: string | ToolDefinition, input: unknown, site: CallSite, startedAt?: number): Settled<Attempt>;
-  /**
-   * The flat path's call: a plain step's first attempt, nothing to interrupt it (no signal, no bound,
-   * no cache), with the same checks and records as `call`. When the tool is a function that returns at
-   * once and succeeds, its history entry goes into `sink` and its output comes back, no `Attempt`
-   * made; otherwise the attempt, as `call` returns it (not yet in the history), comes back in an `AttemptMade`.
-   */
-  callAtOnce(
-    tool: string,
-    known: KnownTool,
-    input: unknown,
-    chainId: string,
-    stepId: string,
-    depth: number,
-    startedAt: number,
-    sink: AttemptSink,
-  ): unknown;
+  /** The fast path: a plain step's first attempt, started at `startedAt`; `MISS` when it did nothing. */
+  callAtOnce(step: PlainStep, chain: ChainPlace, input: unknown, startedAt: number): Settled<Attempt> | typeof MISS;
+}
+
+/** A plain call step as the fast path sees it: made once per plan. */
+export interface PlainStep {
+  readonly tool: string;
+  readonly stepId: string;
+  /** The step's memory of its tool. */
+  readonly known: KnownTool;
+}
+
+/** The chain a call is made in. */
+export interface ChainPlace {
+  readonly chainId: string;
+  /** How deep composites are nested here. */
+  readonly depth: number;
 }
 
 /**
- * A step's memory of its tool: the definition in the registry that last ran it, with its input
- * checks. A registry never changes the tool behind a name, so a run need not look it up at every step.
+ * A step's memory of its tool: the definition in the registry that last ran it, its input checks,
+ * and whether the fast path can ever finish it (a function tool with no time limit). A registry
+ * never changes the tool behind a name, so a run need not look it up at every step.
  */
 export interface KnownTool {
   registry: ToolRegistry | null;
   definition: ToolDefinition | null;
   checks: InputChecks | null;
+  atOnce: boolean;
 }
 
-/** Where the flat path puts a call that succeeded at once: the run's history, and when the call ended. */
-export interface AttemptSink {
-  readonly history: AttemptRecord[];
-  lastEndedAt: number;
-}
-
-/** What `callAtOnce` returns when the call did not simply succeed at once. */
-export class AttemptMade {
-  constructor(readonly attempt: Settled<Attempt>) {}
-}
+/** The fast path did nothing: the general path makes the call. */
+export const MISS: unique symbol = Symbol('miss');

@@ -2,7 +2,7 @@
  * A plan checked once and turned into lookups, resolvers and parsed expressions, cached per plan
  * object so that a composite called a thousand times is prepared once.
  */
-import type { KnownTool } from './call.js';
+import type { PlainStep } from './call.js';
 import type { PlannedToolCall } from './context.js';
 import { RuntimeUsageError } from './errors.js';
 import { compileExpression, type Expression } from './expressions.js';
@@ -38,8 +38,8 @@ export interface CompiledCall extends CompiledBase {
   readonly resolveInputs: InputResolver;
   /** No `when`, step timeout, cache or transform: the flat path can make its first attempt at once (`executeCall`). */
   readonly atOnce: boolean;
-  /** Filled in by the flat path's first call (`Core.callAtOnce`). */
-  readonly known: KnownTool;
+  /** The step as the fast path sees it (`Core.callAtOnce`), its tool filled in by the first call. */
+  readonly plain: PlainStep;
 }
 
 export interface CompiledParallel extends CompiledBase {
@@ -145,7 +145,11 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
         resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing),
         atOnce:
           base.when === null && base.transform.length === 0 && step.timeoutMs === undefined && step.cache === undefined,
-        known: { registry: null, definition: null, checks: null },
+        plain: {
+          tool: step.tool,
+          stepId: step.id,
+          known: { registry: null, definition: null, checks: null, atOnce: false },
+        },
       };
     case 'parallel':
       return {

@@ -1,30 +1,34 @@
-import { randomUUID } from 'node:crypto';
+/**
+ * The executor: the runtime's public face (`call`, `invoke`, `runComposite`, durable runs) and its one
+ * call path. A call is looked up, its defaults filled in, its policies and input checked, then served
+ * from the cache, run as a composite's chain (`chain.ts`), or handed to its handler, bounded by its
+ * time limit and the caller's signal; its attempt is audited. The fast path (`Core.callAtOnce`, see
+ * `call.ts`) is a guard that goes straight to the handler when none of that can matter.
+ */
 import type { ChainPlan } from '../language/plan.js';
+import { randomUUID } from 'node:crypto';
 import { closestName } from '../language/suggest.js';
 import { schemaErrors } from '../language/validation.js';
-import { auditRecord, successEntry, successRecord, type Attempt } from './attempt.js';
+import { auditRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
-import { AttemptMade, type AttemptSink, type CallSite, type Core, type KnownTool } from './call.js';
+import { MISS, type CallSite, type ChainPlace, type Core, type KnownTool, type PlainStep } from './call.js';
+import { isoTime, runChain } from './chain.js';
 import { chainResult } from './chain-result.js';
 import { systemClock, type Clock } from './clock.js';
-import { compilePlan, type CompiledPlan } from './compiled-plan.js';
+import { compilePlan } from './compiled-plan.js';
 import { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
 import type { RunStore, SuspendedRun } from './durable/store.js';
-import { topContext, type Run, type SequenceEnd } from './engine/context.js';
-import { dagOutputs, runDag } from './engine/dag.js';
-import { runSequence } from './engine/sequence.js';
-import { newState } from './engine/state.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
-import { inputChecks, isValidInput, withDefaults, type InputChecks } from './input-defaults.js';
+import { inputChecks, isValidInput, withDefaults } from './input-defaults.js';
 import { ToolRegistry } from './registry.js';
 import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
-import { isPromiseLike, type Settled } from './settled.js';
+import { isPending, isPromiseLike, mapSettled, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
-import { endToolSpan, endWorkflowSpan, parentOf, startToolSpan, startWorkflowSpan } from './spans.js';
-import type { CompositeRunOptions, RunOptions, StepListener, ToolCaller, ToolDefinition } from './tool.js';
-import { UNRECORDED, type TraceContext, type Tracer, type TraceSpan, type Tracing } from './tracing.js';
+import { endToolSpan, parentOf, startToolSpan, underSpan } from './spans.js';
+import type { CompositeRunOptions, RunOptions, ToolCaller, ToolCallContext, ToolDefinition } from './tool.js';
+import { UNRECORDED, type TraceContext, type Tracer, type Tracing } from './tracing.js';
 
 export type { CompositeRunOptions, RunOptions } from './tool.js';
 export type { ResumeOptions } from './durable/runs.js';
@@ -48,46 +52,35 @@ export interface ChainExecutorOptions {
   readonly tracer?: Tracer;
   /** Put each tool's arguments and result on its span (`gen_ai.tool.call.arguments` / `.result`), redacted as in the audit trail. Default false. */
   readonly traceContent?: boolean;
+  /** @internal For the differential test: the fast path switched off, or its hits counted. */
+  readonly fastPath?: FastPathProbe;
 }
 
-const topLevel = (options: RunOptions, onChain?: CallSite['onChain'], journal?: RunJournal): CallSite =>
-  journal === undefined
-    ? {
-        chainId: null,
-        stepId: null,
-        attempt: 1,
-        depth: 0,
-        signal: options.signal ?? NEVER,
-        waitedMs: 0,
-        onChain,
-        onStep: options.onStep,
-      }
-    : {
-        chainId: null,
-        stepId: null,
-        attempt: 1,
-        depth: 0,
-        signal: options.signal ?? NEVER,
-        waitedMs: 0,
-        onChain,
-        onStep: options.onStep,
-        journal,
-      };
-/** The site of a plain step's first attempt, made only when the flat path leaves for `#call`. */
-const plainSite = (chainId: string, stepId: string, depth: number, trace: TraceContext | undefined): CallSite => ({
-  chainId,
-  stepId,
-  attempt: 1,
-  depth,
-  signal: NEVER,
-  waitedMs: 0,
-  timeoutMs: undefined,
-  cache: undefined,
-  via: undefined,
-  trace,
-});
-/** Composites calling composites deeper than this fail with a `limit` error (recursion is a build error; this guards plans built at run time). */
-const MAX_NESTING = 32;
+/** @internal Whether the fast path runs, and how many attempts it made. */
+export interface FastPathProbe {
+  readonly enabled: boolean;
+  hits: number;
+}
+
+/** One attempt being made: the tool found, its input with defaults, where and since when. */
+interface Call {
+  readonly definition: ToolDefinition;
+  readonly input: unknown;
+  readonly site: CallSite;
+  readonly startedAt: number;
+}
+
+/** What a call came to: its attempt, and the chain it ran when the tool is a composite that started one. */
+interface Called {
+  readonly attempt: Attempt;
+  readonly chain: AnyChainResult | null;
+}
+
+/** The site of a call the app makes (not a step's). */
+function topSite(options: RunOptions, journal?: RunJournal): CallSite {
+  const signal = options.signal ?? NEVER;
+  return { chainId: null, stepId: null, attempt: 1, depth: 0, signal, waitedMs: 0, onStep: options.onStep, journal };
+}
 
 /**
  * Runs tools and composite chains against a registry, on behalf of the caller in `context`.
@@ -102,6 +95,8 @@ export class ChainExecutor implements ToolCaller {
   readonly #clock: Clock;
   /** What the engine sees of this executor. */
   readonly #core: Core;
+  /** The call path, traced when the app gave a tracer. */
+  readonly #run: (tool: string | ToolDefinition, input: unknown, site: CallSite, startedAt?: number) => Settled<Called>;
   /** Durable runs, when the executor has a store. */
   readonly #durable: DurableRuns | null;
   /**
@@ -122,18 +117,21 @@ export class ChainExecutor implements ToolCaller {
     this.#clock = options.clock ?? systemClock;
     const tracing: Tracing | undefined =
       options.tracer === undefined ? undefined : { tracer: options.tracer, content: options.traceContent ?? false };
+    this.#run =
+      tracing === undefined
+        ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, site.trace)
+        : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt);
+    const atOnce: Core['callAtOnce'] = (step, chain, input, startedAt) =>
+      this.#callAtOnce(step, chain, input, startedAt);
     this.#core = {
       registry: this.registry,
       context: this.context,
       clock: this.#clock,
       random: options.random ?? Math.random,
       tracing,
-      call:
-        tracing === undefined
-          ? (tool, input, site, startedAt) => this.#call(tool, input, site, startedAt, site.trace)
-          : (tool, input, site, startedAt) => this.#tracedCall(tracing, tool, input, site, startedAt),
-      callAtOnce: (tool, known, input, chainId, stepId, depth, startedAt, sink) =>
-        this.#callAtOnce(tool, known, input, chainId, stepId, depth, startedAt, sink),
+      caller: this,
+      call: (tool, input, site, startedAt) => mapSettled(this.#run(tool, input, site, startedAt), attemptOf),
+      callAtOnce: options.fastPath === undefined ? atOnce : probed(options.fastPath, atOnce),
     };
     this.#durable = options.store
       ? new DurableRuns(
@@ -148,7 +146,7 @@ export class ChainExecutor implements ToolCaller {
 
   /** Calls a tool by name or definition. Never throws for a failing tool: the outcome says why. */
   async call(tool: string | ToolDefinition, input: unknown, options: RunOptions = {}): Promise<CallOutcome> {
-    return (await this.#core.call(tool, input, topLevel(options))).outcome;
+    return (await this.#core.call(tool, input, topSite(options))).outcome;
   }
 
   /** Calls an atomic tool and returns its output; throws `ToolCallError` when the call fails. */
@@ -183,15 +181,10 @@ export class ChainExecutor implements ToolCaller {
         );
       return (await this.#durable.run(tool, input, options.runId, options)) as ChainResult<S, Suspends>;
     }
-    let chain: AnyChainResult | null = null;
+    const called = this.#run(tool, input, topSite(options));
     // A chain of synchronous tools ends at once: nothing to await.
-    const called = this.#core.call(
-      tool,
-      input,
-      topLevel(options, (ran) => (chain = ran)),
-    );
-    const { outcome } = isPromiseLike(called) ? await called : called;
-    return (chain ?? this.#neverRan(tool, outcome, randomUUID(), undefined)) as ChainResult<S, Suspends>;
+    const { attempt, chain } = isPending(called) ? await called : called;
+    return (chain ?? this.#neverRan(attempt, undefined)) as ChainResult<S, Suspends>;
   }
 
   /**
@@ -239,6 +232,26 @@ export class ChainExecutor implements ToolCaller {
     return this.#requireStore().suspendedRuns();
   }
 
+  /** Runs a plan from the given state. The seed's `execute_chain`. */
+  async executeChain(
+    plan: ChainPlan,
+    initialState: Record<string, unknown> = {},
+    options: RunOptions & { chainName?: string; timeoutMs?: number } = {},
+  ): Promise<ChainResult> {
+    // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
+    return runChain(this.#core, {
+      plan,
+      initialState,
+      name: options.chainName ?? plan.name,
+      depth: 0,
+      signal: options.signal ?? NEVER,
+      timeoutMs: options.timeoutMs,
+      journal: undefined,
+      onStep: options.onStep,
+      trace: undefined,
+    }) as Settled<ChainResult>;
+  }
+
   #requireStore(): DurableRuns {
     if (this.#durable === null)
       throw new RuntimeUsageError(
@@ -253,55 +266,29 @@ export class ChainExecutor implements ToolCaller {
     input: unknown,
     journal: RunJournal,
     signal: AbortSignal | undefined,
-    onStep?: StepListener,
   ): Promise<AnyChainResult> {
-    let chain: AnyChainResult | null = null;
-    const { outcome } = await this.#core.call(
-      tool,
-      input,
-      topLevel({ signal, onStep }, (ran) => (chain = ran), journal),
-    );
-    const result: AnyChainResult = chain ?? this.#neverRan(tool, outcome, journal.start.chainId, journal.runId);
+    const { attempt, chain } = await this.#run(tool, input, topSite({ signal }, journal));
+    const result = chain ?? this.#neverRan(attempt, journal);
     if (result.status === 'suspended') await journal.pause(result.waiting);
     else await journal.end(result);
     return result;
   }
 
   /** The call was refused before the chain started (policy or input): a chain that never ran. */
-  #neverRan(tool: ToolDefinition, outcome: CallOutcome, chainId: string, runId: string | undefined): AnyChainResult {
-    const failure = (outcome as { ok: false; error: ToolFailure }).error;
-    const now = isoTime(this.#clock.now());
+  #neverRan(attempt: Attempt, journal: RunJournal | undefined): AnyChainResult {
+    const failure = (attempt.outcome as { ok: false; error: ToolFailure }).error;
+    const at = isoTime(attempt.endedAt);
     return chainResult({
-      chainId,
-      chainName: tool.name,
+      chainId: journal?.start.chainId ?? randomUUID(),
+      chainName: attempt.tool,
       results: [],
       history: [],
       state: {},
-      failure: { step: null, tool: tool.name, ...failure },
-      startedAt: now,
-      completedAt: now,
-      runId,
+      failure: { step: null, tool: attempt.tool, ...failure },
+      startedAt: at,
+      completedAt: at,
+      runId: journal?.runId,
     });
-  }
-
-  /** Runs a plan from the given state. The seed's `execute_chain`. */
-  async executeChain(
-    plan: ChainPlan,
-    initialState: Record<string, unknown> = {},
-    options: RunOptions & { chainName?: string; timeoutMs?: number } = {},
-  ): Promise<ChainResult> {
-    // Without a journal nothing suspends: a wait step fails, saying it needs a durable run.
-    return this.#runChain(
-      plan,
-      initialState,
-      options.chainName ?? plan.name,
-      0,
-      options.signal ?? NEVER,
-      options.timeoutMs,
-      undefined,
-      options.onStep,
-      undefined,
-    ) as Settled<ChainResult>;
   }
 
   /** A call under an `execute_tool` span: the span is the parent of the chain a composite runs. */
@@ -311,39 +298,23 @@ export class ChainExecutor implements ToolCaller {
     rawInput: unknown,
     site: CallSite,
     started?: number,
-  ): Settled<Attempt> {
+  ): Settled<Called> {
     if (site.trace === UNRECORDED) return this.#call(tool, rawInput, site, started, UNRECORDED);
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const span = startToolSpan(tracing, typeof tool === 'string' ? tool : tool.name, definition, site);
-    let called: Settled<Attempt>;
-    try {
-      called = this.#call(tool, rawInput, site, started, parentOf(span));
-    } catch (error) {
-      span.end();
-      throw error;
-    }
-    if (!isPromiseLike(called)) {
-      endToolSpan(tracing, span, called, definition);
-      return called;
-    }
-    return called.then(
-      (attempt) => {
-        endToolSpan(tracing, span, attempt, definition);
-        return attempt;
-      },
-      (error: unknown) => {
-        span.end();
-        throw error;
-      },
+    return underSpan(
+      span,
+      () => this.#call(tool, rawInput, site, started, parentOf(span)),
+      (called) => endToolSpan(tracing, span, called.attempt, definition),
     );
   }
 
   /**
-   * One call: look up, fill defaults, check policies, validate, serve from the cache or run, check
-   * the output, audit. Returns synchronously when the handler does and nothing can interrupt it, so a
-   * chain of synchronous tools pays for no extra promises. `chainParent` is the trace parent of the
-   * chain a composite runs (its call's span, made by `#tracedCall`); no span is touched here, so the
-   * untraced path's optimised code never depends on a span's hidden class.
+   * The general path: look up, fill defaults, check policies, validate, serve from the cache or run,
+   * audit. Synchronous when the handler is and nothing can interrupt it, so a chain of synchronous
+   * tools pays for no extra promises. `chainParent` is the trace parent of the chain a composite
+   * runs (its call's span, made by `#tracedCall`); no span is touched here, so the untraced path's
+   * optimised code never depends on a span's hidden class.
    */
   #call(
     tool: string | ToolDefinition,
@@ -351,278 +322,177 @@ export class ChainExecutor implements ToolCaller {
     site: CallSite,
     started: number | undefined,
     chainParent: TraceContext | undefined,
-  ): Settled<Attempt> {
+  ): Settled<Called> {
     const definition = typeof tool === 'string' ? this.registry.get(tool) : tool;
     const startedAt = started ?? this.#clock.now();
-    if (!definition) {
-      const name = tool as string;
-      const suggestion = closestName(name, this.registry.names());
-      const error: ToolFailure = {
-        kind: 'unknown_tool',
-        message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
-      };
-      // Nothing was called, so nothing is audited; the run's history still shows the attempt.
-      return this.#attempt(name, site, startedAt, rawInput, { ok: false, error }, site.via);
-    }
-    const checks = inputChecks(definition.parameters);
-    const input = withDefaults(definition.parameters, rawInput, checks);
-    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
-    if (refusal) return this.#finish(definition, site, startedAt, input, { ok: false, error: refusal });
+    if (!definition) return { attempt: this.#unknownTool(tool as string, rawInput, site, startedAt), chain: null };
+    const call: Call = {
+      definition,
+      input: withDefaults(definition.parameters, rawInput, inputChecks(definition.parameters)),
+      site,
+      startedAt,
+    };
+    const refusal = this.#refusal(definition, call.input);
+    if (refusal) return this.#ended(call, { ok: false, error: refusal });
     if (site.signal !== NEVER && site.signal.aborted)
-      return this.#finish(definition, site, startedAt, input, { ok: false, error: abortFailure(site.signal.reason) });
+      return this.#ended(call, { ok: false, error: abortFailure(site.signal.reason) });
+    if (site.cache === undefined) return this.#perform(call, chainParent);
+    const key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, call.input));
+    const hit = key === undefined ? undefined : this.registry.cache.get(key, this.#clock.now());
+    if (hit) return { attempt: this.#finish(call, { ok: true, output: hit.output }, 'cache'), chain: null };
+    return mapSettled(this.#perform(call, chainParent), (called) => {
+      // An output that cannot be copied (a function, a stream) is simply not cached.
+      const { outcome } = called.attempt;
+      if (key !== undefined && outcome.ok)
+        safely(() => this.registry.cache.set(key, outcome.output, this.#clock.now() + site.cache!.ttlMs));
+      return called;
+    });
+  }
 
-    let key: string | null = null;
-    if (site.cache) {
-      key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, input)) ?? null;
-      const hit = key === null ? undefined : this.registry.cache.get(key, this.#clock.now());
-      if (hit) return this.#finish(definition, site, startedAt, input, { ok: true, output: hit.output }, 'cache');
-    }
-    const remember =
-      key === null
-        ? unchanged
-        : (attempt: Attempt): Attempt => {
-            // An output that cannot be copied (a function, a stream) is simply not cached.
-            if (attempt.outcome.ok) {
-              const output = attempt.outcome.output;
-              safely(() => this.registry.cache.set(key, output, this.#clock.now() + site.cache!.ttlMs));
-            }
-            return attempt;
-          };
-
+  /** Runs what the call is: a composite's chain, or its handler (bounded when anything can interrupt it). */
+  #perform(call: Call, chainParent: TraceContext | undefined): Settled<Called> {
+    const { definition, site } = call;
     const implementation = definition.implementation;
     // The step's bound and the tool's own: the smaller one holds.
     const own = definition.policies.timeoutSeconds === null ? undefined : definition.policies.timeoutSeconds * 1000;
     const limit =
       site.timeoutMs === undefined ? own : own === undefined ? site.timeoutMs : Math.min(own, site.timeoutMs);
     if (implementation.kind === 'composite') {
-      const chain = this.#runChain(
-        implementation.plan,
-        input as Record<string, unknown>,
-        definition.name,
-        site.depth + 1,
-        site.signal,
-        limit,
-        site.journal,
-        site.onStep,
-        chainParent,
-      );
-      if (isPromiseLike(chain))
-        return chain.then((ran) => remember(this.#chainCalled(definition, site, startedAt, input, ran)));
-      return remember(this.#chainCalled(definition, site, startedAt, input, chain));
+      const chain = runChain(this.#core, {
+        plan: implementation.plan,
+        initialState: call.input as Record<string, unknown>,
+        name: definition.name,
+        depth: site.depth + 1,
+        signal: site.signal,
+        timeoutMs: limit,
+        journal: site.journal,
+        onStep: site.onStep,
+        trace: chainParent,
+      });
+      return mapSettled(chain, (ran) => ({ attempt: this.#finish(call, chainOutcome(definition, ran)), chain: ran }));
     }
-    if (limit === undefined && site.signal === NEVER) {
-      let produced: unknown;
-      try {
-        produced = implementation.handler(input, {
-          audit: this.context,
-          chainId: site.chainId,
-          stepId: site.stepId,
-          attempt: site.attempt,
-          idempotencyKey: site.idempotencyKey ?? null,
-          signal: NEVER,
-          executor: this,
-        });
-      } catch (error) {
-        return this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) });
-      }
-      const later = settlesLater(definition, produced);
-      return this.#settle(definition, site, startedAt, input, produced, later, remember);
-    }
-    return this.#guardedCall(definition, input, site, limit).then((outcome) =>
-      remember(this.#finish(definition, site, startedAt, input, outcome)),
-    );
-  }
-
-  /** The call of a composite once its chain ended: the chain to the caller that wants it, the attempt. */
-  #chainCalled(
-    definition: ToolDefinition,
-    site: CallSite,
-    startedAt: number,
-    input: unknown,
-    chain: AnyChainResult,
-  ): Attempt {
-    site.onChain?.(chain);
-    const outcome: CallOutcome = chain.success
-      ? { ok: true, output: chain.final_state }
-      : chain.status === 'suspended'
-        ? {
-            ok: false,
-            error: {
-              kind: 'execution',
-              message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'`,
-            },
-          }
-        : { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
-    return this.#finish(definition, site, startedAt, input, outcome);
+    if (limit === undefined && site.signal === NEVER) return this.#ended(call, this.#handle(call, NEVER));
+    return this.#ended(call, this.#guarded(call, limit));
   }
 
   /**
-   * `Core.callAtOnce`: `#call` for a plain step's first attempt when nothing can interrupt it. A function
-   * tool that returns at once and succeeds is recorded here directly (audit record, history entry);
-   * anything else takes `#call`'s way and comes back as an `AttemptMade`.
+   * The fast path: a plain step's first attempt of a function tool with no time limit, nothing to
+   * interrupt, trace or journal it (the engine checks that), its policies met and its input valid:
+   * straight to the handler. Anything else is a `MISS`, before anything was done.
    */
   #callAtOnce(
-    tool: string,
-    known: KnownTool,
+    step: PlainStep,
+    chain: ChainPlace,
     rawInput: unknown,
-    chainId: string,
-    stepId: string,
-    depth: number,
     startedAt: number,
-    sink: AttemptSink,
-  ): unknown {
-    // The flat path runs untraced, or under a span that does not record: then no call below it makes a span.
-    const trace = this.#core.tracing === undefined ? undefined : UNRECORDED;
-    let definition: ToolDefinition;
-    let checks: InputChecks;
-    if (known.registry === this.registry) {
-      definition = known.definition!;
-      checks = known.checks!;
-    } else {
-      const found = this.registry.get(tool);
-      if (found === undefined)
-        return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
-      definition = found;
-      checks = inputChecks(found.parameters);
-      known.registry = this.registry;
-      known.definition = found;
-      known.checks = checks;
-    }
-    const implementation = definition.implementation;
-    if (implementation.kind !== 'function' || definition.policies.timeoutSeconds !== null) {
-      return new AttemptMade(this.#core.call(tool, rawInput, plainSite(chainId, stepId, depth, trace), startedAt));
-    }
-    const input = withDefaults(definition.parameters, rawInput, checks);
-    const refusal = this.#checkPolicies(definition) ?? validateInput(definition, input, checks);
-    if (refusal)
-      return new AttemptMade(
-        this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, {
-          ok: false,
-          error: refusal,
-        }),
-      );
+  ): Settled<Attempt> | typeof MISS {
+    const known = step.known.registry === this.registry ? step.known : this.#learn(step);
+    if (!known.atOnce) return MISS;
+    const definition = known.definition!;
+    const input = withDefaults(definition.parameters, rawInput, known.checks!);
+    if (!isValidInput(definition.parameters, input, known.checks!) || this.#policyRefusal(definition) !== null)
+      return MISS;
+    // The fields of a step's site (`siteOf` in engine/call-step.ts), in its order: one hidden class for both.
+    const site: CallSite = {
+      chainId: chain.chainId,
+      stepId: step.stepId,
+      attempt: 1,
+      depth: chain.depth,
+      signal: NEVER,
+      waitedMs: 0,
+      timeoutMs: undefined,
+      cache: undefined,
+      via: undefined,
+      // The flat path runs untraced, or under a span that does not record: then no call below it makes a span.
+      trace: this.#core.tracing === undefined ? undefined : UNRECORDED,
+    };
+    const call: Call = { definition, input, site, startedAt };
+    const outcome = this.#handle(call, NEVER);
+    return isPending(outcome) ? outcome.then((settled) => this.#finish(call, settled)) : this.#finish(call, outcome);
+  }
+
+  /** Fills in a step's memory of its tool for this registry. */
+  #learn(step: PlainStep): KnownTool {
+    const known = step.known;
+    const definition = this.registry.get(step.tool) ?? null;
+    known.registry = this.registry;
+    known.definition = definition;
+    known.checks = definition === null ? null : inputChecks(definition.parameters);
+    known.atOnce =
+      definition !== null &&
+      definition.implementation.kind === 'function' &&
+      definition.policies.timeoutSeconds === null;
+    return known;
+  }
+
+  /** Runs the handler: its outcome at once when it returns a value, once settled when it returns a promise. */
+  #handle(call: Call, signal: AbortSignal): Settled<CallOutcome> {
+    const { definition, site } = call;
+    if (definition.implementation.kind !== 'function')
+      throw new RuntimeUsageError(`'${definition.name}' has no handler`);
+    const context: ToolCallContext = {
+      audit: this.context,
+      chainId: site.chainId,
+      stepId: site.stepId,
+      attempt: site.attempt,
+      idempotencyKey: site.idempotencyKey ?? null,
+      signal,
+      executor: this,
+    };
     let produced: unknown;
     try {
-      produced = implementation.handler(input, {
-        audit: this.context,
-        chainId,
-        stepId,
-        attempt: 1,
-        idempotencyKey: null,
-        signal: NEVER,
-        executor: this,
-      });
+      produced = definition.implementation.handler(call.input, context);
     } catch (error) {
-      return new AttemptMade(
-        this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, {
-          ok: false,
-          error: executionFailure(error),
-        }),
-      );
+      return { ok: false, error: executionFailure(error) };
     }
-    const later = settlesLater(definition, produced);
-    if (later !== false)
-      return new AttemptMade(
-        this.#settle(
-          definition,
-          plainSite(chainId, stepId, depth, trace),
-          startedAt,
-          input,
-          produced,
-          later,
-          unchanged,
-        ),
-      );
-    if (definition.returns !== null) {
-      const checked = checkOutput(definition, produced);
-      if (!checked.ok)
-        return new AttemptMade(
-          this.#finish(definition, plainSite(chainId, stepId, depth, trace), startedAt, input, checked),
-        );
+    let later: boolean;
+    try {
+      later = isPromiseLike(produced);
+    } catch (error) {
+      return unreadable(definition, error);
     }
-    const endedAt = this.#clock.now();
-    this.context.record(
-      successRecord(definition, this.context, chainId, stepId, 1, startedAt, endedAt, 0, input, produced),
+    if (!later) return checkOutput(definition, produced);
+    // Settled either way, so that an abandoned promise never becomes an unhandled rejection.
+    return Promise.resolve(produced).then(
+      (output): CallOutcome => checkOutput(definition, output),
+      (error: unknown): CallOutcome => ({ ok: false, error: executionFailure(error) }),
     );
-    sink.history.push(successEntry(stepId, tool, 1, startedAt, endedAt, 0));
-    sink.lastEndedAt = endedAt;
-    return produced;
   }
 
   /**
    * Runs a handler that can be interrupted: by its time limit, or by the caller. The handler gets a
-   * signal that aborts either way; the executor stops waiting for it at once, whatever it does.
+   * signal that aborts either way; the executor stops waiting for it at once, whatever it does, and
+   * once the signal aborted the attempt fails for that reason, however the handler ends.
    */
-  async #guardedCall(
-    definition: ToolDefinition,
-    input: unknown,
-    site: CallSite,
-    limit: number | undefined,
-  ): Promise<CallOutcome> {
-    if (definition.implementation.kind !== 'function')
-      throw new RuntimeUsageError(`'${definition.name}' has no handler`);
-    const { controller, release } = childController(site.signal);
+  async #guarded(call: Call, limit: number | undefined): Promise<CallOutcome> {
+    const { controller, release } = childController(call.site.signal);
     const timer = new AbortController();
     try {
-      let produced: unknown;
-      try {
-        produced = definition.implementation.handler(input, {
-          audit: this.context,
-          chainId: site.chainId,
-          stepId: site.stepId,
-          attempt: site.attempt,
-          idempotencyKey: site.idempotencyKey ?? null,
-          signal: controller.signal,
-          executor: this,
-        });
-      } catch (error) {
-        return { ok: false, error: executionFailure(error) };
-      }
-      const later = settlesLater(definition, produced);
-      if (later !== true) return later === false ? checkOutput(definition, produced) : later;
+      const handled = this.#handle(call, controller.signal);
+      if (!isPending(handled)) return handled;
       if (limit !== undefined) {
         void this.#clock.deadline(limit, timer.signal).then(() => {
           if (!timer.signal.aborted)
-            controller.abort(new AbortReason('timeout', `'${definition.name}' did not finish within ${limit} ms`));
+            controller.abort(new AbortReason('timeout', `'${call.definition.name}' did not finish within ${limit} ms`));
         });
       }
-      // The handler's promise is settled either way, so an abandoned one never becomes an unhandled rejection.
-      const finished = Promise.resolve(produced).then(
-        (output): CallOutcome => checkOutput(definition, output),
-        (error: unknown): CallOutcome => ({ ok: false, error: executionFailure(error) }),
-      );
-      return await Promise.race([
-        finished,
-        whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error })),
-      ]);
+      const aborted = whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error }));
+      const outcome = await Promise.race([handled, aborted]);
+      return !outcome.ok && controller.signal.aborted
+        ? { ok: false, error: abortFailure(controller.signal.reason) }
+        : outcome;
     } finally {
       timer.abort();
       release();
     }
   }
 
-  /** Finishes a call whose handler returned `produced`: at once, or once the promise it returned settles (`later`, from `settlesLater`). */
-  #settle(
-    definition: ToolDefinition,
-    site: CallSite,
-    startedAt: number,
-    input: unknown,
-    produced: unknown,
-    later: boolean | CallOutcome,
-    remember: (attempt: Attempt) => Attempt,
-  ): Settled<Attempt> {
-    if (later !== true)
-      return remember(
-        this.#finish(definition, site, startedAt, input, later === false ? checkOutput(definition, produced) : later),
-      );
-    return Promise.resolve(produced).then(
-      (output) => remember(this.#finish(definition, site, startedAt, input, checkOutput(definition, output))),
-      (error: unknown) =>
-        this.#finish(definition, site, startedAt, input, { ok: false, error: executionFailure(error) }),
-    );
+  /** Why the tool may not be called with this input; null when it may. */
+  #refusal(definition: ToolDefinition, input: unknown): ToolFailure | null {
+    return this.#policyRefusal(definition) ?? validateInput(definition, input);
   }
 
-  #checkPolicies(tool: ToolDefinition): ToolFailure | null {
+  #policyRefusal(tool: ToolDefinition): ToolFailure | null {
     const { policies } = tool;
     if (policies.requiresCasefile && !this.context.casefileId) {
       return { kind: 'policy', message: `'${tool.name}' requires a casefile, and the context has none` };
@@ -638,190 +508,69 @@ export class ChainExecutor implements ToolCaller {
     return null;
   }
 
-  /** The attempt value of a call that ended now. */
-  #attempt(
-    tool: string,
-    site: CallSite,
-    startedAt: number,
-    input: unknown,
-    outcome: CallOutcome,
-    via: Attempt['via'],
-  ): Attempt {
-    return {
-      tool,
-      chainId: site.chainId,
-      stepId: site.stepId,
-      attempt: site.attempt,
-      startedAt,
-      endedAt: this.#clock.now(),
-      waitedMs: site.waitedMs,
-      input,
-      outcome,
-      via,
+  /** The attempt at a tool the registry does not have: nothing was called, so nothing is audited (the run's history still shows it). */
+  #unknownTool(name: string, rawInput: unknown, site: CallSite, startedAt: number): Attempt {
+    const suggestion = closestName(name, this.registry.names());
+    const error: ToolFailure = {
+      kind: 'unknown_tool',
+      message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
     };
+    return attemptValue(name, { site, startedAt, input: rawInput }, { ok: false, error }, this.#clock.now());
+  }
+
+  /** A call that ran no chain, once its outcome is known. */
+  #ended(call: Call, outcome: Settled<CallOutcome>): Settled<Called> {
+    return mapSettled(outcome, (settled) => ({ attempt: this.#finish(call, settled), chain: null }));
   }
 
   /** Makes the attempt value and records it in the audit trail. */
-  #finish(
-    tool: ToolDefinition,
-    site: CallSite,
-    startedAt: number,
-    input: unknown,
-    outcome: CallOutcome,
-    served?: 'cache',
-  ): Attempt {
-    const attempt = this.#attempt(tool.name, site, startedAt, input, outcome, served ?? site.via);
-    this.context.record(auditRecord(attempt, tool, this.context));
-    return attempt;
-  }
-
-  /**
-   * Runs a plan: synchronously while every step settles at once, so a chain of synchronous tools makes
-   * no promise. Like an async function, it never throws: what throws comes back as a rejected promise.
-   */
-  #runChain(
-    plan: ChainPlan,
-    initialState: Record<string, unknown>,
-    chainName: string,
-    depth: number,
-    parentSignal: AbortSignal,
-    timeoutMs: number | undefined,
-    journal: RunJournal | undefined,
-    onStep: StepListener | undefined,
-    trace: TraceContext | undefined,
-  ): Settled<AnyChainResult> {
-    try {
-      return this.#startChain(plan, initialState, chainName, depth, parentSignal, timeoutMs, journal, onStep, trace);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  #startChain(
-    plan: ChainPlan,
-    initialState: Record<string, unknown>,
-    chainName: string,
-    depth: number,
-    parentSignal: AbortSignal,
-    timeoutMs: number | undefined,
-    journal: RunJournal | undefined,
-    onStep: StepListener | undefined,
-    trace: TraceContext | undefined,
-  ): Settled<AnyChainResult> {
-    const compiled = compilePlan(plan);
-    // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
-    const chainId = journal?.start.chainId ?? randomUUID();
-    const startedAt = journal?.start.startedAt ?? isoTime(this.#clock.now());
-    // Not a spread: V8 adds properties to a spread-made object on a slow path (see `newState`).
-    const state = newState(initialState);
-    const run: Run = {
-      core: this.#core,
-      chainId,
-      depth,
-      history: [],
-      results: [],
-      builtins: { chain_id: chainId, chain_name: chainName, started_at: startedAt },
-      nextTools: plan.nextTools,
-      budget: { used: 0, max: plan.maxStepExecutions },
-      runSequence,
-      journal,
-      onStep,
-      lastEndedAt: 0,
-      keepsOutputs: compiled.readsSteps,
-      lastOutput: null,
-    };
-    this.context.trackChain(chainId, chainName, compiled.tools, 'running');
-    const { tracing } = this.#core;
-    const span =
-      tracing === undefined || trace === UNRECORDED
-        ? undefined
-        : startWorkflowSpan(tracing, chainName, chainId, journal?.runId, trace);
-
-    // The chain's own signal: the caller's, plus the chain's time limit. Nothing to make when neither can fire.
-    const interruptible = parentSignal !== NEVER || timeoutMs !== undefined;
-    const { controller, release } = interruptible ? childController(parentSignal) : NOT_INTERRUPTIBLE;
-    const signal = controller?.signal ?? NEVER;
-    const timer = timeoutMs === undefined ? null : new AbortController();
-    if (timer && controller) {
-      void this.#clock.deadline(timeoutMs!, timer.signal).then(() => {
-        if (!timer.signal.aborted)
-          controller.abort(new AbortReason('timeout', `'${chainName}' did not finish within ${timeoutMs} ms`));
-      });
-    }
-    let ended: Settled<SequenceEnd>;
-    try {
-      const context = topContext(run, state, signal, span === undefined ? trace : parentOf(span));
-      if (depth > MAX_NESTING)
-        ended = {
-          failure: {
-            step: null,
-            tool: null,
-            kind: 'limit',
-            message: `composite tools are nested more than ${MAX_NESTING} deep`,
-          },
-          last: null,
-        };
-      else ended = plan.mode === 'dag' ? runDag(compiled, compiled.dependsOn, context) : runSequence(compiled, context);
-    } catch (error) {
-      span?.end();
-      timer?.abort();
-      release();
-      throw error;
-    }
-    if (isPromiseLike(ended)) {
-      return ended.then(
-        (end) => {
-          timer?.abort();
-          release();
-          return this.#endChain(plan, compiled.tools, run, state, chainName, startedAt, journal, span, end);
-        },
-        (error: unknown) => {
-          span?.end();
-          timer?.abort();
-          release();
-          throw error;
-        },
-      );
-    }
-    timer?.abort();
-    release();
-    return this.#endChain(plan, compiled.tools, run, state, chainName, startedAt, journal, span, ended);
-  }
-
-  /** A chain's end: its span, its status in the audit context, its result. */
-  #endChain(
-    plan: ChainPlan,
-    tools: CompiledPlan['tools'],
-    run: Run,
-    state: Record<string, unknown>,
-    chainName: string,
-    startedAt: string,
-    journal: RunJournal | undefined,
-    span: TraceSpan | undefined,
-    end: SequenceEnd,
-  ): AnyChainResult {
-    const { failure, suspended: waiting } = end;
-    if (span !== undefined) endWorkflowSpan(span, failure, waiting);
-    this.context.trackChain(run.chainId, chainName, tools, waiting ? 'suspended' : failure ? 'failed' : 'success');
-    const outputs = plan.mode === 'dag' ? dagOutputs(plan, run.results) : undefined;
-    return chainResult({
-      chainId: run.chainId,
-      chainName,
-      results: run.results,
-      history: run.history,
-      state,
-      failure,
-      startedAt,
-      completedAt: isoTime(this.#clock.now()),
-      outputs,
-      runId: journal?.runId,
-      waiting,
-    });
+  #finish(call: Call, outcome: CallOutcome, served?: 'cache'): Attempt {
+    const attempt = attemptValue(call.definition.name, call, outcome, this.#clock.now());
+    const made = served === undefined ? attempt : { ...attempt, via: served };
+    this.context.record(auditRecord(made, call.definition, this.context));
+    return made;
   }
 }
 
-const unchanged = (attempt: Attempt): Attempt => attempt;
-const NOT_INTERRUPTIBLE = { controller: null, release: () => {} };
+/** The attempt value of a call of `tool` that ended at `endedAt`. */
+function attemptValue(tool: string, call: Omit<Call, 'definition'>, outcome: CallOutcome, endedAt: number): Attempt {
+  const { site } = call;
+  return {
+    tool,
+    chainId: site.chainId,
+    stepId: site.stepId,
+    attempt: site.attempt,
+    startedAt: call.startedAt,
+    endedAt,
+    waitedMs: site.waitedMs,
+    input: call.input,
+    outcome,
+    via: site.via,
+  };
+}
+
+const attemptOf = (called: Called): Attempt => called.attempt;
+
+/** The fast path as the probe wants it: off (every call a `MISS`), or with its hits counted. */
+function probed(probe: FastPathProbe, callAtOnce: Core['callAtOnce']): Core['callAtOnce'] {
+  if (!probe.enabled) return () => MISS;
+  return (step, chain, input, startedAt) => {
+    const made = callAtOnce(step, chain, input, startedAt);
+    if (made !== MISS) probe.hits += 1;
+    return made;
+  };
+}
+
+/** The outcome of a composite's call once its chain ended. */
+function chainOutcome(definition: ToolDefinition, chain: AnyChainResult): CallOutcome {
+  if (chain.success) return { ok: true, output: chain.final_state };
+  if (chain.status === 'suspended')
+    return {
+      ok: false,
+      error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` },
+    };
+  return { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+}
 
 /** The value of `run`, or undefined when it throws. */
 function safely<T>(run: () => T): T | undefined {
@@ -829,27 +578,6 @@ function safely<T>(run: () => T): T | undefined {
     return run();
   } catch {
     return undefined;
-  }
-}
-
-let lastMs = Number.NaN;
-let lastIso = '';
-
-/** `new Date(ms).toISOString()`, remembering the last one: a chain's timestamps mostly share a millisecond. */
-function isoTime(ms: number): string {
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
-}
-
-/** Whether a handler's return value is a promise; an `output` failure when even that cannot be read. */
-function settlesLater(tool: ToolDefinition, produced: unknown): boolean | CallOutcome {
-  try {
-    return isPromiseLike(produced);
-  } catch (error) {
-    return unreadable(tool, error);
   }
 }
 
@@ -880,8 +608,8 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   return { ok: true, output };
 }
 
-function validateInput(tool: ToolDefinition, input: unknown, checks: InputChecks): ToolFailure | null {
-  if (isValidInput(tool.parameters, input, checks)) return null;
+function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null {
+  if (isValidInput(tool.parameters, input)) return null;
   const problems = schemaErrors(tool.parameters, input);
   if (problems.length === 0) return null;
   return {

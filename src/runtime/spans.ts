@@ -13,6 +13,7 @@ import type { CompiledStep } from './compiled-plan.js';
 import type { SequenceEnd } from './engine/context.js';
 import type { StepRun } from './engine/step-run.js';
 import type { ChainFailureReason, ChainWaiting } from './result.js';
+import { isPending, type Settled } from './settled.js';
 import type { ToolDefinition } from './tool.js';
 import {
   SPAN_KIND_INTERNAL,
@@ -140,15 +141,13 @@ export function endStepSpan(span: TraceSpan, run: StepRun): void {
 /** The span of one branch of a parallel block (`branch fetch_all.weather`) or one item of a loop (`item each_message`, with its index). */
 export function startScopeSpan(
   tracing: Tracing,
-  name: string,
-  where: string,
-  index: number | undefined,
+  scope: { readonly name: string; readonly where: string; readonly index: number | undefined },
   chainId: string,
   parent: TraceContext | undefined,
 ): TraceSpan {
-  const attributes: TraceAttributes = { 'toolgen.scope': where, 'toolgen.chain.id': chainId };
-  if (index !== undefined) attributes['toolgen.loop.index'] = index;
-  return tracing.tracer.startSpan(name, { kind: SPAN_KIND_INTERNAL, attributes }, parent);
+  const attributes: TraceAttributes = { 'toolgen.scope': scope.where, 'toolgen.chain.id': chainId };
+  if (scope.index !== undefined) attributes['toolgen.loop.index'] = scope.index;
+  return tracing.tracer.startSpan(scope.name, { kind: SPAN_KIND_INTERNAL, attributes }, parent);
 }
 
 export function endScopeSpan(span: TraceSpan, end: SequenceEnd): void {
@@ -164,6 +163,25 @@ export function skippedEvent(parent: TraceContext, stepId: string, reason: strin
   const span = parent instanceof SpanParent ? parent.span : undefined;
   if (span?.isRecording())
     span.addEvent('toolgen.step.skipped', { 'toolgen.step.id': stepId, 'toolgen.reason': reason });
+}
+
+/** Runs `work` under `span`, ending it with what the work settled to (`end`), or plainly when it throws. */
+export function underSpan<T>(span: TraceSpan, work: () => Settled<T>, end: (value: T) => void): Settled<T> {
+  const fail = (error: unknown): never => {
+    span.end();
+    throw error;
+  };
+  let settled: Settled<T>;
+  try {
+    settled = work();
+  } catch (error) {
+    return fail(error);
+  }
+  const ended = (value: T): T => {
+    end(value);
+    return value;
+  };
+  return isPending(settled) ? settled.then(ended, fail) : ended(settled);
 }
 
 /** The context whose spans are children of `span`; `UNRECORDED` when it does not record. */

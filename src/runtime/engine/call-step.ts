@@ -9,7 +9,7 @@ import type { Visit } from '../durable/journal.js';
 import { describeError, type ToolFailure } from '../errors.js';
 import { UnresolvedReference } from '../references.js';
 import { backoffDelay, shouldRetry } from '../retry.js';
-import { isPromiseLike, type Settled } from '../settled.js';
+import { isPending, type Settled } from '../settled.js';
 import type { Run, StepContext } from './context.js';
 import { followNextTools } from './next-tools.js';
 import type { StepExtras, StepRun } from './step-run.js';
@@ -26,17 +26,25 @@ export function runCallStep(
   startedAt?: number,
 ): Settled<StepRun> {
   if (visit !== undefined) return completeStep(step, context, null, visit);
-  return afterFirst(
-    step,
-    context,
-    attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined), startedAt),
-  );
+  return afterFirst(step, context, attemptTool(step, step.plan.tool, context, siteOf(step, context, FIRST), startedAt));
 }
+
+/** Which attempt of a step a call is: its number, the backoff waited before it, how it came about. */
+interface Turn {
+  readonly attempt: number;
+  readonly waitedMs: number;
+  readonly via?: Attempt['via'];
+  /** A fallback's tool. */
+  readonly fallback?: string;
+}
+
+const FIRST: Turn = { attempt: 1, waitedMs: 0 };
+const NEXT_TOOL: Turn = { attempt: 1, waitedMs: 0, via: 'next_tool' };
 
 /** The rest of a call step once its first attempt was made and is in the history: done, or retries, fallbacks and `nextTool` hops. */
 export function afterFirst(step: CompiledCall, context: StepContext, first: Settled<Attempt>): Settled<StepRun> {
   if (
-    !isPromiseLike(first) &&
+    !isPending(first) &&
     (first.outcome.ok ? !context.run.nextTools : !mayRecover(step, first.outcome.error, context.signal))
   ) {
     return finished(first, 1, first.via === 'cache' ? { cached: true } : null);
@@ -61,32 +69,26 @@ function mayRecover(step: CompiledCall, error: ToolFailure, signal: AbortSignal)
   );
 }
 
-function siteOf(
-  step: CompiledCall,
-  context: StepContext,
-  attempt: number,
-  waitedMs: number,
-  via: CallSite['via'],
-  visit?: Visit,
-  tool?: string,
-): CallSite {
-  if (visit !== undefined) {
-    // A fallback is another tool's call: its key says so, so it never collides with the step's own.
-    const idempotencyKey = via === 'fallback' ? `${visit.idempotencyKey}/fallback:${tool}` : visit.idempotencyKey;
-    return { ...siteOf(step, context, attempt, waitedMs, via), idempotencyKey, pending: visit.pending };
-  }
-  return {
+/** The site of one attempt of the step (in a durable run, `visit`'s). */
+function siteOf(step: CompiledCall, context: StepContext, turn: Turn, visit?: Visit): CallSite {
+  const { via } = turn;
+  const site: CallSite = {
     chainId: context.run.chainId,
     stepId: step.plan.id,
-    attempt,
+    attempt: turn.attempt,
     depth: context.run.depth,
     signal: context.signal,
-    waitedMs,
+    waitedMs: turn.waitedMs,
     timeoutMs: step.plan.timeoutMs,
     cache: via === undefined ? step.plan.cache : undefined,
     via,
     trace: context.trace,
   };
+  if (visit === undefined) return site;
+  // A fallback is another tool's call: its key says so, so it never collides with the step's own.
+  const idempotencyKey =
+    via === 'fallback' ? `${visit.idempotencyKey}/fallback:${turn.fallback}` : visit.idempotencyKey;
+  return { ...site, idempotencyKey, pending: visit.pending };
 }
 
 async function completeStep(
@@ -102,7 +104,7 @@ async function completeStep(
   let attempts = resumed ? visit.prior.length : 1;
   let last = resumed
     ? visit.prior[visit.prior.length - 1]!
-    : await (first ?? attemptTool(step, step.plan.tool, context, siteOf(step, context, 1, 0, undefined, visit)));
+    : await (first ?? attemptTool(step, step.plan.tool, context, siteOf(step, context, FIRST, visit)));
   let credit = resumed ? Math.max(0, core.clock.now() - last.endedAt) : 0;
   while (
     !last.outcome.ok &&
@@ -118,14 +120,16 @@ async function completeStep(
     credit = 0;
     if (signal.aborted) break;
     attempts += 1;
-    const next = attemptTool(step, step.plan.tool, context, siteOf(step, context, attempts, waited, undefined, visit));
-    last = isPromiseLike(next) ? await next : next;
+    const turn: Turn = { attempt: attempts, waitedMs: waited };
+    const next = attemptTool(step, step.plan.tool, context, siteOf(step, context, turn, visit));
+    last = isPending(next) ? await next : next;
   }
   if (!last.outcome.ok) {
     if (signal.aborted || last.outcome.error.kind === 'unresolved_reference') return finished(last, attempts, null);
     for (const fallback of step.plan.fallbacks ?? []) {
-      const tried = attemptTool(step, fallback, context, siteOf(step, context, 1, 0, 'fallback', visit, fallback));
-      const served = isPromiseLike(tried) ? await tried : tried;
+      const turn: Turn = { attempt: 1, waitedMs: 0, via: 'fallback', fallback };
+      const tried = attemptTool(step, fallback, context, siteOf(step, context, turn, visit));
+      const served = isPending(tried) ? await tried : tried;
       if (served.outcome.ok) return finished(served, attempts, { served_by: fallback });
       if (signal.aborted) break;
     }
@@ -134,14 +138,8 @@ async function completeStep(
   const cached: StepExtras | null = last.via === 'cache' ? { cached: true } : null;
   const nextTools = context.run.nextTools;
   if (!nextTools || last.input === undefined) return finished(last, attempts, cached);
-  const followed = await followNextTools(
-    step,
-    last.input,
-    last.outcome.output,
-    nextTools,
-    context,
-    siteOf(step, context, 1, 0, 'next_tool', visit),
-  );
+  const from = { input: last.input, output: last.outcome.output };
+  const followed = await followNextTools(step, from, nextTools, context, siteOf(step, context, NEXT_TOOL, visit));
   const extras = followed.hops.length > 0 ? { ...cached, hops: followed.hops } : cached;
   return followed.error
     ? { status: 'failed', error: followed.error, attempts, extras }
@@ -162,26 +160,13 @@ function attemptTool(
   try {
     input = step.resolveInputs(context.scope);
   } catch (error) {
-    return recordAttempt(
-      inputsFailed(step, tool, site.chainId, site.attempt, site.waitedMs, site.via, startedAt, error),
-      run,
-      site.pending,
-    );
+    return recordAttempt(inputsFailed(step, tool, site, startedAt, error), run, site.pending);
   }
   return recordAttempt(run.core.call(tool, input, site, startedAt), run, site.pending);
 }
 
 /** The attempt of a step whose inputs could not be built (a reference with no value, a value that cannot be written into text): it fails, and no tool is called. */
-export function inputsFailed(
-  step: CompiledCall,
-  tool: string,
-  chainId: string | null,
-  attempt: number,
-  waitedMs: number,
-  via: Attempt['via'],
-  startedAt: number,
-  error: unknown,
-): Attempt {
+function inputsFailed(step: CompiledCall, tool: string, site: CallSite, startedAt: number, error: unknown): Attempt {
   const failure: ToolFailure =
     error instanceof UnresolvedReference
       ? { kind: 'unresolved_reference', message: error.message }
@@ -191,21 +176,21 @@ export function inputsFailed(
         };
   return {
     tool,
-    chainId,
+    chainId: site.chainId,
     stepId: step.plan.id,
-    attempt,
+    attempt: site.attempt,
     startedAt,
     endedAt: startedAt,
-    waitedMs,
+    waitedMs: site.waitedMs,
     input: undefined,
     outcome: { ok: false, error: failure },
-    via,
+    via: site.via,
   };
 }
 
 /** Puts an attempt in the run's history (and a durable visit's pending attempts) once it settles. */
 export function recordAttempt(called: Settled<Attempt>, run: Run, pending: Attempt[] | undefined): Settled<Attempt> {
-  if (isPromiseLike(called)) {
+  if (isPending(called)) {
     return called.then((attempt) => {
       run.history.push(historyEntry(attempt));
       pending?.push(attempt);
@@ -214,6 +199,5 @@ export function recordAttempt(called: Settled<Attempt>, run: Run, pending: Attem
   }
   run.history.push(historyEntry(called));
   pending?.push(called);
-  run.lastEndedAt = called.endedAt;
   return called;
 }

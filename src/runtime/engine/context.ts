@@ -41,12 +41,8 @@ export interface Run {
   readonly journal: RunJournal | undefined;
   /** The caller's `onStep`, for the chain it started (not for composites nested in it). */
   readonly onStep: StepListener | undefined;
-  /** When the last attempt that settled at once ended: the flat path reads it right after a step, to start the next one then. */
-  lastEndedAt: number;
   /** Whether anything in the plan reads `steps.<id>` (`CompiledPlan.readsSteps`): if not, step outputs are not kept for it. */
   readonly keepsOutputs: boolean;
-  /** The output of the step `executeCall` just recorded: the sequence reads it right after. */
-  lastOutput: unknown;
 }
 
 /** Adds a step execution to the run's results, and tells the caller when it listens. */

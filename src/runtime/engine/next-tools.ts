@@ -10,7 +10,7 @@ import type { CompiledCall } from '../compiled-plan.js';
 import type { ToolFailure } from '../errors.js';
 import type { NextToolPolicy } from '../../language/plan.js';
 import { nextToolOf } from '../next-tool.js';
-import { isPromiseLike } from '../settled.js';
+import { isPending } from '../settled.js';
 import type { StepContext } from './context.js';
 
 interface Hop {
@@ -18,17 +18,17 @@ interface Hop {
   readonly output: unknown;
 }
 
+/** Follows the `nextTool` hops from the step's call (`from`: its tool's input and output). */
 export async function followNextTools(
   step: CompiledCall,
-  input: unknown,
-  output: unknown,
+  from: { readonly input: unknown; readonly output: unknown },
   policy: NextToolPolicy,
   context: StepContext,
   site: CallSite,
 ): Promise<{ error: ToolFailure | null; hops: Hop[] }> {
   const { core, history } = context.run;
   const hops: Hop[] = [];
-  const seen = new Set([`${step.plan.tool}\u0000${stableJson(input)}`]);
+  const seen = new Set([`${step.plan.tool}\u0000${stableJson(from.input)}`]);
   // A refused hop calls nothing: it is in the history (not in the audit trail, which records calls).
   const refuse = (kind: ToolFailure['kind'], message: string, tool: string) => {
     const now = core.clock.now();
@@ -49,7 +49,7 @@ export async function followNextTools(
     site.pending?.push(attempt);
     return { error, hops };
   };
-  let latest = output;
+  let latest = from.output;
   for (let depth = 1; ; depth += 1) {
     const request = nextToolOf(latest);
     if (request === null) return { error: null, hops };
@@ -81,7 +81,7 @@ export async function followNextTools(
         ? site
         : { ...site, idempotencyKey: `${site.idempotencyKey}/next_tool:${depth}` };
     const called = core.call(request.tool, request.arguments, hopSite);
-    const attempt = isPromiseLike(called) ? await called : called;
+    const attempt = isPending(called) ? await called : called;
     history.push(historyEntry(attempt));
     site.pending?.push(attempt);
     const { outcome } = attempt;

@@ -3,7 +3,7 @@
  * span of its own under the block's, so that the steps of each branch and item nest under it.
  */
 import type { CompiledSequence } from '../compiled-plan.js';
-import { endScopeSpan, parentOf, startScopeSpan } from '../spans.js';
+import { endScopeSpan, parentOf, startScopeSpan, underSpan } from '../spans.js';
 import { UNRECORDED } from '../tracing.js';
 import type { SequenceEnd, StepContext } from './context.js';
 
@@ -16,24 +16,19 @@ export function runScope(
 ): Promise<SequenceEnd> {
   const { run } = inner;
   const tracing = run.core.tracing;
-  if (tracing === undefined || inner.trace === UNRECORDED) return settledLater(sequence, inner);
-  const span = startScopeSpan(tracing, name, inner.where!, index, run.chainId, inner.trace);
-  return settledLater(sequence, { ...inner, trace: parentOf(span) }).then(
-    (end) => {
-      endScopeSpan(span, end);
-      return end;
-    },
-    (error: unknown) => {
-      span.end();
-      throw error;
-    },
-  );
-}
-
-/** The sequence as a promise either way (what throws, rejected), as blocks await their branches and items. */
-function settledLater(sequence: CompiledSequence, inner: StepContext): Promise<SequenceEnd> {
+  const traced = tracing !== undefined && inner.trace !== UNRECORDED;
+  const span = traced ? startScopeSpan(tracing, { name, where: inner.where!, index }, run.chainId, inner.trace) : null;
+  // A promise either way (what throws, rejected), as blocks await their branches and items.
   try {
-    return Promise.resolve(inner.run.runSequence(sequence, inner));
+    return Promise.resolve(
+      span === null
+        ? run.runSequence(sequence, inner)
+        : underSpan(
+            span,
+            () => run.runSequence(sequence, { ...inner, trace: parentOf(span) }),
+            (end) => endScopeSpan(span, end),
+          ),
+    );
   } catch (error) {
     return Promise.reject(error);
   }

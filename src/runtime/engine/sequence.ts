@@ -1,27 +1,36 @@
 /**
  * Runs a sequence of steps (a chain, a branch, a loop body) from its entry, following `next` and the
  * failure policies, until a step leads to the end or the sequence fails. While every step settles at
- * once the sequence does too, and no promise is made; from the first step that does not, the rest
- * runs in `runLater`.
+ * once the sequence does too, and no promise is made.
  */
 import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
-import type { ChainFailureReason } from '../result.js';
-import { isPromiseLike, type Settled } from '../settled.js';
+import type { AttemptRecord, ChainFailureReason } from '../result.js';
+import { isPending, type Settled } from '../settled.js';
 import { abortFailure, NEVER } from '../signals.js';
 import { UNRECORDED } from '../tracing.js';
 import { limitReached, toolOf, type SequenceEnd, type StepContext } from './context.js';
-import { executeCall, executeStep, RECORDED, recordFailure } from './step.js';
+import { executeCall, executeStep, recordFailure } from './step.js';
 import type { StepRun } from './step-run.js';
 
 export function runSequence(sequence: CompiledSequence, context: StepContext): Settled<SequenceEnd> {
-  const { run } = context;
-  let last: unknown = null;
-  let current = sequence.entry;
-  // A plain call step takes the flat path (`executeCall`). When it settled at once, the next one
-  // starts when it ended: one clock read per step. A step listener may take time between two steps,
-  // so with one the clock is read again.
+  return runFrom(sequence, context, sequence.entry, null);
+}
+
+/**
+ * Runs the sequence from step `current` on, `last` being the output of the last step that succeeded
+ * before it. A plain call step takes the flat path (`executeCall`); when it settled at once, the next
+ * one starts when it ended: one clock read per step. (A step listener may take time between two
+ * steps, so with one the clock is read again.) At the first step that does not settle at once, the
+ * rest waits for it, and goes on from the step after it in this same loop.
+ */
+function runFrom(
+  sequence: CompiledSequence,
+  context: StepContext,
+  current: string | null,
+  last: unknown,
+): Settled<SequenceEnd> {
   const flat = isFlat(context);
-  const chained = run.onStep === undefined;
+  const chained = context.run.onStep === undefined;
   let endedAt: number | undefined;
   while (current !== null) {
     const stopped = enter(current, context, last);
@@ -29,66 +38,32 @@ export function runSequence(sequence: CompiledSequence, context: StepContext): S
     const step = sequence.steps.get(current)!;
     const plain = flat && step.kind === 'call' && step.when === null;
     const settled = plain ? executeCall(step, context, endedAt) : executeStep(step, context);
-    if (settled === RECORDED) {
-      last = run.lastOutput;
-      current = step.plan.onSuccess.next;
-      endedAt = chained ? run.lastEndedAt : undefined;
-      continue;
+    if (isPending(settled)) {
+      const before = last;
+      return settled.then((executed) => {
+        const after = lastOutput(step, executed, before);
+        const next = leave(step, executed, context, after);
+        return next !== null && typeof next === 'object' ? next : runFrom(sequence, context, next, after);
+      });
     }
-    if (isPromiseLike(settled)) return runLater(sequence, context, step, settled, last);
-    // A choice is not an output of the sequence: the last output stays the last call's or block's.
-    if (settled.status === 'success' && step.kind !== 'choice') last = settled.output;
+    last = lastOutput(step, settled, last);
     const next = leave(step, settled, context, last);
     if (next !== null && typeof next === 'object') return next;
     current = next;
-    endedAt = plain && chained ? run.lastEndedAt : undefined;
+    endedAt = plain && chained ? lastEnded(context.run.history) : undefined;
   }
   return { failure: null, last };
 }
 
-/** The rest of a sequence from a step that did not settle at once: the same as `runSequence`, awaiting each step that does not. */
-async function runLater(
-  sequence: CompiledSequence,
-  context: StepContext,
-  first: CompiledStep,
-  pending: Promise<StepRun>,
-  lastBefore: unknown,
-): Promise<SequenceEnd> {
-  const { run } = context;
-  const flat = isFlat(context);
-  const chained = run.onStep === undefined;
-  let last = lastBefore;
-  let step = first;
-  let executed = await pending;
-  let endedAt: number | undefined;
-  for (;;) {
-    if (executed.status === 'success' && step.kind !== 'choice') last = executed.output;
-    const next = leave(step, executed, context, last);
-    if (next !== null && typeof next === 'object') return next;
-    let current = next;
-    for (;;) {
-      if (current === null) return { failure: null, last };
-      const stopped = enter(current, context, last);
-      if (stopped !== null) return stopped;
-      const now = sequence.steps.get(current)!;
-      step = now;
-      const plain = flat && now.kind === 'call' && now.when === null;
-      const settled = plain ? executeCall(now, context, endedAt) : executeStep(now, context);
-      if (settled !== RECORDED) {
-        if (isPromiseLike(settled)) {
-          executed = await settled;
-          endedAt = undefined;
-        } else {
-          executed = settled;
-          endedAt = plain && chained ? run.lastEndedAt : undefined;
-        }
-        break;
-      }
-      last = run.lastOutput;
-      current = step.plan.onSuccess.next;
-      endedAt = chained ? run.lastEndedAt : undefined;
-    }
-  }
+/** The sequence's last output once `step` ran: a choice is not an output, the last call's or block's stays. */
+function lastOutput(step: CompiledStep, executed: StepRun, last: unknown): unknown {
+  return executed.status === 'success' && step.kind !== 'choice' ? executed.output : last;
+}
+
+/** When the last attempt in the history ended. */
+function lastEnded(history: readonly AttemptRecord[]): number | undefined {
+  const entry = history[history.length - 1];
+  return entry === undefined ? undefined : entry.started_at_ms + entry.duration_ms;
 }
 
 /**

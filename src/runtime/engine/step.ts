@@ -10,12 +10,13 @@ import type { RunJournal, Visit } from '../durable/journal.js';
 import type { StepRecord } from '../durable/records.js';
 import { evaluate, expressionError } from '../expressions.js';
 import type { StepResult } from '../result.js';
-import { isPromiseLike, type Settled } from '../settled.js';
-import { endStepSpan, parentOf, skippedEvent, startStepSpan } from '../spans.js';
+import { isPending, mapSettled, type Settled } from '../settled.js';
+import { endStepSpan, parentOf, skippedEvent, startStepSpan, underSpan } from '../spans.js';
 import { UNRECORDED, type Tracing } from '../tracing.js';
-import { AttemptMade } from '../call.js';
+import { MISS } from '../call.js';
+import type { Attempt } from '../attempt.js';
 import { NEVER } from '../signals.js';
-import { afterFirst, inputsFailed, recordAttempt, runCallStep } from './call-step.js';
+import { afterFirst, recordAttempt, runCallStep } from './call-step.js';
 import { runChoice } from './choice.js';
 import { recordResult, toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
@@ -74,7 +75,7 @@ function executeNow(step: CompiledStep, context: StepContext, visit: Visit | und
 }
 
 function runNow(step: CompiledStep, context: StepContext, visit: Visit | undefined): Settled<StepRun> {
-  const ran =
+  const ran: Settled<StepRun> =
     step.kind === 'call'
       ? runCallStep(step, context, visit)
       : step.kind === 'parallel'
@@ -84,8 +85,7 @@ function runNow(step: CompiledStep, context: StepContext, visit: Visit | undefin
           : step.kind === 'choice'
             ? runChoice(step, context)
             : runWait(step, context, visit);
-  if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
-  return afterRun(step, ran, context);
+  return mapSettled(ran, (run) => afterRun(step, run, context));
 }
 
 /** A block, choice or wait step under a span of its own, which the steps inside it have as their parent. */
@@ -94,76 +94,42 @@ function executeTraced(
   context: StepContext,
   visit: Visit | undefined,
   tracing: Tracing,
-): Promise<StepRun> {
+): Settled<StepRun> {
   const span = startStepSpan(tracing, step, context.run.chainId, context.where, context.trace);
-  return Promise.resolve()
-    .then(() => runNow(step, { ...context, trace: parentOf(span) }, visit))
-    .then(
-      (run) => {
-        endStepSpan(span, run);
-        return run;
-      },
-      (error: unknown) => {
-        span.end();
-        throw error;
-      },
-    );
+  return underSpan(
+    span,
+    () => runNow(step, { ...context, trace: parentOf(span) }, visit),
+    (run) => endStepSpan(span, run),
+  );
 }
 
-/** What `executeCall` returns when the step succeeded at once and is recorded (its output in `Run.lastOutput`): the sequence goes on to `onSuccess.next`. */
-export const RECORDED: unique symbol = Symbol('recorded');
-
 /**
- * The flat path of a plain call step (no `when`, no journal, no span to make: no tracer, or a parent
- * that does not record): straight from the sequence to the call, its first attempt started at
- * `startedAt` when the step before it ended at once. A step that nothing can interrupt and whose tool succeeds at once is recorded with no intermediate values
- * (`Core.callAtOnce`), and `RECORDED` comes back.
+ * A plain call step (no `when`, no journal, no span to make: no tracer, or a parent that does not
+ * record), its first attempt started at `startedAt` when the step before it ended at once. A step
+ * nothing can interrupt first tries the fast path (`Core.callAtOnce`); on a miss, or when its inputs
+ * do not resolve, the general path makes the step from the start.
  */
-export function executeCall(
-  step: CompiledCall,
-  context: StepContext,
-  startedAt: number | undefined,
-): Settled<StepRun> | typeof RECORDED {
+export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> {
   const { run } = context;
-  if (!step.atOnce || context.signal !== NEVER || run.nextTools !== undefined)
-    return afterCall(step, runCallStep(step, context, undefined, startedAt), context);
   const start = startedAt ?? run.core.clock.now();
+  const first =
+    step.atOnce && context.signal === NEVER && run.nextTools === undefined ? atOnce(step, context, start) : MISS;
+  const ran =
+    first === MISS
+      ? runCallStep(step, context, undefined, start)
+      : afterFirst(step, context, recordAttempt(first, run, undefined));
+  return isPending(ran) ? ran.then((done) => afterRun(step, done, context)) : afterRun(step, ran, context);
+}
+
+/** The fast path's first attempt; `MISS` when it did nothing. */
+function atOnce(step: CompiledCall, context: StepContext, startedAt: number): Settled<Attempt> | typeof MISS {
   let input: unknown;
   try {
     input = step.resolveInputs(context.scope);
-  } catch (error) {
-    return afterCall(
-      step,
-      afterFirst(
-        step,
-        context,
-        recordAttempt(inputsFailed(step, step.plan.tool, run.chainId, 1, 0, undefined, start, error), run, undefined),
-      ),
-      context,
-    );
+  } catch {
+    return MISS;
   }
-  const output = run.core.callAtOnce(
-    step.plan.tool,
-    step.known,
-    input,
-    run.chainId,
-    step.plan.id,
-    run.depth,
-    start,
-    run,
-  );
-  if (output instanceof AttemptMade)
-    return afterCall(step, afterFirst(step, context, recordAttempt(output.attempt, run, undefined)), context);
-  const error = mapOutputs(step, output, context.scope.state);
-  if (error !== null) return { status: 'failed', error, attempts: 1, extras: null };
-  recordSuccess(step, output, 1, null, context);
-  run.lastOutput = output;
-  return RECORDED;
-}
-
-function afterCall(step: CompiledCall, ran: Settled<StepRun>, context: StepContext): Settled<StepRun> {
-  if (isPromiseLike(ran)) return ran.then((run) => afterRun(step, run, context));
-  return afterRun(step, ran, context);
+  return context.run.core.callAtOnce(step.plain, context.run, input, startedAt);
 }
 
 /** Maps and transforms a step's output into state and records its success; or reports why it failed. */
