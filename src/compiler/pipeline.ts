@@ -185,14 +185,11 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       .flatMap((file) => perFile.get(file.source.displayPath)!),
   ];
   const withErrors = hasErrors(diagnostics);
-  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(
-    analysed,
+  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, input, reuse, {
     held,
-    selected.files,
-    input,
-    reuse,
-    withErrors ? null : (input.sink ?? null),
-  );
+    selected: selected.files,
+    sink: withErrors ? null : (input.sink ?? null),
+  });
   const output = planOutput(
     { ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors },
     input.outDir,
@@ -257,14 +254,12 @@ async function checkHandlerSignatures(
   const sound = analysed.catalogue
     .entries()
     .filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
-  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(
-    analysed.catalogue,
-    sound,
+  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, {
     root,
     cache,
     readText,
     typescript,
-  );
+  });
   for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
   return { dependencies, checks };
 }
@@ -301,18 +296,21 @@ async function analyse(
   return { catalogue, checked, brokenNames, perFile, dirty };
 }
 
+/** Which tools lower and emit take, and where their files go. */
+interface EmitScope {
+  /** Names of the tools held back (errors of their own, or in a tool they call). */
+  readonly held: ReadonlySet<string>;
+  /** Display paths of the YAML files selected. */
+  readonly selected: ReadonlySet<string>;
+  /** Where each tool's files go as they are emitted; null: the build holds them. */
+  readonly sink: OutputSink | null;
+}
+
 /**
  * Stages 5–6, lower and emit, for the selected tools that have no errors (reusing what an edit did not
  * touch); and, for the output plan, which tools are held back, unselected or gone.
  */
-function lowerAndEmit(
-  analysed: Analysed,
-  held: ReadonlySet<string>,
-  selected: ReadonlySet<string>,
-  input: BuildInput,
-  reuse: Reuse | null,
-  sink: OutputSink | null,
-) {
+function lowerAndEmit(analysed: Analysed, input: BuildInput, reuse: Reuse | null, { held, selected, sink }: EmitScope) {
   const { root, configDir, outDir } = input.options;
   const { catalogue, checked, brokenNames, dirty } = analysed;
   const plans = new Map<string, ChainPlan>();

@@ -14,8 +14,14 @@ export interface LocateOptions {
   readonly span?: { readonly offset: number; readonly length: number };
 }
 
+/** A YAML text parsed: the tree, and the line starts that turn its offsets into lines and columns. */
+export interface ParsedYaml {
+  readonly document: Document.Parsed;
+  readonly lineCounter: LineCounter;
+}
+
 /** Parses a file's text again, the same way it was parsed first. */
-export type Reparse = (text: string) => { readonly document: Document.Parsed; readonly lineCounter: LineCounter };
+export type Reparse = (text: string) => ParsedYaml;
 
 export class SourceFile {
   #document: Document.Parsed | null;
@@ -26,8 +32,7 @@ export class SourceFile {
     readonly displayPath: string,
     readonly absolutePath: string,
     readonly text: string,
-    document: Document.Parsed,
-    lineCounter: LineCounter,
+    { document, lineCounter }: ParsedYaml,
     readonly reparse: Reparse | null = null,
   ) {
     this.#document = document;
