@@ -1,6 +1,8 @@
 /**
  * The build cache as the commands use it (`src/compiler/cache/build-cache.ts` holds the rules): open
- * it before a build, save what the build found after it. `--no-cache` turns both off.
+ * it before a build, save what the build found after it. `--no-cache` turns both off. It is checked
+ * before the compiler loads at all: a hit replays the diagnostics and loads no parser, validator or
+ * template engine.
  */
 import type { Compiler, CompilerOptions, StreamedBuild } from '../compiler/compile.js';
 import type { PlannedFile } from '../compiler/write/files.js';

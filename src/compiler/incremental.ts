@@ -3,6 +3,11 @@
  * templates, parsed and validated files by their text, the previous build's catalogue, analyses,
  * lowered units and emitted files) and runs the pipeline with it, so that watch mode pays only for
  * what an edit changed. The stages themselves are in `pipeline.ts`.
+ *
+ * A build after an edit checks, lowers and emits again only the tools whose entry changed and every
+ * composite that calls them (`affectedBy`, over steps, fallbacks, allowed next tools and stubs); call
+ * cycles are checked afresh every time. `update(paths)` reads only the given files (watch mode hands it
+ * what chokidar reports); `build(names, { sink })` keeps nothing, so the build after it starts afresh.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -2,7 +2,10 @@
  * The pipeline, stage by stage: load → validate → resolve → check → lower → emit → (the output plan).
  * Each function takes what the stage before it handed on and returns its own named type:
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`.
- * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds.
+ * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds. After
+ * check, `handler-signatures.ts` holds each TypeScript handler to its generated types (TG2009), and
+ * `select.ts` picks what is emitted. A build with errors writes nothing (`planOutput`), so `generated/`
+ * is always the last consistent tree (`test/compiler/integrity.test.ts` checks it over random edits).
  */
 import type { ChainPlan } from '../language/plan.js';
 import { calleesOf } from './check/callees.js';

@@ -1,6 +1,7 @@
 /**
  * A parsed YAML file that remembers where every node came from, so later stages can point at the
- * exact key or value a problem is about.
+ * exact key or value a problem is about. `locate` falls back to the nearest ancestor that exists; the
+ * tree is let go after validation (`release`) and parsed again only when a problem must be located.
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { Location } from '../diagnostics/diagnostic.js';
