@@ -27,6 +27,11 @@ export default tseslint.config(
     },
   },
   {
+    // Held everywhere but in the runtime, whose executor is still being reshaped.
+    files: ['src/{compiler,cli,language,migrate,mcp,dbos}/**', 'src/index.ts'],
+    rules: { 'max-params': ['error', 5] },
+  },
+  {
     // Tests reach into values of any shape on purpose.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

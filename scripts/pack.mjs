@@ -2,7 +2,8 @@
 /**
  * Packs toolgen as the two npm packages an app installs, the way Prisma splits its CLI and its client:
  *
- * - `toolgen`: the CLI and the compiler (dist/, templates/, the schema). A development dependency.
+ * - `toolgen`: the CLI and the compiler (all of dist/, so `toolgen run` and `serve` carry their own
+ *   runtime; templates/, the schema). A development dependency.
  * - `@toolgen/runtime` (RUNTIME_MODULE in src/compiler/emit/runtime-module.ts): what generated code
  *   imports at run time, and nothing else. A production dependency.
  *

@@ -6,7 +6,7 @@
  * const { diagnostics, files } = await compiler.build();
  */
 export { Compiler, defaultOptions } from './compiler/compile.js';
-export type { BuildResult, CompilerOptions } from './compiler/compile.js';
+export type { BuildResult, CompilerOptions, HeldBuild, StreamedBuild } from './compiler/compile.js';
 export { CATALOGUE } from './compiler/diagnostics/catalogue.js';
 export type { DiagnosticId, Severity } from './compiler/diagnostics/catalogue.js';
 export type { Diagnostic, Location } from './compiler/diagnostics/diagnostic.js';

@@ -1,8 +1,10 @@
 /**
  * The build cache as the commands use it (`src/compiler/cache/build-cache.ts` holds the rules): open
- * it before a build, save what the build found after it. `--no-cache` turns both off.
+ * it before a build, save what the build found after it. `--no-cache` turns both off. It is checked
+ * before the compiler loads at all: a hit replays the diagnostics and loads no parser, validator or
+ * template engine.
  */
-import type { BuildResult, Compiler, CompilerOptions } from '../compiler/compile.js';
+import type { Compiler, CompilerOptions, StreamedBuild } from '../compiler/compile.js';
 import type { PlannedFile } from '../compiler/write/files.js';
 import {
   CACHE_FORMAT,
@@ -73,7 +75,7 @@ export async function newCompiler(
 export function saveCache(
   cache: OpenCache | null,
   compiler: Compiler,
-  result: BuildResult,
+  result: StreamedBuild,
   outputs: { readonly planned: ReadonlyMap<string, PlannedFile> } | null,
 ): void {
   if (!cache) return;
@@ -91,7 +93,8 @@ export function saveCache(
     handlerChecks: Object.fromEntries(compiler.handlerChecks()),
     diagnostics: result.diagnostics,
     built: result.built.length,
-    files: outputs?.planned.size ?? result.files.length,
+    // Read only beside `outputs` (`check`'s up-to-date count); without them, the file the build held, its index.
+    files: outputs?.planned.size ?? (result.index ? 1 : 0),
     outputs:
       outputs === null
         ? null

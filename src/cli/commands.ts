@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildResult, Compiler, CompilerOptions } from '../compiler/compile.js';
+import type { Compiler, CompilerOptions, StreamedBuild } from '../compiler/compile.js';
 import { outputsMatch } from '../compiler/cache/build-cache.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { defaultOptions } from '../compiler/options.js';
@@ -128,7 +128,7 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
   } catch (error) {
     throw cannotWrite(error);
   }
-  let result: BuildResult;
+  let result: StreamedBuild;
   let report: WriteReport;
   try {
     result = await compiler.build(names, { sink: writer });
@@ -144,7 +144,7 @@ export async function buildCommand(names: readonly string[], options: CommandOpt
     return done(0, 0, 0, result.diagnostics);
   }
   try {
-    for (const file of result.files) writer.accept(file);
+    if (result.index) writer.accept(result.index);
     // Prune only after a clean full build (the plan says).
     report = writer.commit(result);
   } catch (error) {
@@ -231,7 +231,7 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
     saveCache(cache, compiler, result, null);
     return yamlProblems(result.diagnostics);
   }
-  for (const file of result.files) comparer.accept(file);
+  if (result.index) comparer.accept(result.index);
   const { stale, missing, orphans } = comparer.finish(result.keep);
   const outOfDate = stale.length + missing.length + orphans.length;
   // Compared by content just now: the files' stamps are good for the next run.

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { watch } from 'chokidar';
-import type { BuildResult, Compiler } from '../compiler/compile.js';
+import type { Compiler, HeldBuild } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { countLabel } from '../compiler/diagnostics/render.js';
 import { readOutDir, removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
@@ -27,7 +27,7 @@ export interface WatchControl {
 
 export interface BuildReport {
   readonly initial: boolean;
-  readonly result: BuildResult | null;
+  readonly result: HeldBuild | null;
   /** Tools emitted afresh. */
   readonly rebuilt: readonly string[];
   readonly written: number;
@@ -56,7 +56,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
    * the output plan's `gone` covers what vanishes, since a build with errors removes nothing.
    */
   let orphansChecked = false;
-  const pruneOrphans = async (result: BuildResult): Promise<number> => {
+  const pruneOrphans = async (result: HeldBuild): Promise<number> => {
     if (orphansChecked || !result.prune) return 0;
     orphansChecked = true;
     let removed = 0;
@@ -98,7 +98,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     const begun = performance.now();
     const seen = await Promise.all(changed.map(fingerprint));
     recheck(changed, seen);
-    let result: BuildResult | null = null;
+    let result: HeldBuild | null = null;
     try {
       const reload = changed.some((file) => file === options.schemaPath || isInside(file, options.templatesDir));
       if (reload) compiler.reloadTemplatesAndSchema();

@@ -4,4 +4,4 @@
  */
 export { Compiler } from './incremental.js';
 export { defaultOptions, PACKAGE_ROOT, type CompilerOptions } from './options.js';
-export type { BuildResult } from './pipeline.js';
+export type { BuildResult, HeldBuild, StreamedBuild } from './pipeline.js';

@@ -47,22 +47,31 @@ export async function warmHandlerFacts(
   }
   const { files } = await checkHandlers(catalogue.entries(), handlerExports, typescript);
   for (const [name, file] of files) catalogue.setHandlerFile(name, file);
-  if (checks) await handlerSignatureDiagnostics(catalogue, catalogue.entries(), root, checks, readText, typescript);
+  if (checks)
+    await handlerSignatureDiagnostics(catalogue, catalogue.entries(), { root, cache: checks, readText, typescript });
+}
+
+/** Where handler signature checks read from and keep their answers, and where TypeScript runs. */
+export interface HandlerCheckContext {
+  /** The project root: a problem's place in a handler is shown relative to it. */
+  readonly root: string;
+  readonly cache: HandlerCheckCache;
+  /** A handler module's text, or null when it cannot be read. */
+  readonly readText: (file: string) => string | null;
+  /** In this thread when absent. */
+  readonly typescript?: TypeScriptHost;
 }
 
 /**
  * The handler signature problems of the given function tools, one diagnostic per mismatch at the YAML's
  * `export`, naming the place in the handler.
  *
- * @example await handlerSignatureDiagnostics(catalogue, catalogue.entries(), root, cache, readText)
+ * @example await handlerSignatureDiagnostics(catalogue, catalogue.entries(), { root, cache, readText })
  */
 export async function handlerSignatureDiagnostics(
   catalogue: Catalogue,
   entries: readonly CatalogueEntry[],
-  root: string,
-  cache: HandlerCheckCache,
-  readText: (file: string) => string | null,
-  typescript?: TypeScriptHost,
+  { root, cache, readText, typescript }: HandlerCheckContext,
 ): Promise<{ diagnostics: Diagnostic[]; dependencies: string[]; checks: Map<string, HandlerCheck> }> {
   const requests: { entry: CatalogueEntry; signature: HandlerSignature }[] = [];
   for (const entry of entries) {

@@ -3,6 +3,11 @@
  * templates, parsed and validated files by their text, the previous build's catalogue, analyses,
  * lowered units and emitted files) and runs the pipeline with it, so that watch mode pays only for
  * what an edit changed. The stages themselves are in `pipeline.ts`.
+ *
+ * A build after an edit checks, lowers and emits again only the tools whose entry changed and every
+ * composite that calls them (`affectedBy`, over steps, fallbacks, allowed next tools and stubs); call
+ * cycles are checked afresh every time. `update(paths)` reads only the given files (watch mode hands it
+ * what chokidar reports); `build(names, { sink })` keeps nothing, so the build after it starts afresh.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -15,7 +20,16 @@ import { selectedBy } from './load/globs.js';
 import { findToolFiles, loadFile, parseSource } from './load/load.js';
 import { readTemplates } from './load/templates.js';
 import type { CompilerOptions } from './options.js';
-import { build, templateFailure, validateSource, type BuildResult, type Reuse, type SourceState } from './pipeline.js';
+import {
+  build,
+  templateFailure,
+  validateSource,
+  type BuildResult,
+  type HeldBuild,
+  type Reuse,
+  type SourceState,
+  type StreamedBuild,
+} from './pipeline.js';
 import type { HandlerExports } from './resolve/handlers.js';
 import type { HandlerCheck } from './resolve/handler-check.js';
 import { remember, sharedHandlerChecks, type HandlerCheckCache } from './resolve/handler-types.js';
@@ -86,10 +100,13 @@ export class Compiler {
 
   /**
    * Compiles every tool under the config dir, reading them all. `names` limits what is emitted and
-   * reported. With a `sink`, each file goes to it as it is emitted (when the build has no errors)
-   * instead of into `files`, which then holds only the index; `plans` is empty, and the compiler keeps
-   * nothing of this build, so the next starts afresh: the way to build a large project in little memory.
+   * reported. With a `sink`, each file goes to it as it is emitted (when the build has no errors), the
+   * result is a `StreamedBuild` (the index alone), and the compiler keeps nothing of this build, so the
+   * next starts afresh: the way to build a large project in little memory.
    */
+  build(names?: readonly string[]): Promise<HeldBuild>;
+  build(names: readonly string[], options: { readonly sink: OutputSink }): Promise<StreamedBuild>;
+  build(names?: readonly string[], options?: { readonly sink?: OutputSink }): Promise<BuildResult>;
   async build(names: readonly string[] = [], { sink }: { readonly sink?: OutputSink } = {}): Promise<BuildResult> {
     const files = await findToolFiles(this.options.configDir, this.options);
     const present = new Set(files);
@@ -111,7 +128,7 @@ export class Compiler {
   }
 
   /** Compiles again after the given files were changed, added or deleted; reads only those (all of them when there was no build before, or it kept nothing). */
-  async update(changedFiles: readonly string[]): Promise<BuildResult> {
+  async update(changedFiles: readonly string[]): Promise<HeldBuild> {
     if (this.#reuse === null) return this.build();
     await Promise.all(
       changedFiles.map(async (file) => {
@@ -211,10 +228,13 @@ export class Compiler {
     }
   }
 
+  #compile(names: readonly string[]): Promise<HeldBuild>;
+  #compile(names: readonly string[], sink: OutputSink | undefined): Promise<BuildResult>;
   async #compile(names: readonly string[], sink?: OutputSink): Promise<BuildResult> {
     const { options } = this;
     const sources = [...this.#sources.values()];
-    if (this.#templates instanceof TemplateProblem) return templateFailure(this.#templates, sources, options.root);
+    if (this.#templates instanceof TemplateProblem)
+      return templateFailure(this.#templates, sources, options.root, sink !== undefined);
     const input = {
       sources,
       names,

@@ -2,7 +2,10 @@
  * The pipeline, stage by stage: load → validate → resolve → check → lower → emit → (the output plan).
  * Each function takes what the stage before it handed on and returns its own named type:
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`.
- * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds.
+ * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds. After
+ * check, `handler-signatures.ts` holds each TypeScript handler to its generated types (TG2009), and
+ * `select.ts` picks what is emitted. A build with errors writes nothing (`planOutput`), so `generated/`
+ * is always the last consistent tree (`test/compiler/integrity.test.ts` checks it over random edits).
  */
 import type { ChainPlan } from '../language/plan.js';
 import { calleesOf } from './check/callees.js';
@@ -27,6 +30,7 @@ import type { TypeScriptHost } from './resolve/typescript.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import {
+  NOTHING_WRITTEN,
   planOutput,
   type BuildOutcome,
   type BuiltTool,
@@ -43,17 +47,34 @@ export interface SourceState {
   readonly schemaDiagnostics: readonly Diagnostic[];
 }
 
-export interface BuildResult extends OutputPlan {
+/** What a build found, whether it held its files or handed them to a sink. */
+interface BuildSummary {
   readonly diagnostics: readonly Diagnostic[];
   /** Source text by display path, for code frames. */
   readonly sources: ReadonlyMap<string, string>;
-  /** Names of the tools whose files are in `files` (selected and without errors). */
+  /** Names of the tools built (selected and without errors). */
   readonly built: readonly string[];
   /** Names of the tools this build emitted afresh: with a previous build, those an edit affected. */
   readonly rebuilt: readonly string[];
+}
+
+/** A build without a sink: it holds everything it made. */
+export interface HeldBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'index'> {
+  readonly streamed: false;
+  /** Every file `generated/` should hold for the built tools, and the index (last); none when the build has errors. */
+  readonly files: readonly OutputFile[];
   /** Every lowered plan by tool name, for tools that compiled. */
   readonly plans: ReadonlyMap<string, ChainPlan>;
 }
+
+/** A build with a sink: each tool's files went to it as they were emitted, so only the index, emitted last, is left. */
+export interface StreamedBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'index'> {
+  readonly streamed: true;
+  /** The index; null when the build has errors (it writes nothing). */
+  readonly index: OutputFile | null;
+}
+
+export type BuildResult = HeldBuild | StreamedBuild;
 
 /** What a build made that the next one may reuse. */
 export interface Reuse {
@@ -94,9 +115,9 @@ export interface BuildInput {
   /** The out dir, asked only about the modules of tools that are not built. */
   readonly outDir: OutDirListing;
   /**
-   * Where each tool's files go as they are emitted, when the build has no errors: then `files` holds
-   * only the index, `plans` is empty, and `reuse.emitted` knows no files (the next build must start
-   * afresh). A one-off build so holds no tool's unit or files past its emit.
+   * Where each tool's files go as they are emitted, when the build has no errors: then the result is a
+   * `StreamedBuild`, and `reuse.emitted` knows no files (the next build must start afresh). A one-off
+   * build so holds no tool's unit or files past its emit.
    */
   readonly sink?: OutputSink;
 }
@@ -127,29 +148,42 @@ export async function build(
   } catch (error) {
     // A template of the user's that does not render: a located problem, and nothing written.
     if (!(error instanceof TemplateProblem)) throw error;
-    return { result: templateFailure(error, input.sources, input.options.root), reuse };
+    return { result: templateFailure(error, input.sources, input.options.root, input.sink !== undefined), reuse };
   }
 }
 
 /**
  * The result of a build stopped by a template that does not load or render: its diagnostic, and no files.
  *
- * @example templateFailure(problem, sources, '/p').diagnostics[0]?.code // 'TG1006'
+ * @example templateFailure(problem, sources, '/p', false).diagnostics[0]?.code // 'TG1006'
  */
-export function templateFailure(problem: TemplateProblem, sources: readonly SourceState[], root: string): BuildResult {
+export function templateFailure(
+  problem: TemplateProblem,
+  sources: readonly SourceState[],
+  root: string,
+  streamed: boolean,
+): BuildResult {
   const at = { file: shownPath(root, problem.file), line: problem.line, column: problem.column, length: 1 };
-  return {
+  const summary = {
     diagnostics: [diagnostic('TEMPLATE_FILE', { problem: problem.reason }, at)],
     sources: new Map(sources.map((source) => [source.loaded.source.displayPath, source.loaded.source.text])),
-    files: [],
-    fresh: new Set(),
-    keep: new Set(),
-    gone: [],
-    prune: false,
     built: [],
     rebuilt: [],
-    plans: new Map(),
   };
+  return resultOf(summary, NOTHING_WRITTEN, new Map(), streamed);
+}
+
+/** A build's result in the form its caller asked for: held (every file, and the plans) or streamed (the index alone). */
+function resultOf(
+  summary: BuildSummary,
+  output: OutputPlan,
+  plans: ReadonlyMap<string, ChainPlan>,
+  streamed: boolean,
+): BuildResult {
+  const { files, index, ...plan } = output;
+  return streamed
+    ? { ...summary, ...plan, streamed: true, index }
+    : { ...summary, ...plan, streamed: false, files, plans };
 }
 
 async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
@@ -185,27 +219,23 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       .flatMap((file) => perFile.get(file.source.displayPath)!),
   ];
   const withErrors = hasErrors(diagnostics);
-  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(
-    analysed,
+  const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, input, reuse, {
     held,
-    selected.files,
-    input,
-    reuse,
-    withErrors ? null : (input.sink ?? null),
-  );
+    selected: selected.files,
+    sink: withErrors ? null : (input.sink ?? null),
+  });
   const output = planOutput(
     { ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors },
     input.outDir,
     (index) => emitIndex(index, input.templates),
   );
-  const result: BuildResult = {
+  const summary = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
-    ...output,
     built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodePoint),
     rebuilt: withErrors ? [] : rebuilt.sort(byCodePoint),
-    plans,
   };
+  const result = resultOf(summary, output, plans, input.sink !== undefined);
   // Nothing was written: the next build compares with what the last written build made.
   const written = withErrors ? unwritten(reuse, analysed.dirty) : emitted;
   return {
@@ -257,14 +287,12 @@ async function checkHandlerSignatures(
   const sound = analysed.catalogue
     .entries()
     .filter((entry) => entry.kind === 'function' && !hasErrors(analysed.perFile.get(entry.source.displayPath)!));
-  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(
-    analysed.catalogue,
-    sound,
+  const { diagnostics, dependencies, checks } = await handlerSignatureDiagnostics(analysed.catalogue, sound, {
     root,
     cache,
     readText,
     typescript,
-  );
+  });
   for (const found of diagnostics) analysed.perFile.get(found.location!.file)!.push(found);
   return { dependencies, checks };
 }
@@ -301,18 +329,21 @@ async function analyse(
   return { catalogue, checked, brokenNames, perFile, dirty };
 }
 
+/** Which tools lower and emit take, and where their files go. */
+interface EmitScope {
+  /** Names of the tools held back (errors of their own, or in a tool they call). */
+  readonly held: ReadonlySet<string>;
+  /** Display paths of the YAML files selected. */
+  readonly selected: ReadonlySet<string>;
+  /** Where each tool's files go as they are emitted; null: the build holds them. */
+  readonly sink: OutputSink | null;
+}
+
 /**
  * Stages 5–6, lower and emit, for the selected tools that have no errors (reusing what an edit did not
  * touch); and, for the output plan, which tools are held back, unselected or gone.
  */
-function lowerAndEmit(
-  analysed: Analysed,
-  held: ReadonlySet<string>,
-  selected: ReadonlySet<string>,
-  input: BuildInput,
-  reuse: Reuse | null,
-  sink: OutputSink | null,
-) {
+function lowerAndEmit(analysed: Analysed, input: BuildInput, reuse: Reuse | null, { held, selected, sink }: EmitScope) {
   const { root, configDir, outDir } = input.options;
   const { catalogue, checked, brokenNames, dirty } = analysed;
   const plans = new Map<string, ChainPlan>();

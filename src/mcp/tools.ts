@@ -2,7 +2,8 @@
  * The tools of a registry as an MCP server: each tool listed with its generated JSON Schema as
  * `inputSchema` and its `returns` (for a composite, its final state) as `outputSchema`, byte for byte;
  * each call run by a `ChainExecutor` on behalf of the MCP caller, audited, cancellable, and, for a
- * composite, reporting progress per step.
+ * composite, reporting progress per step (the run's `onStep`: only the chain the caller started
+ * reports, not the composites nested in it).
  */
 import { randomUUID } from 'node:crypto';
 import {

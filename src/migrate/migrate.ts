@@ -2,6 +2,8 @@
  * `toolgen migrate SRC DEST`: reads the original system's YAML (a file, or a folder searched at any
  * depth), converts every tool, and writes `DEST/<name>.yaml` (and `DEST/<name>.ts` for a stub).
  * It never overwrites: when any file it would write exists, it writes nothing and says which.
+ * One file per idea (`steps.ts`, `templates.ts`, `policies.ts`, `scenarios.ts`, …); `tool.ts` converts
+ * one tool, this module the files.
  */
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Compiler, defaultOptions, type BuildResult } from '../../src/compiler/compile.js';
+import { Compiler, defaultOptions, type HeldBuild } from '../../src/compiler/compile.js';
 import { hasErrors } from '../../src/compiler/diagnostics/diagnostic.js';
 import { writeIfChanged } from '../../src/compiler/write/files.js';
 import { seededRandom } from '../helpers/random.js';
@@ -179,12 +179,12 @@ function mutate(text: string, next: () => number): string {
 }
 
 /** The files of a result, for comparing two builds. */
-const filesOf = (result: BuildResult) => result.files.map((file) => `${file.path}\n${file.content}`).sort();
-const diagnosticsOf = (result: BuildResult) =>
+const filesOf = (result: HeldBuild) => result.files.map((file) => `${file.path}\n${file.content}`).sort();
+const diagnosticsOf = (result: HeldBuild) =>
   result.diagnostics.map((d) => `${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.code} ${d.message}`);
 
 /** A tree for tsc: the files this build changed, the rest linked to the baseline. */
-function treeFor(result: BuildResult, baseline: ReadonlyMap<string, string>, index: number): string | null {
+function treeFor(result: HeldBuild, baseline: ReadonlyMap<string, string>, index: number): string | null {
   const changed = result.files.filter((file) => baseline.get(file.path) !== file.content);
   if (changed.length === 0) return null;
   const tree = path.join(work, `tree-${index}`);
@@ -230,7 +230,7 @@ beforeAll(async () => {
     }
     writeFileSync(full, text);
     const fail = (what: string) => failures.push({ doc, file, what });
-    let result: BuildResult | null = null;
+    let result: HeldBuild | null = null;
     const started = performance.now();
     try {
       result = await compiler.update(restored && restored !== full ? [restored, full] : [full]);

@@ -362,43 +362,51 @@ describe('_meta.nextTool', () => {
   it.each([
     [
       'a tool the composite does not allow',
-      ['something_else'],
-      'request_handoff',
-      { reason: 'x' },
-      ['support'],
-      'policy',
-      "nextTool 'request_handoff' is not allowed here (allow_next_tools: something_else); it was not called",
+      {
+        allow: ['something_else'],
+        next: 'request_handoff',
+        args: { reason: 'x' },
+        permissions: ['support'],
+        kind: 'policy',
+        message: "nextTool 'request_handoff' is not allowed here (allow_next_tools: something_else); it was not called",
+      },
     ],
     [
       'an unregistered tool',
-      ['ghost'],
-      'ghost',
-      {},
-      ['support'],
-      'unknown_tool',
-      "nextTool 'ghost': no tool named 'ghost' is registered",
+      {
+        allow: ['ghost'],
+        next: 'ghost',
+        args: {},
+        permissions: ['support'],
+        kind: 'unknown_tool',
+        message: "nextTool 'ghost': no tool named 'ghost' is registered",
+      },
     ],
     [
       'arguments that violate its schema',
-      ['request_handoff'],
-      'request_handoff',
-      { reason: 42, extra: true },
-      ['support'],
-      'validation',
-      "nextTool 'request_handoff': input to 'request_handoff' is invalid",
+      {
+        allow: ['request_handoff'],
+        next: 'request_handoff',
+        args: { reason: 42, extra: true },
+        permissions: ['support'],
+        kind: 'validation',
+        message: "nextTool 'request_handoff': input to 'request_handoff' is invalid",
+      },
     ],
     [
       'a missing permission',
-      ['request_handoff'],
-      'request_handoff',
-      { reason: 'x' },
-      [],
-      'policy',
-      "nextTool 'request_handoff': 'request_handoff' requires permission 'support'",
+      {
+        allow: ['request_handoff'],
+        next: 'request_handoff',
+        args: { reason: 'x' },
+        permissions: [],
+        kind: 'policy',
+        message: "nextTool 'request_handoff': 'request_handoff' requires permission 'support'",
+      },
     ],
   ])(
     'refuses %s with a clear error, and makes no forbidden call',
-    async (_, allow, next, args, permissions, kind, message) => {
+    async (_, { allow, next, args, permissions, kind, message }) => {
       const before = handoff.calls();
       const { executor: run } = executor([lockedAccount('tool', next, args), handoffTool()], { permissions });
       const result = await run.executeChain(plan(allow));

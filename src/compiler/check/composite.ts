@@ -1,5 +1,8 @@
 /**
- * Stage 4: static analysis of one composite tool. Collects every problem; never stops at the first.
+ * Stage 4: static analysis of one composite tool. Walks its step graph (a sequence or a DAG, blocks
+ * recursively): ids and targets, reachability, endless loops, what is defined where (`flow.ts`), what
+ * templates read (`references.ts`), inputs and outputs against signatures (`signatures.ts`). Collects
+ * every problem; never stops at the first.
  */
 import { RESERVED_NAMES } from '../../language/template.js';
 import { findDependencyCycle } from '../../language/graph.js';

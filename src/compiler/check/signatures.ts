@@ -273,10 +273,16 @@ function valueAt(value: JsonValue, path: readonly (string | number)[]): JsonValu
 export type OutputOwner =
   { readonly tool: string } | { readonly block: 'parallel block' | 'loop' | 'wait step'; readonly step: string };
 
+/** One tool or block that may serve a step, and the schema of what it returns (null: unknown). */
+export interface ServedOutput {
+  readonly owner: OutputOwner;
+  readonly schema: JsonSchema | null;
+}
+
 /** `map_outputs` sources against what everything that may serve the step returns. */
 export function checkOutputs(
   node: StepNode,
-  sources: readonly { readonly owner: OutputOwner; readonly schema: JsonSchema | null }[],
+  sources: readonly ServedOutput[],
   entry: CatalogueEntry,
   report: (d: Diagnostic) => void,
 ): void {
@@ -294,19 +300,19 @@ export function checkOutputs(
       );
       continue;
     }
-    for (const source of sources) checkOutputSource(source.owner, source.schema, parsed.segments, at, entry, report);
+    for (const source of sources) checkOutputSource(source, parsed.segments, at, entry, report);
   }
 }
 
-export function checkOutputSource(
-  owner: OutputOwner,
-  returns: JsonSchema | null,
+/** One `map_outputs` source path against what one tool or block returns. */
+function checkOutputSource(
+  { owner, schema }: ServedOutput,
   segments: readonly (string | number)[],
   at: YamlPath,
   entry: CatalogueEntry,
   report: (d: Diagnostic) => void,
 ): void {
-  const lookup = schemaAt(returns, segments);
+  const lookup = schemaAt(schema, segments);
   if (lookup.kind === 'no-fields') {
     const parent = pathSuffix(segments.slice(0, lookup.at));
     const what =

@@ -1,7 +1,7 @@
 /**
  * Presents diagnostics the way compilers do: `file:line:col severity CODE message`, then a code frame.
  */
-import type { Diagnostic } from './diagnostic.js';
+import type { Diagnostic, Location } from './diagnostic.js';
 
 export interface RenderOptions {
   readonly color: boolean;
@@ -21,28 +21,18 @@ export function renderDiagnostic(d: Diagnostic, options: RenderOptions): string 
   const lines = [`${bold(where)} ${severity} ${dim(d.code)} ${d.message}`];
   const source = d.location ? options.sources.get(d.location.file) : undefined;
   if (d.location && source !== undefined)
-    lines.push(
-      ...codeFrame(
-        source,
-        d.location.line,
-        d.location.column,
-        d.location.length,
-        dim,
-        d.severity === 'error' ? red : yellow,
-      ),
-    );
+    lines.push(...codeFrame(source, d.location, { dim, mark: d.severity === 'error' ? red : yellow }));
   if (d.hint) lines.push(`  ${dim('hint:')} ${d.hint}`);
   return lines.join('\n');
 }
 
-function codeFrame(
-  source: string,
-  line: number,
-  column: number,
-  length: number,
-  dim: (s: string) => string,
-  mark: (s: string) => string,
-): string[] {
+/** How a code frame is painted: the gutter dim, the marked line and its carets in the severity's colour. */
+interface FramePaint {
+  readonly dim: (s: string) => string;
+  readonly mark: (s: string) => string;
+}
+
+function codeFrame(source: string, { line, column, length }: Location, { dim, mark }: FramePaint): string[] {
   const all = source.split(/\r?\n/);
   const first = Math.max(1, line - 2);
   const last = Math.min(all.length, line + 1);

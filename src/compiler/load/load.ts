@@ -24,7 +24,8 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
     text = await readFile(absolutePath, 'utf8');
   } catch (error) {
     const lineCounter = new LineCounter();
-    const source = new SourceFile(displayPath, absolutePath, '', parseDocument('', { lineCounter }), lineCounter);
+    const empty = { document: parseDocument('', { lineCounter }), lineCounter };
+    const source = new SourceFile(displayPath, absolutePath, '', empty);
     const reason = error instanceof Error ? error.message : String(error);
     return {
       source,
@@ -38,8 +39,9 @@ export async function loadFile(absolutePath: string, displayPath: string): Promi
 
 /** Parses YAML text; exported so tests and watch mode can parse without touching the disk. */
 export function parseSource(text: string, absolutePath: string, displayPath: string): LoadedFile {
-  const { document, lineCounter } = parseYaml(text);
-  const source = new SourceFile(displayPath, absolutePath, text, document, lineCounter, parseYaml);
+  const parsed = parseYaml(text);
+  const { document } = parsed;
+  const source = new SourceFile(displayPath, absolutePath, text, parsed, parseYaml);
   const diagnostics = [
     // One broken quote or indent makes the parser trip on everything after it: the first error is the cause.
     ...document.errors.slice(0, 1).map((error) => syntaxDiagnostic(source, error, document.errors.length - 1)),

@@ -1,6 +1,7 @@
 /**
  * A parsed YAML file that remembers where every node came from, so later stages can point at the
- * exact key or value a problem is about.
+ * exact key or value a problem is about. `locate` falls back to the nearest ancestor that exists; the
+ * tree is let go after validation (`release`) and parsed again only when a problem must be located.
  */
 import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import type { Location } from '../diagnostics/diagnostic.js';
@@ -14,8 +15,14 @@ export interface LocateOptions {
   readonly span?: { readonly offset: number; readonly length: number };
 }
 
+/** A YAML text parsed: the tree, and the line starts that turn its offsets into lines and columns. */
+export interface ParsedYaml {
+  readonly document: Document.Parsed;
+  readonly lineCounter: LineCounter;
+}
+
 /** Parses a file's text again, the same way it was parsed first. */
-export type Reparse = (text: string) => { readonly document: Document.Parsed; readonly lineCounter: LineCounter };
+export type Reparse = (text: string) => ParsedYaml;
 
 export class SourceFile {
   #document: Document.Parsed | null;
@@ -26,8 +33,7 @@ export class SourceFile {
     readonly displayPath: string,
     readonly absolutePath: string,
     readonly text: string,
-    document: Document.Parsed,
-    lineCounter: LineCounter,
+    { document, lineCounter }: ParsedYaml,
     readonly reparse: Reparse | null = null,
   ) {
     this.#document = document;

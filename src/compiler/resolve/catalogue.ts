@@ -1,5 +1,7 @@
 /**
  * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call.
+ * Reports duplicate names, file-name clashes and handler modules that lack their export
+ * (`handlers.ts`). The last stage that reads source files: what follows works on the catalogue.
  */
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';

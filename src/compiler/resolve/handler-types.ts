@@ -2,8 +2,9 @@
  * Whether a function tool's handler takes and returns what its YAML says, asked of TypeScript's type
  * checker (`typescript-work.ts`: a probe module beside the handler assigns it to the handler type the
  * generated module will need). A pure function of the handler's text (and what it imports) and the
- * signature, so results are cached by `handlerCheckKey`; TypeScript is asked only when something must
- * be checked.
+ * signature, so results are cached by `handlerCheckKey` (`sharedHandlerChecks`: one per process,
+ * bounded, the least recently used out first; the build cache keeps them across runs); TypeScript is
+ * asked only when something must be checked.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

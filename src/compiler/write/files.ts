@@ -8,7 +8,10 @@
  * promises): one listing of the out dir; per file one read to compare, and a write of a temporary file
  * only when it differs; each directory made once; at the end every rename; orphans found from the
  * listing and the set just written, and only those read for the banner. A build streams each tool's
- * files into it as they are emitted, so no build holds all of its output.
+ * files into it as they are emitted, so no build holds all of its output. Staged files are
+ * `<file>.toolgen-<pid>-<n>.tmp`: `commit` renames them all once the build is through and `abort`
+ * removes them, so a build that stops half way changes nothing. `OutputComparer` is the same walk for
+ * `toolgen check`, comparing instead of writing.
  */
 import {
   mkdirSync,

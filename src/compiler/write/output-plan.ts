@@ -47,8 +47,10 @@ export interface OutDirListing {
 }
 
 export interface OutputPlan {
-  /** What should be on disk for the built tools, and the index (last). */
+  /** The files to write: the built tools' (but those handed to a sink as they were emitted), then the index. */
   readonly files: readonly OutputFile[];
+  /** The index; null when the build writes nothing. */
+  readonly index: OutputFile | null;
   /** Paths in `files` made by this build; the others are as the previous build made them. */
   readonly fresh: ReadonlySet<string>;
   /** Generated files to leave alone: those of tools held back. */
@@ -60,7 +62,14 @@ export interface OutputPlan {
 }
 
 /** What a build with errors does to the out dir: nothing. */
-const UNTOUCHED: OutputPlan = { files: [], fresh: new Set(), keep: new Set(), gone: [], prune: false };
+export const NOTHING_WRITTEN: OutputPlan = {
+  files: [],
+  index: null,
+  fresh: new Set(),
+  keep: new Set(),
+  gone: [],
+  prune: false,
+};
 
 /**
  * Decides the output of a build. A build with errors writes nothing: `generated/` stays the last
@@ -77,7 +86,7 @@ export function planOutput(
   listing: OutDirListing,
   emitIndex: (index: LoweredIndex) => OutputFile,
 ): OutputPlan {
-  if (outcome.failed) return UNTOUCHED;
+  if (outcome.failed) return NOTHING_WRITTEN;
   const files: OutputFile[] = [];
   const fresh = new Set<string>();
   const keep = new Set<string>();
@@ -101,7 +110,8 @@ export function planOutput(
   });
   files.push(index);
   fresh.add(index.path);
-  return { files, fresh, keep, gone: outcome.vanished.filter((file) => !keep.has(file)), prune: outcome.complete };
+  const gone = outcome.vanished.filter((file) => !keep.has(file));
+  return { files, index, fresh, keep, gone, prune: outcome.complete };
 }
 
 export interface Staleness {

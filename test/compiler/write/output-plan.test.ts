@@ -50,6 +50,7 @@ describe('planOutput', () => {
     ]);
     expect([...plan.fresh]).toEqual([module('zeta'), test('zeta'), '/p/generated/index.ts']);
     expect(plan.files.at(-1)?.content).toBe('alpha,zeta');
+    expect(plan.index).toBe(plan.files.at(-1));
   });
 
   it.each([
@@ -83,7 +84,7 @@ describe('planOutput', () => {
       onDisk(module('alpha')),
       emitIndex,
     );
-    expect(plan).toMatchObject({ files: [], gone: [], prune: false });
+    expect(plan).toMatchObject({ files: [], index: null, gone: [], prune: false });
     expect(plan.fresh.size).toBe(0);
   });
 
