@@ -1,4 +1,9 @@
-/** AbortSignal plumbing: a signal that never aborts, one signal following another, and what an abort means. */
+/**
+ * AbortSignal plumbing: a signal that never aborts, one signal following another, and what an abort
+ * means. Interruption is one mechanism: a signal per chain (the caller's, plus the chain's time limit
+ * from `Clock.deadline`) and one per bounded call (a step's `timeoutMs`, a tool's `timeoutSeconds`);
+ * the executor races a handler against its signal and never waits past the bound.
+ */
 import { setMaxListeners } from 'node:events';
 import type { ToolFailure } from './errors.js';
 

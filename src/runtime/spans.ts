@@ -4,6 +4,10 @@
  * hit each have their own), and toolgen's own spans for the steps that call no tool (`parallel {id}`,
  * `loop {id}`, `choice {id}`, `wait {id}`) and for each branch and loop item, so that what runs inside
  * a block nests under it. Attribute names are listed in the README's Tracing section.
+ *
+ * Without a tracer `Core.tracing` is undefined and nothing here runs. Parents travel explicitly
+ * (`CallSite.trace`, `StepContext.trace`); below a span that does not record, `UNRECORDED` is handed
+ * down, nothing more is started, and plain call steps take the fast path.
  */
 import { randomUUID } from 'node:crypto';
 import type { Attempt } from './attempt.js';

@@ -1,7 +1,8 @@
 /**
  * What the steps of a run share (`Run`), and where one sequence of steps runs (`StepContext`): the
  * run, its own state and step outputs, its signal, and its place in the results. Blocks hand their
- * branches and loop items contexts of their own.
+ * branches and loop items contexts of their own. Blocks run sequences through `Run.runSequence`,
+ * handed in when the run is made, so that the runners never import each other.
  */
 import type { NextToolPolicy } from '../../language/plan.js';
 import type { Builtin } from '../../language/template.js';
