@@ -97,7 +97,7 @@ function httpOptions(options: ServeOptions, output: Output): Partial<HttpServerO
       `toolgen: warning: serving on ${options.host} without authentication (--allow-unauthenticated): anyone who reaches the port calls the tools as '${options.userId}'`,
     );
   }
-  const publicHost = flags.publicUrl ? publicHostname(flags.publicUrl) : null;
+  if (flags.publicUrl) checkUrl(flags.publicUrl);
   return {
     ...(tokens.length > 0
       ? {
@@ -108,7 +108,7 @@ function httpOptions(options: ServeOptions, output: Output): Partial<HttpServerO
         }
       : {}),
     allowUnauthenticated: flags.allowUnauthenticated,
-    allowedHosts: [...flags.allowedHosts, ...(publicHost ? [publicHost] : [])],
+    allowedHosts: [...flags.allowedHosts, ...(flags.publicUrl ? [new URL(flags.publicUrl).hostname] : [])],
     ...(flags.maxSessions !== null ? { maxSessions: flags.maxSessions } : {}),
     ...(flags.sessionIdleTimeoutSeconds !== null
       ? { sessionIdleTimeoutMs: flags.sessionIdleTimeoutSeconds * 1000 }
@@ -116,9 +116,9 @@ function httpOptions(options: ServeOptions, output: Output): Partial<HttpServerO
   };
 }
 
-function publicHostname(url: string): string {
+function checkUrl(url: string): void {
   try {
-    return new URL(url).hostname;
+    new URL(url);
   } catch {
     throw new UsageError(`--public-url takes a URL (https://mcp.example.com/mcp); got '${url}'`);
   }

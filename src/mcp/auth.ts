@@ -85,10 +85,13 @@ export interface AuthLayer {
 export function authLayer(options: HttpAuthOptions, endpoint: string): AuthLayer {
   const resource = (req: IncomingMessage) =>
     options.resourceUrl ?? `http://${req.headers.host ?? 'localhost'}${endpoint}`;
+  // RFC 9728 puts the resource's path after the well-known one (behind a proxy, the public path);
+  // clients also try the bare one.
+  const paths = new Set([WELL_KNOWN, `${WELL_KNOWN}${endpoint}`]);
+  if (options.resourceUrl) paths.add(`${WELL_KNOWN}${new URL(options.resourceUrl).pathname.replace(/\/$/, '')}`);
   return {
     metadata(req, res, pathname) {
-      // RFC 9728 puts the endpoint's path after the well-known one; clients also try the bare one.
-      if (pathname !== WELL_KNOWN && pathname !== `${WELL_KNOWN}${endpoint}`) return false;
+      if (!paths.has(pathname)) return false;
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.writeHead(405, { allow: 'GET, HEAD' }).end();
         return true;

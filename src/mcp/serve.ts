@@ -44,7 +44,10 @@ export interface HttpServerOptions extends ToolServerOptions {
   readonly auth?: HttpAuthOptions;
   /** Serve a non-loopback `host` without `auth`: anyone who reaches the port calls the tools. */
   readonly allowUnauthenticated?: boolean;
-  /** Names (besides `localhost` and IP addresses) a request's `Host` may carry; others are refused (DNS rebinding). */
+  /**
+   * Names (besides `localhost`, IP addresses and `auth.resourceUrl`'s host) a request's `Host` may
+   * carry; others are refused (DNS rebinding).
+   */
   readonly allowedHosts?: readonly string[];
   /** At most this many sessions of 2025-era clients at once. Default 100. */
   readonly maxSessions?: number;
@@ -87,7 +90,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
     now,
   });
   const sweeper = setInterval(() => void legacy.sweep(), Math.min(idleTimeoutMs, 60_000)).unref();
-  const hostAllowed = hostGuard(options.allowedHosts ?? []);
+  const publicHost = options.auth?.resourceUrl ? [new URL(options.auth.resourceUrl).hostname] : [];
+  const hostAllowed = hostGuard([...(options.allowedHosts ?? []), ...publicHost]);
   const auth = options.auth ? authLayer(options.auth, endpoint) : null;
   const server = createServer((req, res) => {
     if (!hostAllowed(req, res)) return;

@@ -112,6 +112,40 @@ describe('serveHttp with bearer tokens', () => {
   });
 });
 
+describe('serveHttp behind a proxy (auth.resourceUrl)', () => {
+  it('names the public URL in the metadata and the challenge, and answers to its host name', async () => {
+    const server = await serveHttp({
+      registry: createToolRegistry(),
+      port: 0,
+      auth: { verifier: staticTokens([]), resourceUrl: 'https://mcp.example.test/tools/mcp' },
+    });
+    try {
+      const refused = await fetch(server.url, { method: 'POST', body: '{}' });
+      expect(refused.headers.get('www-authenticate')).toContain(
+        'resource_metadata="https://mcp.example.test/.well-known/oauth-protected-resource/tools/mcp"',
+      );
+      const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/tools/mcp', server.url));
+      expect(await metadata.json()).toMatchObject({ resource: 'https://mcp.example.test/tools/mcp' });
+      const { request } = await import('node:http');
+      const status = await new Promise<number>((resolve, reject) => {
+        const { port } = new URL(server.url);
+        request(
+          { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: 'mcp.example.test' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        )
+          .on('error', reject)
+          .end('{}');
+      });
+      expect(status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('serveHttp beyond loopback', () => {
   it('refuses to serve a non-loopback host without authentication, unless told explicitly', async () => {
     await expect(serveHttp({ registry: createToolRegistry(), port: 0, host: '0.0.0.0' })).rejects.toThrow(
