@@ -42,6 +42,7 @@ export interface SessionTable {
 /** @example const sessions = legacySessions(factory, { maxSessions: 100, idleTimeoutMs: 1_800_000, now: Date.now }); */
 export function legacySessions(factory: McpServerFactory, limits: SessionLimits): SessionTable {
   const sessions = new Map<string, Session>();
+  let opening = 0;
   const table: SessionTable = {
     async handle(req, res, body) {
       await table.sweep();
@@ -53,19 +54,15 @@ export function legacySessions(factory: McpServerFactory, limits: SessionLimits)
         if (!session || session.owner !== owner) return answer(res, 404, -32001, 'Session not found');
         return serve(session, req, res, body);
       }
-      if (sessions.size >= limits.maxSessions)
+      // Initializations under way count too, or a burst of them would pass the bound together.
+      if (sessions.size + opening >= limits.maxSessions)
         return answer(res, 503, -32000, `too many sessions (at most ${limits.maxSessions}); try again later`);
-      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId: string) =>
-          void sessions.set(sessionId, { transport, owner, open: 0, lastSeen: limits.now() }),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      const server = await factory({ era: 'legacy', ...(req.auth ? { authInfo: req.auth } : {}) });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      opening += 1;
+      try {
+        await open(req, res, body, owner);
+      } finally {
+        opening -= 1;
+      }
     },
     async sweep() {
       const now = limits.now();
@@ -81,6 +78,25 @@ export function legacySessions(factory: McpServerFactory, limits: SessionLimits)
       await Promise.all(all.map((session) => session.transport.close()));
     },
   };
+  /** A new session, when `req` is an initialization (the transport answers anything else with an error). */
+  async function open(
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    body: unknown,
+    owner: string | null,
+  ) {
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId: string) =>
+        void sessions.set(sessionId, { transport, owner, open: 0, lastSeen: limits.now() }),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    const server = await factory({ era: 'legacy', ...(req.auth ? { authInfo: req.auth } : {}) });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
   function serve(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     session.lastSeen = limits.now();
     if (req.method !== 'GET') {
