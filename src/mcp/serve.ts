@@ -89,7 +89,6 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
     idleTimeoutMs,
     now,
   });
-  const sweeper = setInterval(() => void legacy.sweep(), Math.min(idleTimeoutMs, 60_000)).unref();
   const publicHost = options.auth?.resourceUrl ? [new URL(options.auth.resourceUrl).hostname] : [];
   const hostAllowed = hostGuard([...(options.allowedHosts ?? []), ...publicHost]);
   const auth = options.auth ? authLayer(options.auth, endpoint) : null;
@@ -128,6 +127,8 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
   });
+  // Idle sessions are also closed on every request; the timer closes them when no request comes.
+  const sweeper = setInterval(() => void legacy.sweep(), Math.min(idleTimeoutMs, 60_000)).unref();
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
