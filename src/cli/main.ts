@@ -5,11 +5,12 @@
  * load neither.
  */
 import path from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { CommandOptions } from './commands.js';
 import { EXIT, UsageError } from './exit.js';
 import { FORMATS, type Format } from './formats.js';
 import { processOutput, withFormat, type Output } from './output.js';
+import { TOKENS_ENV } from './tokens.js';
 import { VERSION } from './version.js';
 
 /**
@@ -129,23 +130,49 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         collect,
         [],
       )
+      .option('--store <dir>', 'journal the run here (durable): a wait step suspends the run instead of failing')
       .option('--json', 'print the result and the trace as JSON'),
-  ).action(async (name: string, options: { input: string; stub: string[]; json?: boolean } & CallerFlags) => {
-    const { runCommand } = await import('./run.js');
-    code = await runCommand(
-      name,
-      { ...(await callerSettings(options)), input: options.input, stubs: options.stub, json: options.json === true },
-      output,
-    );
-  });
+  ).action(
+    async (name: string, options: { input: string; stub: string[]; json?: boolean; store?: string } & CallerFlags) => {
+      const { runCommand } = await import('./run.js');
+      code = await runCommand(
+        name,
+        {
+          ...(await callerSettings(options)),
+          input: options.input,
+          stubs: options.stub,
+          json: options.json === true,
+          store: options.store ?? null,
+        },
+        output,
+      );
+    },
+  );
   caller(
     program
       .command('serve')
       .description('serve the generated tools as an MCP server (stdio, or Streamable HTTP with --http)')
       .option('--http <port>', 'serve over Streamable HTTP on this port instead of stdio', port)
       .option('--host <host>', 'the address to bind with --http', '127.0.0.1')
+      .option(
+        '--tokens <file>',
+        `bearer tokens accepted with --http (JSON; also ${TOKENS_ENV}): each with its user and scopes`,
+      )
+      .option('--allow-unauthenticated', 'with a --host beyond loopback and no tokens: serve anyway, to anyone')
+      .option(
+        '--allowed-hosts <list>',
+        'comma-separated host names requests may be addressed to (besides localhost and IP addresses)',
+      )
+      .option('--public-url <url>', 'the endpoint as clients reach it (the protected resource metadata names it)')
+      .option('--max-sessions <n>', 'at most this many sessions of 2025-era clients (default 100)', count)
+      .option(
+        '--session-idle-timeout <seconds>',
+        'close such a session after this long without a request (default 1800)',
+        count,
+      )
+      .option('--store <dir>', 'journal durable runs here: a wait step suspends the run instead of failing')
       .option('--audit-log <file>', 'append every audit record to this file (JSON lines)'),
-  ).action(async (options: { http?: number; host: string; auditLog?: string } & CallerFlags) => {
+  ).action(async (options: ServeFlags & CallerFlags) => {
     const { serveCommand } = await import('./serve.js');
     code = await serveCommand(
       {
@@ -153,6 +180,15 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         http: options.http ?? null,
         host: options.host,
         auditLog: options.auditLog ?? null,
+        store: options.store ?? null,
+        httpFlags: {
+          tokens: options.tokens ?? null,
+          allowUnauthenticated: options.allowUnauthenticated === true,
+          allowedHosts: list(options.allowedHosts ?? ''),
+          publicUrl: options.publicUrl ?? null,
+          maxSessions: options.maxSessions ?? null,
+          sessionIdleTimeoutSeconds: options.sessionIdleTimeout ?? null,
+        },
       },
       output,
     );
@@ -166,10 +202,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       root: cwd,
       registry: options.registry ?? path.join(outDir, 'index.ts'),
       userId: options.user,
-      permissions: options.permissions
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean),
+      permissions: list(options.permissions),
       casefileId: options.casefile ?? null,
     };
   }
@@ -229,6 +262,34 @@ interface CallerFlags {
   readonly user: string;
   readonly permissions: string;
   readonly casefile?: string;
+}
+
+interface ServeFlags {
+  readonly http?: number;
+  readonly host: string;
+  readonly auditLog?: string;
+  readonly store?: string;
+  readonly tokens?: string;
+  readonly allowUnauthenticated?: boolean;
+  readonly allowedHosts?: string;
+  readonly publicUrl?: string;
+  readonly maxSessions?: number;
+  readonly sessionIdleTimeout?: number;
+}
+
+/** `a, b,,c` → `['a', 'b', 'c']`. */
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** A whole number of at least 1. */
+function count(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return parsed;
 }
 
 function collect(value: string, previous: string[]): string[] {

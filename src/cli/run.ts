@@ -1,13 +1,16 @@
 /**
  * `toolgen run NAME --input '{…}'`: runs one tool with the app's real handlers (see `load-tools.ts`)
- * and prints what happened, step by step. Exit 0 when the run succeeded, 1 when it failed, 2 on bad usage.
+ * and prints what happened, step by step. Exit 0 when the run succeeded, 1 when it failed or (with
+ * `--store`) suspended at a wait step, 2 on bad usage.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   AuditContext,
   ChainExecutor,
+  FileRunStore,
   redact,
+  unwaitedStep,
   type ChainResult,
   type Stub,
   type ToolHandler,
@@ -15,7 +18,7 @@ import {
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
-import { callTrace, chainTrace, printTrace } from './trace.js';
+import { callTrace, chainTrace, printTrace, type Trace } from './trace.js';
 
 export interface RunOptions {
   readonly root: string;
@@ -26,6 +29,8 @@ export interface RunOptions {
   /** `tool=JSON`, JSON being a stub as the YAML writes it. */
   readonly stubs: readonly string[];
   readonly json: boolean;
+  /** Journal the run in this directory (a `FileRunStore`): a wait step suspends it instead of failing. */
+  readonly store: string | null;
   readonly userId: string;
   readonly permissions: readonly string[];
   readonly casefileId: string | null;
@@ -51,14 +56,26 @@ export async function runCommand(name: string, options: RunOptions, output: Outp
     casefileId: options.casefileId,
     permissions: options.permissions,
   });
-  const executor = new ChainExecutor({ registry, context });
+  const store = options.store ? new FileRunStore(path.resolve(options.root, options.store)) : null;
+  const executor = new ChainExecutor({ registry, context, ...(store ? { store } : {}) });
   const fields = definition.audit.redactFields;
-  const trace =
-    definition.implementation.kind === 'composite'
-      ? chainTrace((await executor.runComposite(definition, input)) as ChainResult, context.trail, (value) =>
-          redact(value, fields),
-        )
-      : callTrace(name, await executor.call(definition, input), context.trail);
+  let trace: Trace;
+  if (definition.implementation.kind === 'composite') {
+    const result: ChainResult<unknown, boolean> = await executor.runComposite(definition, input);
+    trace = chainTrace(result, context.trail, (value) => redact(value, fields));
+    const unwaited = unwaitedStep(definition, result);
+    // The chain went on past a wait that never happened: not a success, whatever its on_failure says.
+    if (unwaited?.error)
+      trace = {
+        ...trace,
+        success: false,
+        failure: {
+          kind: unwaited.error.kind,
+          message: `${unwaited.error.message} (toolgen run --store DIR)`,
+          step: unwaited.step,
+        },
+      };
+  } else trace = callTrace(name, await executor.call(definition, input), context.trail);
   if (options.json) output.out(JSON.stringify(trace, null, 2));
   else for (const line of printTrace(trace)) output.out(line);
   return trace.success ? EXIT.ok : EXIT.problems;

@@ -1,14 +1,17 @@
 /**
  * `toolgen serve`: the app's generated tools as an MCP server, on stdio (default) or Streamable HTTP
- * (`--http PORT`). Runs until the client closes stdin, or until Ctrl-C.
+ * (`--http PORT`). Runs until the client closes stdin, or until Ctrl-C. Beyond loopback it needs
+ * tokens (`--tokens`, `TOOLGEN_SERVE_TOKENS`) or an explicit `--allow-unauthenticated`.
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { serveHttp, serveStdio } from '../mcp/index.js';
-import type { AuditRecord } from '../runtime/index.js';
-import { EXIT } from './commands.js';
+import { isLoopback } from '../mcp/hosts.js';
+import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../mcp/index.js';
+import { FileRunStore, type AuditRecord, type ToolRegistry } from '../runtime/index.js';
+import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
+import { readTokens, TOKENS_ENV } from './tokens.js';
 import { VERSION } from './version.js';
 
 export interface ServeOptions {
@@ -22,25 +25,46 @@ export interface ServeOptions {
   readonly casefileId: string | null;
   /** Append every audit record to this file, one JSON object a line. */
   readonly auditLog: string | null;
+  /** Journal durable runs here (a `FileRunStore`): wait steps suspend instead of failing. */
+  readonly store: string | null;
+  readonly httpFlags: HttpFlags;
+}
+
+/** What only `--http` takes. */
+export interface HttpFlags {
+  readonly tokens: string | null;
+  readonly allowUnauthenticated: boolean;
+  readonly allowedHosts: readonly string[];
+  readonly publicUrl: string | null;
+  readonly maxSessions: number | null;
+  readonly sessionIdleTimeoutSeconds: number | null;
 }
 
 /** `toolgen serve`: resolves with the exit code once the server stops. */
 export async function serveCommand(options: ServeOptions, output: Output, stop?: AbortSignal): Promise<number> {
+  // Flags first: a refused host or a bad token file is said before the tools load.
+  if (options.http === null) {
+    const given = (Object.keys(HTTP_FLAGS) as Array<keyof HttpFlags>).find((key) => isGiven(options.httpFlags[key]));
+    if (given) throw new UsageError(`${HTTP_FLAGS[given]} applies to --http only`);
+  }
+  const http = options.http === null ? null : httpOptions(options, output);
   const registry = await loadRegistry(path.resolve(options.root, options.registry));
   const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
+  if (options.store === null) warnUnwaited(registry, output);
   const served = {
     registry,
     name: 'toolgen',
     version: VERSION,
     defaults: { userId: options.userId, permissions: options.permissions, casefileId: options.casefileId },
     ...(auditLog ? { onAudit: (record: AuditRecord) => appendFileSync(auditLog, `${JSON.stringify(record)}\n`) } : {}),
+    ...(options.store ? { store: new FileRunStore(path.resolve(options.root, options.store)) } : {}),
   };
   const stopped = new Promise<void>((resolve) => {
     const onSignal = () => resolve();
     process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
     stop?.addEventListener('abort', onSignal, { once: true });
   });
-  if (options.http === null) {
+  if (http === null || options.http === null) {
     // stdout is the protocol's channel: everything we say goes to stderr.
     const handle = serveStdio(served);
     output.err(`toolgen: serving ${registry.names().length} tools over stdio`);
@@ -48,9 +72,80 @@ export async function serveCommand(options: ServeOptions, output: Output, stop?:
     await handle.close();
     return EXIT.ok;
   }
-  const handle = await serveHttp({ ...served, port: options.http, host: options.host });
+  const handle = await serveHttp({
+    ...served,
+    ...http,
+    port: options.http,
+    host: options.host,
+  });
   output.err(`toolgen: serving ${registry.names().length} tools at ${handle.url} (Ctrl-C to stop)`);
   await stopped;
   await handle.close();
   return EXIT.ok;
+}
+
+/** Authentication, host names and session bounds, from the flags; refuses an open non-loopback host. */
+function httpOptions(options: ServeOptions, output: Output): Partial<HttpServerOptions> {
+  const flags = options.httpFlags;
+  const tokens = readTokens(options.root, flags.tokens, process.env);
+  if (tokens.length === 0 && !isLoopback(options.host)) {
+    if (!flags.allowUnauthenticated)
+      throw new UsageError(
+        `--host ${options.host} would serve every tool, with the permissions of --permissions, to anyone who reaches the port: give tokens (--tokens FILE or ${TOKENS_ENV}), or --allow-unauthenticated to do it anyway`,
+      );
+    output.err(
+      `toolgen: warning: serving on ${options.host} without authentication (--allow-unauthenticated): anyone who reaches the port calls the tools as '${options.userId}'`,
+    );
+  }
+  if (flags.publicUrl) checkUrl(flags.publicUrl);
+  return {
+    ...(tokens.length > 0
+      ? {
+          auth: {
+            verifier: staticTokens(tokens),
+            ...(flags.publicUrl ? { resourceUrl: flags.publicUrl } : {}),
+          },
+        }
+      : {}),
+    allowUnauthenticated: flags.allowUnauthenticated,
+    allowedHosts: [...flags.allowedHosts, ...(flags.publicUrl ? [new URL(flags.publicUrl).hostname] : [])],
+    ...(flags.maxSessions !== null ? { maxSessions: flags.maxSessions } : {}),
+    ...(flags.sessionIdleTimeoutSeconds !== null
+      ? { sessionIdleTimeoutMs: flags.sessionIdleTimeoutSeconds * 1000 }
+      : {}),
+  };
+}
+
+function checkUrl(url: string): void {
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`--public-url takes a URL (https://mcp.example.com/mcp); got '${url}'`);
+  }
+}
+
+/** Without a store a wait step cannot wait: say so once, at start, for each composite that has one. */
+function warnUnwaited(registry: ToolRegistry, output: Output): void {
+  for (const name of registry.names()) {
+    const { implementation } = registry.get(name)!;
+    if (implementation.kind !== 'composite') continue;
+    const wait = implementation.plan.steps.find((step) => step.kind === 'wait');
+    if (wait)
+      output.err(
+        `toolgen: note: '${name}' waits for a signal at step '${wait.id}'; without --store DIR such a call reports an error instead of waiting`,
+      );
+  }
+}
+
+const HTTP_FLAGS: Record<keyof HttpFlags, string> = {
+  tokens: '--tokens',
+  allowUnauthenticated: '--allow-unauthenticated',
+  allowedHosts: '--allowed-hosts',
+  publicUrl: '--public-url',
+  maxSessions: '--max-sessions',
+  sessionIdleTimeoutSeconds: '--session-idle-timeout',
+};
+
+function isGiven(value: unknown): boolean {
+  return value !== null && value !== false && !(Array.isArray(value) && value.length === 0);
 }

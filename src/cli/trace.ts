@@ -3,7 +3,7 @@
  * durations, inputs and outputs as the audit trail holds them, redacted), the decision the runtime
  * took, then the result. Built from the run's results and its audit trail; printed as text or JSON.
  */
-import type { AuditRecord, CallOutcome, ChainResult, StepResult } from '../runtime/index.js';
+import type { AuditRecord, CallOutcome, ChainResult, ChainWaiting, StepResult } from '../runtime/index.js';
 
 export interface TraceAttempt {
   readonly tool: string;
@@ -35,6 +35,8 @@ export interface Trace {
   /** A composite's final state, or an atomic tool's output, redacted. */
   readonly output?: unknown;
   readonly failure?: { readonly kind: string; readonly message: string; readonly step?: string | null };
+  /** A durable run suspended at a wait step: its id, and what it waits for. */
+  readonly waiting?: ChainWaiting & { readonly run_id: string };
 }
 
 /**
@@ -44,7 +46,7 @@ export interface Trace {
  * @example chainTrace(result, context.trail, (value) => value).steps.map((step) => step.step)
  */
 export function chainTrace(
-  result: ChainResult,
+  result: ChainResult<unknown, boolean>,
   trail: readonly AuditRecord[],
   redact: (value: unknown) => unknown,
 ): Trace {
@@ -72,7 +74,9 @@ export function chainTrace(
     steps,
     ...(result.success
       ? { output: redact(result.final_state) }
-      : { failure: { kind: result.failure.kind, message: result.failure.message, step: result.failure.step } }),
+      : result.status === 'suspended'
+        ? { waiting: { run_id: result.run_id, ...result.waiting } }
+        : { failure: { kind: result.failure.kind, message: result.failure.message, step: result.failure.step } }),
   };
 }
 
@@ -146,7 +150,12 @@ export function printTrace(trace: Trace): string[] {
     }
   });
   if (trace.success) lines.push(`result (${trace.status}): ${json(trace.output)}`);
-  else
+  else if (trace.waiting) {
+    const { run_id, step, signal, deadline } = trace.waiting;
+    lines.push(
+      `suspended at step '${step}': run '${run_id}' waits for signal '${signal}' ${deadline ? `until ${deadline}` : 'with no time limit'}`,
+    );
+  } else
     lines.push(
       `failed (${trace.failure!.kind}${trace.failure!.step ? ` at step '${trace.failure!.step}'` : ''}): ${trace.failure!.message}`,
     );

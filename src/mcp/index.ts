@@ -7,3 +7,5 @@ export type { McpCaller, ToolServerOptions } from './tools.js';
 export { toolResult } from './results.js';
 export { serveHttp, serveStdio } from './serve.js';
 export type { HttpServerHandle, HttpServerOptions, StdioServerHandle } from './serve.js';
+export { sha256, staticTokens } from './auth.js';
+export type { HttpAuthOptions, StaticToken } from './auth.js';

@@ -1,21 +1,39 @@
 /**
  * A run's outcome as an MCP tool result: the output as `structuredContent` (and as JSON text, for
  * clients that read only `content`), or a tool error (`isError`) that names the failure kind. A
- * failure is never a protocol error: the model reads it and may try again.
+ * failure is never a protocol error: the model reads it and may try again. A durable run that
+ * suspended is not the tool's output either: it is `isError` too, with what it waits for in `_meta`.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { CallOutcome, ChainResult } from '../runtime/index.js';
+import { unwaitedStep, type CallOutcome, type ChainResult, type ToolDefinition } from '../runtime/index.js';
 
 /** Where a failed call's details are, in the result's `_meta`. */
 export const FAILURE_META_KEY = 'toolgen/failure';
+/** Where a suspended run's id and what it waits for are, in the result's `_meta`. */
+export const SUSPENDED_META_KEY = 'toolgen/suspended';
 
 /**
- * The MCP result of a call or a composite run.
+ * The MCP result of a call or a composite run. Given the tool, a composite whose wait step could not
+ * wait (no store) is a failure, even when its `on_failure` let the chain end "successfully".
  *
  * @example toolResult({ ok: true, output: { data: 'hi' } }).structuredContent // { data: 'hi' }
  */
-export function toolResult(outcome: CallOutcome | ChainResult): CallToolResult {
+export function toolResult(
+  outcome: CallOutcome | ChainResult<unknown, boolean>,
+  tool?: ToolDefinition,
+): CallToolResult {
   if ('chain_id' in outcome) {
+    if (outcome.status === 'suspended') return suspended(outcome);
+    const unwaited = tool ? unwaitedStep(tool, outcome) : null;
+    if (unwaited?.error)
+      return error({
+        kind: unwaited.error.kind,
+        message: unwaited.error.message,
+        step: unwaited.step,
+        tool: null,
+        status: outcome.status,
+        chain_id: outcome.chain_id,
+      });
     if (outcome.success) return success(outcome.final_state);
     const { failure } = outcome;
     return error({
@@ -52,6 +70,21 @@ function error(failure: {
     content: [{ type: 'text', text: `${failure.kind}${where}: ${failure.message}` }],
     isError: true,
     _meta: { [FAILURE_META_KEY]: failure },
+  };
+}
+
+function suspended(run: Extract<ChainResult<unknown, true>, { status: 'suspended' }>): CallToolResult {
+  const { step, signal, schema, deadline } = run.waiting;
+  const until = deadline ? `until ${deadline}` : 'with no time limit';
+  return {
+    content: [
+      {
+        type: 'text',
+        text: `suspended (step '${step}'): run '${run.run_id}' waits for signal '${signal}' ${until}`,
+      },
+    ],
+    isError: true,
+    _meta: { [SUSPENDED_META_KEY]: { run_id: run.run_id, chain_id: run.chain_id, step, signal, schema, deadline } },
   };
 }
 

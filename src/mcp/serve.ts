@@ -1,23 +1,22 @@
 /**
  * The two ways to serve: stdio (what desktop MCP clients start as a child process) and Streamable
- * HTTP on a port, bound to 127.0.0.1 unless told otherwise.
+ * HTTP on a port, bound to 127.0.0.1 unless told otherwise: host check, bearer tokens, the body's
+ * bound, then the request goes to the SDK's per-request handler or to a 2025-era session.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  localhostHostValidation,
-  NodeStreamableHTTPServerTransport,
-  toNodeHandler,
-  toWebRequest,
-} from '@modelcontextprotocol/node';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isLegacyRequest,
-  type McpServerFactory,
+  type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { authLayer, type HttpAuthOptions } from './auth.js';
+import { answerTooLarge, readJsonBody } from './body.js';
+import { hostGuard, isLoopback } from './hosts.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, legacySessions } from './sessions.js';
 import { toolServerFactory, type ToolServerOptions } from './tools.js';
 
 export interface StdioServerHandle {
@@ -37,10 +36,25 @@ export function serveStdio(options: ToolServerOptions): StdioServerHandle {
 export interface HttpServerOptions extends ToolServerOptions {
   /** 0 picks a free port. */
   readonly port: number;
-  /** Default 127.0.0.1. Anything else exposes the tools to the network: put authentication in front. */
+  /** Default 127.0.0.1. Any other address needs `auth`, or `allowUnauthenticated: true`. */
   readonly host?: string;
   /** The endpoint's path. Default `/mcp`. */
   readonly path?: string;
+  /** Bearer tokens in front of the endpoint, and the protected resource metadata (see `auth.ts`). */
+  readonly auth?: HttpAuthOptions;
+  /** Serve a non-loopback `host` without `auth`: anyone who reaches the port calls the tools. */
+  readonly allowUnauthenticated?: boolean;
+  /**
+   * Names (besides `localhost`, IP addresses and `auth.resourceUrl`'s host) a request's `Host` may
+   * carry; others are refused (DNS rebinding).
+   */
+  readonly allowedHosts?: readonly string[];
+  /** At most this many sessions of 2025-era clients at once. Default 100. */
+  readonly maxSessions?: number;
+  /** Such a session with no request open for this long is closed. Default 30 minutes. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** A larger request body is answered 413. Default the SDK's (4 MiB). */
+  readonly maxRequestBodySize?: number;
 }
 
 export interface HttpServerHandle {
@@ -50,36 +64,61 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
 /**
- * Serves the tools over Streamable HTTP. On a loopback address, requests whose `Host` is not a
- * local name are refused (DNS rebinding).
+ * Serves the tools over Streamable HTTP. Requests whose `Host` is a name other than `localhost` or
+ * one of `allowedHosts` are refused (DNS rebinding). A non-loopback `host` needs `auth` (or an
+ * explicit `allowUnauthenticated`): serving every tool to the network is never a default.
  *
  * @example const { url, close } = await serveHttp({ registry: createToolRegistry(), port: 3000 });
  */
 export async function serveHttp(options: HttpServerOptions): Promise<HttpServerHandle> {
   const host = options.host ?? '127.0.0.1';
   const endpoint = options.path ?? '/mcp';
+  if (!isLoopback(host) && !options.auth && options.allowUnauthenticated !== true)
+    throw new Error(
+      `serving on ${host} exposes every tool to the network: give auth (bearer tokens), or allowUnauthenticated: true`,
+    );
+  const maxBody = options.maxRequestBodySize ?? DEFAULT_MAX_REQUEST_BODY_SIZE;
   const factory = toolServerFactory(options);
-  const modern = createMcpHandler(factory, { legacy: 'reject' });
-  const handleModern = toNodeHandler(modern);
-  const legacy = legacySessions(factory);
-  const localOnly = LOOPBACK.has(host) ? localhostHostValidation() : null;
+  const modern = createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: maxBody });
+  const handleModern = toNodeHandler(modern, { maxRequestBodySize: maxBody });
+  const now = options.clock ? () => options.clock!.now() : () => Date.now();
+  const idleTimeoutMs = options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+  const legacy = legacySessions(factory, {
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    idleTimeoutMs,
+    now,
+  });
+  const publicHost = options.auth?.resourceUrl ? [new URL(options.auth.resourceUrl).hostname] : [];
+  const hostAllowed = hostGuard([...(options.allowedHosts ?? []), ...publicHost]);
+  const auth = options.auth ? authLayer(options.auth, endpoint) : null;
   const server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== endpoint) {
+    if (!hostAllowed(req, res)) return;
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (auth?.metadata(req, res, pathname)) return;
+    if (pathname !== endpoint) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found; the MCP endpoint is ${endpoint}\n`);
       return;
     }
-    if (localOnly && !localOnly(req, res)) return;
     void route(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`internal error: ${error instanceof Error ? error.message : String(error)}\n`);
     });
   });
   /** 2026 requests go to the per-request handler; 2025-era ones to their session. */
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+  async function route(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<void> {
+    if (auth) {
+      const authInfo = await auth.authenticate(req, res);
+      if (!authInfo) return;
+      // Where the SDK's Node adapters look for it: each call then runs as the token's client.
+      req.auth = authInfo;
+    }
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJsonBody(req, maxBody);
+      if (read.tooLarge) return answerTooLarge(res, maxBody);
+      body = read.json;
+    }
     const probe = await toWebRequest(req, body);
     if (await isLegacyRequest(probe, body)) await legacy.handle(req, res, body);
     else await handleModern(req, res, body);
@@ -88,69 +127,19 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
   });
+  // Idle sessions are also closed on every request; the timer closes them when no request comes.
+  const sweeper = setInterval(() => void legacy.sweep(), Math.min(idleTimeoutMs, 60_000)).unref();
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}${endpoint}`,
     server,
     close: async () => {
+      clearInterval(sweeper);
       await legacy.close();
       await modern.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/**
- * 2025-era clients get a session of their own: one MCP server per session, so that its
- * `notifications/cancelled` reaches the call it cancels, and the session id is the audit's.
- */
-function legacySessions(factory: McpServerFactory) {
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  return {
-    async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-      const id = req.headers['mcp-session-id'];
-      const existing = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (existing) return existing.handleRequest(req, res, body);
-      if (typeof id === 'string') {
-        res
-          .writeHead(404, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-        return;
-      }
-      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId: string) => void sessions.set(sessionId, transport),
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      const server = await factory({ era: 'legacy' });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
-    },
-    async close(): Promise<void> {
-      await Promise.all([...sessions.values()].map((transport) => transport.close()));
-      sessions.clear();
-    },
-  };
-}
-
-/** The request's JSON body; undefined when it is empty or not JSON (the SDK answers those). */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // The SDK's own bound for a request body.
-    if (size > DEFAULT_MAX_REQUEST_BODY_SIZE) throw new Error('the request body is too large');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }

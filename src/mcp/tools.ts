@@ -22,6 +22,7 @@ import {
   type ChainResult,
   type Clock,
   type JsonSchema,
+  type RunStore,
   type StepListener,
   type ToolDefinition,
   type ToolRegistry,
@@ -55,7 +56,12 @@ export interface ToolServerOptions {
   };
   /** Receives every audit record of every call. */
   readonly onAudit?: (record: AuditRecord) => void;
-  /** For tests: the executor's clock. */
+  /**
+   * Where durable runs are journaled: a composite with a wait step then suspends (reported as such)
+   * instead of failing its wait.
+   */
+  readonly store?: RunStore;
+  /** For tests: the executor's clock (and the HTTP server's, for idle sessions). */
   readonly clock?: Clock;
   /** The app's OpenTelemetry tracer, handed to every call's executor (see the README's Tracing section). */
   readonly tracer?: Tracer;
@@ -120,19 +126,20 @@ async function callTool(
     registry: options.registry,
     context,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.store ? { store: options.store } : {}),
     ...(options.tracer ? { tracer: options.tracer, traceContent: options.traceContent ?? false } : {}),
   });
   const signal = ctx.mcpReq.signal;
   if (definition.implementation.kind === 'function')
     return toolResult(await executor.call(definition, input, { signal }));
   const reporter = progress(ctx);
-  const result = (await executor.runComposite(definition, input, {
+  const result: ChainResult<unknown, boolean> = await executor.runComposite(definition, input, {
     signal,
     ...(reporter ? { onStep: reporter.onStep } : {}),
-  })) as ChainResult;
+  });
   // The result ends the request: notifications still on their way would arrive after it, and be dropped.
   await reporter?.sent();
-  return toolResult(result);
+  return toolResult(result, definition);
 }
 
 function defaultContext(caller: McpCaller, options: ToolServerOptions): Omit<AuditContextOptions, 'onRecord'> {

@@ -82,3 +82,4 @@ export type { TraceAttributes, TraceAttributeValue, TraceContext, Tracer, TraceS
 export { createTestExecutor } from './testing.js';
 export type { TestExecutor } from './testing.js';
 export type { Stub, StubResponse, TestContext } from '../language/testing.js';
+export { unwaitedStep } from './unwaited.js';
