@@ -11,7 +11,7 @@ import { compilePlan, type CompiledPlan } from './compiled-plan.js';
 import { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
-import type { RunStore, SuspendedRun } from './durable/store.js';
+import type { ResumeAllResult, RunStore, SuspendedRun } from './durable/store.js';
 import { topContext, type Run, type SequenceEnd } from './engine/context.js';
 import { dagOutputs, runDag } from './engine/dag.js';
 import { runSequence } from './engine/sequence.js';
@@ -141,7 +141,7 @@ export class ChainExecutor implements ToolCaller {
           this.registry,
           this.#clock,
           this.context.userId,
-          (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal),
+          (tool, input, journal, signal, onStep) => this.#runJournaled(tool, input, journal, signal, onStep),
         )
       : null;
   }
@@ -210,10 +210,12 @@ export class ChainExecutor implements ToolCaller {
    * Resumes every run the store lists as unfinished (a crashed worker's), and every suspended run whose
    * wait is past its deadline; one at a time. Run it when a worker starts, and now and then after.
    *
-   * @example for (const result of await executor.resumeAll()) console.log(result.run_id, result.status);
+   * A run it cannot resume (a changed plan, a missing tool, a damaged journal) is reported, not thrown.
+   *
+   * @example const { resumed, refused } = await executor.resumeAll(); // refused: [{ runId, code: 'plan_changed', … }]
    */
-  resumeAll(options: ResumeOptions = {}): Promise<ChainResult<Record<string, unknown>, true>[]> {
-    return this.#requireStore().resumeAll(options) as Promise<ChainResult<Record<string, unknown>, true>[]>;
+  resumeAll(options: ResumeOptions = {}): Promise<ResumeAllResult> {
+    return this.#requireStore().resumeAll(options);
   }
 
   /**
