@@ -136,6 +136,54 @@ describe('a crash inside signal()', () => {
   );
 });
 
+describe('a start that never became durable', () => {
+  const start = (runId: string): StartRecord => ({
+    type: 'start',
+    runId,
+    tool: 'flow',
+    planHash: planHash(plain),
+    chainId: 'c',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    input: {},
+    userId: 'u',
+  });
+
+  it.each([
+    ['an empty journal', ''],
+    ['a torn first record', encodeRecord(start('r')).slice(0, 40)],
+  ])('(%s and its running marker) is started afresh under its id, and resumeAll() skips it', async (_, journal) => {
+    const dir = newDir();
+    const { executor, flow, calls, store } = executorFor(new FileRunStore(dir, { fsync: false }), plain);
+    writeFileSync(path.join(dir, 'running', 'r'), '');
+    writeFileSync(path.join(dir, 'runs', 'r.jsonl'), journal);
+    expect(await executor.resumeAll()).toEqual({ resumed: [], refused: [] });
+    expect(await store.unfinished()).toEqual([]);
+    expect(await executor.runComposite(flow, {}, { runId: 'r' })).toMatchObject({
+      status: 'success',
+      run_id: 'r',
+      final_state: { a: 'a', b: 'b' },
+    });
+    expect(calls).toEqual(['a', 'b']);
+    expect(journalTypes(dir, 'r')).toEqual(['start', 'step', 'step', 'end']);
+  });
+
+  it('is refused cleanly by resume() and signal(), with unknown_run', async () => {
+    const dir = newDir();
+    const { executor } = executorFor(new FileRunStore(dir, { fsync: false }), plain);
+    writeFileSync(path.join(dir, 'runs', 'r.jsonl'), '');
+    await expect(executor.resume('r')).rejects.toMatchObject({ code: 'unknown_run' });
+    await expect(executor.signal('r', 'approve', {})).rejects.toMatchObject({ code: 'unknown_run' });
+  });
+
+  it('leaves nothing in place when the store create is refused: a second create of the id still says taken', async () => {
+    const dir = newDir();
+    const store = new FileRunStore(dir, { fsync: false });
+    expect(await store.create('r', start('r'))).toBe(true);
+    expect(await new FileRunStore(dir, { fsync: false }).create('r', start('r'))).toBe(false);
+    expect(await store.read('r')).toEqual([start('r')]);
+  });
+});
+
 describe('a signal to a run whose plan changed', () => {
   it('is refused before anything is written: the run stays suspended, and the old plan can still signal it', async () => {
     const dir = newDir();
