@@ -136,6 +136,20 @@ describe('a crash inside signal()', () => {
   );
 });
 
+describe('a crash inside the file store mark of signal()', () => {
+  it('between its running marker and the removal of the suspended one: the run still waits, and takes the signal', async () => {
+    const dir = newDir();
+    const { executor, flow } = executorFor(new FileRunStore(dir, { fsync: false }));
+    await executor.runComposite(flow, {}, { runId: 'r' });
+    writeFileSync(path.join(dir, 'running', 'r'), '');
+    const after = executorFor(new FileRunStore(dir, { fsync: false }));
+    expect(await after.executor.resumeAll()).toEqual({ resumed: [], refused: [] });
+    expect((await after.executor.suspended()).map((run) => run.runId)).toEqual(['r']);
+    expect(await after.executor.signal('r', 'approve', { by: 'dana' })).toMatchObject({ status: 'success' });
+    expect([await after.store.unfinished(), await after.store.suspended()]).toEqual([[], []]);
+  });
+});
+
 describe('a start that never became durable', () => {
   const start = (runId: string): StartRecord => ({
     type: 'start',
