@@ -21,6 +21,7 @@ import type {
   DispatchedResult,
   DurableRunErrorCode,
   JournalRecord,
+  ResumeAllResult,
   RunDispatcher,
   RunMark,
   RunStore,
@@ -213,19 +214,31 @@ export class DbosRunStore implements RunStore, RunDispatcher {
    * Continues the runs of workers that died, on the workers still alive: each worker holds a
    * PostgreSQL advisory lock on its executor id while it lives, so an id with pending workflows whose
    * lock can be taken belongs to a dead process. Its workflows go back on the queue. Returns the
-   * results of the runs it moved, once they finish.
+   * results of the runs it moved, once they finish, and those a worker refused (a changed plan).
    */
-  async recover(): Promise<DispatchedResult[]> {
+  async recover(): Promise<ResumeAllResult> {
     const moved = await this.recoverDeadExecutors();
-    return Promise.all(
-      moved.map(async (workflowID) =>
-        unwrap(
-          await DBOS.retrieveWorkflow<WorkflowOutcome>(workflowID).getResult({
-            pollingIntervalMs: this.#options.resultPollingMs ?? 100,
-          }),
-        ),
-      ),
+    const pollingIntervalMs = this.#options.resultPollingMs ?? 100;
+    const outcomes = await Promise.allSettled(
+      moved.map((id) => DBOS.retrieveWorkflow<WorkflowOutcome>(id).getResult({ pollingIntervalMs })),
     );
+    const report: ResumeAllResult = { resumed: [], refused: [] };
+    outcomes.forEach((outcome, index) => {
+      // A stretch's workflow id is the run id, or `<run id>:wait-N`.
+      const runId = moved[index]!.split(':')[0]!;
+      if (outcome.status === 'fulfilled') {
+        const value = outcome.value;
+        if ('result' in value) report.resumed.push(value.result);
+        else {
+          const { code, message, details } = value.refused;
+          report.refused.push({ runId, code, message, details, error: new DurableRunError(code, message, details) });
+        }
+      } else {
+        const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
+        report.refused.push({ runId, code: 'unexpected', message, details: [], error: outcome.reason });
+      }
+    });
+    return report;
   }
 
   /**

@@ -19,7 +19,7 @@ import { compilePlan } from './compiled-plan.js';
 import { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
-import type { RunStore, SuspendedRun } from './durable/store.js';
+import type { ResumeAllResult, RunStore, SuspendedRun } from './durable/store.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults } from './input-defaults.js';
 import { ToolRegistry } from './registry.js';
@@ -139,7 +139,7 @@ export class ChainExecutor implements ToolCaller {
           this.registry,
           this.#clock,
           this.context.userId,
-          (tool, input, journal, signal) => this.#runJournaled(tool, input, journal, signal),
+          (tool, input, journal, options) => this.#runJournaled(tool, input, journal, options),
         )
       : null;
   }
@@ -203,10 +203,12 @@ export class ChainExecutor implements ToolCaller {
    * Resumes every run the store lists as unfinished (a crashed worker's), and every suspended run whose
    * wait is past its deadline; one at a time. Run it when a worker starts, and now and then after.
    *
-   * @example for (const result of await executor.resumeAll()) console.log(result.run_id, result.status);
+   * A run it cannot resume (a changed plan, a missing tool, a damaged journal) is reported, not thrown.
+   *
+   * @example const { resumed, refused } = await executor.resumeAll(); // refused: [{ runId, code: 'plan_changed', … }]
    */
-  resumeAll(options: ResumeOptions = {}): Promise<ChainResult<Record<string, unknown>, true>[]> {
-    return this.#requireStore().resumeAll(options) as Promise<ChainResult<Record<string, unknown>, true>[]>;
+  resumeAll(options: ResumeOptions = {}): Promise<ResumeAllResult> {
+    return this.#requireStore().resumeAll(options);
   }
 
   /**
@@ -265,9 +267,9 @@ export class ChainExecutor implements ToolCaller {
     tool: ToolDefinition,
     input: unknown,
     journal: RunJournal,
-    signal: AbortSignal | undefined,
+    options: RunOptions,
   ): Promise<AnyChainResult> {
-    const { attempt, chain } = await this.#run(tool, input, topSite({ signal }, journal));
+    const { attempt, chain } = await this.#run(tool, input, topSite(options, journal));
     const result = chain ?? this.#neverRan(attempt, journal);
     if (result.status === 'suspended') await journal.pause(result.waiting);
     else await journal.end(result);

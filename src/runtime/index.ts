@@ -15,6 +15,8 @@ export type { FileRunStoreOptions } from './durable/file-store.js';
 export type {
   ContinueHere,
   DispatchedResult,
+  RefusedRun,
+  ResumeAllResult,
   RunDispatcher,
   RunMark,
   RunStore,

@@ -11,16 +11,19 @@ import {
   closeSync,
   fdatasyncSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   truncateSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { DurableRunError } from './errors.js';
 import { decodeJournal, encodeRecord } from './line-format.js';
@@ -57,17 +60,26 @@ export class FileRunStore implements RunStore {
 
   async create(runId: string, start: StartRecord): Promise<boolean> {
     checkRunId(runId);
-    // The marker first: a run the index does not list could be lost; a marker without a journal is dropped when listed.
-    this.#marker('running', runId, '');
-    let fd: number;
+    const journal = this.#journal(runId);
+    // The start record is written whole to a file of its own, then linked in as the journal: a
+    // journal never exists without its first record, and of two processes creating one id, one wins.
+    const temporary = `${journal}.${randomUUID()}.tmp`;
+    const fd = openSync(temporary, 'wx');
     try {
-      fd = openSync(this.#journal(runId), 'wx');
+      this.#write(fd, encodeRecord(start));
+      // The marker before the journal: a run the index does not list could be lost; a marker without a journal is dropped when listed.
+      this.#marker('running', runId, '');
+      if (!this.#link(temporary, journal)) {
+        closeSync(fd);
+        return false;
+      }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      closeSync(fd);
       throw error;
+    } finally {
+      rmSync(temporary, { force: true });
     }
     this.#open.set(runId, fd);
-    this.#write(fd, encodeRecord(start));
     this.#syncDir('runs');
     return true;
   }
@@ -115,14 +127,9 @@ export class FileRunStore implements RunStore {
     const ids: string[] = [];
     for (const id of this.#list('running')) {
       if (suspended.has(id)) continue;
-      try {
-        // A marker whose journal never got its first record: the run was never acknowledged.
-        if (readFileSync(this.#journal(id)).length === 0) throw Object.assign(new Error('empty'), { code: 'ENOENT' });
-        ids.push(id);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        rmSync(this.#markerPath('running', id), { force: true });
-      }
+      // A marker whose journal never got a whole first record: the run was never acknowledged.
+      if (startsWithWholeLine(this.#journal(id))) ids.push(id);
+      else rmSync(this.#markerPath('running', id), { force: true });
     }
     return ids.sort();
   }
@@ -139,6 +146,22 @@ export class FileRunStore implements RunStore {
   /** Closes every journal this process holds open. */
   close(): void {
     for (const runId of [...this.#open.keys()]) this.#close(runId);
+  }
+
+  /**
+   * Links a new journal in under its name; false when the id is taken. A journal with no whole record
+   * is a start that never became durable (written in place by an earlier version, or damaged): it is replaced.
+   */
+  #link(temporary: string, journal: string): boolean {
+    try {
+      linkSync(temporary, journal);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (decodeJournal(readFileSync(journal), path.basename(journal, '.jsonl')).records.length > 0) return false;
+    renameSync(temporary, journal);
+    return true;
   }
 
   #journal(runId: string): string {
@@ -195,6 +218,28 @@ export class FileRunStore implements RunStore {
     const fd = this.#open.get(runId);
     if (fd === undefined) return;
     this.#open.delete(runId);
+    closeSync(fd);
+  }
+}
+
+/** Whether a file exists and holds a first line with its newline; reads no further than that line. */
+function startsWithWholeLine(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let position = 0; ;) {
+      const read = readSync(fd, chunk, 0, chunk.length, position);
+      if (read === 0) return false;
+      if (chunk.subarray(0, read).includes(0x0a)) return true;
+      position += read;
+    }
+  } finally {
     closeSync(fd);
   }
 }

@@ -9,11 +9,11 @@ import { schemaErrors } from '../../language/validation.js';
 import { stableJson } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
-import type { ToolDefinition, ToolLookup } from '../tool.js';
+import type { RunOptions, ToolDefinition, ToolLookup } from '../tool.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
 import type { JournalRecord, StartRecord } from './records.js';
-import type { RunDispatcher, RunStore, SuspendedRun } from './store.js';
+import type { RefusedRun, ResumeAllResult, RunDispatcher, RunStore, SuspendedRun } from './store.js';
 
 export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
 
@@ -22,13 +22,13 @@ export type JournaledRunner = (
   tool: ToolDefinition,
   input: unknown,
   journal: RunJournal,
-  signal: AbortSignal | undefined,
+  options: RunOptions,
 ) => Promise<AnyChainResult>;
 
-export interface ResumeOptions {
+/** `signal` and `onStep` as for any run (`onStep` hears replayed steps too); and whether a changed plan may be replayed. */
+export interface ResumeOptions extends RunOptions {
   /** Replay the journal against the tool's current plan even though it changed since the run started. */
   readonly allowPlanChange?: boolean;
-  readonly signal?: AbortSignal;
 }
 
 /**
@@ -83,10 +83,16 @@ export class DurableRuns {
       };
       if (await this.#store.create(id, start)) {
         if (this.#dispatcher) return this.#dispatcher.dispatch(id, 'start', options);
-        return this.#execute(tool, input, new RunJournal(this.#store, [start]), options.signal);
+        return this.#execute(tool, input, new RunJournal(this.#store, [start]), options);
       }
-      const records = (await this.#store.read(id))!;
-      const first = records[0] as StartRecord;
+      const records = await this.#store.read(id);
+      // The file store takes over an id whose start never became durable; another store may only say so.
+      if (!isStarted(records))
+        throw new DurableRunError(
+          'unknown_run',
+          `run '${id}' is taken in the store, but its start never became durable: the store cannot start it again`,
+        );
+      const first = records[0];
       if (first.tool !== tool.name || stableJson(first.input) !== stableJson(input)) {
         throw new DurableRunError(
           'run_mismatch',
@@ -99,28 +105,34 @@ export class DurableRuns {
 
   /** Continues an unfinished run where it stopped; a finished run's recorded result. */
   resume(runId: string, options: ResumeOptions = {}): Promise<AnyChainResult> {
-    return this.#once(runId, async () => {
-      const records = await this.#store.read(runId);
-      if (!records || records.length === 0)
-        throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
-      return this.#continue(runId, records, options);
-    });
+    return this.#once(runId, async () => this.#continue(runId, await this.#read(runId), options));
   }
 
-  /** Resumes every run a crash left unfinished, and every suspended run whose wait is past its deadline. */
-  async resumeAll(options: ResumeOptions = {}): Promise<AnyChainResult[]> {
+  /**
+   * Resumes every run a crash left unfinished, and every suspended run whose wait is past its
+   * deadline, one at a time. A run it cannot resume is reported in `refused` and the sweep goes on.
+   */
+  async resumeAll(options: ResumeOptions = {}): Promise<ResumeAllResult> {
     const now = this.#clock.now();
     const expired = (await this.#store.suspended())
       .filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now)
       .map(({ runId }) => runId);
     // A dispatching store knows which workers died, and continues their runs on live ones; an unfinished
     // run of a live worker is running there, not left by a crash.
-    const results: AnyChainResult[] = this.#dispatcher ? await this.#dispatcher.recover() : [];
+    const recovered = this.#dispatcher ? await this.#dispatcher.recover() : { resumed: [], refused: [] };
+    const resumed = [...recovered.resumed];
+    const refused = [...recovered.refused];
     const ids = [...(this.#dispatcher ? [] : await this.#store.unfinished()), ...expired].filter(
       (id) => !this.#active.has(id),
     );
-    for (const id of ids) results.push(await this.resume(id, options));
-    return results;
+    for (const id of ids) {
+      try {
+        resumed.push(await this.resume(id, options));
+      } catch (error) {
+        refused.push(refusedRun(id, error));
+      }
+    }
+    return { resumed, refused };
   }
 
   /** Delivers a signal to a suspended run and resumes it. Refused, with the run left as it was, when it does not fit. */
@@ -130,9 +142,7 @@ export class DurableRuns {
         new DurableRunError('not_suspended', `run '${runId}' is running, not waiting for a signal`),
       );
     return this.#once(runId, async () => {
-      const records = await this.#store.read(runId);
-      if (!records || records.length === 0)
-        throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+      const records = await this.#read(runId);
       const waiting = openWait(records);
       if (!waiting) throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
       const { key, waiting: wait } = waiting;
@@ -151,16 +161,21 @@ export class DurableRuns {
           `the payload of signal '${name}' does not match its schema: ${problems.join('; ')}`,
           problems,
         );
+      // What resuming would refuse is refused now, before anything is written. A dispatcher's worker
+      // decides for itself; this process checks only a tool it knows.
+      if (!this.#dispatcher || this.#registry.get(records[0].tool)) this.#composite(runId, records[0], options);
       const record: JournalRecord = { type: 'signal', key, name, payload };
-      await this.#store.append(runId, record);
+      // The index first: a crash between the two writes leaves a run that resumeAll() continues (to
+      // its wait again, then suspended) and that still takes the signal, never one that does neither.
       await this.#store.mark(runId, { status: 'running' });
+      await this.#store.append(runId, record);
       return this.#continue(runId, [...records, record], options);
     });
   }
 
   async #continue(
     runId: string,
-    records: readonly JournalRecord[],
+    records: readonly [StartRecord, ...JournalRecord[]],
     options: ResumeOptions,
     here = false,
   ): Promise<AnyChainResult> {
@@ -172,7 +187,13 @@ export class DurableRuns {
     }
     if (this.#dispatcher && !here)
       return this.#dispatcher.dispatch(runId, segmentOf(records, this.#clock.now()), options);
-    const start = records[0] as StartRecord;
+    const start = records[0];
+    const tool = this.#composite(runId, start, options);
+    return this.#execute(tool, start.input, new RunJournal(this.#store, records), options);
+  }
+
+  /** The run's tool in this registry; refused when it is missing, or its plan changed and that is not allowed. */
+  #composite(runId: string, start: StartRecord, options: ResumeOptions): ToolDefinition {
     const tool = this.#registry.get(start.tool);
     if (!tool || tool.implementation.kind !== 'composite')
       throw new DurableRunError(
@@ -186,15 +207,19 @@ export class DurableRuns {
         `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`,
       );
     }
-    return this.#execute(tool, start.input, new RunJournal(this.#store, records), options.signal);
+    return tool;
+  }
+
+  /** A run's records, which start with its start record; `unknown_run` when the store has no such run. */
+  async #read(runId: string): Promise<readonly [StartRecord, ...JournalRecord[]]> {
+    const records = await this.#store.read(runId);
+    if (!isStarted(records)) throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
+    return records;
   }
 
   /** A dispatched stretch of a run, in this process: what the dispatcher's worker calls. */
   async #continueHere(runId: string, options: ResumeOptions): Promise<AnyChainResult> {
-    const records = await this.#store.read(runId);
-    if (!records || records.length === 0)
-      throw new DurableRunError('unknown_run', `there is no run '${runId}' in the store`);
-    return this.#continue(runId, records, options, true);
+    return this.#continue(runId, await this.#read(runId), options, true);
   }
 
   suspendedRuns(): Promise<SuspendedRun[]> {
@@ -236,4 +261,19 @@ function openWait(records: readonly JournalRecord[]): { key: string; waiting: Ch
     else if ((record.type === 'signal' || record.type === 'step') && record.key === open?.key) open = null;
   }
   return open;
+}
+
+/** Whether a run's start became durable: its journal begins with a whole start record. */
+function isStarted(
+  records: readonly JournalRecord[] | undefined,
+): records is readonly [StartRecord, ...JournalRecord[]] {
+  return records !== undefined && records[0]?.type === 'start';
+}
+
+/** A run `resumeAll()` could not resume, as it reports it. */
+export function refusedRun(runId: string, error: unknown): RefusedRun {
+  if (error instanceof DurableRunError)
+    return { runId, code: error.code, message: error.message, details: error.details, error };
+  const message = error instanceof Error ? error.message : String(error);
+  return { runId, code: 'unexpected', message, details: [], error };
 }

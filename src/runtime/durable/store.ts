@@ -4,6 +4,7 @@
  * only once what it wrote is durable: the engine starts the next step after that, never before.
  */
 import type { ChainResult, ChainWaiting } from '../result.js';
+import type { DurableRunErrorCode } from './errors.js';
 import type { JournalRecord, StartRecord } from './records.js';
 
 /** Where a run is in the store's index: what lets `unfinished()` and `suspended()` skip histories. */
@@ -36,6 +37,24 @@ export interface RunStore {
 
 export type DispatchedResult = ChainResult<Record<string, unknown>, boolean>;
 
+/** What `resumeAll()` did: the runs it resumed, and those it could not, each with why. It never stops at one. */
+export interface ResumeAllResult {
+  /** The result of each run it resumed: finished, failed, or suspended again at a wait. */
+  readonly resumed: DispatchedResult[];
+  /** Each run it could not resume; it stays as it was (resume it once the cause is mended). */
+  readonly refused: RefusedRun[];
+}
+
+export interface RefusedRun {
+  readonly runId: string;
+  /** A `DurableRunError`'s code (`plan_changed`, `unknown_tool`, `corrupt_journal`, …), or `unexpected` for anything else thrown (a store's I/O error). */
+  readonly code: DurableRunErrorCode | 'unexpected';
+  readonly message: string;
+  readonly details: readonly string[];
+  /** What was thrown, with its stack. */
+  readonly error: unknown;
+}
+
 /** How the executor continues a journaled run in this process: what a dispatcher's worker calls. */
 export type ContinueHere = (
   runId: string,
@@ -54,6 +73,6 @@ export interface RunDispatcher {
    * deadline), or joins it when it already exists, and returns its result: a stretch is started once, however often it is asked for.
    */
   dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult>;
-  /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones. */
-  recover(): Promise<DispatchedResult[]>;
+  /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones; a run it cannot continue is refused, not thrown. */
+  recover(): Promise<ResumeAllResult>;
 }

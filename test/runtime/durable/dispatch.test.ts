@@ -18,6 +18,7 @@ import {
   type ChainPlan,
   type ContinueHere,
   type DispatchedResult,
+  type ResumeAllResult,
   type RunDispatcher,
 } from '../../../src/runtime/index.js';
 
@@ -27,7 +28,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 class InProcessDispatcher implements RunDispatcher {
   readonly asked: string[] = [];
   #continueHere: ContinueHere | undefined;
-  recovered: DispatchedResult[] = [];
+  recovered: ResumeAllResult = { resumed: [], refused: [] };
   attach(continueHere: ContinueHere): void {
     this.#continueHere = continueHere;
   }
@@ -35,7 +36,7 @@ class InProcessDispatcher implements RunDispatcher {
     this.asked.push(`${runId}:${segment}`);
     return this.#continueHere!(runId, {});
   }
-  async recover(): Promise<DispatchedResult[]> {
+  async recover(): Promise<ResumeAllResult> {
     this.asked.push('recover');
     return this.recovered;
   }
@@ -116,7 +117,9 @@ describe('a store with a dispatcher', () => {
     });
     // The second wait's deadline passes: the next stretch fails it and follows its on_failure.
     await clock.advance(1_000);
-    const [expired] = await executor.resumeAll();
+    const {
+      resumed: [expired],
+    } = await executor.resumeAll();
     expect(expired).toMatchObject({ status: 'partial', final_state: { drafts: 1, ok: true } });
     expect(expired!.results.at(-1)).toMatchObject({
       step: 'again',
@@ -132,7 +135,7 @@ describe('a store with a dispatcher', () => {
   });
 
   it("resumeAll leaves unfinished runs to the dispatcher's recovery", async () => {
-    store.dispatcher.recovered = [];
+    store.dispatcher.recovered = { resumed: [], refused: [] };
     await store.create('left', {
       type: 'start',
       runId: 'left',
@@ -144,7 +147,7 @@ describe('a store with a dispatcher', () => {
       userId: 'u',
     });
     expect(await store.unfinished()).toEqual(['left']);
-    expect(await executor.resumeAll()).toEqual([]);
+    expect(await executor.resumeAll()).toEqual({ resumed: [], refused: [] });
     expect(store.dispatcher.asked.at(-1)).toBe('recover');
   });
 });

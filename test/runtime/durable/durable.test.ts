@@ -92,7 +92,8 @@ describe('resuming after a crash', () => {
     expect(first.calls).toEqual(['a@1 r/a#1', 'b@1 r/b#1']);
 
     const second = executorFor(dir, ({ step }) => ({ done: step }));
-    expect(await second.executor.resumeAll().then((results) => results.map((result) => result.run_id))).toEqual(['r']);
+    const { resumed, refused } = await second.executor.resumeAll();
+    expect([resumed.map((result) => result.run_id), refused]).toEqual([['r'], []]);
     expect(second.calls).toEqual(['b@1 r/b#1', 'c@1 r/c#1']);
     const result = await second.executor.runComposite(second.flow, {}, { runId: 'r' });
     expect(result).toMatchObject({ status: 'success', run_id: 'r', final_state: { a: 'a', b: 'b', c: 'c' } });
@@ -139,7 +140,10 @@ describe('resuming after a crash', () => {
     const changed: ChainPlan = { ...sequence, steps: [step('a', 'b'), step('b', null)] };
     const second = executorFor(dir, ({ step }) => ({ done: step }), changed);
     await expect(second.executor.resume('r')).rejects.toMatchObject({ name: 'DurableRunError', code: 'plan_changed' });
-    await expect(second.executor.resumeAll()).rejects.toThrow(/the plan of 'flow' changed since run 'r' started/);
+    expect(await second.executor.resumeAll()).toMatchObject({
+      resumed: [],
+      refused: [{ runId: 'r', code: 'plan_changed', message: expect.stringMatching(/the plan of 'flow' changed/) }],
+    });
     expect(second.calls).toEqual([]);
     expect(await second.executor.resume('r', { allowPlanChange: true })).toMatchObject({
       status: 'success',

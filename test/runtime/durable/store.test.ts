@@ -1,5 +1,5 @@
 /** The embedded file store: its line format, torn tails, checksums, and the index of runs. */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,17 @@ describe('FileRunStore', () => {
     expect(await store.create('r1', start('r1'))).toBe(true);
     expect(await store.create('r1', start('r1'))).toBe(false);
     expect(await store.read('missing')).toBeUndefined();
+  });
+
+  it('creates a journal with its first record whole, leaving no temporary file; takes over one with no whole record', async () => {
+    const dir = path.join(root, 'whole');
+    const store = new FileRunStore(dir, { fsync: false });
+    writeFileSync(path.join(dir, 'runs', 'torn.jsonl'), encodeRecord(start('torn')).slice(0, 30));
+    expect(await store.create('r1', start('r1'))).toBe(true);
+    expect(await store.create('torn', start('torn'))).toBe(true);
+    await store.append('torn', signal(1));
+    expect(readdirSync(path.join(dir, 'runs')).sort()).toEqual(['r1.jsonl', 'torn.jsonl']);
+    expect(await new FileRunStore(dir).read('torn')).toEqual([start('torn'), signal(1)]);
   });
 
   it('lists unfinished and suspended runs from its index, without reading histories', async () => {

@@ -142,10 +142,12 @@ describe('a wait step in process', () => {
     const { executor, clock, review } = setup('timeout-continue', { action: 'continue', next: 'after' });
     expect((await executor.runComposite<unknown, unknown, true>(review, {}, { runId: 'r' })).status).toBe('suspended');
     await clock.advance(59_999);
-    expect(await executor.resumeAll()).toEqual([]);
+    expect(await executor.resumeAll()).toEqual({ resumed: [], refused: [] });
     expect((await executor.resume('r')).status).toBe('suspended');
     await clock.advance(1);
-    const [result] = await executor.resumeAll();
+    const {
+      resumed: [result],
+    } = await executor.resumeAll();
     expect(result).toMatchObject({ success: true, status: 'partial', final_state: { noted: true } });
     expect(result!.results[0]).toMatchObject({
       step: 'review',
