@@ -334,6 +334,35 @@ describe('call step: retries', () => {
   });
 });
 
+describe('call step: a mapped output that is missing', () => {
+  // README (Semantics, Failure kinds) calls a missing mapped output an `output` failure, and says
+  // `output` failures are retried by default; the engine maps outputs after the call step's retries
+  // are over, so the step fails at once, its tool called once. Reported as a question: either the
+  // README should say a mapping failure is never retried, or the engine should retry it.
+  it.fails('is an output failure, retried like one', async () => {
+    let calls = 0;
+    const { executor: run, clock } = executor([tool('t', () => (++calls === 1 ? {} : { v: 1 }))]);
+    const result = await run.executeChain(chain('c', [step('a', 't', { map: { v: 'v' }, failure: retry(2) })]));
+    expect(result).toMatchObject({ status: 'success', final_state: { v: 1 } });
+    expect(clock.sleeps).toEqual([100]);
+    expect(calls).toBe(2);
+  });
+
+  it('fails the step with output, after one call (what the engine does today)', async () => {
+    let calls = 0;
+    const { executor: run } = executor([tool('t', () => (++calls, {}))]);
+    const result = await run.executeChain(chain('c', [step('a', 't', { map: { v: 'v' }, failure: retry(2) })]));
+    expect(result.failure).toEqual({
+      step: 'a',
+      tool: 't',
+      kind: 'output',
+      message: "step 'a': the output of 't' has no 'v' to map to state.v",
+    });
+    expect(result.results[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(calls).toBe(1);
+  });
+});
+
 describe('call step: timeout_ms', () => {
   it('fails an attempt past its bound, aborts the handler’s signal, and stops waiting', async () => {
     const slow = hanging();

@@ -93,6 +93,31 @@ describe('next tools: following', () => {
   });
 });
 
+describe('next tools: a step served by a fallback', () => {
+  // BUG: when a fallback serves the step, its result's `_meta.nextTool` is ignored (call-step.ts returns
+  // as soon as a fallback succeeds, before following next tools), while the same result from the
+  // step's own tool would be followed. README, Resilience: "a step whose result carries
+  // _meta.nextTool calls that tool next"; the step's result here is the fallback's.
+  it.fails("follows the fallback's _meta.nextTool as it would its own tool's", async () => {
+    const handoff = flaky(0, { ticket: 'T-1' });
+    const { executor: run } = executor([
+      tool('start', flaky(9)),
+      tool('backup', () => asking({ tool: 'handoff', arguments: {} })),
+      tool('handoff', handoff),
+    ]);
+    const result = await run.executeChain({
+      ...chain('c', [{ ...step('a', 'start'), fallbacks: ['backup'] }]),
+      nextTools: { allow: ['handoff'], maxDepth: 5 },
+    });
+    expect(result.results[0]).toMatchObject({
+      status: 'success',
+      served_by: 'backup',
+      hops: [{ tool: 'handoff', output: { ticket: 'T-1' } }],
+    });
+    expect(handoff.calls()).toBe(1);
+  });
+});
+
 describe('next tools: refused and failed hops', () => {
   const counter = () =>
     tool('counter', (input: { n?: number }) => ({
