@@ -461,13 +461,15 @@ describe('call step: fallbacks', () => {
   });
 
   it.each([
-    ['its own tool succeeds', {}, { q: 'x' }, 0],
-    ['a reference has no value', {}, { q: '<< state.missing >>' }, 0],
-  ])('are not tried when %s', async (_, state, inputs, backupCalls) => {
+    ['its own tool succeeds', { q: 'x' }, [['primary', 'success', undefined]]],
+    ['a reference has no value', { q: '<< state.missing >>' }, [['primary', 'failed', undefined]]],
+  ])('are not tried when %s', async (_, inputs, history) => {
     const backup = flaky(0, { v: 'backup' });
     const { executor: run } = executor([tool('primary', () => ({ v: 'own' })), tool('backup', backup)]);
-    await run.executeChain(chain('c', [{ ...withFallbacks(['backup']), inputs }]), state);
-    expect(backup.calls()).toBe(backupCalls);
+    const result = await run.executeChain(chain('c', [{ ...withFallbacks(['backup']), inputs }]));
+    expect(result.execution_history.map((h) => [h.tool, h.status, h.via])).toEqual(history);
+    expect(result.results[0]?.served_by).toBeUndefined();
+    expect(backup.calls()).toBe(0);
   });
 });
 
