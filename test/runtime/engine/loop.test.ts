@@ -200,6 +200,30 @@ describe('loop: items in flight when it gives up', () => {
   });
 });
 
+describe('loop: cancellation', () => {
+  it('stops the item in flight when the caller aborts, and starts no other', async () => {
+    const g = gate();
+    const { executor: run } = executor([tool('g', g.handler)]);
+    const controller = new AbortController();
+    const running = run.executeChain(
+      chain('c', [loop('each', '<< state.items >>', 'item', [step('s', 'g', { inputs: { v: '<< item >>' } })])]),
+      { items: [1, 2, 3] },
+      { signal: controller.signal },
+    );
+    await tick();
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({ success: false, status: 'cancelled' });
+    expect(result.failure).toEqual({
+      step: 'each',
+      tool: null,
+      kind: 'cancelled',
+      message: 'This operation was aborted',
+    });
+    expect(g.calls.map((call) => [call.input, call.signal.aborted])).toEqual([[{ v: 1 }, true]]);
+  });
+});
+
 describe('loop: over', () => {
   it.each([
     ['a string', 'abc', 'validation', "loop 'each' needs a list to go over, and << state.items >> is string"],

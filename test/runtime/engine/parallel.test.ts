@@ -187,6 +187,30 @@ describe('parallel: wait_for', () => {
   });
 });
 
+describe('parallel: cancellation', () => {
+  it('aborts every branch in flight when the caller aborts, and the chain is cancelled', async () => {
+    const g = gate();
+    const { executor: run } = executor([tool('g', g.handler)]);
+    const controller = new AbortController();
+    const running = run.executeChain(
+      chain('c', [
+        parallel('p', 'all', [
+          ['x', [step('sx', 'g')]],
+          ['y', [step('sy', 'g')]],
+        ]),
+      ]),
+      {},
+      { signal: controller.signal },
+    );
+    await tick();
+    controller.abort();
+    const result = await running;
+    expect(result).toMatchObject({ success: false, status: 'cancelled' });
+    expect(result.failure).toEqual({ step: 'p', tool: null, kind: 'cancelled', message: 'This operation was aborted' });
+    expect(g.calls.map((call) => call.signal.aborted)).toEqual([true, true]);
+  });
+});
+
 describe('parallel: concurrency and the block’s own policy', () => {
   it.each([
     [1, 1],
