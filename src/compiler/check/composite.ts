@@ -12,7 +12,16 @@ import { isCall, isChoice, isWait, type CallStepDoc, type ChoiceStepDoc, type Wa
 import { checkExpression, expressionReferences } from './expressions.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
 import { NameSet, NameTable } from './name-set.js';
-import { canEnd, definitions, edgesOf, findCycle, loopsAmong, reachable, type Definitions } from './flow.js';
+import {
+  canEnd,
+  definitions,
+  dependencyDefinitions,
+  edgesOf,
+  findCycle,
+  loopsAmong,
+  reachable,
+  type Definitions,
+} from './flow.js';
 import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { scanTemplates } from './templates.js';
@@ -250,7 +259,30 @@ function checkDag(
       ),
     );
   }
-  // What a step may read: what its dependencies, and theirs, define when they succeed.
+  // What a step may read: what its dependencies, and theirs, define when they succeed. A run that
+  // succeeds ran every step, except those a false `when` skipped, with their dependents.
+  const flow =
+    dependencyDefinitions(nodes, dependsOn, initial.must, definedBy) ??
+    cyclicDefinitions(nodes, dependsOn, initial.must);
+  for (const node of nodes) {
+    const defined = flow.before.get(node.id)!;
+    checkNode(node, { must: defined, may: initial.may.union(defined) }, initial, ctx);
+  }
+  const always = nodes.filter((node) => !flow.conditional.get(node.id)).flatMap(definedBy);
+  const all = nodes.flatMap(definedBy);
+  return { atEnd: { must: initial.must.with(always), may: initial.may.with(all) }, dependsOn };
+}
+
+/**
+ * `dependencyDefinitions` for dependencies that form a cycle (reported): each step's ancestors walked
+ * afresh, a step on a cycle its own ancestor. Quadratic, and only for a graph that is already an error.
+ */
+function cyclicDefinitions(
+  nodes: readonly StepNode[],
+  dependsOn: ReadonlyMap<string, readonly string[]>,
+  initial: NameSet,
+): { before: Map<string, NameSet>; conditional: Map<string, boolean> } {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
   const ancestors = (id: string, seen = new Set<string>()): Set<string> => {
     for (const dep of dependsOn.get(id) ?? []) {
       if (seen.has(dep)) continue;
@@ -259,19 +291,16 @@ function checkDag(
     }
     return seen;
   };
-  for (const node of nodes) {
-    const defined = initial.must.with([...ancestors(node.id)].flatMap((id) => definedBy(byId.get(id)!)));
-    checkNode(node, { must: defined, may: initial.may.union(defined) }, initial, ctx);
-  }
-  // A run that succeeds ran every step, except those a false `when` skipped, with their dependents.
   const conditional = (id: string, seen = new Set<string>()): boolean => {
     if (seen.has(id)) return false;
     seen.add(id);
     return byId.get(id)!.doc.when !== undefined || (dependsOn.get(id) ?? []).some((dep) => conditional(dep, seen));
   };
-  const always = nodes.filter((node) => !conditional(node.id)).flatMap(definedBy);
-  const all = nodes.flatMap(definedBy);
-  return { atEnd: { must: initial.must.with(always), may: initial.may.with(all) }, dependsOn };
+  const ids = [...byId.keys()];
+  return {
+    before: new Map(ids.map((id) => [id, initial.with([...ancestors(id)].flatMap((a) => definedBy(byId.get(a)!)))])),
+    conditional: new Map(ids.map((id) => [id, conditional(id)])),
+  };
 }
 
 /** The checks of one step, given what is defined when it starts (undefined when it never starts). */

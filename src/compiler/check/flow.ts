@@ -208,3 +208,51 @@ export function definitions(
   const empty = NameSet.of(initial.must.table);
   return { atStep, atEnd: reached.get(null) ?? { must: empty, may: empty } };
 }
+
+/**
+ * Data flow in DAG mode, for a graph without a cycle: what is defined when each step starts (what its
+ * dependencies, and theirs, define when they succeed, over `initial`) and whether it runs only on a
+ * condition (a `when` of its own or of a step it depends on). Each step is visited once, after its
+ * dependencies; null when the dependencies form a cycle.
+ */
+export function dependencyDefinitions(
+  nodes: readonly StepNode[],
+  dependsOn: ReadonlyMap<string, readonly string[]>,
+  initial: NameSet,
+  definedBy: (node: StepNode) => readonly string[],
+): { before: Map<string, NameSet>; conditional: Map<string, boolean> } | null {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  // Kahn's algorithm: a step is ready once every step it depends on is done.
+  const waitingOn = new Map([...byId.keys()].map((id) => [id, (dependsOn.get(id) ?? []).length]));
+  const dependents = new Map<string, string[]>();
+  for (const id of byId.keys()) {
+    for (const dep of dependsOn.get(id) ?? []) {
+      const list = dependents.get(dep);
+      if (list) list.push(id);
+      else dependents.set(dep, [id]);
+    }
+  }
+  const ready = [...waitingOn].filter(([, count]) => count === 0).map(([id]) => id);
+  const before = new Map<string, NameSet>();
+  const after = new Map<string, NameSet>();
+  const conditional = new Map<string, boolean>();
+  for (let head = 0; head < ready.length; head += 1) {
+    const id = ready[head]!;
+    const node = byId.get(id)!;
+    let defined = initial;
+    let onCondition = node.doc.when !== undefined;
+    for (const dep of dependsOn.get(id) ?? []) {
+      defined = defined.union(after.get(dep)!);
+      onCondition ||= conditional.get(dep)!;
+    }
+    before.set(id, defined);
+    after.set(id, defined.with(definedBy(node)));
+    conditional.set(id, onCondition);
+    for (const next of dependents.get(id) ?? []) {
+      const left = waitingOn.get(next)! - 1;
+      waitingOn.set(next, left);
+      if (left === 0) ready.push(next);
+    }
+  }
+  return ready.length === byId.size ? { before, conditional } : null;
+}

@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { definitions, edgesOf, type Definitions } from '../../../src/compiler/check/flow.js';
+import { definitions, dependencyDefinitions, edgesOf, type Definitions } from '../../../src/compiler/check/flow.js';
 import { NameSet, NameTable } from '../../../src/compiler/check/name-set.js';
 import type { StepNode } from '../../../src/compiler/check/steps.js';
 import type { StepDoc } from '../../../src/compiler/model.js';
@@ -62,5 +62,39 @@ describe('definitions', () => {
     // Eight times the steps: about eight times the memory (ten to twelve: the tries fill out); a square
     // would be 64 times.
     expect(retained(4800) / retained(600)).toBeLessThan(16);
+  });
+});
+
+describe('dependencyDefinitions', () => {
+  /** Steps by id, each depending on the ones listed; `?` after an id gives it a `when`. */
+  const dag = (spec: Record<string, string[]>) => {
+    const nodes = Object.keys(spec).map((key, index) => ({
+      ...chain(1)[0]!,
+      index,
+      id: key.replace('?', ''),
+      doc: { tool: 'echo', ...(key.endsWith('?') ? { when: 'true' } : {}) } as StepDoc,
+    }));
+    const dependsOn = new Map(Object.entries(spec).map(([key, deps]) => [key.replace('?', ''), deps]));
+    return dependencyDefinitions(nodes, dependsOn, NameSet.of(new NameTable(), ['text']), (node) => [`v_${node.id}`]);
+  };
+
+  it('gives each step what its dependencies, and theirs, define, and whether it runs on a condition', () => {
+    const flow = dag({ a: [], 'b?': ['a'], c: ['a'], d: ['b', 'c'], e: [] })!;
+    const defined = (id: string) =>
+      ['text', 'v_a', 'v_b', 'v_c', 'v_d', 'v_e'].filter((n) => flow.before.get(id)!.has(n));
+    expect(defined('a')).toEqual(['text']);
+    expect(defined('d')).toEqual(['text', 'v_a', 'v_b', 'v_c']);
+    expect(defined('e')).toEqual(['text']);
+    expect(Object.fromEntries(flow.conditional)).toEqual({ a: false, b: true, c: false, d: true, e: false });
+  });
+
+  it('leaves a cycle to the caller', () => {
+    expect(dag({ a: ['c'], b: ['a'], c: ['b'] })).toBeNull();
+  });
+
+  it('goes down a chain of 20,000 dependencies without recursing, and each step once', () => {
+    const spec = Object.fromEntries(Array.from({ length: 20000 }, (_, i) => [`s${i}`, i === 0 ? [] : [`s${i - 1}`]]));
+    const flow = dag(spec)!;
+    expect(flow.before.get('s19999')!.size).toBe(20000);
   });
 });
