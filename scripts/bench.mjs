@@ -32,6 +32,8 @@
  * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
  * cache), 5,000 composites with peak RSS (from /usr/bin/time), `validate` of a one-tool project and
  * `--version` against `node -e "import('yaml')"`. BENCH_PROCESS_RUNS=N changes the number of runs (5).
+ * Also one composite of 10,000 steps against one of 1,000, side by side (target: at most 15x; the
+ * check's data flow once grew with the square of a composite's length); BENCH_ONLY=long runs it alone.
  *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
@@ -54,7 +56,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
-import { writeCorpus } from './corpus.mjs';
+import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
 /** Every section at a tiny size (BENCH_SMOKE=1): does the bench run, not how fast things are. */
 const SMOKE = process.env.BENCH_SMOKE === '1';
@@ -140,6 +142,8 @@ const RERUN_TARGET = 1;
 const RSS_TARGET_MIB = 250;
 const VALIDATE_TARGET = 2;
 const TIME = '/usr/bin/time';
+/** Ten times the steps in one composite: at most fifteen times the build (linear, with fixed costs shared). */
+const LONG_COMPOSITE_TARGET = 15;
 
 /**
  * Runs each side in turn, `runs` times (A, B, A, B…): `before` (not timed) then the process. Returns
@@ -168,9 +172,9 @@ function interleave(sides, runs) {
 }
 
 /** A project of `composites` composites (and the atomic tools they call) under `dir`. */
-async function corpusProject(dir, composites) {
+async function corpusProject(dir, composites, write = (configDir) => writeCorpus(configDir, { composites })) {
   const configDir = path.join(dir, 'config', 'tools');
-  await writeCorpus(configDir, { composites });
+  await write(configDir);
   return {
     dir,
     configDir,
@@ -243,6 +247,8 @@ async function buildProcessBench(root) {
       );
   });
 
+  await longCompositeBench(root, measured);
+
   // One tool: the atomic `greet` that `toolgen init` scaffolds, with its handler.
   const single = path.join(root, 'one');
   mkdirSync(single, { recursive: true });
@@ -276,6 +282,38 @@ async function buildProcessBench(root) {
   measured(() => {
     row('toolgen --version', ms(version.ms), `(floor ${ms(yamlFloor2.ms)})`);
     ratioRow(version.ms / yamlFloor2.ms, VERSION_TARGET);
+  });
+}
+
+/**
+ * One long composite, at two lengths side by side: the check's data flow once grew with the square of
+ * a composite's length (10,000 steps: 191 s and 3.3 GB).
+ */
+async function longCompositeBench(root, measured) {
+  const toolgen = (project) => ({ args: [BIN], cwd: project.dir, before: project.fresh });
+  const [shortSteps, longSteps] = [size(1000, 20), size(10000, 200)];
+  const lengths = [shortSteps, longSteps].map((steps) =>
+    corpusProject(path.join(root, `long${steps}`), 0, (configDir) => writeLongComposite(configDir, { steps })),
+  );
+  const [shortOne, longOne] = await Promise.all(lengths);
+  const [shortBuild, longBuild] = interleave([toolgen(shortOne), toolgen(longOne)], size(3, 1));
+  measured(() => {
+    const steps = (count) => count.toLocaleString('en-US');
+    row(
+      `toolgen, a ${steps(shortSteps)}-step composite`,
+      ms(shortBuild.ms),
+      `(whole process, fresh tree and cache; median of ${size(3, 1)}, interleaved)`,
+    );
+    row(
+      `  a ${steps(longSteps)}-step composite`,
+      ms(longBuild.ms),
+      longBuild.rss > 0 ? `(peak RSS ${longBuild.rss.toFixed(0)} MiB)` : '',
+    );
+    ratioRow(
+      longBuild.ms / shortBuild.ms,
+      LONG_COMPOSITE_TARGET,
+      `ratio ${steps(longSteps)} / ${steps(shortSteps)} steps`,
+    );
   });
 }
 
@@ -758,6 +796,10 @@ async function main() {
     await wholeProcessBuilds();
     return;
   }
+  if (process.env.BENCH_ONLY === 'long') {
+    await wholeProcessBuilds(longCompositeBench);
+    return;
+  }
   const [versionMs, yamlFloorMs] = processBench([BIN, '--version'], ['-e', "import('yaml')"]);
   const clean = executorInCleanProcess();
   const chain = await executorBench();
@@ -853,10 +895,10 @@ async function main() {
   await wholeProcessBuilds();
 }
 
-async function wholeProcessBuilds() {
+async function wholeProcessBuilds(bench = buildProcessBench) {
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-build-'));
   try {
-    await buildProcessBench(root);
+    await bench(root, (fn) => fn());
   } finally {
     await rm(root, { recursive: true, force: true });
   }

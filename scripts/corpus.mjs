@@ -487,3 +487,55 @@ export async function writeCorpus(dir, { composites = 1000, atomics = ATOMS.leng
   }
   return { files, atomics: available.length, composites };
 }
+
+/**
+ * One composite of `steps` steps over the first atomic tool, for how the check scales with a composite's
+ * length: each step reads what an earlier one mapped; every third runs on a condition and every fifth
+ * goes on when it fails, so the data flow has joins. It reads only what every path defines: no diagnostics.
+ */
+function longCompositeYaml(steps) {
+  const [atom] = ATOMS;
+  const certain = (i) => i % 3 !== 1 && i % 5 !== 4;
+  let last = 'seed_value';
+  const lines = [];
+  for (let i = 0; i < steps; i += 1) {
+    lines.push(`      - id: s${i}`, `        tool: ${atom.name}`);
+    lines.push(`        inputs: { value: << state.${last} >>, label: "step ${i} of << state.seed_label >>" }`);
+    if (i % 3 === 1) lines.push('        when: state.seed_value > 0');
+    lines.push(`        on_success: { map_outputs: { value: n_${i} } }`);
+    if (i % 5 === 4) lines.push('        on_failure: { action: continue }');
+    if (certain(i)) last = `n_${i}`;
+  }
+  return `# A composite of ${steps} steps, for the bench.
+name: long_composite
+description: Chains ${steps} steps, each reading what an earlier one mapped.
+parameters:
+  - { name: seed_value, type: integer, required: true, min_value: 0 }
+  - { name: seed_label, type: string, required: true, min_length: 1 }
+
+implementation:
+  type: composite
+  composite:
+    max_step_executions: ${steps + 1}
+    steps:
+${lines.join('\n')}
+
+examples:
+  - description: runs every step
+    input: { seed_value: 1, seed_label: first }
+    expected_output: { seed_label: first }
+`;
+}
+
+/**
+ * Writes the atomic tools and one composite of `steps` steps into `dir` (the config dir).
+ *
+ * @example
+ * await writeLongComposite('/tmp/x/config/tools', { steps: 10000 });
+ */
+export async function writeLongComposite(dir, { steps }) {
+  const { files } = await writeCorpus(dir, { composites: 0 });
+  const file = path.join(dir, 'long_composite.yaml');
+  await writeFile(file, longCompositeYaml(steps));
+  return { files: [...files, file] };
+}

@@ -16,6 +16,7 @@ import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import type { WatchControl } from './watch.js';
+import { printable } from '../compiler/diagnostics/printable.js';
 
 export interface CommandOptions {
   /** The current directory: flags are relative to it, and the config file is looked for from it up. */
@@ -89,7 +90,7 @@ function cacheFor(
   return openCache(settings, options.cache !== false && names.length === 0);
 }
 
-const shown = (root: string, file: string) => path.relative(root, file).split(path.sep).join('/');
+const shown = (root: string, file: string) => printable(path.relative(root, file).split(path.sep).join('/'));
 
 /** `toolgen [names…]`: compile and write. */
 export async function buildCommand(names: readonly string[], options: CommandOptions, output: Output): Promise<number> {

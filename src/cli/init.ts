@@ -3,8 +3,8 @@
  * composite that calls it, and (when the app has none) a vitest config that runs the generated
  * tests and a tsconfig the generated imports work with. It never overwrites a file.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { lstatSync, statSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { RUNTIME_MODULE } from '../compiler/emit/runtime-module.js';
 
@@ -96,15 +96,35 @@ function scaffold(root: string): { path: string; content: string; optional?: tru
     'vitest.config.mjs',
     'vite.config.ts',
     'vite.config.js',
-  ].some((name) => existsSync(path.join(root, name)));
+  ].some((name) => taken(path.join(root, name)));
   if (!hasVitestConfig) files.push({ path: 'vitest.config.ts', content: VITEST, optional: true });
-  if (!existsSync(path.join(root, 'tsconfig.json')))
+  if (!taken(path.join(root, 'tsconfig.json')))
     files.push({ path: 'tsconfig.json', content: TSCONFIG, optional: true });
   return files;
 }
 
+/** Whether anything is at `file`: a file, a folder, or a symlink, even one that leads nowhere. */
+function taken(file: string): boolean {
+  return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** What stands where `file` (relative to `root`) would be written: it, or a folder on its way that is no folder; or null. */
+function obstacle(root: string, file: string): string | null {
+  const folders: string[] = [];
+  for (let dir = path.dirname(file); dir !== '.'; dir = path.dirname(dir)) folders.unshift(dir);
+  for (const dir of folders) {
+    const found = statSync(path.join(root, dir), { throwIfNoEntry: false });
+    if (found?.isDirectory()) continue;
+    // A file, or a symlink that leads nowhere, is in the way; nothing at all, and nothing below can be.
+    return found || taken(path.join(root, dir)) ? dir : null;
+  }
+  return taken(path.join(root, file)) ? file : null;
+}
+
 /**
- * Writes the scaffold into `root`, or refuses (and writes nothing) when one of its files exists.
+ * Writes the scaffold into `root`, or refuses (and writes nothing) when one of its files exists, as a
+ * file, a folder or a symlink (one that leads nowhere too), or a folder it needs is a file. Everything
+ * is checked before anything is written; a write that fails all the same takes back what was written.
  *
  * @example await initProject('/app') // { written: ['toolgen.config.yaml', …], refused: [] }
  */
@@ -112,14 +132,27 @@ export async function initProject(
   root: string,
 ): Promise<{ written: string[]; refused: string[]; vitestIncludeNeeded: boolean }> {
   const files = scaffold(root);
-  const refused = files.filter((file) => existsSync(path.join(root, file.path))).map((file) => file.path);
+  const refused = [
+    ...new Set(files.map((file) => obstacle(root, file.path)).filter((found): found is string => found !== null)),
+  ];
   if (refused.length > 0) return { written: [], refused, vitestIncludeNeeded: false };
-  for (const file of files) {
-    await mkdir(path.dirname(path.join(root, file.path)), { recursive: true });
-    await writeFile(path.join(root, file.path), file.content, { flag: 'wx' });
+  const written: string[] = [];
+  const made: string[] = [];
+  try {
+    for (const file of files) {
+      const folder = await mkdir(path.dirname(path.join(root, file.path)), { recursive: true });
+      if (folder) made.push(folder);
+      await writeFile(path.join(root, file.path), file.content, { flag: 'wx' });
+      written.push(file.path);
+    }
+  } catch (error) {
+    await Promise.all(written.map((file) => rm(path.join(root, file), { force: true })));
+    // Only folders this run made, and so hold nothing else.
+    await Promise.all(made.map((folder) => rm(folder, { recursive: true, force: true })));
+    throw error;
   }
   return {
-    written: files.map((file) => file.path),
+    written,
     refused: [],
     vitestIncludeNeeded: !files.some((file) => file.path === 'vitest.config.ts'),
   };

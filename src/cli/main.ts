@@ -12,6 +12,7 @@ import { FORMATS, type Format } from './formats.js';
 import { processOutput, withFormat, type Output } from './output.js';
 import { TOKENS_ENV } from './tokens.js';
 import { VERSION } from './version.js';
+import { printable } from '../compiler/diagnostics/printable.js';
 
 /**
  * Runs the CLI and returns its exit code.
@@ -231,11 +232,12 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     if (error instanceof UsageError) {
-      output.err(`toolgen: ${error.message}`);
+      // Usage errors quote what the user typed or named: shown with control characters escaped.
+      output.err(`toolgen: ${printable(error.message)}`);
       return EXIT.usage;
     }
     const message = error instanceof Error ? error.message : String(error);
-    output.err(`toolgen: internal error: ${message}`);
+    output.err(`toolgen: internal error: ${printable(message)}`);
     if (process.env['TOOLGEN_DEBUG'] && error instanceof Error) output.err(error.stack ?? '');
     else output.err('Run with TOOLGEN_DEBUG=1 for the stack trace, and please report it.');
     return EXIT.usage;

@@ -13,6 +13,7 @@ import { readOutDir, removeGenerated, writeIfChanged, writeOutput } from '../com
 import { compareOutput } from '../compiler/write/output-plan.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printDiagnostics, type Output } from './output.js';
+import { printable } from '../compiler/diagnostics/printable.js';
 
 export interface WatchControl {
   /** Stops the watch when aborted (the CLI aborts it on Ctrl-C). */
@@ -40,7 +41,7 @@ const RELEVANT = /\.(ya?ml|[cm]?[jt]sx?|json|hbs)$/;
 /** Runs until `control.signal` aborts; resolves with the exit code (0). */
 export async function watchProject(compiler: Compiler, output: Output, control: WatchControl): Promise<number> {
   const options = compiler.options;
-  const shown = (file: string) => path.relative(options.root, file).split(path.sep).join('/') || '.';
+  const shown = (file: string) => printable(path.relative(options.root, file).split(path.sep).join('/') || '.');
   /** What is on disk, as far as this watch knows: a rebuild compares with this, not with the disk. */
   const onDisk = new Map<string, string>();
 
@@ -105,7 +106,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
       result = reload ? await compiler.build() : await compiler.update(changed);
     } catch (error) {
       // A template or schema that does not load: say so, keep the previous ones, keep watching.
-      output.err(`toolgen: ${error instanceof Error ? error.message : String(error)}`);
+      output.err(`toolgen: ${printable(error instanceof Error ? error.message : String(error))}`);
     }
     let count = 0;
     let removed = 0;
@@ -116,7 +117,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
       if ((output.format ?? 'text') === 'text') {
         for (const d of fixed)
           output.err(
-            `  fixed: ${d.location ? `${d.location.file}:${d.location.line}:${d.location.column} ` : ''}${d.code} ${d.message}`,
+            `  fixed: ${d.location ? `${printable(d.location.file)}:${d.location.line}:${d.location.column} ` : ''}${d.code} ${d.message}`,
           );
       }
       // The output plan says what is fresh and what is gone; what this watch wrote says what is on disk.
@@ -127,7 +128,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
           onDisk.set(file.path, file.content);
         } catch (error) {
           output.err(
-            `toolgen: cannot write ${shown(file.path)}: ${error instanceof Error ? error.message : String(error)}`,
+            `toolgen: cannot write ${shown(file.path)}: ${printable(error instanceof Error ? error.message : String(error))}`,
           );
         }
       }
@@ -179,7 +180,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   };
   watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
   watcher.on('error', (error) =>
-    output.err(`toolgen: watch error: ${error instanceof Error ? error.message : String(error)}`),
+    output.err(`toolgen: watch error: ${printable(error instanceof Error ? error.message : String(error))}`),
   );
   output.out(`toolgen: watching ${shown(options.configDir)} for changes (Ctrl-C to stop)`);
   control.onReady?.();
@@ -233,7 +234,8 @@ function report(output: Output, build: BuildReport): void {
 }
 
 function listNames(names: readonly string[]): string {
-  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  const [first, more] = [names.slice(0, 3).map(printable).join(', '), names.length - 3];
+  return more <= 0 ? first : `${first} and ${more} more`;
 }
 
 /** Enough of a file's stat to tell that it changed: its time and size, or that it is gone. */

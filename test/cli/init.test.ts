@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,5 +74,39 @@ describe('toolgen init', () => {
     expect(init.err).toBe('toolgen: init writes nothing over existing files, and these exist: toolgen.config.yaml');
     expect(existsSync(path.join(dir, 'tools'))).toBe(false);
     expect(readFileSync(path.join(dir, 'toolgen.config.yaml'), 'utf8')).toBe('outDir: mine\n');
+  });
+
+  it.each([
+    [
+      'a symlink that leads nowhere',
+      'tools/greet.ts',
+      () => {
+        mkdirSync(path.join(dir, 'tools'));
+        symlinkSync(path.join(dir, 'nowhere.ts'), path.join(dir, 'tools/greet.ts'));
+      },
+    ],
+    ['a file where a folder goes', 'tools', () => writeFileSync(path.join(dir, 'tools'), 'mine\n')],
+    [
+      'a symlink that leads nowhere where a folder goes',
+      'tools',
+      () => symlinkSync(path.join(dir, 'gone'), path.join(dir, 'tools')),
+    ],
+    [
+      'a folder where a file goes',
+      'tools/greet.yaml',
+      () => mkdirSync(path.join(dir, 'tools/greet.yaml'), { recursive: true }),
+    ],
+  ])('refuses %s before writing anything', async (_, obstacle, arrange) => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    arrange();
+    const before = readdirSync(dir, { recursive: true }).sort();
+    const init = await run(['init']);
+    expect(init).toMatchObject({
+      code: 2,
+      out: '',
+      err: `toolgen: init writes nothing over existing files, and these exist: ${obstacle}`,
+    });
+    expect(readdirSync(dir, { recursive: true }).sort()).toEqual(before);
+    expect(lstatSync(path.join(dir, obstacle))).toBeTruthy();
   });
 });

@@ -33,6 +33,9 @@ describe('npm run bench', () => {
       're-run, nothing changed',
       'fresh out dir, cache kept',
       'toolgen, 40 composites',
+      'toolgen, a 20-step composite',
+      'a 200-step composite',
+      'ratio 200 / 20 steps',
       'toolgen validate, one tool',
     ];
     for (const label of labels) expect(run.stdout).toContain(label);

@@ -14,7 +14,17 @@ import { validatorFor } from '../../language/validation.js';
 import { isCall, isChoice, isWait, type CallStepDoc, type ChoiceStepDoc, type WaitStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
 import type { CatalogueEntry } from '../resolve/catalogue.js';
-import { canEnd, definitions, edgesOf, findCycle, loopsAmong, reachable, type Definitions } from './flow.js';
+import { NameSet, NameTable } from './name-set.js';
+import {
+  canEnd,
+  definitions,
+  dependencyDefinitions,
+  edgesOf,
+  findCycle,
+  loopsAmong,
+  reachable,
+  type Definitions,
+} from './flow.js';
 import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { scanTemplates } from './templates.js';
@@ -77,7 +87,9 @@ export function checkComposite(
   // Data flow: parameters the caller must pass (or that have defaults) are always there.
   const parameterNames = entry.parameters.map((p) => p.name);
   const given = entry.parameters.filter((p) => p.required === true || p.default !== undefined).map((p) => p.name);
-  const initial: Definitions = { must: new Set(given), may: new Set(parameterNames) };
+  const names = new NameTable();
+  const must = NameSet.of(names, given);
+  const initial: Definitions = { must, may: must.with(parameterNames) };
   const allNames = [
     ...new Set([
       ...parameterNames,
@@ -93,13 +105,14 @@ export function checkComposite(
   const composite = document.implementation.composite;
   const isDag = composite.mode === 'dag' || steps.some((step) => step.depends_on !== undefined);
   // A run suspends as a whole: a wait with other steps in flight (branches, items, DAG steps) could not.
-  const nested = everyNode.filter((node) => !nodes.includes(node));
+  const topLevel = new Set(nodes);
+  const nested = everyNode.filter((node) => !topLevel.has(node));
   for (const node of [...nested, ...(isDag ? nodes : [])]) {
     if (isWait(node.doc))
       report(
         diagnostic(
           'WAIT_PLACEMENT',
-          { where: nodes.includes(node) ? 'in DAG mode' : 'inside a parallel block or loop' },
+          { where: topLevel.has(node) ? 'in DAG mode' : 'inside a parallel block or loop' },
           source.locate([...node.path, 'wait'], { key: true }),
         ),
       );
@@ -249,7 +262,30 @@ function checkDag(
       ),
     );
   }
-  // What a step may read: what its dependencies, and theirs, define when they succeed.
+  // What a step may read: what its dependencies, and theirs, define when they succeed. A run that
+  // succeeds ran every step, except those a false `when` skipped, with their dependents.
+  const flow =
+    dependencyDefinitions(nodes, dependsOn, initial.must, definedBy) ??
+    cyclicDefinitions(nodes, dependsOn, initial.must);
+  for (const node of nodes) {
+    const defined = flow.before.get(node.id)!;
+    checkNode(node, { must: defined, may: initial.may.union(defined) }, initial, ctx);
+  }
+  const always = nodes.filter((node) => !flow.conditional.get(node.id)).flatMap(definedBy);
+  const all = nodes.flatMap(definedBy);
+  return { atEnd: { must: initial.must.with(always), may: initial.may.with(all) }, dependsOn };
+}
+
+/**
+ * `dependencyDefinitions` for dependencies that form a cycle (reported): each step's ancestors walked
+ * afresh, a step on a cycle its own ancestor. Quadratic, and only for a graph that is already an error.
+ */
+function cyclicDefinitions(
+  nodes: readonly StepNode[],
+  dependsOn: ReadonlyMap<string, readonly string[]>,
+  initial: NameSet,
+): { before: Map<string, NameSet>; conditional: Map<string, boolean> } {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
   const ancestors = (id: string, seen = new Set<string>()): Set<string> => {
     for (const dep of dependsOn.get(id) ?? []) {
       if (seen.has(dep)) continue;
@@ -258,19 +294,16 @@ function checkDag(
     }
     return seen;
   };
-  for (const node of nodes) {
-    const defined = new Set([...initial.must, ...[...ancestors(node.id)].flatMap((id) => definedBy(byId.get(id)!))]);
-    checkNode(node, { must: defined, may: new Set([...initial.may, ...defined]) }, initial, ctx);
-  }
-  // A run that succeeds ran every step, except those a false `when` skipped, with their dependents.
   const conditional = (id: string, seen = new Set<string>()): boolean => {
     if (seen.has(id)) return false;
     seen.add(id);
     return byId.get(id)!.doc.when !== undefined || (dependsOn.get(id) ?? []).some((dep) => conditional(dep, seen));
   };
-  const always = nodes.filter((node) => !conditional(node.id)).flatMap(definedBy);
-  const all = nodes.flatMap(definedBy);
-  return { atEnd: { must: new Set([...initial.must, ...always]), may: new Set([...initial.may, ...all]) }, dependsOn };
+  const ids = [...byId.keys()];
+  return {
+    before: new Map(ids.map((id) => [id, initial.with([...ancestors(id)].flatMap((a) => definedBy(byId.get(a)!)))])),
+    conditional: new Map(ids.map((id) => [id, conditional(id)])),
+  };
 }
 
 /** The checks of one step, given what is defined when it starts (undefined when it never starts). */
@@ -283,9 +316,7 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     if (here) checkExpressionReferences(doc.when, [...node.path, 'when'], here, ctx);
   }
   // A transform runs after the step's own outputs are mapped: it may read them.
-  const afterStep = here
-    ? { must: new Set([...here.must, ...definedBy(node)]), may: new Set([...here.may, ...definedBy(node)]) }
-    : undefined;
+  const afterStep = here ? { must: here.must.with(definedBy(node)), may: here.may.with(definedBy(node)) } : undefined;
   for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'transform', to];
     if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, source.locate(at, { key: true })));
@@ -339,7 +370,7 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
         );
       }
     }
-    checkSequence(node.body, { must: new Set([...start.must, loop.as]), may: new Set([...start.may, loop.as]) }, ctx);
+    checkSequence(node.body, { must: start.must.with([loop.as]), may: start.may.with([loop.as]) }, ctx);
   }
   checkOutputs(node, [{ owner: { block, step: node.id }, schema: ctx.outputSchema(node) }], entry, report);
 }

@@ -6,12 +6,19 @@ import jsonata from 'jsonata';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { linearPatternProblem } from '../../language/regex.js';
 import { BUILTINS } from '../../language/template.js';
+import { MAX_NESTING } from '../load/nesting.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 
 export function checkExpression(text: string, at: YamlPath, source: SourceFile, report: (d: Diagnostic) => void): void {
   if (/^\s*(<<[\s\S]*>>|\{\{[\s\S]*\}\})\s*$/.test(text)) {
     const inner = text.trim().slice(2, -2).trim();
     report(diagnostic('TEMPLATE_AS_EXPRESSION', { text: text.trim(), expression: inner }, source.locate(at)));
+    return;
+  }
+  const deep = firstTooDeep(text);
+  if (deep !== null) {
+    const where = source.locate(at, { span: { offset: deep, length: 1 } });
+    report(diagnostic('EXPRESSION_TOO_DEEP', { max: String(MAX_NESTING) }, where));
     return;
   }
   let ast: unknown;
@@ -41,6 +48,30 @@ export function checkExpression(text: string, at: YamlPath, source: SourceFile, 
         ),
       );
   }
+}
+
+/**
+ * The offset of the first bracket, `(`, `[` or `{`, that nests more than `MAX_NESTING` levels deep,
+ * outside strings, quoted names and comments; or null. JSONata's parser, and the walks over what it
+ * parses, recurse once per level, and past a thousand or so overflow the stack.
+ *
+ * @example firstTooDeep('('.repeat(65) + 'x' + ')'.repeat(65)) // 64
+ */
+function firstTooDeep(text: string): number | null {
+  let depth = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (char === '"' || char === "'" || char === '`') {
+      for (i += 1; i < text.length && text[i] !== char; i += 1) if (text[i] === '\\') i += 1;
+    } else if (char === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? text.length : close + 1;
+    } else if (char === '(' || char === '[' || char === '{') {
+      depth += 1;
+      if (depth > MAX_NESTING) return i;
+    } else if (char === ')' || char === ']' || char === '}') depth = Math.max(0, depth - 1);
+  }
+  return null;
 }
 
 /**
@@ -116,6 +147,8 @@ const ITEM_CONTEXT = new Set(['stages', 'predicate', 'group', 'terms']);
  * @example expressionReferences('word_count > 3 and state.n > 1') // [{ root: 'bare', name: 'word_count', … }, { root: 'state', name: 'n', … }]
  */
 export function expressionReferences(text: string): ExpressionReference[] {
+  // Too deep to walk by recursion: checkExpression reports it.
+  if (firstTooDeep(text) !== null) return [];
   let ast: unknown;
   try {
     ast = jsonata(text).ast();

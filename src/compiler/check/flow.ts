@@ -1,6 +1,7 @@
 /**
  * Control flow over the steps: what runs, what can end, and which variables are defined where.
  */
+import { NameSet } from './name-set.js';
 import type { StepNode } from './steps.js';
 
 /**
@@ -153,15 +154,15 @@ export function findCycle(members: ReadonlySet<number>, edges: readonly Edge[]):
 
 export interface Definitions {
   /** Defined on every path reaching the step. */
-  readonly must: ReadonlySet<string>;
+  readonly must: NameSet;
   /** Defined on at least one path reaching the step. */
-  readonly may: ReadonlySet<string>;
+  readonly may: NameSet;
 }
 
 /**
  * Forward data flow: which names are defined on entry to each step. A step's success edge defines
  * what it maps (and `steps.<id>`); a failure or skipped edge defines nothing. `atEnd` is what holds when the
- * chain ends normally.
+ * chain ends normally. The sets share structure (see name-set.ts), so a long chain costs its length.
  */
 export function definitions(
   nodes: readonly StepNode[],
@@ -169,11 +170,9 @@ export function definitions(
   initial: Definitions,
   definedBy: (node: StepNode) => readonly string[],
 ): { atStep: Map<number, Definitions>; atEnd: Definitions } {
-  const must = new Map<number | null, Set<string> | null>();
-  const may = new Map<number | null, Set<string>>();
+  const reached = new Map<number | null, Definitions>();
   if (nodes.length === 0) return { atStep: new Map(), atEnd: initial };
-  must.set(0, new Set(initial.must));
-  may.set(0, new Set(initial.may));
+  reached.set(0, initial);
   const { out } = adjacency(edges);
   // A queue with a set beside it: each step waits at most once, and nothing is scanned to find it.
   const work = [0];
@@ -182,19 +181,19 @@ export function definitions(
     const at = work[head]!;
     waiting.delete(at);
     const node = nodes[at]!;
-    const inMust = must.get(at) ?? new Set<string>();
-    const inMay = may.get(at) ?? new Set<string>();
+    const here = reached.get(at)!;
+    const added = definedBy(node);
+    const must = here.must.with(added);
+    // Where every name defined is defined on every path, the two sets are one.
+    const succeeded = { must, may: here.may === here.must ? must : here.may.with(added) };
     for (const edge of out.get(at) ?? []) {
-      const added = edge.kind === 'success' ? definedBy(node) : [];
-      const outMust = new Set([...inMust, ...added]);
-      const outMay = new Set([...inMay, ...added]);
-      const previousMust = must.get(edge.to);
-      const nextMust = previousMust ? new Set([...previousMust].filter((name) => outMust.has(name))) : outMust;
-      const previousMay = may.get(edge.to) ?? new Set<string>();
-      const nextMay = new Set([...previousMay, ...outMay]);
-      const changed = !previousMust || nextMust.size !== previousMust.size || nextMay.size !== previousMay.size;
-      must.set(edge.to, nextMust);
-      may.set(edge.to, nextMay);
+      const leaving = edge.kind === 'success' ? succeeded : here;
+      const previous = reached.get(edge.to);
+      const next = previous
+        ? { must: previous.must.intersection(leaving.must), may: previous.may.union(leaving.may) }
+        : leaving;
+      const changed = !previous || next.must.size !== previous.must.size || next.may.size !== previous.may.size;
+      reached.set(edge.to, next);
       if (changed && edge.to !== null && !waiting.has(edge.to)) {
         work.push(edge.to);
         waiting.add(edge.to);
@@ -203,9 +202,57 @@ export function definitions(
   }
   const atStep = new Map<number, Definitions>();
   for (const node of nodes) {
-    const m = must.get(node.index);
-    if (m) atStep.set(node.index, { must: m, may: may.get(node.index)! });
+    const here = reached.get(node.index);
+    if (here) atStep.set(node.index, here);
   }
-  const endMust = must.get(null);
-  return { atStep, atEnd: endMust ? { must: endMust, may: may.get(null)! } : { must: new Set(), may: new Set() } };
+  const empty = NameSet.of(initial.must.table);
+  return { atStep, atEnd: reached.get(null) ?? { must: empty, may: empty } };
+}
+
+/**
+ * Data flow in DAG mode, for a graph without a cycle: what is defined when each step starts (what its
+ * dependencies, and theirs, define when they succeed, over `initial`) and whether it runs only on a
+ * condition (a `when` of its own or of a step it depends on). Each step is visited once, after its
+ * dependencies; null when the dependencies form a cycle.
+ */
+export function dependencyDefinitions(
+  nodes: readonly StepNode[],
+  dependsOn: ReadonlyMap<string, readonly string[]>,
+  initial: NameSet,
+  definedBy: (node: StepNode) => readonly string[],
+): { before: Map<string, NameSet>; conditional: Map<string, boolean> } | null {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  // Kahn's algorithm: a step is ready once every step it depends on is done.
+  const waitingOn = new Map([...byId.keys()].map((id) => [id, (dependsOn.get(id) ?? []).length]));
+  const dependents = new Map<string, string[]>();
+  for (const id of byId.keys()) {
+    for (const dep of dependsOn.get(id) ?? []) {
+      const list = dependents.get(dep);
+      if (list) list.push(id);
+      else dependents.set(dep, [id]);
+    }
+  }
+  const ready = [...waitingOn].filter(([, count]) => count === 0).map(([id]) => id);
+  const before = new Map<string, NameSet>();
+  const after = new Map<string, NameSet>();
+  const conditional = new Map<string, boolean>();
+  for (let head = 0; head < ready.length; head += 1) {
+    const id = ready[head]!;
+    const node = byId.get(id)!;
+    let defined = initial;
+    let onCondition = node.doc.when !== undefined;
+    for (const dep of dependsOn.get(id) ?? []) {
+      defined = defined.union(after.get(dep)!);
+      onCondition ||= conditional.get(dep)!;
+    }
+    before.set(id, defined);
+    after.set(id, defined.with(definedBy(node)));
+    conditional.set(id, onCondition);
+    for (const next of dependents.get(id) ?? []) {
+      const left = waitingOn.get(next)! - 1;
+      waitingOn.set(next, left);
+      if (left === 0) ready.push(next);
+    }
+  }
+  return ready.length === byId.size ? { before, conditional } : null;
 }

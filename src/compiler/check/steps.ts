@@ -116,8 +116,14 @@ export function buildSteps(
       return;
     }
     const base = derivedId(baseName(step));
+    // Ids are only ever taken, so the next free suffix is never below the last one found for this base.
+    let n = taken.suffixes.get(base) ?? 2;
     let id = base;
-    for (let n = 2; taken.ids.has(id) || id === END; n += 1) id = `${base}_${n}`;
+    while (taken.ids.has(id) || id === END) {
+      id = `${base}_${n}`;
+      n += 1;
+    }
+    taken.suffixes.set(base, n);
     taken.ids.add(id);
     ids[index] = id;
   });
@@ -126,14 +132,19 @@ export function buildSteps(
   ids.forEach((id, index) => {
     if (!indexOf.has(id)) indexOf.set(id, index);
   });
+  const callersOf = new Map<string, { step: StepDoc; index: number }[]>();
+  steps.forEach((step, index) => {
+    if (!isCall(step)) return;
+    const list = callersOf.get(step.tool);
+    if (list) list.push({ step, index });
+    else callersOf.set(step.tool, [{ step, index }]);
+  });
   let guessed = false;
   const target = (name: string | undefined, fallback: number, at: YamlPath): number | null => {
     if (name === undefined) return fallback < steps.length ? fallback : null;
     if (name === END) return null;
     const found = indexOf.get(name);
-    const callers = steps
-      .map((step, index) => ({ step, index }))
-      .filter(({ step }) => isCall(step) && step.tool === name);
+    const callers = callersOf.get(name) ?? [];
     if (found !== undefined) {
       const derivedCallers = callers.filter(({ step }) => step.id === undefined);
       if (!steps[found]!.id && derivedCallers.length > 1) {
@@ -243,6 +254,8 @@ export function buildSteps(
 
 interface TakenIds {
   readonly ids: Set<string>;
+  /** For each base of a derived id, the suffix to try first. */
+  readonly suffixes: Map<string, number>;
   readonly diagnostics: Diagnostic[];
 }
 
@@ -255,5 +268,5 @@ function reserveIds(list: StepList, source: SourceFile): TakenIds {
     if (ids.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', { id }, source.locate(at)));
     ids.add(id);
   }
-  return { ids, diagnostics };
+  return { ids, suffixes: new Map(), diagnostics };
 }

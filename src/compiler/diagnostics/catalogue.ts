@@ -420,6 +420,12 @@ export const CATALOGUE = {
     message: 'this JSONata expression does not parse: {reason}',
     hint: 'for example: state.balance < 100, or $sum(state.items.price)',
   },
+  EXPRESSION_TOO_DEEP: {
+    code: 'TG4008',
+    severity: 'error',
+    message: 'this expression nests more than {max} levels deep',
+    hint: 'no condition needs this much nesting: flatten it, or compute a part of it in a transform',
+  },
   TEMPLATE_AS_EXPRESSION: {
     code: 'TG4008',
     severity: 'error',

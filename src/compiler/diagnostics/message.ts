@@ -3,6 +3,7 @@
  * themselves, so a call site that forgets or misspells a placeholder does not compile.
  */
 import { CATALOGUE, type DiagnosticId } from './catalogue.js';
+import { printable } from './printable.js';
 
 /** The placeholder names in a template: `Placeholders<"no tool named '{name}'">` is `'name'`. */
 export type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer R}` ? P | Placeholders<R> : never;
@@ -23,12 +24,16 @@ export type DiagnosticArgs<Id extends DiagnosticId> = [NamesOf<Id>] extends [nev
 const PLACEHOLDER = /\{(\w+)\}/g;
 
 /**
- * Fills a template's placeholders from `args`.
+ * Fills a template's placeholders from `args`. The arguments carry what users wrote (names, paths,
+ * text), so their control characters are escaped: a message never drives the terminal.
  *
  * @example fillTemplate("no tool named '{name}'", { name: 'ecko' }) // "no tool named 'ecko'"
  */
 export function fillTemplate(template: string, args: Readonly<Record<string, string>>): string {
-  return template.replace(PLACEHOLDER, (whole, name: string) => args[name] ?? whole);
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    const value = args[name];
+    return value === undefined ? whole : printable(value);
+  });
 }
 
 /** The placeholder names a template uses, in order; for tests and tools that read the catalogue. */
@@ -42,5 +47,5 @@ export function placeholdersOf(template: string): string[] {
  * @example withSuggestion("no tool named 'ecko'", 'echo') // "no tool named 'ecko'; did you mean 'echo'?"
  */
 export function withSuggestion(message: string, suggestion: string | undefined): string {
-  return suggestion === undefined ? message : `${message}; did you mean '${suggestion}'?`;
+  return suggestion === undefined ? message : `${message}; did you mean '${printable(suggestion)}'?`;
 }

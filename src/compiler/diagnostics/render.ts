@@ -2,6 +2,7 @@
  * Presents diagnostics the way compilers do: `file:line:col severity CODE message`, then a code frame.
  */
 import type { Diagnostic, Location } from './diagnostic.js';
+import { printable } from './printable.js';
 
 export interface RenderOptions {
   readonly color: boolean;
@@ -16,7 +17,7 @@ export function renderDiagnostic(d: Diagnostic, options: RenderOptions): string 
   const yellow = paint(options.color, '33');
   const dim = paint(options.color, '2');
   const bold = paint(options.color, '1');
-  const where = d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : 'toolgen';
+  const where = d.location ? `${printable(d.location.file)}:${d.location.line}:${d.location.column}` : 'toolgen';
   const severity = d.severity === 'error' ? red('error') : yellow('warning');
   const lines = [`${bold(where)} ${severity} ${dim(d.code)} ${d.message}`];
   const source = d.location ? options.sources.get(d.location.file) : undefined;
@@ -40,13 +41,14 @@ function codeFrame(source: string, { line, column, length }: Location, { dim, ma
   const out: string[] = [];
   for (let n = first; n <= last; n += 1) {
     const raw = all[n - 1] ?? '';
-    // Tabs are shown as spaces, so the caret lines up whatever the terminal's tab stops are.
-    const text = expandTabs(raw);
+    // Tabs are shown as spaces, so the caret lines up whatever the terminal's tab stops are; other
+    // control characters as escapes, so the file cannot drive the terminal.
+    const text = displayed(raw);
     const gutter = `${n === line ? '>' : ' '} ${String(n).padStart(width)} |`;
     out.push(`  ${n === line ? mark(gutter) : dim(gutter)}${text ? ` ${text}` : ''}`);
     if (n === line) {
-      const start = expandTabs(raw.slice(0, Math.max(0, column - 1))).length;
-      const end = expandTabs(raw.slice(0, Math.max(0, column - 1 + length))).length;
+      const start = displayed(raw.slice(0, Math.max(0, column - 1))).length;
+      const end = displayed(raw.slice(0, Math.max(0, column - 1 + length))).length;
       const span = Math.max(1, Math.min(end - start, text.length - start));
       out.push(`  ${dim(`  ${' '.repeat(width)} |`)} ${' '.repeat(start)}${mark('^'.repeat(span))}`);
     }
@@ -56,10 +58,10 @@ function codeFrame(source: string, { line, column, length }: Location, { dim, ma
 
 const TAB_WIDTH = 4;
 
-function expandTabs(text: string): string {
-  if (!text.includes('\t')) return text;
+function displayed(text: string): string {
+  if (!text.includes('\t')) return printable(text);
   let out = '';
-  for (const char of text) out += char === '\t' ? ' '.repeat(TAB_WIDTH - (out.length % TAB_WIDTH)) : char;
+  for (const char of text) out += char === '\t' ? ' '.repeat(TAB_WIDTH - (out.length % TAB_WIDTH)) : printable(char);
   return out;
 }
 

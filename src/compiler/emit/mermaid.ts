@@ -156,15 +156,9 @@ class Printer {
    * the end and a stop to `failed`; inside a block the sequence simply ends, and a stop fails the block.
    */
   transitions(sequence: StepSequence, ids: ReadonlyMap<string, string>, top: boolean, indent = '  '): void {
+    const byId = new Map(sequence.steps.map((step) => [step.id, step]));
     const target = (next: string | null): string | null =>
-      next === null
-        ? top
-          ? END
-          : null
-        : entryOf(
-            sequence.steps.find((step) => step.id === next)!,
-            ids,
-          );
+      next === null ? (top ? END : null) : entryOf(byId.get(next)!, ids);
     for (const step of sequence.steps) {
       const id = ids.get(step.id)!;
       const next = target(step.onSuccess.next);

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAlias, isCollection, isPair, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
+import { firstTooDeep, MAX_NESTING } from './nesting.js';
 import { SourceFile } from './source.js';
 
 export { byCodePoint, findToolFiles } from './find.js';
@@ -42,12 +43,20 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
   const parsed = parseYaml(text);
   const { document } = parsed;
   const source = new SourceFile(displayPath, absolutePath, text, parsed, parseYaml);
+  const warnings = document.warnings.map((warning) => yamlDiagnostic(source, warning));
+  const name = readName(document);
+  // yaml's composer runs out of stack on a value nested too deep, and says so in the engine's words:
+  // the depth is the cause, and the only thing reported.
+  const deep = document.errors.some((error) => error.code === 'RESOURCE_EXHAUSTION') ? firstTooDeep(text) : null;
+  if (deep) {
+    const tooDeep = diagnostic('YAML_TOO_DEEP', { max: String(MAX_NESTING) }, rangeLocation(source, deep));
+    return { source, value: null, name, diagnostics: [tooDeep, ...warnings] };
+  }
   const diagnostics = [
     // One broken quote or indent makes the parser trip on everything after it: the first error is the cause.
     ...document.errors.slice(0, 1).map((error) => syntaxDiagnostic(source, error, document.errors.length - 1)),
-    ...document.warnings.map((warning) => yamlDiagnostic(source, warning)),
+    ...warnings,
   ];
-  const name = readName(document);
   if (document.errors.length > 0) return { source, value: null, name, diagnostics };
   const shape = shapeProblem(document, source);
   if (shape) return { source, value: null, name, diagnostics: [...diagnostics, shape] };
@@ -99,19 +108,12 @@ function carriedByJson(value: unknown, seen: Set<object>): boolean {
   return true;
 }
 
-/** How deep a value may nest: far beyond any tool, and well within what the later stages' recursion survives. */
-export const MAX_NESTING = 64;
-
 /**
  * A value the later stages cannot hold: an alias inside the node it names (its value would be
  * infinite), or nesting past `MAX_NESTING` (recursion over it would overflow the stack).
  */
 function shapeProblem(document: Document, source: SourceFile): Diagnostic | null {
-  const at = (range: readonly number[] | null | undefined): Location => {
-    const [start = 0, end = start + 1] = range ?? [];
-    const { line, col } = source.lineCounter.linePos(start);
-    return { file: source.displayPath, line, column: col, length: Math.max(1, end - start) };
-  };
+  const at = (range: readonly number[] | null | undefined) => rangeLocation(source, range);
   // A plain walk, not `visit`: it runs over every node of every file, and `visit` copies the path at each.
   const open: unknown[] = [];
   const walk = (node: unknown, depth: number): Diagnostic | null => {
@@ -133,6 +135,12 @@ function shapeProblem(document: Document, source: SourceFile): Diagnostic | null
     return null;
   };
   return walk(document.contents, 0);
+}
+
+function rangeLocation(source: SourceFile, range: readonly number[] | null | undefined): Location {
+  const [start = 0, end = start + 1] = range ?? [];
+  const { line, col } = source.lineCounter.linePos(start);
+  return { file: source.displayPath, line, column: col, length: Math.max(1, end - start) };
 }
 
 /** The top-level `name`, read from what parsed: a syntax error further down does not hide it. */
