@@ -74,8 +74,12 @@ export function topContext(
   signal: AbortSignal,
   trace?: TraceContext,
 ): StepContext {
-  return { run, scope: { state, steps: new Map(), builtins: run.builtins }, signal, where: null, path: '', trace };
+  const steps = run.keepsOutputs ? new Map() : NO_OUTPUTS;
+  return { run, scope: { state, steps, builtins: run.builtins }, signal, where: null, path: '', trace };
 }
+
+/** The step outputs of a run whose plan never reads them: nothing is ever put in, so one serves all. */
+const NO_OUTPUTS = new Map<string, unknown>();
 
 /** A context for a branch or a loop item: the same run, its own state and step outputs (items run at once). */
 export function innerContext(
@@ -86,7 +90,8 @@ export function innerContext(
   replayOnly?: boolean,
 ): StepContext {
   const path = outer.path + where + '/';
-  const scope = { state, steps: new Map(outer.scope.steps), builtins: outer.run.builtins };
+  const steps = outer.run.keepsOutputs ? new Map(outer.scope.steps) : NO_OUTPUTS;
+  const scope = { state, steps, builtins: outer.run.builtins };
   const { trace } = outer;
   return replayOnly || outer.replayOnly
     ? { run: outer.run, scope, signal, where, path, replayOnly: true, trace }
