@@ -1,7 +1,8 @@
 /**
  * A step's output into state: `map_outputs` first, then `transform`, all or nothing. A step that
  * fails here sets nothing, as the compiler's data flow assumes (a failure edge defines nothing) and
- * as a durable run replays it (a failed step's record has no state).
+ * as a durable run replays it (a failed step's record has no state). Transforms read the step's own
+ * output as `steps.<id>`, though it is recorded there only once the step succeeded.
  */
 import { describeError, type ToolFailure } from '../errors.js';
 import { lookupPath, MISSING } from '../../language/path.js';
@@ -26,7 +27,7 @@ export function intoState(
   // The transforms run on a copy, so that one failing leaves state as the step found it.
   const staged = {
     state: newState(scope.state),
-    steps: scope.steps,
+    steps: new Map(scope.steps).set(step.plan.id, output),
     builtins: scope.builtins,
   };
   const mapped = mapOutputs(step, output, staged.state);

@@ -185,16 +185,14 @@ describe('outputs: transform', () => {
     expect(result.final_state).toEqual({ v: 'y' });
   });
 
-  // BUG: a transform cannot read its own step's output as steps.<own id>: the output is recorded
-  // for `steps` only after the transforms ran, so the expression reads nothing (undefined) and the
-  // variable is silently not set. The compiler accepts `steps.counted.n * 2` in the transform of
-  // step `counted` without a diagnostic (and types it from the tool's returns), so a built tool
-  // hits this at run time. README: transforms are expressions over "steps (each step's output by
-  // id)", evaluated after map_outputs.
-  it.fails("reads its own step's output as steps.<own id>", async () => {
-    const { executor: run } = executor([tool('src', modes[0][1]())]);
-    const result = await run.executeChain(chain('c', [mapping([], [['v', 'steps.s.list[1].id']])]));
-    expect(result.final_state).toEqual({ v: 'y' });
+  // The compiler accepts `steps.<own id>` in a step's own transform (and types it from the tool's
+  // returns): the transforms see the output, though `steps` records it only once the step succeeded.
+  it("reads its own step's output as steps.<own id>", async () => {
+    for (const [, handler] of modes) {
+      const { executor: run } = executor([tool('src', handler())]);
+      const result = await run.executeChain(chain('c', [mapping([], [['v', 'steps.s.list[1].id']])]));
+      expect(result.final_state).toEqual({ v: 'y' });
+    }
   });
 
   it('sets nothing when a transform fails: neither its mappings nor the transforms before it', async () => {
