@@ -10,7 +10,10 @@ export const FAILURE_KINDS = [
   'unresolved_reference',
   /** The tool threw or rejected. */
   'execution',
-  /** The tool returned something its `returns` schema rejects, or a mapped output is missing. */
+  /**
+   * The tool returned something its `returns` schema rejects (a failed attempt); or, once the call
+   * succeeded, a mapped output is missing or a transform does not evaluate (the step fails, not retried).
+   */
   'output',
   /** The chain ran more steps than its plan allows, or a nextTool chain went too deep or came back. */
   'limit',
@@ -22,5 +25,5 @@ export const FAILURE_KINDS = [
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-/** Failure kinds another attempt could fix, retried unless `retry_on` says otherwise. */
+/** Failure kinds of an attempt another attempt could fix, retried unless `retry_on` says otherwise. */
 export const RETRIED_BY_DEFAULT: ReadonlySet<FailureKind> = new Set<FailureKind>(['execution', 'output', 'timeout']);

@@ -1,6 +1,7 @@
 /**
  * A call step: its tool with the retry policy, then its fallbacks once it failed for good, then the
- * tools its result names in `_meta.nextTool`. Every attempt lands in the run's history.
+ * tools its result (its tool's or a fallback's) names in `_meta.nextTool`. Every attempt lands in
+ * the run's history.
  */
 import { historyEntry, type Attempt } from '../attempt.js';
 import type { CallSite } from '../call.js';
@@ -126,24 +127,50 @@ async function completeStep(
   }
   if (!last.outcome.ok) {
     if (signal.aborted || last.outcome.error.kind === 'unresolved_reference') return finished(last, attempts, null);
-    for (const fallback of step.plan.fallbacks ?? []) {
-      const turn: Turn = { attempt: 1, waitedMs: 0, via: 'fallback', fallback };
-      const tried = attemptTool(step, fallback, context, siteOf(step, context, turn, visit));
-      const served = isPending(tried) ? await tried : tried;
-      if (served.outcome.ok) return finished(served, attempts, { served_by: fallback });
-      if (signal.aborted) break;
-    }
-    return finished(last, attempts, null);
+    const served = await tryFallbacks(step, context, visit);
+    if (served === null) return finished(last, attempts, null);
+    return followFrom(step, context, served, { attempts, extras: { served_by: served.tool } }, visit);
   }
-  const cached: StepExtras | null = last.via === 'cache' ? { cached: true } : null;
+  return followFrom(step, context, last, { attempts, extras: last.via === 'cache' ? { cached: true } : null }, visit);
+}
+
+/**
+ * The step's result once a call gave it, the step's own tool or a fallback: the `nextTool` hops its
+ * output names are followed alike.
+ */
+async function followFrom(
+  step: CompiledCall,
+  context: StepContext,
+  call: Attempt,
+  done: { readonly attempts: number; readonly extras: StepExtras | null },
+  visit: Visit | undefined,
+): Promise<StepRun> {
+  const { attempts } = done;
+  const { outcome } = call;
   const nextTools = context.run.nextTools;
-  if (!nextTools || last.input === undefined) return finished(last, attempts, cached);
-  const from = { input: last.input, output: last.outcome.output };
+  if (!outcome.ok || !nextTools || call.input === undefined) return finished(call, attempts, done.extras);
+  const from = { tool: call.tool, input: call.input, output: outcome.output };
   const followed = await followNextTools(step, from, nextTools, context, siteOf(step, context, NEXT_TOOL, visit));
-  const extras = followed.hops.length > 0 ? { ...cached, hops: followed.hops } : cached;
+  const extras = followed.hops.length > 0 ? { ...done.extras, hops: followed.hops } : done.extras;
   return followed.error
     ? { status: 'failed', error: followed.error, attempts, extras }
-    : { status: 'success', output: last.outcome.output, attempts, extras };
+    : { status: 'success', output: outcome.output, attempts, extras };
+}
+
+/** Each fallback once, in order, with the same inputs: the first attempt that succeeds; null when none did. */
+async function tryFallbacks(
+  step: CompiledCall,
+  context: StepContext,
+  visit: Visit | undefined,
+): Promise<Attempt | null> {
+  for (const fallback of step.plan.fallbacks ?? []) {
+    const turn: Turn = { attempt: 1, waitedMs: 0, via: 'fallback', fallback };
+    const tried = attemptTool(step, fallback, context, siteOf(step, context, turn, visit));
+    const served = isPending(tried) ? await tried : tried;
+    if (served.outcome.ok) return served;
+    if (context.signal.aborted) break;
+  }
+  return null;
 }
 
 /** One attempt of one tool for a step: resolve the inputs, call, record in the history. `started` when the caller knows the time already. */

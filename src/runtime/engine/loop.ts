@@ -42,6 +42,7 @@ export async function runLoop(step: CompiledLoop, context: StepContext): Promise
   const failures: LoopItemFailure[] = [];
   const { controller, release } = childController(context.signal);
   let next = 0;
+  let failed = 0;
   const worker = async () => {
     while (next < list.length && !controller.signal.aborted) {
       const index = next++;
@@ -58,19 +59,30 @@ export async function runLoop(step: CompiledLoop, context: StepContext): Promise
         continue;
       }
       failures.push({ index, step: end.failure.step, kind: end.failure.kind, message: end.failure.message });
-      if (failures.length > maxFailures)
-        controller.abort(
-          new AbortReason('cancelled', `loop '${step.plan.id}' stopped after ${failures.length} failed items`),
-        );
+      if (end.failure.kind !== 'cancelled') failed += 1;
+      if (failed > maxFailures)
+        controller.abort(new AbortReason('cancelled', `loop '${step.plan.id}' stopped after ${plural(failed)} failed`));
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
   release();
   failures.sort((a, b) => a.index - b.index);
-  if (failures.length > maxFailures) {
-    const first = failures.find((failure) => failure.kind !== 'cancelled') ?? failures[0]!;
-    const message = `loop '${step.plan.id}': ${failures.length} item${failures.length === 1 ? '' : 's'} failed, more than the ${maxFailures} it tolerates; item ${first.index}: ${first.message}`;
+  const cancelled = failures.length - failed;
+  if (failed > maxFailures) {
+    // The items in flight when the loop gave up were cancelled because of the failures: not failures of their own.
+    const first = failures.find((failure) => failure.kind !== 'cancelled')!;
+    const stopped = cancelled > 0 ? ` (${cancelled} in flight cancelled)` : '';
+    const message = `loop '${step.plan.id}': ${plural(failed)} failed, more than the ${maxFailures} it tolerates${stopped}; item ${first.index}: ${first.message}`;
     return { status: 'failed', error: { kind: first.kind, message }, attempts: 1, extras: null };
   }
+  if (cancelled > 0) {
+    // Items cancelled from outside the loop (its caller): a cancelled item is never tolerated.
+    const message = `loop '${step.plan.id}' was cancelled with ${plural(cancelled)} in flight`;
+    return { status: 'failed', error: { kind: 'cancelled', message }, attempts: 1, extras: null };
+  }
   return { status: 'success', output: { results, failures }, attempts: 1, extras: null };
+}
+
+function plural(count: number): string {
+  return `${count} item${count === 1 ? '' : 's'}`;
 }

@@ -1,7 +1,8 @@
 /**
  * Following `_meta.nextTool` from a step's output: only to tools the plan allows, with arguments
  * validated and policies checked like any call, at most `maxDepth` hops, and never back to a tool
- * already called with the same arguments. The step's output stays its own tool's.
+ * already called with the same arguments. The step's output stays that of the call the hops started
+ * from: its own tool's, or the fallback's that served it.
  */
 import { historyEntry, type Attempt } from '../attempt.js';
 import { stableJson } from '../cache.js';
@@ -18,17 +19,17 @@ interface Hop {
   readonly output: unknown;
 }
 
-/** Follows the `nextTool` hops from the step's call (`from`: its tool's input and output). */
+/** Follows the `nextTool` hops from the call that gave the step its result (`from`: its own tool's, or a fallback's). */
 export async function followNextTools(
   step: CompiledCall,
-  from: { readonly input: unknown; readonly output: unknown },
+  from: { readonly tool: string; readonly input: unknown; readonly output: unknown },
   policy: NextToolPolicy,
   context: StepContext,
   site: CallSite,
 ): Promise<{ error: ToolFailure | null; hops: Hop[] }> {
   const { core, history } = context.run;
   const hops: Hop[] = [];
-  const seen = new Set([`${step.plan.tool}\u0000${stableJson(from.input)}`]);
+  const seen = new Set([`${from.tool}\u0000${stableJson(from.input)}`]);
   // A refused hop calls nothing: it is in the history (not in the audit trail, which records calls).
   const refuse = (kind: ToolFailure['kind'], message: string, tool: string) => {
     const now = core.clock.now();
@@ -53,7 +54,7 @@ export async function followNextTools(
   for (let depth = 1; ; depth += 1) {
     const request = nextToolOf(latest);
     if (request === null) return { error: null, hops };
-    if ('malformed' in request) return refuse('output', `step '${step.plan.id}': ${request.malformed}`, step.plan.tool);
+    if ('malformed' in request) return refuse('output', `step '${step.plan.id}': ${request.malformed}`, from.tool);
     if (depth > policy.maxDepth)
       return refuse(
         'limit',

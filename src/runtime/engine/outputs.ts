@@ -1,12 +1,47 @@
-/** A step's output into state: `map_outputs` first, then `transform`. */
+/**
+ * A step's output into state: `map_outputs` first, then `transform`, all or nothing. A step that
+ * fails here sets nothing, as the compiler's data flow assumes (a failure edge defines nothing) and
+ * as a durable run replays it (a failed step's record has no state). Transforms read the step's own
+ * output as `steps.<id>`, though it is recorded there only once the step succeeded.
+ */
 import { describeError, type ToolFailure } from '../errors.js';
 import { lookupPath, MISSING } from '../../language/path.js';
 import type { CompiledStep } from '../compiled-plan.js';
 import { evaluate, expressionError } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
+import type { Settled } from '../settled.js';
+import { newState } from './state.js';
+
+/**
+ * Maps and transforms a step's output into `scope.state`; the failure (and state unchanged) when a
+ * mapping finds nothing or a transform does not evaluate. Synchronous without transforms.
+ *
+ * @example intoState(step, { a: { b: 1 } }, scope) // null, and scope.state.one === 1 for `a.b: one`
+ */
+export function intoState(
+  step: CompiledStep,
+  output: unknown,
+  scope: TemplateScope & { readonly state: Record<string, unknown> },
+): Settled<ToolFailure | null> {
+  if (step.transform.length === 0) return mapOutputs(step, output, scope.state);
+  // The transforms run on a copy, so that one failing leaves state as the step found it.
+  const staged = {
+    state: newState(scope.state),
+    steps: new Map(scope.steps).set(step.plan.id, output),
+    builtins: scope.builtins,
+  };
+  const mapped = mapOutputs(step, output, staged.state);
+  if (mapped !== null) return mapped;
+  return applyTransforms(step, staged).then((failed) => {
+    if (failed !== null) return failed;
+    for (const { to } of step.outputs) scope.state[to] = staged.state[to];
+    for (const { to } of step.transform) scope.state[to] = staged.state[to];
+    return null;
+  });
+}
 
 /** Copies mapped outputs into state; returns the failure (and changes nothing) when a source path is missing or unreadable. */
-export function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, unknown>): ToolFailure | null {
+function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, unknown>): ToolFailure | null {
   try {
     const outputs = step.outputs;
     if (outputs.length === 0) return null;
@@ -48,8 +83,8 @@ function missingOutput(step: CompiledStep, mapping: CompiledStep['outputs'][numb
   };
 }
 
-/** Sets the state variables a step's `transform` computes; the failure when one does not evaluate. */
-export async function applyTransforms(step: CompiledStep, scope: TemplateScope): Promise<ToolFailure | null> {
+/** Sets the state variables a step's `transform` computes, in order; the failure when one does not evaluate. */
+async function applyTransforms(step: CompiledStep, scope: TemplateScope): Promise<ToolFailure | null> {
   for (const { to, expression } of step.transform) {
     try {
       (scope.state as Record<string, unknown>)[to] = await evaluate(expression, scope);

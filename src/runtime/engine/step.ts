@@ -20,7 +20,7 @@ import { afterFirst, recordAttempt, runCallStep } from './call-step.js';
 import { runChoice } from './choice.js';
 import { recordResult, toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
-import { applyTransforms, mapOutputs } from './outputs.js';
+import { intoState } from './outputs.js';
 import { runParallel } from './parallel.js';
 import type { StepExtras, StepFailed, StepRun } from './step-run.js';
 import { runWait } from './wait.js';
@@ -135,16 +135,14 @@ function atOnce(step: CompiledCall, context: StepContext, startedAt: number): Se
 /** Maps and transforms a step's output into state and records its success; or reports why it failed. */
 function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settled<StepRun> {
   if (run.status !== 'success') return run;
-  const error = mapOutputs(step, run.output, context.scope.state);
-  if (error !== null) return { status: 'failed', error, attempts: run.attempts, extras: run.extras };
-  if (step.transform.length > 0) {
-    return applyTransforms(step, context.scope).then((failed) =>
-      failed
-        ? { status: 'failed' as const, error: failed, attempts: run.attempts, extras: run.extras }
-        : succeeded(step, run, context),
-    );
-  }
-  return succeeded(step, run, context);
+  const error = intoState(step, run.output, context.scope);
+  if (error === null) return succeeded(step, run, context);
+  if (!isPending(error)) return { status: 'failed', error, attempts: run.attempts, extras: run.extras };
+  return error.then((failed) =>
+    failed === null
+      ? succeeded(step, run, context)
+      : { status: 'failed' as const, error: failed, attempts: run.attempts, extras: run.extras },
+  );
 }
 
 function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success' }>, context: StepContext): StepRun {

@@ -335,23 +335,19 @@ describe('call step: retries', () => {
 });
 
 describe('call step: a mapped output that is missing', () => {
-  // README (Semantics, Failure kinds) calls a missing mapped output an `output` failure, and says
-  // `output` failures are retried by default; the engine maps outputs after the call step's retries
-  // are over, so the step fails at once, its tool called once. Reported as a question: either the
-  // README should say a mapping failure is never retried, or the engine should retry it.
-  it.fails('is an output failure, retried like one', async () => {
+  // Outputs are mapped once the call succeeded: a mapping that finds nothing fails the step with
+  // `output` after its attempts, and is not retried (even under `retry_on: [output]`) nor served by a
+  // fallback, since calling again would repeat what the call did (README, Semantics: outputs).
+  it.each([
+    ['the default retry_on', {}],
+    ['retry_on: [output]', { retryOn: ['output'] }],
+  ])('fails the step with output, after one call, under %s', async (_, extra) => {
     let calls = 0;
-    const { executor: run, clock } = executor([tool('t', () => (++calls === 1 ? {} : { v: 1 }))]);
-    const result = await run.executeChain(chain('c', [step('a', 't', { map: { v: 'v' }, failure: retry(2) })]));
-    expect(result).toMatchObject({ status: 'success', final_state: { v: 1 } });
-    expect(clock.sleeps).toEqual([100]);
-    expect(calls).toBe(2);
-  });
-
-  it('fails the step with output, after one call (what the engine does today)', async () => {
-    let calls = 0;
-    const { executor: run } = executor([tool('t', () => (++calls, {}))]);
-    const result = await run.executeChain(chain('c', [step('a', 't', { map: { v: 'v' }, failure: retry(2) })]));
+    const backup = flaky(0, { v: 1 });
+    const { executor: run, clock } = executor([tool('t', () => (++calls, {})), tool('backup', backup)]);
+    const result = await run.executeChain(
+      chain('c', [{ ...step('a', 't', { map: { v: 'v' }, failure: retry(2, extra) }), fallbacks: ['backup'] }]),
+    );
     expect(result.failure).toEqual({
       step: 'a',
       tool: 't',
@@ -360,6 +356,18 @@ describe('call step: a mapped output that is missing', () => {
     });
     expect(result.results[0]).toMatchObject({ status: 'failed', attempts: 1 });
     expect(calls).toBe(1);
+    expect(backup.calls()).toBe(0);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('goes on after it with continue_on_max_retries, as after the last retry', async () => {
+    const { executor: run } = executor([tool('t', () => ({})), tool('u', () => ({ w: 2 }))]);
+    const failure = retry(2, { afterRetries: { action: 'continue', next: 'b' } });
+    const result = await run.executeChain(
+      chain('c', [step('a', 't', { map: { v: 'v' }, failure }), step('b', 'u', { map: { w: 'w' } })]),
+    );
+    expect(result).toMatchObject({ status: 'partial', final_state: { w: 2 } });
+    expect(result.results[0]).toMatchObject({ step: 'a', status: 'failed', attempts: 1, handled: 'continued' });
   });
 });
 

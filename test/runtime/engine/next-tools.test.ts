@@ -2,7 +2,8 @@
  * `_meta.nextTool` (engine/next-tools.ts): under a plan's `nextTools` policy, a result naming the next
  * tool has it called: only an allowed tool, within the depth limit, never the same call twice. Each
  * hop is in `results[].hops`, the history (`via: 'next_tool'`) and the audit trail; the step's output
- * stays its own tool's. A refused or failed hop fails the step, saying why.
+ * stays the result the hops started from (its own tool's, or a fallback's that served it). A refused
+ * or failed hop fails the step, saying why.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChainPlan, NextToolPolicy, ToolHandler } from '../../../src/runtime/index.js';
@@ -94,11 +95,9 @@ describe('next tools: following', () => {
 });
 
 describe('next tools: a step served by a fallback', () => {
-  // BUG: when a fallback serves the step, its result's `_meta.nextTool` is ignored (call-step.ts returns
-  // as soon as a fallback succeeds, before following next tools), while the same result from the
-  // step's own tool would be followed. README, Resilience: "a step whose result carries
-  // _meta.nextTool calls that tool next"; the step's result here is the fallback's.
-  it.fails("follows the fallback's _meta.nextTool as it would its own tool's", async () => {
+  // The step's result is the fallback's: its `_meta.nextTool` is followed as the step's own tool's
+  // would be, from the fallback's call (README, Resilience: `_meta.nextTool`).
+  it("follows the fallback's _meta.nextTool as it would its own tool's", async () => {
     const handoff = flaky(0, { ticket: 'T-1' });
     const { executor: run } = executor([
       tool('start', flaky(9)),
@@ -115,6 +114,28 @@ describe('next tools: a step served by a fallback', () => {
       hops: [{ tool: 'handoff', output: { ticket: 'T-1' } }],
     });
     expect(handoff.calls()).toBe(1);
+    expect(result.results[0]?.output).toEqual(asking({ tool: 'handoff', arguments: {} }));
+    expect(result.execution_history.map((h) => [h.tool, h.status, h.via])).toEqual([
+      ['start', 'failed', undefined],
+      ['backup', 'success', 'fallback'],
+      ['handoff', 'success', 'next_tool'],
+    ]);
+  });
+
+  it('refuses a hop from the fallback back to itself with the same arguments', async () => {
+    const backup = flaky(0, asking({ tool: 'backup', arguments: { q: 1 } }));
+    const { executor: run } = executor([tool('start', flaky(9)), tool('backup', backup)]);
+    const result = await run.executeChain({
+      ...chain('c', [{ ...step('a', 'start', { inputs: { q: 1 } }), fallbacks: ['backup'] }]),
+      nextTools: { allow: ['backup'], maxDepth: 5 },
+    });
+    expect(result.failure).toMatchObject({
+      step: 'a',
+      kind: 'limit',
+      message: "step 'a': nextTool comes back to 'backup' with the same arguments, a loop; it was not called again",
+    });
+    expect(result.results[0]).toMatchObject({ status: 'failed', served_by: 'backup' });
+    expect(backup.calls()).toBe(1);
   });
 });
 

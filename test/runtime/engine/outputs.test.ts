@@ -185,16 +185,39 @@ describe('outputs: transform', () => {
     expect(result.final_state).toEqual({ v: 'y' });
   });
 
-  // BUG: a transform cannot read its own step's output as steps.<own id>: the output is recorded
-  // for `steps` only after the transforms ran, so the expression reads nothing (undefined) and the
-  // variable is silently not set. The compiler accepts `steps.counted.n * 2` in the transform of
-  // step `counted` without a diagnostic (and types it from the tool's returns), so a built tool
-  // hits this at run time. README: transforms are expressions over "steps (each step's output by
-  // id)", evaluated after map_outputs.
-  it.fails("reads its own step's output as steps.<own id>", async () => {
-    const { executor: run } = executor([tool('src', modes[0][1]())]);
-    const result = await run.executeChain(chain('c', [mapping([], [['v', 'steps.s.list[1].id']])]));
-    expect(result.final_state).toEqual({ v: 'y' });
+  // The compiler accepts `steps.<own id>` in a step's own transform (and types it from the tool's
+  // returns): the transforms see the output, though `steps` records it only once the step succeeded.
+  it("reads its own step's output as steps.<own id>", async () => {
+    for (const [, handler] of modes) {
+      const { executor: run } = executor([tool('src', handler())]);
+      const result = await run.executeChain(chain('c', [mapping([], [['v', 'steps.s.list[1].id']])]));
+      expect(result.final_state).toEqual({ v: 'y' });
+    }
+  });
+
+  it('sets nothing when a transform fails: neither its mappings nor the transforms before it', async () => {
+    for (const [, handler] of modes) {
+      const { executor: run } = executor([tool('src', handler())]);
+      const failing: CallStep = {
+        ...mapping(
+          [['a.b', 'one']],
+          [
+            ['two', 'state.one + 1'],
+            ['bad', '$number("x")'],
+          ],
+        ),
+        onFailure: { action: 'continue', next: 'after' },
+      };
+      const after = mapping([], [['own', 'steps.s']]);
+      const result = await run.executeChain(chain('c', [failing, { ...after, id: 'after' }]), { one: 'before' });
+      expect(result.status).toBe('partial');
+      expect(result.results.map((r) => [r.step, r.status])).toEqual([
+        ['s', 'failed'],
+        ['after', 'success'],
+      ]);
+      // `steps.s` holds nothing either: the failed step recorded no output.
+      expect(result.final_state).toEqual({ one: 'before', own: undefined });
+    }
   });
 
   it('fails the step with output when an expression does not evaluate', async () => {
@@ -214,55 +237,47 @@ describe('outputs: a step whose transform fails, in a durable run', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-engine-outputs-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  /**
-   * Step `s` maps `a.b` into `state.one`, then its transform fails; it continues to a wait, then `b`
-   * reads `state.one`. In the run as it goes, `one` is in state (the mapping stayed), so `b` can read it.
-   */
-  const plan: ChainPlan = chain('c', [
-    {
-      ...mapping([['a.b', 'one']], [['bad', '$number("x")']]),
-      onSuccess: {
-        mapOutputs: [{ from: 'a.b', to: 'one' }],
-        transform: [{ to: 'bad', expression: '$number("x")' }],
-        next: 'w',
+  /** Step `s` maps `a.b` into `state.one`, then its transform fails; it continues (to a wait, when there is one), then `b` reads `state.one`. */
+  const failing = mapping([['a.b', 'one']], [['bad', '$number("x")']]);
+  const plan = (waits: boolean): ChainPlan =>
+    chain('c', [
+      {
+        ...failing,
+        onSuccess: { ...failing.onSuccess, next: waits ? 'w' : 'b' },
+        onFailure: { action: 'continue', next: waits ? 'w' : 'b' },
       },
-      onFailure: { action: 'continue', next: 'w' },
-    },
-    wait('w', 'go', { next: 'b' }),
-    step('b', 'echo', { inputs: { v: '<< state.one >>' }, map: { v: 'read' } }),
-  ]);
+      ...(waits ? [wait('w', 'go', { next: 'b' })] : []),
+      step('b', 'echo', { inputs: { v: '<< state.one >>' }, map: { v: 'read' } }),
+    ]);
 
-  // BUG: the state a failed step set (its map_outputs, applied before its transform failed) is kept in
-  // the live run but not journaled (a failed step's record has an empty delta), so once the run
-  // suspends and resumes, the replay lacks it: `b` fails with unresolved_reference where the same run
-  // without a suspension succeeds. README, "What is guaranteed": a replayed step puts "the state it
-  // set into state". Either a failed step should set nothing, or its delta should be journaled.
-  it.fails('keeps what the failed step set across a suspension, as the run without one does', async () => {
+  // A failed step sets nothing (its mapping and transforms are all or nothing), so there is no state
+  // of a failed step to journal, and the run that suspends and resumes ends as the one that does not:
+  // `b` finds no `state.one`.
+  it('sets nothing, in the run that suspends as in the run that does not', async () => {
+    const tools = [tool('src', modes[0][1]()), tool('echo', (input: { v: unknown }) => input)];
+    const straight = await executor(tools).executor.executeChain(plan(false));
+    expect(straight.status).toBe('failed');
+    expect(straight.failure).toMatchObject({ step: 'b', kind: 'unresolved_reference' });
+    expect(straight.final_state).toEqual({});
+
     const composite = defineTool({
       name: 'composite',
       description: 'maps, fails its transform, waits, reads',
       parameters: { type: 'object' },
-      implementation: { kind: 'composite', plan },
+      implementation: { kind: 'composite', plan: plan(true) },
     });
-    const executor = new ChainExecutor({
-      registry: new ToolRegistry([
-        tool('src', modes[0][1]()),
-        tool('echo', (input: { v: unknown }) => input),
-        composite,
-      ]),
+    const durable = new ChainExecutor({
+      registry: new ToolRegistry([...tools, composite]),
       context: new AuditContext({ userId: 'u1', sessionId: 's1' }),
       clock: createTestClock(),
       store: new FileRunStore(path.join(root, 'transform'), { fsync: false }),
     });
-    const suspended = await executor.runComposite<unknown, unknown, true>(
-      composite,
-      {},
-      {
-        runId: 'r1',
-      },
-    );
-    expect(suspended).toMatchObject({ status: 'suspended', final_state: { one: 1 } });
-    const resumed = await executor.signal('r1', 'go', {});
-    expect(resumed).toMatchObject({ status: 'partial', final_state: { one: 1, read: 1 } });
+    const suspended = await durable.runComposite<unknown, unknown, true>(composite, {}, { runId: 'r1' });
+    expect(suspended.status).toBe('suspended');
+    expect(suspended.final_state).toEqual({});
+    const resumed = await durable.signal('r1', 'go', {});
+    expect(resumed.status).toBe('failed');
+    expect(resumed.failure).toEqual(straight.failure);
+    expect(resumed.final_state).toEqual({});
   });
 });
