@@ -15,7 +15,7 @@ export const FAILURE_KINDS = [
    * succeeded, a mapped output is missing or a transform does not evaluate (the step fails, not retried).
    */
   'output',
-  /** The chain ran more steps than its plan allows, or a nextTool chain went too deep or came back. */
+  /** The chain ran more steps than its plan allows, a nextTool chain went too deep or came back, or an expression spent its budget. */
   'limit',
   /** The call or the chain did not finish within its bound. */
   'timeout',

@@ -11,6 +11,7 @@
 import type { Attempt } from './attempt.js';
 import type { Clock } from './clock.js';
 import type { RunJournal } from './durable/journal.js';
+import type { ExpressionBudget } from './expression-budget.js';
 import type { AuditContext } from './context.js';
 import type { InputChecks } from './input-defaults.js';
 import type { ToolRegistry } from './registry.js';
@@ -53,6 +54,8 @@ export interface Core {
   readonly tracing: Tracing | undefined;
   /** The executor, as handlers see it. */
   readonly caller: ToolCaller;
+  /** What each evaluation of a `when`, `transform` or choice condition may spend. */
+  readonly expressionBudget: ExpressionBudget;
   /** One call: policies, validation, the handler or a nested chain, the audit record. `startedAt` when the caller already read the clock. */
   call(tool: string | ToolDefinition, input: unknown, site: CallSite, startedAt?: number): Settled<Attempt>;
   /** The fast path: a plain step's first attempt, started at `startedAt`; `MISS` when it did nothing. */

@@ -20,6 +20,7 @@ import { AuditContext } from './context.js';
 import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/runs.js';
 import type { RunJournal } from './durable/journal.js';
 import type { ResumeAllResult, RunStore, SuspendedRun } from './durable/store.js';
+import { expressionBudget, type ExpressionBudget } from './expression-budget.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults } from './input-defaults.js';
 import { ToolRegistry } from './registry.js';
@@ -54,6 +55,11 @@ export interface ChainExecutorOptions {
   readonly traceContent?: boolean;
   /** @internal For the differential test: the fast path switched off, or its hits counted. */
   readonly fastPath?: FastPathProbe;
+  /**
+   * What each evaluation of a `when`, `transform` or choice condition may spend: `timeMs` of
+   * computing (default 1000) and `depth` of nesting (default 1000). Past it, the step fails (`limit`).
+   */
+  readonly expressionBudget?: Partial<ExpressionBudget>;
 }
 
 /** @internal Whether the fast path runs, and how many attempts it made. */
@@ -129,6 +135,7 @@ export class ChainExecutor implements ToolCaller {
       clock: this.#clock,
       random: options.random ?? Math.random,
       tracing,
+      expressionBudget: expressionBudget(options.expressionBudget),
       caller: this,
       call: (tool, input, site, startedAt) => mapSettled(this.#run(tool, input, site, startedAt), attemptOf),
       callAtOnce: options.fastPath === undefined ? atOnce : probed(options.fastPath, atOnce),

@@ -1,42 +1,89 @@
 /**
  * JSONata expressions for `when` conditions and `transform`s: an established, sandboxed expression
  * language (the one Step Functions adopted). YAML text is never given to `eval` or `new Function`.
+ * Every evaluation runs on a budget (`expression-budget.ts`), checked at each of its steps.
  */
 import jsonata from 'jsonata';
+import type { FailureKind } from '../language/failures.js';
 import { LinearRegexEngine } from '../language/regex.js';
-import { RuntimeUsageError } from './errors.js';
+import { RuntimeUsageError, type ToolFailure } from './errors.js';
+import { builtinGuards, meterOf, METER } from './expression-builtins.js';
+import { ExpressionMeter, ExpressionStopped, type ExpressionBudget } from './expression-budget.js';
 import type { TemplateScope } from './references.js';
 
 export type Expression = ReturnType<typeof jsonata>;
+
+type Environment = Parameters<typeof meterOf>[0];
+
+const enter = (_expr: unknown, _input: unknown, environment: Environment) => meterOf(environment)?.enter();
+const exit = (_expr: unknown, _input: unknown, environment: Environment) => meterOf(environment)?.exit();
 
 /**
  * Parses an expression; a syntax error is a programmer error here (the compiler reports it with its
  * position). Its regex literals run on RE2, so a `when` like `$match(state.s, /^(a+)+$/)` cannot hang
  * a run; JSONata types the option as `RegExpConstructor`, and uses only `new`, `exec` and `lastIndex`.
+ * Its evaluation hooks call the meter `evaluate` hands it, and the built-ins that could make a
+ * large result, or call a built-in function item by item, are guarded (`expression-builtins.ts`).
  */
 export function compileExpression(text: string, where: string): Expression {
+  let expression: Expression;
   try {
-    return jsonata(text, { RegexEngine: LinearRegexEngine as unknown as RegExpConstructor });
+    expression = jsonata(text, { RegexEngine: LinearRegexEngine as unknown as RegExpConstructor });
   } catch (error) {
     throw new RuntimeUsageError(`${where}: ${expressionError(error)}`);
   }
+  // JSONata looks its hooks up by these symbols (`assign` binds any key, its type says string).
+  expression.assign(Symbol.for('jsonata.__evaluate_entry') as unknown as string, enter);
+  expression.assign(Symbol.for('jsonata.__evaluate_exit') as unknown as string, exit);
+  for (const [name, guard] of builtinGuards) expression.registerFunction(name, guard.implementation, guard.signature);
+  return expression;
 }
 
 /** The message of a JSONata error, with the position it carries. */
 export function expressionError(error: unknown): string {
+  if (error instanceof ExpressionStopped) return error.message;
   const { message, position } = error as { message?: string; position?: number };
   return `${message ?? String(error)}${typeof position === 'number' ? ` (at character ${position})` : ''}`;
 }
 
 /**
- * What an expression sees: `state`, `steps` (each step's output by id) and the built-ins.
+ * The failure of a step whose expression threw: `limit` when it spent its budget, `timeout` or
+ * `cancelled` when the chain's signal stopped it, `kind` otherwise; `where` starts the message.
  *
- * @example evaluate(compileExpression('state.balance < 100', 'when'), scope) // true or false
+ * @example expressionFailure(error, 'execution', "step 'alert': its when condition failed")
  */
-export async function evaluate(expression: Expression, scope: TemplateScope): Promise<unknown> {
-  return plain(
-    await expression.evaluate({ state: scope.state, steps: Object.fromEntries(scope.steps), ...scope.builtins }),
-  );
+export function expressionFailure(error: unknown, kind: FailureKind, where: string): ToolFailure {
+  return {
+    kind: error instanceof ExpressionStopped ? error.failure.kind : kind,
+    message: `${where}: ${expressionError(error)}`,
+  };
+}
+
+/** What one evaluation may spend, and the chain's signal that may stop it. */
+export interface EvaluationLimits {
+  readonly budget: ExpressionBudget;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * What an expression sees: `state`, `steps` (each step's output by id) and the built-ins. Throws
+ * `ExpressionStopped` when the evaluation spent its budget or the signal aborted.
+ *
+ * @example evaluate(compileExpression('state.balance < 100', 'when'), scope, limits) // true or false
+ */
+export async function evaluate(
+  expression: Expression,
+  scope: TemplateScope,
+  limits: EvaluationLimits,
+): Promise<unknown> {
+  const meter = new ExpressionMeter(limits.budget, limits.signal);
+  const input = { state: scope.state, steps: Object.fromEntries(scope.steps), ...scope.builtins };
+  try {
+    return plain(await expression.evaluate(input, { [METER]: meter }));
+  } catch (error) {
+    // `$eval` wraps what it catches in an error of its own: the stop is the meter's.
+    throw meter.stopped ?? error;
+  }
 }
 
 /** JSONata answers with arrays of its own ("sequences", with extra properties): state holds plain JSON. */

@@ -10,6 +10,7 @@ export { createTestClock, systemClock } from './clock.js';
 export type { Clock, TestClock } from './clock.js';
 export { ChainExecutor } from './executor.js';
 export type { ChainExecutorOptions, CompositeRunOptions, ResumeOptions, RunOptions } from './executor.js';
+export type { ExpressionBudget } from './expression-budget.js';
 export { FileRunStore } from './durable/file-store.js';
 export type { FileRunStoreOptions } from './durable/file-store.js';
 export type {

@@ -3,8 +3,8 @@
  * step; when none holds, its default (`onSuccess.next`). The branch taken is in its result.
  */
 import type { CompiledChoice } from '../compiled-plan.js';
-import { evaluate, expressionError } from '../expressions.js';
-import type { StepContext } from './context.js';
+import { evaluate, expressionFailure } from '../expressions.js';
+import { limitsOf, type StepContext } from './context.js';
 import type { StepRun } from './step-run.js';
 
 /**
@@ -17,10 +17,10 @@ export async function runChoice(step: CompiledChoice, context: StepContext): Pro
   for (const [index, choice] of step.choices.entries()) {
     let holds: unknown;
     try {
-      holds = await evaluate(choice.when, context.scope);
+      holds = await evaluate(choice.when, context.scope, limitsOf(context));
     } catch (error) {
-      const message = `step '${step.plan.id}': choice ${index + 1} (${step.plan.choices[index]!.when}) failed: ${expressionError(error)}`;
-      return { status: 'failed', error: { kind: 'execution', message }, attempts: 0, extras: null };
+      const where = `step '${step.plan.id}': choice ${index + 1} (${step.plan.choices[index]!.when}) failed`;
+      return { status: 'failed', error: expressionFailure(error, 'execution', where), attempts: 0, extras: null };
     }
     // As for `when`: a condition over an absent value is undefined, which counts as false.
     if (holds) {

@@ -8,6 +8,7 @@ import type { NextToolPolicy } from '../../language/plan.js';
 import type { Builtin } from '../../language/template.js';
 import type { Core } from '../call.js';
 import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
+import type { EvaluationLimits } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
 import type { RunJournal } from '../durable/journal.js';
 import type { AttemptRecord, ChainFailureReason, ChainWaiting, StepResult } from '../result.js';
@@ -96,6 +97,11 @@ export function innerContext(
   return replayOnly || outer.replayOnly
     ? { run: outer.run, scope, signal, where, path, replayOnly: true, trace }
     : { run: outer.run, scope, signal, where, path, trace };
+}
+
+/** What an expression evaluated in this context may spend, and the signal that may stop it. */
+export function limitsOf(context: StepContext): EvaluationLimits {
+  return { budget: context.run.core.expressionBudget, signal: context.signal };
 }
 
 export function limitReached(run: Run, step: string): ChainFailureReason {

@@ -7,7 +7,7 @@
 import { describeError, type ToolFailure } from '../errors.js';
 import { lookupPath, MISSING } from '../../language/path.js';
 import type { CompiledStep } from '../compiled-plan.js';
-import { evaluate, expressionError } from '../expressions.js';
+import { evaluate, expressionFailure, type EvaluationLimits } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
 import type { Settled } from '../settled.js';
 import { newState } from './state.js';
@@ -16,12 +16,13 @@ import { newState } from './state.js';
  * Maps and transforms a step's output into `scope.state`; the failure (and state unchanged) when a
  * mapping finds nothing or a transform does not evaluate. Synchronous without transforms.
  *
- * @example intoState(step, { a: { b: 1 } }, scope) // null, and scope.state.one === 1 for `a.b: one`
+ * @example intoState(step, { a: { b: 1 } }, scope, limits) // null, and scope.state.one === 1 for `a.b: one`
  */
 export function intoState(
   step: CompiledStep,
   output: unknown,
   scope: TemplateScope & { readonly state: Record<string, unknown> },
+  limits: EvaluationLimits,
 ): Settled<ToolFailure | null> {
   if (step.transform.length === 0) return mapOutputs(step, output, scope.state);
   // The transforms run on a copy, so that one failing leaves state as the step found it.
@@ -32,7 +33,7 @@ export function intoState(
   };
   const mapped = mapOutputs(step, output, staged.state);
   if (mapped !== null) return mapped;
-  return applyTransforms(step, staged).then((failed) => {
+  return applyTransforms(step, staged, limits).then((failed) => {
     if (failed !== null) return failed;
     for (const { to } of step.outputs) scope.state[to] = staged.state[to];
     for (const { to } of step.transform) scope.state[to] = staged.state[to];
@@ -84,12 +85,16 @@ function missingOutput(step: CompiledStep, mapping: CompiledStep['outputs'][numb
 }
 
 /** Sets the state variables a step's `transform` computes, in order; the failure when one does not evaluate. */
-async function applyTransforms(step: CompiledStep, scope: TemplateScope): Promise<ToolFailure | null> {
+async function applyTransforms(
+  step: CompiledStep,
+  scope: TemplateScope,
+  limits: EvaluationLimits,
+): Promise<ToolFailure | null> {
   for (const { to, expression } of step.transform) {
     try {
-      (scope.state as Record<string, unknown>)[to] = await evaluate(expression, scope);
+      (scope.state as Record<string, unknown>)[to] = await evaluate(expression, scope, limits);
     } catch (error) {
-      return { kind: 'output', message: `step '${step.plan.id}': transform ${to} failed: ${expressionError(error)}` };
+      return expressionFailure(error, 'output', `step '${step.plan.id}': transform ${to} failed`);
     }
   }
   return null;

@@ -8,7 +8,7 @@ import { historyEntry } from '../attempt.js';
 import type { CompiledCall, CompiledStep } from '../compiled-plan.js';
 import type { RunJournal, Visit } from '../durable/journal.js';
 import type { StepRecord } from '../durable/records.js';
-import { evaluate, expressionError } from '../expressions.js';
+import { evaluate, expressionFailure } from '../expressions.js';
 import type { StepResult } from '../result.js';
 import { isPending, mapSettled, type Settled } from '../settled.js';
 import { endStepSpan, parentOf, skippedEvent, startStepSpan, underSpan } from '../spans.js';
@@ -18,7 +18,7 @@ import type { Attempt } from '../attempt.js';
 import { NEVER } from '../signals.js';
 import { afterFirst, recordAttempt, runCallStep } from './call-step.js';
 import { runChoice } from './choice.js';
-import { recordResult, toolOf, type StepContext } from './context.js';
+import { limitsOf, recordResult, toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
 import { intoState } from './outputs.js';
 import { runParallel } from './parallel.js';
@@ -35,14 +35,11 @@ export function executeStep(step: CompiledStep, context: StepContext): Settled<S
 async function executeIf(step: CompiledStep, context: StepContext, visit: Visit | undefined): Promise<StepRun> {
   let holds: unknown;
   try {
-    holds = await evaluate(step.when!, context.scope);
+    holds = await evaluate(step.when!, context.scope, limitsOf(context));
   } catch (error) {
     return {
       status: 'failed',
-      error: {
-        kind: 'execution',
-        message: `step '${step.plan.id}': its when condition failed: ${expressionError(error)}`,
-      },
+      error: expressionFailure(error, 'execution', `step '${step.plan.id}': its when condition failed`),
       attempts: 0,
       extras: null,
     };
@@ -135,7 +132,7 @@ function atOnce(step: CompiledCall, context: StepContext, startedAt: number): Se
 /** Maps and transforms a step's output into state and records its success; or reports why it failed. */
 function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settled<StepRun> {
   if (run.status !== 'success') return run;
-  const error = intoState(step, run.output, context.scope);
+  const error = intoState(step, run.output, context.scope, limitsOf(context));
   if (error === null) return succeeded(step, run, context);
   if (!isPending(error)) return { status: 'failed', error, attempts: run.attempts, extras: run.extras };
   return error.then((failed) =>
