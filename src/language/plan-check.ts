@@ -7,7 +7,7 @@ import { findDependencyCycle } from './graph.js';
 import { parsePath } from './path.js';
 import type { ChainPlan, PlanStep, StepSequence } from './plan.js';
 import { parseTemplate } from './template.js';
-import type { JsonValue } from './json.js';
+import { PROTOTYPE_NAMES, type JsonValue } from './json.js';
 
 /**
  * Every problem of a plan, as sentences naming the step.
@@ -48,6 +48,7 @@ export function planProblems(plan: ChainPlan): string[] {
 function checkSequence(sequence: StepSequence, where: string | null, ids: Set<string>, problems: string[]): void {
   const own = new Set(sequence.steps.map((step) => step.id));
   for (const step of sequence.steps) {
+    if (PROTOTYPE_NAMES.has(step.id)) problems.push(prototypeName(step.id, 'a step id'));
     if (ids.has(step.id)) problems.push(`step id '${step.id}' is used twice`);
     ids.add(step.id);
     if (where !== null && step.kind === 'wait')
@@ -70,10 +71,13 @@ function checkSequence(sequence: StepSequence, where: string | null, ids: Set<st
 
 function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
   const say = (message: string) => problems.push(`step '${step.id}': ${message}`);
-  for (const { from } of step.onSuccess.mapOutputs) {
+  for (const { from, to } of step.onSuccess.mapOutputs) {
     const parsed = parsePath(from);
     if ('error' in parsed) say(parsed.error.message);
+    if (PROTOTYPE_NAMES.has(to)) say(`map_outputs: ${prototypeName(to, 'a state variable')}`);
   }
+  for (const { to } of step.onSuccess.transform ?? [])
+    if (PROTOTYPE_NAMES.has(to)) say(`transform: ${prototypeName(to, 'a state variable')}`);
   switch (step.kind) {
     case 'call':
       if (step.timeoutMs !== undefined && !(step.timeoutMs > 0)) say('timeoutMs must be positive');
@@ -87,6 +91,7 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
         say('concurrency must be a positive integer');
       const branchIds = new Set<string>();
       for (const branch of step.branches) {
+        if (PROTOTYPE_NAMES.has(branch.id)) say(prototypeName(branch.id, 'a branch id'));
         if (branchIds.has(branch.id)) say(`branch id '${branch.id}' is used twice`);
         branchIds.add(branch.id);
         checkSequence(branch, `step '${step.id}', branch '${branch.id}'`, ids, problems);
@@ -111,8 +116,14 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
       if (!(Number.isInteger(step.concurrency) && step.concurrency >= 1)) say('concurrency must be a positive integer');
       if (!(Number.isInteger(step.maxFailures) && step.maxFailures >= 0)) say('maxFailures must be a whole number');
       for (const problem of templateProblems(step.over)) say(`over: ${problem}`);
+      if (PROTOTYPE_NAMES.has(step.as)) say(`as: ${prototypeName(step.as, 'a loop variable')}`);
       checkSequence(step.body, `step '${step.id}', body`, ids, problems);
   }
+}
+
+/** The problem of a name JavaScript gives a meaning of its own on every object. */
+function prototypeName(name: string, what: string): string {
+  return `'${name}' cannot be ${what}: JavaScript gives it a meaning of its own on every object`;
 }
 
 /** Templates that do not parse, anywhere in a value. */

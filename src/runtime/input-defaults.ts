@@ -1,5 +1,5 @@
 /** Tool inputs at run time: defaults filled in, then the input validated. */
-import { isPlainObject, type JsonSchema } from '../language/json.js';
+import { isPlainObject, ownField, type JsonSchema } from '../language/json.js';
 import { validatorFor } from '../language/validation.js';
 
 /** What checking an input against a parameters schema needs, found once per schema: one lookup per call. */
@@ -32,9 +32,13 @@ export function withDefaults(schema: JsonSchema, input: unknown, checks = inputC
   if (defaults.length === 0 || !isPlainObject(input)) return input;
   let out: Record<string, unknown> | null = null;
   for (const [name, value] of defaults) {
-    if (input[name] === undefined) {
-      out ??= Object.assign({}, input);
-      out[name] = structuredClone(value);
+    // Own fields only: an input without `constructor` has none, whatever `Object.prototype` says.
+    if (ownField(input, name) === undefined) {
+      out ??= { ...input };
+      const copy = structuredClone(value);
+      if (name === '__proto__')
+        Object.defineProperty(out, name, { value: copy, writable: true, enumerable: true, configurable: true });
+      else out[name] = copy;
     }
   }
   return out ?? input;

@@ -53,6 +53,19 @@ export function compileInputs(value: JsonValue, where: string, missing: 'fail' |
   if (typeof value === 'object' && value !== null) {
     const keys = Object.keys(value);
     const items = keys.map((key) => compileInputs(value[key]!, `${where}.${key}`, missing));
+    // Assigned, a `__proto__` key would replace the object's prototype: it is defined as a field.
+    if (keys.includes('__proto__'))
+      return (scope) => {
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < keys.length; i += 1)
+          Object.defineProperty(out, keys[i]!, {
+            value: items[i]!(scope),
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        return out;
+      };
     // Indexed loops, no destructuring: this runs once per attempt of every step.
     const resolve: InputResolver = (scope) => {
       const out: Record<string, unknown> = {};

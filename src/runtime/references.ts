@@ -1,6 +1,7 @@
 /**
  * Resolving `<< … >>` references at run time, against a run's state, step outputs and built-ins.
  */
+import { ownField } from '../language/json.js';
 import { formatPath, lookupPath, MISSING } from '../language/path.js';
 import type { Builtin, ParsedTemplate, Reference } from '../language/template.js';
 
@@ -35,7 +36,7 @@ function lookupReference(reference: Reference, scope: TemplateScope): unknown {
     case 'builtin':
       return scope.builtins[reference.name];
     case 'state': {
-      const value = scope.state[reference.name];
+      const value = ownField(scope.state, reference.name);
       return value === undefined ? MISSING : lookupPath(value, reference.path);
     }
     case 'steps':
@@ -46,12 +47,12 @@ function lookupReference(reference: Reference, scope: TemplateScope): unknown {
 /** Reads one reference; MISSING when it has no value. */
 type ReferenceReader = (scope: TemplateScope) => unknown;
 
-/** A reader made once per reference: a plain `state.name` reads state directly (most references do). */
+/** A reader made once per reference: a plain `state.name` reads state directly (most references do), its own fields only. */
 function readerOf(reference: Reference): ReferenceReader {
   if (reference.root === 'state' && reference.path.length === 0) {
     const { name } = reference;
     return (scope) => {
-      const value = scope.state[name];
+      const value = ownField(scope.state, name);
       return value === undefined ? MISSING : value;
     };
   }

@@ -4,6 +4,7 @@
  * templates read (`references.ts`), inputs and outputs against signatures (`signatures.ts`). Collects
  * every problem; never stops at the first.
  */
+import { PROTOTYPE_NAMES } from '../../language/json.js';
 import { RESERVED_NAMES } from '../../language/template.js';
 import { findDependencyCycle } from '../../language/graph.js';
 import { closestName } from '../../language/suggest.js';
@@ -320,6 +321,8 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
   for (const [to, expression] of Object.entries(doc.on_success?.transform ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'transform', to];
     if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, source.locate(at, { key: true })));
+    if (PROTOTYPE_NAMES.has(to))
+      report(diagnostic('PROTOTYPE_NAME', { name: to, what: 'a state variable' }, source.locate(at, { key: true })));
     checkExpression(expression, at, source, report);
     if (afterStep) checkExpressionReferences(expression, at, afterStep, ctx);
   }
@@ -343,6 +346,14 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     for (const branch of node.branches) checkSequence(branch.nodes, start, ctx);
   } else if (node.body) {
     const loop = loopOf(node);
+    if (PROTOTYPE_NAMES.has(loop.as))
+      report(
+        diagnostic(
+          'PROTOTYPE_NAME',
+          { name: loop.as, what: 'a loop variable' },
+          source.locate([...node.path, 'loop', 'as']),
+        ),
+      );
     const overAt: YamlPath = [...node.path, 'loop', 'over'];
     const scan = scanTemplates(loop.over, overAt);
     for (const problem of scan.problems)

@@ -3,7 +3,7 @@
  * its own type and constraints, each `pattern` compiled the way ajv compiles it, and `redact_fields`
  * against the fields the tool takes and returns.
  */
-import { isPlainObject, type JsonSchema } from '../../language/json.js';
+import { isPlainObject, PROTOTYPE_NAMES, type JsonSchema } from '../../language/json.js';
 import { linearPatternProblem } from '../../language/regex.js';
 import { closestName } from '../../language/suggest.js';
 import { validatorFor } from '../../language/validation.js';
@@ -58,6 +58,10 @@ export function checkDeclarations(entry: CatalogueEntry): Diagnostic[] {
   }
   parameters.forEach((parameter, index) => {
     const at: YamlPath = ['parameters', index];
+    if (PROTOTYPE_NAMES.has(parameter.name))
+      found.push(
+        diagnostic('PROTOTYPE_NAME', { name: parameter.name, what: 'a parameter' }, source.locate([...at, 'name'])),
+      );
     patterns(parameter, at).forEach(({ pattern, path, reason, linear }) =>
       found.push(
         diagnostic(linear ? 'PATTERN_NOT_LINEAR' : 'PATTERN_INVALID', { pattern, reason }, source.locate(path)),

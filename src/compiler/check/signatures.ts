@@ -3,7 +3,7 @@
  * its mapped outputs against their `returns`, its retry settings against its policy.
  */
 import { FAILURE_KINDS } from '../../language/failures.js';
-import type { JsonSchema, JsonValue } from '../../language/json.js';
+import { PROTOTYPE_NAMES, type JsonSchema, type JsonValue } from '../../language/json.js';
 import { formatPath, parsePath } from '../../language/path.js';
 import { failureAction } from '../../language/plan.js';
 import { closestName } from '../../language/suggest.js';
@@ -289,6 +289,8 @@ export function checkOutputs(
   for (const [from, to] of Object.entries(node.doc.on_success?.map_outputs ?? {})) {
     const at: YamlPath = [...node.path, 'on_success', 'map_outputs', from];
     if (RESERVED_NAMES.has(to)) report(diagnostic('RESERVED_NAME', { name: to }, entry.source.locate(at)));
+    if (PROTOTYPE_NAMES.has(to))
+      report(diagnostic('PROTOTYPE_NAME', { name: to, what: 'a state variable' }, entry.source.locate(at)));
     const parsed = parsePath(from);
     if ('error' in parsed) {
       report(

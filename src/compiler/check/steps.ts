@@ -2,6 +2,7 @@
  * Step ids and transitions. Ids default to the tool's name, made unique (`echo_tool`, `echo_tool_2`);
  * `next` names a step id, or `end`.
  */
+import { PROTOTYPE_NAMES } from '../../language/json.js';
 import { failureAction } from '../../language/plan.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -119,7 +120,7 @@ export function buildSteps(
     // Ids are only ever taken, so the next free suffix is never below the last one found for this base.
     let n = taken.suffixes.get(base) ?? 2;
     let id = base;
-    while (taken.ids.has(id) || id === END) {
+    while (taken.ids.has(id) || id === END || PROTOTYPE_NAMES.has(id)) {
       id = `${base}_${n}`;
       n += 1;
     }
@@ -233,6 +234,10 @@ export function buildSteps(
           : buildSteps([branch], source, [...at, 'parallel'], taken, b);
         diagnostics.push(...inner.diagnostics);
         const id = isMultiStep(branch) ? branch.id : inner.nodes[0]!.id;
+        if (isMultiStep(branch) && PROTOTYPE_NAMES.has(id))
+          diagnostics.push(
+            diagnostic('PROTOTYPE_NAME', { name: id, what: 'a branch' }, source.locate([...branchPath, 'id'])),
+          );
         if (branchIds.has(id))
           diagnostics.push(
             diagnostic('DUPLICATE_BRANCH_ID', { id, block: node.id }, source.locate([...branchPath, 'id'])),
@@ -265,6 +270,8 @@ function reserveIds(list: StepList, source: SourceFile): TakenIds {
   const diagnostics: Diagnostic[] = [];
   for (const { id, at } of explicitIds(list)) {
     if (id === END) diagnostics.push(diagnostic('RESERVED_STEP_ID', {}, source.locate(at)));
+    if (PROTOTYPE_NAMES.has(id))
+      diagnostics.push(diagnostic('PROTOTYPE_NAME', { name: id, what: 'a step' }, source.locate(at)));
     if (ids.has(id)) diagnostics.push(diagnostic('DUPLICATE_STEP_ID', { id }, source.locate(at)));
     ids.add(id);
   }

@@ -384,6 +384,12 @@ export const CATALOGUE = {
     message: "'{name}' is reserved and cannot name a parameter",
     hint: 'reserved: {reserved}',
   },
+  PROTOTYPE_NAME: {
+    code: 'TG4005',
+    severity: 'error',
+    message: "'{name}' cannot name {what}: JavaScript gives it a meaning of its own on every object",
+    hint: '__proto__, constructor and prototype never name parameters, state variables, loop variables or steps: choose another name',
+  },
   RESERVED_STEP_ID: {
     code: 'TG4005',
     severity: 'error',
