@@ -56,6 +56,8 @@ export class ExpressionMeter {
   #sliceStart = performance.now();
   /** The first stop: `$eval` wraps errors in its own, so the evaluator rethrows this one. */
   stopped: ExpressionStopped | null = null;
+  /** The start of each range (`[a..b]`) whose end is being evaluated, innermost last. */
+  readonly rangeStarts: unknown[] = [];
 
   constructor(
     readonly budget: ExpressionBudget,

@@ -1,9 +1,11 @@
 /**
- * JSONata built-ins that could escape the evaluation hooks, guarded. A built-in runs as one call:
- * `$pad("", 1e8)` or `$join` of huge strings makes its result without a step the meter sees, and
- * `$map(list, $string)` calls a built-in function item by item, with no step in between. So `$pad` and
- * `$join` refuse results past a size, and the functions that take a function check the meter before
- * each call of it. Each guard then hands over to JSONata's own built-in, with the same signature.
+ * What JSONata does in one call, out of the evaluation hooks' sight, guarded. `$pad("", 1e8)` or
+ * `$join` of huge strings makes its result with no step the meter sees, `$map(list, $string)` calls a
+ * built-in function item by item with no step in between, `[1..1e7]` fills ten million items at once,
+ * and `$sort` and `$distinct` compare every pair. So `$pad`, `$join` and ranges refuse results past a
+ * size, the functions that take a function check the meter before each call of it, and `$sort` and
+ * `$distinct` of plain values are done at once. Each guard otherwise hands over to JSONata's own
+ * built-in, with the same signature.
  */
 import jsonata from 'jsonata';
 import type { ExpressionMeter } from './expression-budget.js';
@@ -16,6 +18,8 @@ export const METER = ' toolgen expression meter';
 export const MAX_PADDED = 100_000;
 /** The longest string `$join` makes. */
 export const MAX_JOINED = 10_000_000;
+/** The most items a range (`[1..n]`) makes; JSONata's own bound, 10,000,000, takes a third of a second to fill. */
+export const MAX_RANGE = 1_000_000;
 
 type Environment = jsonata.Environment;
 type Focus = jsonata.Focus;
@@ -59,6 +63,42 @@ function metered(meter: ExpressionMeter, func: unknown): unknown {
   return Object.assign(guarded, { arity: inner.arity ?? inner.length });
 }
 
+/** The operands of the ranges of every parsed expression: their values are seen as they are evaluated. */
+const rangeOperands = new WeakMap<object, 'start' | 'end'>();
+
+/** Finds the ranges of a parsed expression (`expression.ast()`), once, so that `checkRange` knows their operands. */
+export function findRanges(node: unknown, seen = new Set<object>()): void {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return;
+  seen.add(node);
+  const { type, value, lhs, rhs } = node as { type?: unknown; value?: unknown; lhs?: unknown; rhs?: unknown };
+  if (type === 'binary' && value === '..' && typeof lhs === 'object' && typeof rhs === 'object') {
+    rangeOperands.set(lhs!, 'start');
+    rangeOperands.set(rhs!, 'end');
+  }
+  for (const child of Object.values(node)) findRanges(child, seen);
+}
+
+/**
+ * Called as each step of an evaluation ends: a range's start is kept until its end is known, and a
+ * range of more than `MAX_RANGE` items is refused before JSONata makes it.
+ */
+export function checkRange(meter: ExpressionMeter, node: object, value: unknown): void {
+  const operand = rangeOperands.get(node);
+  if (operand === undefined) return;
+  if (operand === 'start') {
+    meter.rangeStarts.push(value);
+    return;
+  }
+  const start = meter.rangeStarts.pop();
+  if (!Number.isInteger(start) || !Number.isInteger(value)) return;
+  const size = (value as number) - (start as number) + 1;
+  if (size > MAX_RANGE)
+    meter.stop({
+      kind: 'limit',
+      message: `the range [${start}..${value}] would make ${size} items, more than ${MAX_RANGE}`,
+    });
+}
+
 /** Hands a call over to JSONata's built-in, its function arguments metered. */
 function passing(name: string) {
   return async function (this: Focus, ...args: unknown[]): Promise<unknown> {
@@ -84,6 +124,20 @@ function sortedAtOnce(list: unknown): unknown[] | undefined {
   return Array.from(list as (number | string)[]).sort((a, b) => (a > b ? 1 : a < b ? -1 : 0));
 }
 
+/**
+ * `$distinct` of a list of strings, numbers, booleans and nulls, at once: JSONata compares each item
+ * with every one kept before it (100,000 took half a minute), with no step in between. Equal is
+ * `===` for these, as in JSONata; the first of equals is kept, in order, a sequence stays one.
+ */
+function distinctAtOnce(focus: Focus, list: unknown): unknown[] | undefined {
+  if (!Array.isArray(list) || list.length <= 1) return undefined;
+  if (!list.every((item) => item === null || (typeof item !== 'object' && !Number.isNaN(item)))) return undefined;
+  const sequenced = (list as { sequence?: boolean }).sequence === true;
+  const unique = sequenced ? (focus as Focus & { createSequence(): unknown[] }).createSequence() : [];
+  for (const item of new Set(list)) unique.push(item);
+  return unique;
+}
+
 /** The signatures are JSONata's own (`functions.js`), so arguments are checked and coerced as before. */
 const HIGHER_ORDER: readonly (readonly [string, string])[] = [
   ['map', '<af>'],
@@ -95,7 +149,7 @@ const HIGHER_ORDER: readonly (readonly [string, string])[] = [
   ['sort', '<af?:a>'],
 ];
 
-const GUARDED = [...HIGHER_ORDER.map(([name]) => name), 'pad', 'join'];
+const GUARDED = [...HIGHER_ORDER.map(([name]) => name), 'pad', 'join', 'distinct'];
 
 /** The guards, by name, as `registerFunction` takes them. */
 export const builtinGuards: ReadonlyMap<string, { implementation: Builtin['implementation']; signature: string }> =
@@ -109,6 +163,15 @@ export const builtinGuards: ReadonlyMap<string, { implementation: Builtin['imple
           const width = Math.abs(Math.trunc(args[1] as number));
           if (width > MAX_PADDED) refuse(this, `$pad was asked for ${width} characters, more than ${MAX_PADDED}`);
           return (await original('pad')).implementation.apply(this, args);
+        },
+      },
+    ],
+    [
+      'distinct',
+      {
+        signature: '<x:x>',
+        implementation: async function (this: Focus, ...args: unknown[]) {
+          return distinctAtOnce(this, args[0]) ?? (await original('distinct')).implementation.apply(this, args);
         },
       },
     ],

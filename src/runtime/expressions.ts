@@ -7,7 +7,7 @@ import jsonata from 'jsonata';
 import type { FailureKind } from '../language/failures.js';
 import { LinearRegexEngine } from '../language/regex.js';
 import { RuntimeUsageError, type ToolFailure } from './errors.js';
-import { builtinGuards, meterOf, METER } from './expression-builtins.js';
+import { builtinGuards, checkRange, findRanges, meterOf, METER } from './expression-builtins.js';
 import { ExpressionMeter, ExpressionStopped, type ExpressionBudget } from './expression-budget.js';
 import type { TemplateScope } from './references.js';
 
@@ -16,7 +16,12 @@ export type Expression = ReturnType<typeof jsonata>;
 type Environment = Parameters<typeof meterOf>[0];
 
 const enter = (_expr: unknown, _input: unknown, environment: Environment) => meterOf(environment)?.enter();
-const exit = (_expr: unknown, _input: unknown, environment: Environment) => meterOf(environment)?.exit();
+const exit = (expr: object, _input: unknown, environment: Environment, result: unknown) => {
+  const meter = meterOf(environment);
+  if (meter === undefined) return;
+  meter.exit();
+  checkRange(meter, expr, result);
+};
 
 /**
  * Parses an expression; a syntax error is a programmer error here (the compiler reports it with its
@@ -36,6 +41,7 @@ export function compileExpression(text: string, where: string): Expression {
   expression.assign(Symbol.for('jsonata.__evaluate_entry') as unknown as string, enter);
   expression.assign(Symbol.for('jsonata.__evaluate_exit') as unknown as string, exit);
   for (const [name, guard] of builtinGuards) expression.registerFunction(name, guard.implementation, guard.signature);
+  findRanges(expression.ast());
   return expression;
 }
 
