@@ -37,6 +37,8 @@ function count(text: string, char: string): number {
 }
 
 export function propertyKey(name: string): string {
+  // In an object literal, `__proto__:` (quoted too) sets the prototype; a computed key is a field.
+  if (name === '__proto__') return '["__proto__"]';
   // Reserved words are fine as property names; only the identifier syntax matters here.
   return /^[A-Za-z_$][\w$]*$/.test(name) || /^(?:0|[1-9]\d*)$/.test(name) ? name : quote(name);
 }
