@@ -14,9 +14,9 @@ import { ExpressionStopped } from './expression-budget.js';
 /** The binding an evaluation's meter is under: a name with a space, which no expression can write. */
 export const METER = ' toolgen expression meter';
 
-/** The longest string `$pad` makes (JSONata pads by code points, slowly: 100,000 take about 10 ms). */
+/** The longest string `$pad` makes (JSONata pads by code points, slowly: 100,000 take up to about 50 ms). */
 export const MAX_PADDED = 100_000;
-/** The longest string `$join` makes. */
+/** The longest string `$join` or `&` makes. */
 export const MAX_JOINED = 10_000_000;
 /** The most items a range (`[1..n]`) makes; JSONata's own bound, 10,000,000, takes a third of a second to fill. */
 export const MAX_RANGE = 1_000_000;
@@ -97,6 +97,17 @@ export function checkRange(meter: ExpressionMeter, node: object, value: unknown)
       kind: 'limit',
       message: `the range [${start}..${value}] would make ${size} items, more than ${MAX_RANGE}`,
     });
+}
+
+/**
+ * A string `&` made, refused past `MAX_JOINED` characters: V8 joins strings lazily, so thirty steps
+ * that double one make a billion characters at once, and the first built-in to read it holds the
+ * event loop (or runs out of memory).
+ */
+export function checkJoined(meter: ExpressionMeter, node: object, value: unknown): void {
+  if (typeof value !== 'string' || value.length <= MAX_JOINED) return;
+  if ((node as { type?: unknown; value?: unknown }).value !== '&') return;
+  meter.stop({ kind: 'limit', message: `& made ${value.length} characters, more than ${MAX_JOINED}` });
 }
 
 /** Hands a call over to JSONata's built-in, its function arguments metered. */

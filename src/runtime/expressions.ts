@@ -7,7 +7,7 @@ import jsonata from 'jsonata';
 import type { FailureKind } from '../language/failures.js';
 import { LinearRegexEngine } from '../language/regex.js';
 import { RuntimeUsageError, type ToolFailure } from './errors.js';
-import { builtinGuards, checkRange, findRanges, meterOf, METER } from './expression-builtins.js';
+import { builtinGuards, checkJoined, checkRange, findRanges, meterOf, METER } from './expression-builtins.js';
 import { ExpressionMeter, ExpressionStopped, type ExpressionBudget } from './expression-budget.js';
 import type { TemplateScope } from './references.js';
 
@@ -21,6 +21,7 @@ const exit = (expr: object, _input: unknown, environment: Environment, result: u
   if (meter === undefined) return;
   meter.exit();
   checkRange(meter, expr, result);
+  checkJoined(meter, expr, result);
 };
 
 /**

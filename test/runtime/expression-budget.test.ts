@@ -94,6 +94,10 @@ describe('the expression budget', () => {
     ['$pad("", 1e8)', /\$pad was asked for 100000000 characters, more than 100000/],
     ['$pad("x", -1e8, "ab")', /\$pad was asked for 100000000 characters/],
     ['($s := $pad("", 1e5); $join([1..101].$s))', /\$join would make 10100000 characters, more than 10000000/],
+    [
+      '($d := function($s, $n) { $n = 0 ? $s : $d($s & $s, $n - 1) }; $length($d("x", 30)) > 0)',
+      /& made 16777216 characters, more than 10000000/,
+    ],
     ['$count([1..1e7]) > 0', /the range \[1\.\.10000000\] would make 10000000 items, more than 1000000/],
     ['($n := 2e6; $count([0..$n]) > 0)', /the range \[0\.\.2000000\] would make 2000001 items/],
     ['$count([1..[5..2e6][1]]) > 0', /the range \[5\.\.2000000\] would make 1999996 items/],
