@@ -49,8 +49,8 @@ export async function mcpPullCommand(
   for (const { server, failure } of failures)
     for (const line of describeFailure(server, failure, options.timeoutSeconds)) output.err(line);
   if (failures.length > 0) {
-    const count = failures.length === 1 ? '1 server' : `${failures.length} servers`;
-    output.err(`toolgen: ${count} of ${chosen.length} could not be pulled; ${shownLock} was left as it was`);
+    const count = `${failures.length} of ${plural(chosen.length, 'server')}`;
+    output.err(`toolgen: ${count} could not be pulled; ${shownLock} was left as it was`);
     return EXIT.problems;
   }
   const old = previous.kind === 'lock' ? previous.lock.servers : {};

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
+import { byCodeUnits } from './lock.js';
 import { badReference } from './variables.js';
 
 export interface StdioServerConfig {
@@ -56,12 +57,13 @@ export function readServers(value: unknown, root: string): { servers: McpServerC
     return { servers: [], problems };
   }
   const servers: McpServerConfig[] = [];
-  for (const [name, entry] of Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  // Checked in the file's order, so that problems read top to bottom.
+  for (const [name, entry] of Object.entries(value)) {
     const before = problems.length;
     const server = readServer(name, entry, root, problems);
     if (server && problems.length === before) servers.push(server);
   }
-  return { servers, problems };
+  return { servers: servers.sort((a, b) => byCodeUnits(a.name, b.name)), problems };
 }
 
 function readServer(name: string, entry: unknown, root: string, problems: ServerProblem[]): McpServerConfig | null {
