@@ -88,14 +88,19 @@ async function listTools(client: Client, timeout: number): Promise<LockedTool[]>
   const tools = new Map<string, LockedTool>();
   let cursor: string | undefined;
   for (let page = 0; ; page += 1) {
-    if (page === MAX_PAGES) throw new Error(`tools/list was still handing out cursors after ${MAX_PAGES} pages`);
-    const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+    if (page === MAX_PAGES) throw new Error(`it was still handing out cursors after ${MAX_PAGES} pages`);
+    // One page a request: the client's listTools walks every page itself, and stops without a word
+    // at a server that repeats its cursor.
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      { timeout },
+    );
     for (const tool of result.tools) {
-      if (tools.has(tool.name)) throw new Error(`tools/list lists a tool named '${tool.name}' twice`);
+      if (tools.has(tool.name)) throw new Error(`it lists a tool named '${tool.name}' twice`);
       tools.set(tool.name, lockedTool(tool as unknown as { name: string } & Record<string, unknown>));
     }
     if (!result.nextCursor) break;
-    if (result.nextCursor === cursor) throw new Error(`tools/list handed out the cursor '${cursor}' twice`);
+    if (result.nextCursor === cursor) throw new Error(`it handed out the cursor '${cursor}' twice`);
     cursor = result.nextCursor;
   }
   return [...tools.values()].sort((a, b) => byCodeUnits(a.name, b.name));

@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'dist/cli/bin.js');
 const SILENT = path.join(import.meta.dirname, 'fixtures/silent-server.mjs');
+const PAGED = path.join(import.meta.dirname, 'fixtures/paged-server.mjs');
 const reference = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`);
 
 interface LockJson {
@@ -151,6 +152,25 @@ describe('toolgen mcp pull, from the reference servers over stdio', () => {
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(lockText()).toBe('whatever was here\n');
+  }, 60_000);
+
+  it('follows nextCursor through every page, and refuses a server that lists a tool twice or pages for ever', () => {
+    project({
+      paged: { command: process.execPath, args: [PAGED] },
+      twice: { command: process.execPath, args: [PAGED, 'twice'] },
+      loop: { command: process.execPath, args: [PAGED, 'loop'] },
+    });
+    const pulled = toolgen(['mcp', 'pull', 'paged']);
+    expect(pulled.status, pulled.stderr).toBe(0);
+    expect(lock().servers['paged']).toMatchObject({ serverInfo: { name: 'paged', version: '1.0.0' } });
+    expect(Object.keys(lock().servers['paged']!.tools)).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    const before = lockText();
+    const refused = toolgen(['mcp', 'pull']);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("cannot pull 'twice' (");
+    expect(refused.stderr).toContain("tools/list failed: it lists a tool named 'alpha' twice");
+    expect(refused.stderr).toContain("tools/list failed: it handed out the cursor '1' twice");
+    expect(lockText()).toBe(before);
   }, 60_000);
 
   it('refuses an unknown server name with a suggestion, before connecting to any', () => {
