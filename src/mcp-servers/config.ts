@@ -16,8 +16,8 @@ export interface StdioServerConfig {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
-  /** Absolute; null to run in toolgen's own current directory. */
-  readonly cwd: string | null;
+  /** Absolute: the config file's folder unless `cwd` says otherwise, so a relative path in args means the same from anywhere. */
+  readonly cwd: string;
 }
 
 export interface HttpServerConfig {
@@ -135,7 +135,7 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
       command,
       args: args ?? [],
       env: env ?? {},
-      cwd: cwd === null ? null : path.resolve(root, cwd),
+      cwd: path.resolve(root, cwd ?? '.'),
     };
   }
   const url = check.text(entry, 'url', { variables: true });

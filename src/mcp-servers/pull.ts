@@ -133,7 +133,7 @@ function stdioTransport(
     env,
   );
   if ('failure' in expanded) return expanded;
-  if (server.cwd !== null && !(existsSync(server.cwd) && statSync(server.cwd).isDirectory()))
+  if (!(existsSync(server.cwd) && statSync(server.cwd).isDirectory()))
     return { failure: { kind: 'no-cwd', cwd: server.cwd } };
   const args = expanded.values.slice(0, server.args.length);
   const values = expanded.values.slice(server.args.length);

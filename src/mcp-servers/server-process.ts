@@ -30,7 +30,7 @@ export class ServerProcess implements Transport {
   constructor(
     readonly command: string,
     readonly args: readonly string[],
-    readonly options: { readonly env: Readonly<Record<string, string>>; readonly cwd: string | null },
+    readonly options: { readonly env: Readonly<Record<string, string>>; readonly cwd: string },
   ) {}
 
   /** How the process ended; null while it runs (or before it starts). */
@@ -50,7 +50,7 @@ export class ServerProcess implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.command, [...this.args], {
         env: { ...getDefaultEnvironment(), ...this.options.env },
-        cwd: this.options.cwd ?? undefined,
+        cwd: this.options.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
         windowsHide: true,
