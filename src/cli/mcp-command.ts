@@ -9,7 +9,7 @@ import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { closestName } from '../language/suggest.js';
 import type { McpServerConfig } from '../mcp-servers/config.js';
-import { LOCK_FILE, LOCKFILE_VERSION, type Lock, type LockedServer } from '../mcp-servers/lock.js';
+import { LOCK_FILE, nextLock, type LockedServer } from '../mcp-servers/lock.js';
 import { readLockFile, writeLockFile } from '../mcp-servers/lock-file.js';
 import { findConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
@@ -55,17 +55,25 @@ export async function mcpPullCommand(
   }
   const old = previous.kind === 'lock' ? previous.lock.servers : {};
   const declared = new Set(servers.map((server) => server.name));
-  const next: Record<string, LockedServer> = {};
-  // A pull of some servers keeps the others' pins; a server no longer declared leaves the lock.
-  if (names.length > 0) for (const [name, server] of Object.entries(old)) if (declared.has(name)) next[name] = server;
-  for (const result of results) if (result.ok) next[result.server.name] = result.locked;
-  const lock: Lock = { lockfileVersion: LOCKFILE_VERSION, servers: next };
+  const pulled = Object.fromEntries(
+    results.flatMap((result) => (result.ok ? [[result.server.name, result.locked]] : [])),
+  );
+  const lock = nextLock(old, pulled, { declared, some: names.length > 0 });
+  const next = lock.servers;
   for (const result of results) if (result.ok) output.out(`  ${changeLine(result.server.name, old, result.locked)}`);
   for (const name of Object.keys(old)
     .filter((name) => !declared.has(name))
     .sort())
     output.out(`  ${printable(name)}: removed (no longer in mcpServers)`);
-  const wrote = await writeLockFile(lockFile, lock, previous.kind === 'lock' ? previous.text : null);
+  let wrote: boolean;
+  try {
+    wrote = await writeLockFile(lockFile, lock, previous.kind === 'lock' ? previous.text : null);
+  } catch (error) {
+    output.err(
+      `toolgen: cannot write ${shownLock}: ${printable(error instanceof Error ? error.message : String(error))}`,
+    );
+    return EXIT.problems;
+  }
   const tools = Object.values(next).reduce((sum, server) => sum + Object.keys(server.tools).length, 0);
   const what = `${plural(Object.keys(next).length, 'server')}, ${plural(tools, 'tool')}`;
   output.out(wrote ? `toolgen: wrote ${shownLock} (${what})` : `toolgen: ${shownLock} unchanged (${what})`);

@@ -75,6 +75,24 @@ export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The lock after a pull: the servers pulled, and, when only some were, the previous pins of the
+ * others that are still declared. A server no longer declared leaves the lock.
+ *
+ * @example nextLock({ a: pinA, gone: pinG }, { b: pinB }, { declared: new Set(['a', 'b']), some: true }) // a, b
+ */
+export function nextLock(
+  previous: Lock['servers'],
+  pulled: Lock['servers'],
+  options: { readonly declared: ReadonlySet<string>; readonly some: boolean },
+): Lock {
+  const servers: Record<string, LockedServer> = {};
+  if (options.some)
+    for (const [name, server] of Object.entries(previous)) if (options.declared.has(name)) servers[name] = server;
+  Object.assign(servers, pulled);
+  return { lockfileVersion: LOCKFILE_VERSION, servers };
+}
+
 /** The lock's text: canonical, indented by two, ending in a newline. */
 export function lockText(lock: Lock): string {
   return `${canonicalJson(lock, 2)}\n`;

@@ -1,7 +1,7 @@
 /** The lock's text and hashes: canonical JSON, a hash anyone can recompute, and what a reader refuses. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, lockedTool, lockText, parseLock } from '../../src/mcp-servers/lock.js';
+import { canonicalJson, lockedTool, lockText, nextLock, parseLock } from '../../src/mcp-servers/lock.js';
 
 describe('canonicalJson', () => {
   it.each([
@@ -65,5 +65,20 @@ describe('the lock file', () => {
   ])('refuses %s', (_, text, problem) => {
     const parsed = parseLock(text);
     expect('problem' in parsed && parsed.problem).toMatch(problem);
+  });
+});
+
+describe('nextLock', () => {
+  const pin = (version: string) => ({ serverInfo: { name: 's', version }, tools: {} });
+  const previous = { a: pin('1'), b: pin('1'), gone: pin('1') };
+
+  it("a pull of some servers replaces them and keeps the other declared servers' pins", () => {
+    const lock = nextLock(previous, { b: pin('2') }, { declared: new Set(['a', 'b']), some: true });
+    expect(lock).toEqual({ lockfileVersion: 1, servers: { a: pin('1'), b: pin('2') } });
+  });
+
+  it('a pull of every server holds exactly what it pulled', () => {
+    const lock = nextLock(previous, { a: pin('2') }, { declared: new Set(['a']), some: false });
+    expect(lock.servers).toEqual({ a: pin('2') });
   });
 });
