@@ -100,7 +100,7 @@ export async function mcpListCommand(root: string, output: Output): Promise<numb
   const declared = new Set(servers.map((server) => server.name));
   for (const name of Object.keys(pinned).filter((name) => !declared.has(name)))
     output.out(`${printable(name)}: pinned, but no longer in mcpServers (the next pull removes it)`);
-  const unpulled = servers.filter((server) => !(server.name in pinned)).map((server) => server.name);
+  const unpulled = servers.filter((server) => !Object.hasOwn(pinned, server.name)).map((server) => server.name);
   if (unpulled.length > 0)
     output.out(
       `not pulled yet: ${unpulled.map((name) => printable(name)).join(', ')} (npx toolgen mcp pull ${unpulled.map((name) => printable(name)).join(' ')})`,
@@ -149,12 +149,13 @@ async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R
 /** `memory: 9 tools (new)`, `… unchanged`, or what was added, changed and removed. */
 function changeLine(name: string, old: Readonly<Record<string, LockedServer>>, locked: LockedServer): string {
   const count = plural(Object.keys(locked.tools).length, 'tool');
-  const before = old[name];
-  if (!before) return `${printable(name)}: ${count} (new)`;
-  const added = Object.keys(locked.tools).filter((tool) => !before.tools[tool]).length;
-  const removed = Object.keys(before.tools).filter((tool) => !locked.tools[tool]).length;
+  if (!Object.hasOwn(old, name)) return `${printable(name)}: ${count} (new)`;
+  // Own fields only: a tool may be called constructor.
+  const before = old[name]!.tools;
+  const added = Object.keys(locked.tools).filter((tool) => !Object.hasOwn(before, tool)).length;
+  const removed = Object.keys(before).filter((tool) => !Object.hasOwn(locked.tools, tool)).length;
   const changed = Object.entries(locked.tools).filter(
-    ([tool, entry]) => before.tools[tool] && before.tools[tool].hash !== entry.hash,
+    ([tool, entry]) => Object.hasOwn(before, tool) && before[tool]!.hash !== entry.hash,
   ).length;
   const changes = [
     ...(added > 0 ? [`${added} added`] : []),

@@ -66,9 +66,12 @@ export function canonicalJson(value: unknown, indent = 0): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (!isPlainObject(value)) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort(byCodeUnits)) sorted[key] = sortKeys(value[key]);
-  return sorted;
+  // fromEntries defines own properties: a key named __proto__ stays a key.
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort(byCodeUnits)
+      .map((key) => [key, sortKeys(value[key])]),
+  );
 }
 
 export function byCodeUnits(a: string, b: string): number {
@@ -86,11 +89,9 @@ export function nextLock(
   pulled: Lock['servers'],
   options: { readonly declared: ReadonlySet<string>; readonly some: boolean },
 ): Lock {
-  const servers: Record<string, LockedServer> = {};
-  if (options.some)
-    for (const [name, server] of Object.entries(previous)) if (options.declared.has(name)) servers[name] = server;
-  Object.assign(servers, pulled);
-  return { lockfileVersion: LOCKFILE_VERSION, servers };
+  const kept = options.some ? Object.entries(previous).filter(([name]) => options.declared.has(name)) : [];
+  const servers = new Map<string, LockedServer>([...kept, ...Object.entries(pulled)]);
+  return { lockfileVersion: LOCKFILE_VERSION, servers: Object.fromEntries(servers) };
 }
 
 /** The lock's text: canonical, indented by two, ending in a newline. */

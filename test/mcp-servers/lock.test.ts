@@ -9,6 +9,11 @@ describe('canonicalJson', () => {
     // By UTF-16 code units, never by locale: upper case before lower, 'B' before 'a'.
     [{ a: 1, B: 2, _: 3, Ä: 4 }, '{"B":2,"_":3,"a":1,"Ä":4}'],
     [[{ b: 1, a: 2 }, 'x'], '[{"a":2,"b":1},"x"]'],
+    // Names JavaScript gives meaning to stay plain keys.
+    [
+      JSON.parse('{"properties":{"__proto__":{"type":"string"},"constructor":{}}}'),
+      '{"properties":{"__proto__":{"type":"string"},"constructor":{}}}',
+    ],
   ])('%j → %s', (value, text) => {
     expect(canonicalJson(value)).toBe(text);
   });
@@ -75,6 +80,13 @@ describe('nextLock', () => {
   it("a pull of some servers replaces them and keeps the other declared servers' pins", () => {
     const lock = nextLock(previous, { b: pin('2') }, { declared: new Set(['a', 'b']), some: true });
     expect(lock).toEqual({ lockfileVersion: 1, servers: { a: pin('1'), b: pin('2') } });
+  });
+
+  it('keeps a server called __proto__ as a server', () => {
+    const pulled = JSON.parse('{"__proto__":{"serverInfo":{"name":"s","version":"1"},"tools":{}}}');
+    const lock = nextLock({}, pulled, { declared: new Set(['__proto__']), some: false });
+    expect(Object.keys(lock.servers)).toEqual(['__proto__']);
+    expect(lockText(lock)).toContain('"__proto__": {');
   });
 
   it('a pull of every server holds exactly what it pulled', () => {
