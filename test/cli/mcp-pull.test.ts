@@ -8,6 +8,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -272,6 +274,36 @@ describe('toolgen mcp pull over Streamable HTTP, from a server that wants a bear
     expect(lockText()).not.toContain(TOKEN);
   }, 60_000);
 });
+
+describe('toolgen mcp pull from an HTTP server that forbids', () => {
+  it('reports the 403 as refused access', async () => {
+    const server = createServer((_, response) => response.writeHead(403, { 'content-type': 'text/plain' }).end('no'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      project({ guarded: { url, headers: { Authorization: 'Bearer ${TOKEN}' } } });
+      const run = await toolgenAsync(['mcp', 'pull'], { TOKEN: 'some-token-0123456789' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        `toolgen: cannot pull 'guarded' (${url}): the server refused access (HTTP 403 Forbidden): the credentials in headers do not allow it`,
+      );
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+});
+
+/** The bin, without blocking this process (which serves the other end). */
+function toolgenAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stderr })));
+}
 
 /** JSON with every object's keys sorted: what the lock's hash is taken of. */
 function canonical(value: unknown): string {
