@@ -42,7 +42,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'dist');
 /** Folders of dist/ that belong to the CLI only. */
-const CLI_ONLY = ['compiler/', 'cli/', 'migrate/', 'index.js', 'index.d.ts'];
+const CLI_ONLY = ['compiler/', 'cli/', 'migrate/', 'mcp-servers/', 'index.js', 'index.d.ts'];
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { readServers, type McpServerConfig } from '../mcp-servers/config.js';
 
 export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;
 
@@ -19,6 +20,8 @@ export interface ProjectConfig {
   readonly templatesDir?: string;
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
+  /** The servers of `mcpServers`, sorted by name (`toolgen mcp pull`). */
+  readonly mcpServers?: readonly McpServerConfig[];
 }
 
 export interface FoundConfig {
@@ -32,13 +35,13 @@ export interface FoundConfig {
   readonly sources: ReadonlyMap<string, string>;
 }
 
-const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude'] as const;
+const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude', 'mcpServers'] as const;
 const LISTS: readonly string[] = ['include', 'exclude'];
 
 /**
  * What is wrong with the config's value, worded as JSON Schema validators word it: `at` is the path of
- * the value, `unknown` a field that is not one. Checked by hand: five fields do not need a validator
- * compiled at every run.
+ * the value, `unknown` a field that is not one. Checked by hand: six fields do not need a validator
+ * compiled at every run. `mcpServers` is checked by `readServers`.
  */
 function problems(value: unknown): { at: (string | number)[]; unknown?: string; message?: string }[] {
   if (!isPlainObject(value)) return [{ at: [], message: 'must be object' }];
@@ -49,6 +52,7 @@ function problems(value: unknown): { at: (string | number)[]; unknown?: string; 
   };
   for (const [key, item] of Object.entries(value)) {
     if (!(FIELDS as readonly string[]).includes(key)) found.push({ at: [], unknown: key });
+    else if (key === 'mcpServers') continue;
     else if (!LISTS.includes(key)) text([key], item);
     else if (!Array.isArray(item)) found.push({ at: [key], message: 'must be array' });
     else item.forEach((entry, index) => text([key, index], entry));
@@ -75,7 +79,21 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
   const value = loaded.value ?? {};
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
   const found = problems(value);
-  if (found.length > 0) {
+  const servers =
+    isPlainObject(value) && value['mcpServers'] !== undefined ? readServers(value['mcpServers'], root) : null;
+  for (const problem of servers?.problems ?? [])
+    diagnostics.push(
+      diagnostic(
+        'CONFIG_MCP_SERVER',
+        { problem: problem.message },
+        loaded.source.locate([...problem.at], {
+          ...(problem.key ? { key: true } : {}),
+          ...(problem.span ? { span: problem.span } : {}),
+        }),
+        { suggestion: problem.suggestion ?? null },
+      ),
+    );
+  if (found.length > 0 || (servers?.problems.length ?? 0) > 0) {
     for (const { at, unknown, message } of found) {
       if (unknown !== undefined) {
         diagnostics.push(
@@ -106,6 +124,7 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
     ...(raw.templatesDir ? { templatesDir: path.resolve(root, raw.templatesDir) } : {}),
     ...(raw.include ? { include: raw.include } : {}),
     ...(raw.exclude ? { exclude: raw.exclude } : {}),
+    ...(servers ? { mcpServers: servers.servers } : {}),
   };
   return { root, file: shown, config, diagnostics, sources };
 }

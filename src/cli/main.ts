@@ -195,6 +195,26 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     );
   });
 
+  const mcp = program
+    .command('mcp')
+    .description('pin the tools of other MCP servers (mcpServers in toolgen.config.yaml) in toolgen.mcp-lock.json');
+  mcp
+    .command('pull')
+    .description('connect to each server (or the named ones), list every tool, and write toolgen.mcp-lock.json')
+    .argument('[servers...]', 'servers to pull, by their name under mcpServers; all when none are given')
+    .option('--timeout <seconds>', 'how long a server has to answer each request, initialize included', seconds, 30)
+    .action(async (servers: string[], options: { timeout: number }) => {
+      const { mcpPullCommand } = await import('./mcp-command.js');
+      code = await mcpPullCommand(servers, { root: cwd, timeoutSeconds: options.timeout, env: process.env }, output);
+    });
+  mcp
+    .command('list')
+    .description('print the servers and tools toolgen.mcp-lock.json pins, without connecting to any')
+    .action(async () => {
+      const { mcpListCommand } = await import('./mcp-command.js');
+      code = await mcpListCommand(cwd, output);
+    });
+
   /** Who calls, and the generated index to load: by default the out dir's (from the flags, the config file or the default). */
   async function callerSettings(options: CallerFlags) {
     const { settingsFor } = await import('./commands.js');
@@ -225,7 +245,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     };
   }
 
-  for (const command of program.commands) command.configureHelp({ showGlobalOptions: true });
+  for (const command of [...program.commands, ...mcp.commands]) command.configureHelp({ showGlobalOptions: true });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;
@@ -291,6 +311,13 @@ function list(value: string): string[] {
 function count(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return parsed;
+}
+
+/** A number of seconds above 0 (fractions allowed). */
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a number of seconds above 0.');
   return parsed;
 }
 

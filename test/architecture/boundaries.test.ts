@@ -123,6 +123,20 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
+  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, only the CLI imports it, and only it imports the MCP client", () => {
+    expect(
+      violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && area(to) !== 'language'),
+    ).toEqual([]);
+    expect(
+      violations((from, to) => area(to) === 'mcp-servers' && area(from) !== 'mcp-servers' && area(from) !== 'cli'),
+    ).toEqual([]);
+    const clients = modules.filter((module) =>
+      module.packages.some((name) => name.startsWith('@modelcontextprotocol/client')),
+    );
+    expect(clients.length).toBeGreaterThan(0);
+    expect(clients.filter((module) => area(module.file) !== 'mcp-servers').map((module) => module.file)).toEqual([]);
+  });
+
   it('no stage imports a later stage', () => {
     expect(violations((from, to) => stageOf(from) >= 0 && stageOf(to) > stageOf(from))).toEqual([]);
   });

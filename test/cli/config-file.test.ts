@@ -58,6 +58,39 @@ describe('toolgen.config.yaml', () => {
     expect((await run(['validate'])).err).toContain('toolgen.config.yaml:1:1 error TG1005 the config must be object');
   });
 
+  it('reads mcpServers as MCP clients write them, and locates what is wrong in them', async () => {
+    project = movedProject(
+      [
+        'configDir: tools',
+        'mcpServers:',
+        '  good: { command: npx, args: [-y, "@modelcontextprotocol/server-memory"], env: { KEY: "${KEY}" }, cwd: . }',
+        '  remote: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } }',
+        '  team/files: { command: npx }',
+        '  typo: { comand: npx }',
+        '  both: { command: npx, url: "http://localhost/mcp" }',
+        '  vscode: { type: stdio, command: npx, args: ["${env:HOME}"] }',
+        '  old: { type: sse, url: "http://localhost/sse" }',
+        '  port: { command: npx, env: { PORT: 3000 } }',
+        '  mixed: { url: "http://localhost/mcp", cwd: /tmp }',
+        '',
+      ].join('\n'),
+    );
+    const { code, err } = await run(['validate']);
+    expect(code).toBe(2);
+    const problems = err.split('\n').filter((line) => line.startsWith('toolgen.config.yaml:'));
+    expect(problems).toEqual([
+      "toolgen.config.yaml:5:3 error TG1005 the server name 'team/files' contains '/': tools will be named <server>/<tool>",
+      "toolgen.config.yaml:6:11 error TG1005 unknown field 'comand' in server 'typo'; did you mean 'command'?",
+      "toolgen.config.yaml:6:9 error TG1005 server 'typo' needs command (a program to start, over stdio) or url (Streamable HTTP)",
+      "toolgen.config.yaml:7:9 error TG1005 server 'both' has both command and url: give command (stdio) or url (Streamable HTTP)",
+      "toolgen.config.yaml:8:48 error TG1005 '${env:HOME}' in 'args[0]' is not a variable toolgen reads: write ${NAME}, read from the environment",
+      "toolgen.config.yaml:9:16 error TG1005 server 'old': type 'sse' (the old HTTP+SSE transport) is not supported; toolgen speaks Streamable HTTP (type: http)",
+      "toolgen.config.yaml:10:38 error TG1005 'env.PORT' must be a string (quote it)",
+      "toolgen.config.yaml:11:41 error TG1005 'cwd' is for a server with command; server 'mixed' has url",
+    ]);
+    expect(err).toContain('a server under mcpServers takes command, args, env and cwd (stdio), or url and headers');
+  });
+
   it('a YAML that is not a tool gets one diagnostic saying how to exclude it, and exclude does', async () => {
     project = createProject({ 'config/tools/infra/docker-compose.yml': 'services:\n  db:\n    image: postgres\n' });
     const before = await run(['validate']);

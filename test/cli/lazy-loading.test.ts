@@ -3,7 +3,7 @@
  * packages in Node's module cache when it exits. A re-run with nothing changed loads no YAML parser,
  * validator, template engine or ts-morph; a run whose handler modules did not change never loads
  * ts-morph; a first build of a large project loads it in a worker thread, never in the compiler's;
- * `--version` and `--help` load only commander.
+ * `--version` and `--help` load only commander; only `mcp pull` loads the MCP client.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { WORKER_FROM_FILES } from '../../src/cli/cache.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const HEAVY = ['ts-morph', 'ajv', 'handlebars', 'yaml', 'commander', 'chokidar'];
+const HEAVY = ['ts-morph', 'ajv', 'handlebars', 'yaml', 'commander', 'chokidar', '@modelcontextprotocol/client'];
 
 /** Module hooks that report every module the process resolves (ES modules never reach require's cache). */
 const HOOKS = `let port;
@@ -96,5 +96,15 @@ describe('what a run loads', () => {
     project = createProject();
     expect(loadedBy('--version')).toEqual(['commander']);
     expect(loadedBy('--help')).toEqual(['commander']);
+  });
+
+  it('the MCP client only when mcp pull connects to a server; mcp list reads the lock without it', () => {
+    const memory = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+    project = createProject({
+      'toolgen.config.yaml': `mcpServers:\n  memory: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(memory)}] }\n`,
+    });
+    expect(loadedBy('mcp', 'pull')).toEqual(['yaml', 'commander', '@modelcontextprotocol/client']);
+    expect(loadedBy('mcp', 'list')).toEqual(['yaml', 'commander']);
+    expect(loadedBy('mcp', '--help')).toEqual(['commander']);
   });
 });

@@ -801,6 +801,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
       'commander',
       'yaml',
       '@modelcontextprotocol/server',
+      '@modelcontextprotocol/client',
       'vitest',
       'tsx',
       'esbuild',

@@ -89,7 +89,13 @@ export const CATALOGUE = {
     code: 'TG1005',
     severity: 'error',
     message: '{problem}',
-    hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include and exclude',
+    hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include, exclude and mcpServers',
+  },
+  CONFIG_MCP_SERVER: {
+    code: 'TG1005',
+    severity: 'error',
+    message: '{problem}',
+    hint: 'a server under mcpServers takes command, args, env and cwd (stdio), or url and headers (Streamable HTTP)',
   },
   TEMPLATE_FILE: {
     code: 'TG1006',

@@ -1,0 +1,124 @@
+/**
+ * A stdio transport for the MCP client that remembers how its server process ended. The SDK's
+ * `StdioClientTransport` keeps the exit code, the signal and the spawn error to itself, and those,
+ * with the last lines of stderr, are what a person needs when a server does not start. Messages are
+ * framed by the SDK's own `ReadBuffer` and `serializeMessage`; the environment is the SDK's default
+ * (HOME, PATH and a few more) plus the server's `env`, as other MCP clients start servers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+
+/** How the process ended, once it has: an exit code, a signal, or an error starting it. */
+export type ProcessEnd =
+  | { readonly kind: 'exited'; readonly code: number }
+  | { readonly kind: 'signal'; readonly signal: string }
+  | { readonly kind: 'spawn-error'; readonly code: string; readonly message: string };
+
+/** stderr kept for the report: its tail, at most this many characters. */
+const STDERR_KEPT = 16_384;
+
+export class ServerProcess implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  #child: ChildProcess | null = null;
+  #stderr = '';
+  #end: ProcessEnd | null = null;
+  readonly #buffer = new ReadBuffer();
+
+  constructor(
+    readonly command: string,
+    readonly args: readonly string[],
+    readonly options: { readonly env: Readonly<Record<string, string>>; readonly cwd: string },
+  ) {}
+
+  /** How the process ended; null while it runs (or before it starts). */
+  get end(): ProcessEnd | null {
+    return this.#end;
+  }
+
+  /** The last `count` non-empty lines it wrote to stderr. */
+  stderrTail(count: number): string[] {
+    return this.#stderr
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== '')
+      .slice(-count);
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.command, [...this.args], {
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        cwd: this.options.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+      });
+      this.#child = child;
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        this.#end ??= { kind: 'spawn-error', code: error.code ?? 'error', message: error.message };
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('exit', (code, signal) => {
+        this.#end ??= signal ? { kind: 'signal', signal } : { kind: 'exited', code: code ?? 0 };
+      });
+      child.once('close', () => {
+        this.#child = null;
+        this.onclose?.();
+      });
+      child.stdin!.on('error', (error) => this.onerror?.(error));
+      child.stdout!.on('data', (chunk: Buffer) => this.#read(chunk));
+      child.stderr!.on('data', (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_KEPT);
+      });
+    });
+  }
+
+  #read(chunk: Buffer): void {
+    try {
+      this.#buffer.append(chunk);
+    } catch (error) {
+      // A line past the buffer's bound (10 MB): the buffer is cleared, the protocol cannot go on.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.#buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin || stdin.destroyed) return Promise.reject(new Error('the server process is not running'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  /** Ends stdin, then SIGTERM after a second, SIGKILL after two: the way MCP clients stop a server. */
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child) return;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const within = (ms: number) =>
+      Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+    child.stdin?.end();
+    await within(1000);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await within(1000);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await within(1000);
+  }
+}
