@@ -30,6 +30,7 @@ import type {
 } from '../runtime/index.js';
 import { JournalTables } from './journal-tables.js';
 import { ExecutorLiveness } from './liveness.js';
+import { migrateSystemDatabase } from './migration.js';
 
 export interface DbosQueueOptions {
   /** The DBOS queue runs go through (default `toolgen_runs`). */
@@ -144,8 +145,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
         'create the ChainExecutor with this store before launch(): the workflows run through it',
       );
     const { systemDatabaseUrl } = this.#options;
-    await DBOS.migrate(systemDatabaseUrl);
-    await this.#journal.migrate();
+    await migrateSystemDatabase(systemDatabaseUrl, () => this.#journal.migrate());
     await this.#liveness.claim(this.executorId, this.#options.onExecutorIdLost ?? exitOnLostId(this.executorId));
     const continueHere = this.#continueHere;
     this.#workflow = DBOS.registerWorkflow(
@@ -169,6 +169,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
         ? {}
         : { applicationVersion: this.#options.applicationVersion }),
       logLevel: this.#options.logLevel ?? 'warn',
+      // Migrated above, under a lock: DBOS's own migration at launch has none, and races other workers'.
+      runMigrations: false,
       ...(this.#options.worker === false ? { listenQueues: [] } : {}),
     });
     await DBOS.launch();

@@ -7,83 +7,16 @@
  * Needs PostgreSQL: `TOOLGEN_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`). Without it
  * these tests are skipped, saying so, except under CI=true, where a missing PostgreSQL fails them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Peer, effects } from './peer.js';
 import { postgres } from './postgres.js';
 
-const WORKER = fileURLToPath(new URL('./fixtures/worker.mjs', import.meta.url));
 const RUNS = Number(process.env['DBOS_RUNS'] ?? 1000);
 const server = await postgres();
-
-interface LogLine {
-  readonly effect: string;
-  readonly attempt: number;
-  readonly pid: number;
-  readonly executor: string;
-}
-
-/** A worker or client process, spoken to one JSON line at a time. */
-class Peer {
-  readonly child: ChildProcess;
-  readonly exited: Promise<NodeJS.Signals | number | null>;
-  readonly #waiting = new Map<number | string, (answer: any) => void>();
-  #next = 0;
-
-  constructor(url: string, executorId: string, dir: string, client: boolean, env: Record<string, string> = {}) {
-    this.child = spawn(
-      process.execPath,
-      [
-        WORKER,
-        url,
-        executorId,
-        path.join(dir, 'effects.log'),
-        path.join(dir, 'markers'),
-        ...(client ? ['client'] : []),
-      ],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_OPTIONS: '--no-deprecation', ...env },
-      },
-    );
-    this.child.stderr!.on('data', (chunk) => process.env['DBOS_DEBUG'] && process.stderr.write(chunk));
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)));
-    readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      if (process.env['DBOS_DEBUG']) process.stderr.write(`[${executorId}] ${line}\n`);
-      if (!line.startsWith('{')) return; // DBOS's own messages ("Created database …")
-      const answer = JSON.parse(line);
-      const key = answer.ready !== undefined ? 'ready' : answer.id;
-      this.#waiting.get(key)?.(answer);
-      this.#waiting.delete(key);
-    });
-  }
-
-  ready(): Promise<unknown> {
-    return new Promise((resolve) => this.#waiting.set('ready', resolve));
-  }
-
-  ask(command: Record<string, unknown>): Promise<any> {
-    const id = this.#next++;
-    const answer = new Promise((resolve) => this.#waiting.set(id, resolve));
-    this.child.stdin!.write(`${JSON.stringify({ ...command, id })}\n`);
-    return answer;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.stdin!.write('{"do":"stop"}\n');
-    await this.exited;
-  }
-}
-
-function effects(dir: string): LogLine[] {
-  const text = readFileSync(path.join(dir, 'effects.log'), 'utf8').trim();
-  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as LogLine);
-}
 
 describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipped: ${server.reason})` : ''}`, () => {
   const database = `toolgen_dbos_${process.pid}_${Date.now().toString(36)}`;
