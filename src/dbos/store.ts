@@ -31,6 +31,7 @@ import type {
 import { JournalTables } from './journal-tables.js';
 import { ExecutorLiveness } from './liveness.js';
 import { migrateSystemDatabase } from './migration.js';
+import { RunSlots } from './run-slots.js';
 
 export interface DbosQueueOptions {
   /** The DBOS queue runs go through (default `toolgen_runs`). */
@@ -91,6 +92,7 @@ type WorkflowOutcome =
     };
 
 const WORKFLOW_NAME = 'toolgen.run';
+const DEFAULT_WORKER_CONCURRENCY = 16;
 const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /**
@@ -108,6 +110,9 @@ export class DbosRunStore implements RunStore, RunDispatcher {
   readonly #pool: pg.Pool;
   readonly #journal: JournalTables;
   readonly #liveness: ExecutorLiveness;
+  readonly #slots: RunSlots;
+  /** Slots taken by `dispatch` for runs it starts here directly, by workflow id, for the workflow to use. */
+  readonly #handed = new Map<string, number>();
   #continueHere: ContinueHere | undefined;
   #workflow: ((runId: string, allowPlanChange: boolean) => Promise<WorkflowOutcome>) | undefined;
   #launched = false;
@@ -121,6 +126,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     this.#pool.on('error', () => undefined);
     this.#journal = new JournalTables(this.#pool, options.schema ?? 'toolgen');
     this.#liveness = new ExecutorLiveness(options.systemDatabaseUrl);
+    this.#slots = new RunSlots(options.queue?.workerConcurrency ?? DEFAULT_WORKER_CONCURRENCY);
   }
 
   attach(continueHere: ContinueHere): void {
@@ -150,6 +156,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     const continueHere = this.#continueHere;
     this.#workflow = DBOS.registerWorkflow(
       async (runId: string, allowPlanChange: boolean): Promise<WorkflowOutcome> => {
+        if (!this.#takeHanded(DBOS.workflowID!)) await this.#slots.take();
         try {
           return { result: await continueHere(runId, { allowPlanChange }) };
         } catch (error) {
@@ -157,6 +164,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
           if (error instanceof DurableRunError)
             return { refused: { code: error.code, message: error.message, details: error.details } };
           throw error;
+        } finally {
+          this.#slots.give();
         }
       },
       { name: WORKFLOW_NAME },
@@ -176,7 +185,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     await DBOS.launch();
     const queue = this.#options.queue ?? {};
     await DBOS.registerQueue(this.queueName, {
-      workerConcurrency: queue.workerConcurrency ?? 16,
+      workerConcurrency: queue.workerConcurrency ?? DEFAULT_WORKER_CONCURRENCY,
       ...(queue.globalConcurrency === undefined ? {} : { globalConcurrency: queue.globalConcurrency }),
       minPollingIntervalMs: queue.pollingIntervalMs ?? 250,
       onConflict: 'always_update',
@@ -200,16 +209,44 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     if (!this.#launched || this.#workflow === undefined)
       throw new RuntimeUsageError('call launch() on the DbosRunStore before running durable runs');
     const workflowID = segment === 'start' ? runId : `${runId}:${segment}`;
-    // An id already taken returns its workflow: a stretch of a run runs once, whoever asks.
-    const handle = await DBOS.startWorkflow(this.#workflow, { workflowID, queueName: this.queueName })(
-      runId,
-      options.allowPlanChange ?? false,
-    );
-    const outcome = await handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 });
+    const outcome = await this.#startAndWait(workflowID, runId, options.allowPlanChange ?? false);
     // A refused stretch ran nothing: its workflow goes, so that asking again (with allowPlanChange, or
     // once the workers know the tool) starts it anew instead of returning the refusal.
     if ('refused' in outcome) await DBOS.deleteWorkflow(workflowID).catch(() => undefined);
     return unwrap(outcome);
+  }
+
+  /**
+   * A worker with a free slot runs the stretch itself, at once: a DBOS workflow started without the
+   * queue, whose result comes from its own promise. Otherwise (no free slot, a process that is no
+   * worker, or a `globalConcurrency`, which DBOS counts only among queued workflows) it goes through
+   * the queue, and the result is polled for. Either way an id already taken returns its workflow: a
+   * stretch of a run runs once, whoever asks.
+   */
+  async #startAndWait(workflowID: string, runId: string, allowPlanChange: boolean): Promise<WorkflowOutcome> {
+    const direct =
+      this.#options.worker !== false && this.#options.queue?.globalConcurrency === undefined && this.#slots.tryTake();
+    if (direct) this.#handed.set(workflowID, (this.#handed.get(workflowID) ?? 0) + 1);
+    let handle;
+    try {
+      handle = await DBOS.startWorkflow(
+        this.#workflow!,
+        direct ? { workflowID } : { workflowID, queueName: this.queueName },
+      )(runId, allowPlanChange);
+    } finally {
+      // Not taken by the workflow (it runs elsewhere, or had finished): the slot goes back. Should the
+      // workflow start here later, it waits for a slot like any other.
+      if (direct && this.#takeHanded(workflowID)) this.#slots.give();
+    }
+    return handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 });
+  }
+
+  #takeHanded(workflowID: string): boolean {
+    const count = this.#handed.get(workflowID);
+    if (count === undefined) return false;
+    if (count === 1) this.#handed.delete(workflowID);
+    else this.#handed.set(workflowID, count - 1);
+    return true;
   }
 
   /**

@@ -57,8 +57,14 @@ export class Peer {
     });
   }
 
+  /** Resolves once the worker takes runs; rejects, with its stderr, if it exits before. */
   ready(): Promise<unknown> {
-    return new Promise((resolve) => this.#waiting.set('ready', resolve));
+    return new Promise((resolve, reject) => {
+      this.#waiting.set('ready', resolve);
+      void this.exited.then((code) =>
+        reject(new Error(`the worker exited (${code}) before it was ready: ${this.stderr}`)),
+      );
+    });
   }
 
   ask(command: Record<string, unknown>): Promise<any> {

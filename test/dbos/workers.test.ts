@@ -292,4 +292,78 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     ]);
     expect(effects(dir).filter((line) => line.effect === 'approve-1/before#1')).toHaveLength(1);
   });
+  const workflowRows = async (prefix: string) =>
+    (
+      await db.query<{ workflow_uuid: string; executor_id: string; queue_name: string | null; status: string }>(
+        'SELECT workflow_uuid, executor_id, queue_name, status FROM dbos.workflow_status WHERE workflow_uuid LIKE $1 ORDER BY workflow_uuid',
+        [`${prefix}%`],
+      )
+    ).rows;
+
+  it.each([
+    { limits: 'workerConcurrency only', env: {} as Record<string, string>, queue: null },
+    {
+      limits: 'a globalConcurrency (counted by DBOS among queued runs only)',
+      env: { GLOBAL_CONCURRENCY: '64' },
+      queue: 'toolgen_runs',
+    },
+  ])(
+    'a run a worker starts itself, with $limits: runs there, through the queue only with a global limit',
+    async ({ env, queue }) => {
+      const prefix = `own-${queue === null ? 'direct' : 'queued'}`;
+      const worker = await start(`${prefix}-worker`, path.join(root, prefix), false, env);
+      const { results } = await worker.ask({ do: 'run', composite: 'many', runIds: [`${prefix}-1`] });
+      expect(results[0]).toMatchObject({ status: 'success', final_state: { join: 2 } });
+      expect(await workflowRows(`${prefix}-`)).toEqual([
+        { workflow_uuid: `${prefix}-1`, executor_id: `${prefix}-worker`, queue_name: queue, status: 'SUCCESS' },
+      ]);
+    },
+  );
+
+  it('runs a worker starts itself and runs from the queue, together, stay within its workerConcurrency', async () => {
+    const dir = path.join(root, 'slots');
+    const worker = await start('slots-worker', dir, false, { WORKER_CONCURRENCY: '2' });
+    const client = await start('slots-client', dir, true);
+    const ids = (side: string) => Array.from({ length: 6 }, (_, index) => `slots-${side}-${index}`);
+    const [own, queued] = await Promise.all([
+      worker.ask({ do: 'run', composite: 'slow_run', runIds: ids('own'), parallel: 6 }),
+      client.ask({ do: 'run', composite: 'slow_run', runIds: ids('queued'), parallel: 6 }),
+    ]);
+    for (const result of [...own.results, ...queued.results]) expect(result.status).toBe('success');
+    expect((await worker.ask({ do: 'peak' })).peak).toBe(2);
+    const rows = await workflowRows('slots-');
+    expect(rows.filter((row) => row.workflow_uuid.startsWith('slots-queued-')).every((row) => row.queue_name)).toBe(
+      true,
+    );
+    // The worker's own runs: at first there was room, so at least one started there without the queue.
+    expect(
+      rows.filter((row) => row.workflow_uuid.startsWith('slots-own-') && row.queue_name === null).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a worker killed in a run it started itself: another worker moves it, and the run finishes once', async () => {
+    const dir = path.join(root, 'own-kill');
+    const [first, second] = [await start('own-kill-a', dir), await start('own-kill-b', dir)];
+    void first.ask({ do: 'run', composite: 'killed', runIds: ['own-kill-1'] });
+    expect(await first.exited).toBe('SIGKILL');
+    expect((await workflowRows('own-kill-'))[0]).toMatchObject({ executor_id: 'own-kill-a', queue_name: null });
+    const moved: string[] = [];
+    for (let tries = 0; tries < 600 && moved.length === 0; tries += 1) {
+      moved.push(...(await second.ask({ do: 'recover' })).moved);
+      if (moved.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(moved).toEqual(['own-kill-1']);
+    // Asking for the run again joins it, wherever it runs.
+    const client = await start('own-kill-client', dir, true);
+    const { results } = await client.ask({ do: 'run', composite: 'killed', runIds: ['own-kill-1'] });
+    expect(results[0]).toMatchObject({ status: 'success', final_state: { s5: 5 } });
+    expect(await workflowRows('own-kill-')).toEqual([
+      { workflow_uuid: 'own-kill-1', executor_id: 'own-kill-b', queue_name: 'toolgen_runs', status: 'SUCCESS' },
+    ]);
+    expect((await journal('own-kill-1')).filter((record) => record.type === 'end')).toHaveLength(1);
+    const pids = effects(dir)
+      .filter((line) => line.effect === 'own-kill-1/die#1')
+      .map((line) => line.pid);
+    expect(pids).toEqual([first.child.pid, second.child.pid]);
+  });
 });
