@@ -1,7 +1,8 @@
 /**
  * Durable runs on DBOS Transact over PostgreSQL, for apps that outgrow one machine. Each stretch of a
- * run (its start; what follows a signal or an expired wait) is one DBOS workflow, enqueued on a DBOS
- * queue with a concurrency limit, so any worker process sharing the database may take it. The
+ * run (its start; what follows a signal or an expired wait) is one DBOS workflow: run at once by a
+ * worker that starts it with a slot free, else enqueued on a DBOS queue with a concurrency limit, so
+ * any worker process sharing the database may take it. The
  * workflow runs the chain with toolgen's own engine over a journal kept in PostgreSQL: the same
  * records as the embedded file store, keyed by step (scope path, step id, visit), so a recovered
  * workflow replays every finished step and runs none of them again.
@@ -38,7 +39,10 @@ export interface DbosQueueOptions {
   readonly name?: string;
   /** Runs one worker process runs at once (default 16). */
   readonly workerConcurrency?: number;
-  /** Runs all workers run at once (default: no limit but the workers'). */
+  /**
+   * Runs all workers run at once (default: no limit but the workers'). DBOS counts it among queued
+   * workflows only, so with it every run goes through the queue, those a worker starts itself included.
+   */
   readonly globalConcurrency?: number;
   /** How often an idle worker looks for queued runs, in ms (default 250; DBOS's own default is 1000). */
   readonly pollingIntervalMs?: number;
@@ -67,7 +71,7 @@ export interface DbosRunStoreOptions {
    * signals them and waits for their results (a web server, say) sets false.
    */
   readonly worker?: boolean;
-  /** How often a caller checks whether a run another process runs has finished, in ms (default 100). */
+  /** How often a caller checks whether a run that went through the queue has finished, in ms (default 100). */
   readonly resultPollingMs?: number;
   /** DBOS's log level (default `warn`). */
   readonly logLevel?: string;
