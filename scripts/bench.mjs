@@ -764,14 +764,10 @@ function dbosRows(durable, dbos) {
   );
   row(
     '  bare DBOS workflow, direct',
-    median('direct'),
+    at('direct'),
     `(${p90('direct')}; ${DBOS_ALONE_STEPS} DBOS steps, startWorkflow, getResult)`,
   );
-  row(
-    '  bare DBOS workflow, queued',
-    median('queued'),
-    `(${p90('queued')}; the same through a queue polled every 250 ms)`,
-  );
+  row('  bare DBOS workflow, queued', at('queued'), `(${p90('queued')}; the same through a queue polled every 250 ms)`);
   ratioRow(alone.toolgen / alone.direct, DBOS_ALONE_TARGET, 'ratio to the bare direct one');
   row('  ratio to the bare queued one', (alone.toolgen / alone.queued).toFixed(2));
 }
