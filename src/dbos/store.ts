@@ -117,6 +117,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
   readonly #slots: RunSlots;
   /** Slots taken by `dispatch` for runs it starts here directly, by workflow id, for the workflow to use. */
   readonly #handed = new Map<string, number>();
+  /** Runs this process has just created, whose first workflow cannot exist yet. */
+  readonly #created = new Set<string>();
   #continueHere: ContinueHere | undefined;
   #workflow: ((runId: string, allowPlanChange: boolean) => Promise<WorkflowOutcome>) | undefined;
   #launched = false;
@@ -213,7 +215,16 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     if (!this.#launched || this.#workflow === undefined)
       throw new RuntimeUsageError('call launch() on the DbosRunStore before running durable runs');
     const workflowID = segment === 'start' ? runId : `${runId}:${segment}`;
-    const outcome = await this.#startAndWait(workflowID, runId, options.allowPlanChange ?? false);
+    // A stretch that exists is joined, not started again: DBOS warns, with a stack, when it is asked to
+    // start one on another queue than its own (a run started here directly, asked for by a web server).
+    // Two processes asking in the same moment may both start it; one joins the other, with that warning.
+    const fresh = segment === 'start' && this.#created.delete(runId);
+    const outcome =
+      fresh || (await DBOS.getWorkflowStatus(workflowID)) === null
+        ? await this.#startAndWait(workflowID, runId, options.allowPlanChange ?? false)
+        : await DBOS.retrieveWorkflow<WorkflowOutcome>(workflowID).getResult({
+            pollingIntervalMs: this.#options.resultPollingMs ?? 100,
+          });
     // A refused stretch ran nothing: its workflow goes, so that asking again (with allowPlanChange, or
     // once the workers know the tool) starts it anew instead of returning the refusal.
     if ('refused' in outcome) await DBOS.deleteWorkflow(workflowID).catch(() => undefined);
@@ -337,7 +348,10 @@ export class DbosRunStore implements RunStore, RunDispatcher {
           `run id '${runId}' is not usable: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`,
         ),
       );
-    return this.#journal.create(runId, start);
+    return this.#journal.create(runId, start).then((created) => {
+      if (created) this.#created.add(runId);
+      return created;
+    });
   }
 
   append(runId: string, record: JournalRecord): Promise<void> {

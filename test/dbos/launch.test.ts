@@ -34,7 +34,7 @@ describe.skipIf(server.skip)(
         const workers = ['first', 'second'].map((id) => new Peer(url, id, dir, false));
         const client = new Peer(url, 'client', dir, true);
         try {
-          // A worker whose launch fails exits, and its ready() rejects with what it wrote to stderr.
+          // A worker whose launch fails exits, and its ready() rejects with what it wrote.
           const started = await Promise.allSettled(workers.map((worker) => worker.ready()));
           expect(started.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
           const { results } = await client.ask({ do: 'run', composite: 'many', runIds: [`launch-${round}`] });

@@ -21,8 +21,8 @@ export interface LogLine {
 export class Peer {
   readonly child: ChildProcess;
   readonly exited: Promise<NodeJS.Signals | number | null>;
-  /** What the process wrote to stderr, for a failing test to show. */
-  stderr = '';
+  /** What the process wrote besides its answers (stderr, DBOS's log lines), for a test to check or show. */
+  log = '';
   readonly #waiting = new Map<number | string, (answer: any) => void>();
   #next = 0;
 
@@ -43,13 +43,16 @@ export class Peer {
       },
     );
     this.child.stderr!.on('data', (chunk) => {
-      this.stderr += chunk;
+      this.log += chunk;
       if (process.env['DBOS_DEBUG']) process.stderr.write(chunk);
     });
     this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)));
     readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
       if (process.env['DBOS_DEBUG']) process.stderr.write(`[${executorId}] ${line}\n`);
-      if (!line.startsWith('{')) return; // DBOS's own messages ("Created database …")
+      if (!line.startsWith('{')) {
+        this.log += `${line}\n`; // DBOS's own messages
+        return;
+      }
       const answer = JSON.parse(line);
       const key = answer.ready !== undefined ? 'ready' : answer.id;
       this.#waiting.get(key)?.(answer);
@@ -57,12 +60,12 @@ export class Peer {
     });
   }
 
-  /** Resolves once the worker takes runs; rejects, with its stderr, if it exits before. */
+  /** Resolves once the worker takes runs; rejects, with its log, if it exits before. */
   ready(): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.#waiting.set('ready', resolve);
       void this.exited.then((code) =>
-        reject(new Error(`the worker exited (${code}) before it was ready: ${this.stderr}`)),
+        reject(new Error(`the worker exited (${code}) before it was ready: ${this.log}`)),
       );
     });
   }

@@ -320,6 +320,22 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     },
   );
 
+  it('a run a worker started itself, asked for by a client while it runs: the client joins it, quietly', async () => {
+    const dir = path.join(root, 'join');
+    const worker = await start('join-worker', dir);
+    const client = await start('join-client', dir, true);
+    await client.ask({ do: 'peak' }); // answered once it has launched
+    // The run takes 100 ms: the client asks once the worker's workflow (started without the queue) exists.
+    const mine = worker.ask({ do: 'run', composite: 'slow_run', runIds: ['join-1'] });
+    while ((await workflowRows('join-')).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const theirs = await client.ask({ do: 'run', composite: 'slow_run', runIds: ['join-1'] });
+    expect(theirs.results).toEqual((await mine).results);
+    expect(theirs.results[0]).toMatchObject({ status: 'success', run_id: 'join-1' });
+    expect(await workflowRows('join-')).toMatchObject([{ executor_id: 'join-worker', queue_name: null }]);
+    // DBOS warns, with a stack, when asked to start a workflow on another queue than its own.
+    expect(client.log).not.toMatch(/already exists in queue/);
+  });
+
   it('runs a worker starts itself and runs from the queue, together, stay within its workerConcurrency', async () => {
     const dir = path.join(root, 'slots');
     const worker = await start('slots-worker', dir, false, { WORKER_CONCURRENCY: '2' });
