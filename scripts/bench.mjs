@@ -18,10 +18,12 @@
  *    tracer at all costs nothing (it is the plain executor), and an api with no SDK stays within 10%.
  *
  * 5. Durable steps on DBOS (`@toolgen/runtime/dbos`, needs PostgreSQL at TOOLGEN_PG_URL, default the machine's
- *    own): the same composite as a DBOS workflow taken from the queue by this same process, its journal
+ *    own): the same composite as DBOS workflows run by this same process as a worker, its journal
  *    in PostgreSQL, many runs in flight as a worker would have them; per step, as a ratio to the
- *    in-memory step, beside the file store's. Skipped, saying why, when PostgreSQL is not reachable.
- *    `BENCH_ONLY=dbos` runs 3 and 5 alone.
+ *    in-memory step, beside the file store's. Then the latency of one 3-step run on the idle worker
+ *    with the README's defaults, against a bare DBOS workflow of the same calls started directly and
+ *    through a queue. Target: at most 2× the bare direct workflow. Skipped, saying why, when
+ *    PostgreSQL is not reachable. `BENCH_ONLY=dbos` runs 3 and 5 alone.
  *
  * 6. Handler signatures (BENCH_ONLY=handlers): a build of the bundled project (what `validate` does)
  *    with the TG2009 check and without it, cold (no cached result) and warm (cached), and a watch
@@ -650,11 +652,17 @@ function durableRows(durable) {
 
 const DBOS_RUNS = size(400, 4);
 const DBOS_IN_FLIGHT = size(40, 2);
+const DBOS_ALONE_RUNS = size(40, 3);
+const DBOS_ALONE_STEPS = 3;
+const DBOS_ALONE_TARGET = 2;
 
 /**
- * Per step on DBOS: runs of the 10-step composite, DBOS_IN_FLIGHT at a time, each a DBOS workflow on
- * the queue, run by this process as a worker, journaled in PostgreSQL; then the latency of one run
- * alone (the queue's polling interval included). A database of its own, dropped afterwards.
+ * Per step on DBOS: runs of the 10-step composite, DBOS_IN_FLIGHT at a time, each a DBOS workflow run
+ * by this process as a worker, journaled in PostgreSQL. Then one run alone on the idle worker, with
+ * the README's defaults (queue polling 250 ms, result polling 100 ms): a 3-step composite, against a
+ * bare DBOS workflow of the same three tool calls as DBOS steps, started directly (`startWorkflow`,
+ * then `getResult`) and through a queue with the same settings, interleaved run by run. A database of
+ * its own, dropped afterwards.
  */
 async function dbosBench(memoryPerStep) {
   const base = process.env.TOOLGEN_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -668,15 +676,29 @@ async function dbosBench(memoryPerStep) {
   const database = `toolgen_bench_${process.pid}`;
   const url = new URL(base);
   url.pathname = `/${database}`;
+  const { DBOS } = await import('@dbos-inc/dbos-sdk');
   const { DbosRunStore } = await import('../dist/dbos/index.js');
-  const { registry, composite } = chainFixture();
+  const { registry, composite, plan } = chainFixture();
+  const short = shortChain(plan, DBOS_ALONE_STEPS);
+  registry.register(short);
   const input = { value_0: 1, name: 'bench' };
+  // The same tool calls as a bare DBOS workflow, each a DBOS step; registered before launch, as DBOS asks.
+  const handlers = plan.steps.slice(0, DBOS_ALONE_STEPS).map((step) => registry.get(step.tool).implementation.handler);
+  const bare = DBOS.registerWorkflow(
+    async (value, name) => {
+      for (const [i, handler] of handlers.entries())
+        value = (await DBOS.runStep(() => handler({ value, label: `step ${i + 1} of ${name}` }), { name: `noop_${i}` }))
+          .value;
+      return value;
+    },
+    { name: 'bench.bare' },
+  );
+  // The README's defaults but for workerConcurrency, which the in-flight runs need.
   const store = new DbosRunStore({
     systemDatabaseUrl: url.toString(),
     executorId: 'bench',
     applicationVersion: 'bench',
-    queue: { workerConcurrency: DBOS_IN_FLIGHT, pollingIntervalMs: 20 },
-    resultPollingMs: 10,
+    queue: { workerConcurrency: DBOS_IN_FLIGHT },
     logLevel: 'error',
   });
   const executor = new ChainExecutor({
@@ -689,6 +711,7 @@ async function dbosBench(memoryPerStep) {
     console.log = () => {}; // DBOS announces the database it creates
     await store.launch();
     console.log = log;
+    await DBOS.registerQueue('bench_bare', { workerConcurrency: 16, minPollingIntervalMs: 250 });
     let id = 0;
     const batch = async (count) => {
       let left = count;
@@ -706,16 +729,60 @@ async function dbosBench(memoryPerStep) {
       const { ms: elapsed } = await timed(() => batch(DBOS_RUNS));
       perStep.push((elapsed * 1000) / DBOS_RUNS / CHAIN_STEPS);
     }
-    const alone = [];
-    for (let round = 0; round < 10; round += 1)
-      alone.push((await timed(() => executor.runComposite(composite, input, { runId: `bench-${++id}` }))).ms);
-    return { perStep: median(perStep), memory: memoryPerStep, aloneMs: median(alone) };
+    const alone = { toolgen: [], direct: [], queued: [] };
+    const sides = {
+      toolgen: async () => {
+        const result = await executor.runComposite(short, input, { runId: `bench-${++id}` });
+        assert.equal(result.steps_executed, DBOS_ALONE_STEPS, 'the short DBOS chain succeeds');
+      },
+      direct: async () => {
+        const handle = await DBOS.startWorkflow(bare, { workflowID: `bare-${++id}` })(1, 'bench');
+        assert.equal(await handle.getResult({ pollingIntervalMs: 100 }), 1 + DBOS_ALONE_STEPS);
+      },
+      queued: async () => {
+        const handle = await DBOS.startWorkflow(bare, { workflowID: `bare-${++id}`, queueName: 'bench_bare' })(
+          1,
+          'bench',
+        );
+        assert.equal(await handle.getResult({ pollingIntervalMs: 100 }), 1 + DBOS_ALONE_STEPS);
+      },
+    };
+    for (const run of Object.values(sides)) await run();
+    // Interleaved, each run starting on an idle worker, so that load on the machine hits every side alike.
+    for (let round = 0; round < DBOS_ALONE_RUNS; round += 1)
+      for (const [name, run] of Object.entries(sides)) alone[name].push((await timed(run)).ms);
+    return {
+      perStep: median(perStep),
+      memory: memoryPerStep,
+      alone: Object.fromEntries(Object.entries(alone).map(([name, values]) => [name, median(values)])),
+      aloneP90: Object.fromEntries(Object.entries(alone).map(([name, values]) => [name, percentile(values, 0.9)])),
+    };
   } finally {
     console.log = log;
     await store.shutdown().catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
   }
+}
+
+/** The first `steps` steps of the chain's plan, as a composite of its own. */
+function shortChain(plan, steps) {
+  const kept = plan.steps.slice(0, steps).map((step, i) => ({
+    ...step,
+    onSuccess: { ...step.onSuccess, next: i + 1 < steps ? step.onSuccess.next : null },
+  }));
+  const name = `noop_chain_${steps}`;
+  return defineTool({
+    name,
+    description: `${steps} no-op steps`,
+    parameters: { type: 'object' },
+    implementation: { kind: 'composite', plan: { ...plan, name, steps: kept } },
+  });
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 }
 
 function dbosRows(durable, dbos) {
@@ -726,18 +793,29 @@ function dbosRows(durable, dbos) {
   row(
     'durable step, DBOS',
     `${(dbos.perStep / 1000).toFixed(2)} ms`,
-    `(${DBOS_IN_FLIGHT} runs in flight on one worker; median of 3 × ${DBOS_RUNS} ${CHAIN_STEPS}-step runs, each a workflow from the queue)`,
+    `(${DBOS_IN_FLIGHT} runs in flight on one worker; median of 3 × ${DBOS_RUNS} ${CHAIN_STEPS}-step runs)`,
   );
   row(
     '  ratio to the step in memory',
     `${(dbos.perStep / dbos.memory).toFixed(0)}×`,
     `beside the file store's ${(durable.fdatasync / durable.memory).toFixed(0)}× (fdatasync) and ${(durable.noSync / durable.memory).toFixed(1)}× (none), one run at a time there; no target`,
   );
+  const { alone } = dbos;
+  const at = (name) => `${alone[name].toFixed(1)} ms`;
+  const p90 = (name) => `p90 ${dbos.aloneP90[name].toFixed(1)} ms`;
   row(
-    '  one run alone, start to result',
-    ms(dbos.aloneMs),
-    '(median of 10: enqueue, dequeue by polling, 10 steps, result)',
+    `one ${DBOS_ALONE_STEPS}-step run on an idle worker`,
+    at('toolgen'),
+    `(${p90('toolgen')}; runComposite, README defaults, start to result; median of ${DBOS_ALONE_RUNS}, interleaved)`,
   );
+  row(
+    '  bare DBOS workflow, direct',
+    at('direct'),
+    `(${p90('direct')}; ${DBOS_ALONE_STEPS} DBOS steps, startWorkflow, getResult)`,
+  );
+  row('  bare DBOS workflow, queued', at('queued'), `(${p90('queued')}; the same through a queue polled every 250 ms)`);
+  ratioRow(alone.toolgen / alone.direct, DBOS_ALONE_TARGET, 'ratio to the bare direct one');
+  row('  ratio to the bare queued one', (alone.toolgen / alone.queued).toFixed(2));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -800,6 +878,14 @@ async function main() {
     await wholeProcessBuilds(longCompositeBench);
     return;
   }
+  if (process.env.BENCH_ONLY === 'dbos') {
+    // Sections 3 and 5 only: nothing else needs to run first.
+    const durable = await durableBench();
+    durableRows(durable);
+    dbosRows(durable, await dbosBench(durable.memory));
+    for (const line of rows) console.log(line);
+    return;
+  }
   const [versionMs, yamlFloorMs] = processBench([BIN, '--version'], ['-e', "import('yaml')"]);
   const clean = executorInCleanProcess();
   const chain = await executorBench();
@@ -821,12 +907,6 @@ async function main() {
     return;
   }
   const dbos = await dbosBench(durable.memory);
-  if (process.env.BENCH_ONLY === 'dbos') {
-    durableRows(durable);
-    dbosRows(durable, dbos);
-    for (const line of rows) console.log(line);
-    return;
-  }
   const blocks = await blockBench();
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
   const cleanup = () => rm(root, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 /**
  * Durable runs on DBOS Transact over PostgreSQL, for apps that outgrow one machine. Each stretch of a
- * run (its start; what follows a signal or an expired wait) is one DBOS workflow, enqueued on a DBOS
- * queue with a concurrency limit, so any worker process sharing the database may take it. The
+ * run (its start; what follows a signal or an expired wait) is one DBOS workflow: run at once by a
+ * worker that starts it with a slot free, else enqueued on a DBOS queue with a concurrency limit, so
+ * any worker process sharing the database may take it. The
  * workflow runs the chain with toolgen's own engine over a journal kept in PostgreSQL: the same
  * records as the embedded file store, keyed by step (scope path, step id, visit), so a recovered
  * workflow replays every finished step and runs none of them again.
@@ -30,13 +31,18 @@ import type {
 } from '../runtime/index.js';
 import { JournalTables } from './journal-tables.js';
 import { ExecutorLiveness } from './liveness.js';
+import { migrateSystemDatabase } from './migration.js';
+import { RunSlots } from './run-slots.js';
 
 export interface DbosQueueOptions {
   /** The DBOS queue runs go through (default `toolgen_runs`). */
   readonly name?: string;
   /** Runs one worker process runs at once (default 16). */
   readonly workerConcurrency?: number;
-  /** Runs all workers run at once (default: no limit but the workers'). */
+  /**
+   * Runs all workers run at once (default: no limit but the workers'). DBOS counts it among queued
+   * workflows only, so with it every run goes through the queue, those a worker starts itself included.
+   */
   readonly globalConcurrency?: number;
   /** How often an idle worker looks for queued runs, in ms (default 250; DBOS's own default is 1000). */
   readonly pollingIntervalMs?: number;
@@ -65,7 +71,7 @@ export interface DbosRunStoreOptions {
    * signals them and waits for their results (a web server, say) sets false.
    */
   readonly worker?: boolean;
-  /** How often a caller checks whether a run another process runs has finished, in ms (default 100). */
+  /** How often a caller checks whether a run that went through the queue has finished, in ms (default 100). */
   readonly resultPollingMs?: number;
   /** DBOS's log level (default `warn`). */
   readonly logLevel?: string;
@@ -90,6 +96,7 @@ type WorkflowOutcome =
     };
 
 const WORKFLOW_NAME = 'toolgen.run';
+const DEFAULT_WORKER_CONCURRENCY = 16;
 const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 
 /**
@@ -107,6 +114,11 @@ export class DbosRunStore implements RunStore, RunDispatcher {
   readonly #pool: pg.Pool;
   readonly #journal: JournalTables;
   readonly #liveness: ExecutorLiveness;
+  readonly #slots: RunSlots;
+  /** Slots taken by `dispatch` for runs it starts here directly, by workflow id, for the workflow to use. */
+  readonly #handed = new Map<string, number>();
+  /** Runs this process has just created, whose first workflow cannot exist yet. */
+  readonly #created = new Set<string>();
   #continueHere: ContinueHere | undefined;
   #workflow: ((runId: string, allowPlanChange: boolean) => Promise<WorkflowOutcome>) | undefined;
   #launched = false;
@@ -120,6 +132,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     this.#pool.on('error', () => undefined);
     this.#journal = new JournalTables(this.#pool, options.schema ?? 'toolgen');
     this.#liveness = new ExecutorLiveness(options.systemDatabaseUrl);
+    this.#slots = new RunSlots(options.queue?.workerConcurrency ?? DEFAULT_WORKER_CONCURRENCY);
   }
 
   attach(continueHere: ContinueHere): void {
@@ -144,12 +157,12 @@ export class DbosRunStore implements RunStore, RunDispatcher {
         'create the ChainExecutor with this store before launch(): the workflows run through it',
       );
     const { systemDatabaseUrl } = this.#options;
-    await DBOS.migrate(systemDatabaseUrl);
-    await this.#journal.migrate();
+    await migrateSystemDatabase(systemDatabaseUrl, () => this.#journal.migrate());
     await this.#liveness.claim(this.executorId, this.#options.onExecutorIdLost ?? exitOnLostId(this.executorId));
     const continueHere = this.#continueHere;
     this.#workflow = DBOS.registerWorkflow(
       async (runId: string, allowPlanChange: boolean): Promise<WorkflowOutcome> => {
+        if (!this.#takeHanded(DBOS.workflowID!)) await this.#slots.take();
         try {
           return { result: await continueHere(runId, { allowPlanChange }) };
         } catch (error) {
@@ -157,6 +170,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
           if (error instanceof DurableRunError)
             return { refused: { code: error.code, message: error.message, details: error.details } };
           throw error;
+        } finally {
+          this.#slots.give();
         }
       },
       { name: WORKFLOW_NAME },
@@ -169,12 +184,14 @@ export class DbosRunStore implements RunStore, RunDispatcher {
         ? {}
         : { applicationVersion: this.#options.applicationVersion }),
       logLevel: this.#options.logLevel ?? 'warn',
+      // Migrated above, under a lock: DBOS's own migration at launch has none, and races other workers'.
+      runMigrations: false,
       ...(this.#options.worker === false ? { listenQueues: [] } : {}),
     });
     await DBOS.launch();
     const queue = this.#options.queue ?? {};
     await DBOS.registerQueue(this.queueName, {
-      workerConcurrency: queue.workerConcurrency ?? 16,
+      workerConcurrency: queue.workerConcurrency ?? DEFAULT_WORKER_CONCURRENCY,
       ...(queue.globalConcurrency === undefined ? {} : { globalConcurrency: queue.globalConcurrency }),
       minPollingIntervalMs: queue.pollingIntervalMs ?? 250,
       onConflict: 'always_update',
@@ -198,16 +215,53 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     if (!this.#launched || this.#workflow === undefined)
       throw new RuntimeUsageError('call launch() on the DbosRunStore before running durable runs');
     const workflowID = segment === 'start' ? runId : `${runId}:${segment}`;
-    // An id already taken returns its workflow: a stretch of a run runs once, whoever asks.
-    const handle = await DBOS.startWorkflow(this.#workflow, { workflowID, queueName: this.queueName })(
-      runId,
-      options.allowPlanChange ?? false,
-    );
-    const outcome = await handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 });
+    // A stretch that exists is joined, not started again: DBOS warns, with a stack, when it is asked to
+    // start one on another queue than its own (a run started here directly, asked for by a web server).
+    // Two processes asking in the same moment may both start it; one joins the other, with that warning.
+    const fresh = segment === 'start' && this.#created.delete(runId);
+    const outcome =
+      fresh || (await DBOS.getWorkflowStatus(workflowID)) === null
+        ? await this.#startAndWait(workflowID, runId, options.allowPlanChange ?? false)
+        : await DBOS.retrieveWorkflow<WorkflowOutcome>(workflowID).getResult({
+            pollingIntervalMs: this.#options.resultPollingMs ?? 100,
+          });
     // A refused stretch ran nothing: its workflow goes, so that asking again (with allowPlanChange, or
     // once the workers know the tool) starts it anew instead of returning the refusal.
     if ('refused' in outcome) await DBOS.deleteWorkflow(workflowID).catch(() => undefined);
     return unwrap(outcome);
+  }
+
+  /**
+   * A worker with a free slot runs the stretch itself, at once: a DBOS workflow started without the
+   * queue, whose result comes from its own promise. Otherwise (no free slot, a process that is no
+   * worker, or a `globalConcurrency`, which DBOS counts only among queued workflows) it goes through
+   * the queue, and the result is polled for. Either way an id already taken returns its workflow: a
+   * stretch of a run runs once, whoever asks.
+   */
+  async #startAndWait(workflowID: string, runId: string, allowPlanChange: boolean): Promise<WorkflowOutcome> {
+    const direct =
+      this.#options.worker !== false && this.#options.queue?.globalConcurrency === undefined && this.#slots.tryTake();
+    if (direct) this.#handed.set(workflowID, (this.#handed.get(workflowID) ?? 0) + 1);
+    let handle;
+    try {
+      handle = await DBOS.startWorkflow(
+        this.#workflow!,
+        direct ? { workflowID } : { workflowID, queueName: this.queueName },
+      )(runId, allowPlanChange);
+    } finally {
+      // Not taken by the workflow (it runs elsewhere, or had finished): the slot goes back. Should the
+      // workflow start here later, it waits for a slot like any other.
+      if (direct && this.#takeHanded(workflowID)) this.#slots.give();
+    }
+    return handle.getResult({ pollingIntervalMs: this.#options.resultPollingMs ?? 100 });
+  }
+
+  #takeHanded(workflowID: string): boolean {
+    const count = this.#handed.get(workflowID);
+    if (count === undefined) return false;
+    if (count === 1) this.#handed.delete(workflowID);
+    else this.#handed.set(workflowID, count - 1);
+    return true;
   }
 
   /**
@@ -294,7 +348,10 @@ export class DbosRunStore implements RunStore, RunDispatcher {
           `run id '${runId}' is not usable: use 1-128 letters, digits, '.', '_' or '-', not starting with '.'`,
         ),
       );
-    return this.#journal.create(runId, start);
+    return this.#journal.create(runId, start).then((created) => {
+      if (created) this.#created.add(runId);
+      return created;
+    });
   }
 
   append(runId: string, record: JournalRecord): Promise<void> {

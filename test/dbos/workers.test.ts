@@ -7,83 +7,16 @@
  * Needs PostgreSQL: `TOOLGEN_PG_URL` (default `postgres://postgres@127.0.0.1:5432/test`). Without it
  * these tests are skipped, saying so, except under CI=true, where a missing PostgreSQL fails them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Peer, effects } from './peer.js';
 import { postgres } from './postgres.js';
 
-const WORKER = fileURLToPath(new URL('./fixtures/worker.mjs', import.meta.url));
 const RUNS = Number(process.env['DBOS_RUNS'] ?? 1000);
 const server = await postgres();
-
-interface LogLine {
-  readonly effect: string;
-  readonly attempt: number;
-  readonly pid: number;
-  readonly executor: string;
-}
-
-/** A worker or client process, spoken to one JSON line at a time. */
-class Peer {
-  readonly child: ChildProcess;
-  readonly exited: Promise<NodeJS.Signals | number | null>;
-  readonly #waiting = new Map<number | string, (answer: any) => void>();
-  #next = 0;
-
-  constructor(url: string, executorId: string, dir: string, client: boolean, env: Record<string, string> = {}) {
-    this.child = spawn(
-      process.execPath,
-      [
-        WORKER,
-        url,
-        executorId,
-        path.join(dir, 'effects.log'),
-        path.join(dir, 'markers'),
-        ...(client ? ['client'] : []),
-      ],
-      {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, NODE_OPTIONS: '--no-deprecation', ...env },
-      },
-    );
-    this.child.stderr!.on('data', (chunk) => process.env['DBOS_DEBUG'] && process.stderr.write(chunk));
-    this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve(signal ?? code)));
-    readline.createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      if (process.env['DBOS_DEBUG']) process.stderr.write(`[${executorId}] ${line}\n`);
-      if (!line.startsWith('{')) return; // DBOS's own messages ("Created database …")
-      const answer = JSON.parse(line);
-      const key = answer.ready !== undefined ? 'ready' : answer.id;
-      this.#waiting.get(key)?.(answer);
-      this.#waiting.delete(key);
-    });
-  }
-
-  ready(): Promise<unknown> {
-    return new Promise((resolve) => this.#waiting.set('ready', resolve));
-  }
-
-  ask(command: Record<string, unknown>): Promise<any> {
-    const id = this.#next++;
-    const answer = new Promise((resolve) => this.#waiting.set(id, resolve));
-    this.child.stdin!.write(`${JSON.stringify({ ...command, id })}\n`);
-    return answer;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.stdin!.write('{"do":"stop"}\n');
-    await this.exited;
-  }
-}
-
-function effects(dir: string): LogLine[] {
-  const text = readFileSync(path.join(dir, 'effects.log'), 'utf8').trim();
-  return text === '' ? [] : text.split('\n').map((line) => JSON.parse(line) as LogLine);
-}
 
 describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipped: ${server.reason})` : ''}`, () => {
   const database = `toolgen_dbos_${process.pid}_${Date.now().toString(36)}`;
@@ -358,5 +291,95 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
       { workflow_uuid: 'approve-1:wait-1', executor_id: 'signal-worker' },
     ]);
     expect(effects(dir).filter((line) => line.effect === 'approve-1/before#1')).toHaveLength(1);
+  });
+  const workflowRows = async (prefix: string) =>
+    (
+      await db.query<{ workflow_uuid: string; executor_id: string; queue_name: string | null; status: string }>(
+        'SELECT workflow_uuid, executor_id, queue_name, status FROM dbos.workflow_status WHERE workflow_uuid LIKE $1 ORDER BY workflow_uuid',
+        [`${prefix}%`],
+      )
+    ).rows;
+
+  it.each([
+    { limits: 'workerConcurrency only', env: {} as Record<string, string>, queue: null },
+    {
+      limits: 'a globalConcurrency (counted by DBOS among queued runs only)',
+      env: { GLOBAL_CONCURRENCY: '64' },
+      queue: 'toolgen_runs',
+    },
+  ])(
+    'a run a worker starts itself, with $limits: runs there, through the queue only with a global limit',
+    async ({ env, queue }) => {
+      const prefix = `own-${queue === null ? 'direct' : 'queued'}`;
+      const worker = await start(`${prefix}-worker`, path.join(root, prefix), false, env);
+      const { results } = await worker.ask({ do: 'run', composite: 'many', runIds: [`${prefix}-1`] });
+      expect(results[0]).toMatchObject({ status: 'success', final_state: { join: 2 } });
+      expect(await workflowRows(`${prefix}-`)).toEqual([
+        { workflow_uuid: `${prefix}-1`, executor_id: `${prefix}-worker`, queue_name: queue, status: 'SUCCESS' },
+      ]);
+    },
+  );
+
+  it('a run a worker started itself, asked for by a client while it runs: the client joins it, quietly', async () => {
+    const dir = path.join(root, 'join');
+    const worker = await start('join-worker', dir);
+    const client = await start('join-client', dir, true);
+    await client.ask({ do: 'peak' }); // answered once it has launched
+    // The run takes 100 ms: the client asks once the worker's workflow (started without the queue) exists.
+    const mine = worker.ask({ do: 'run', composite: 'slow_run', runIds: ['join-1'] });
+    while ((await workflowRows('join-')).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const theirs = await client.ask({ do: 'run', composite: 'slow_run', runIds: ['join-1'] });
+    expect(theirs.results).toEqual((await mine).results);
+    expect(theirs.results[0]).toMatchObject({ status: 'success', run_id: 'join-1' });
+    expect(await workflowRows('join-')).toMatchObject([{ executor_id: 'join-worker', queue_name: null }]);
+    // DBOS warns, with a stack, when asked to start a workflow on another queue than its own.
+    expect(client.log).not.toMatch(/already exists in queue/);
+  });
+
+  it('runs a worker starts itself and runs from the queue, together, stay within its workerConcurrency', async () => {
+    const dir = path.join(root, 'slots');
+    const worker = await start('slots-worker', dir, false, { WORKER_CONCURRENCY: '2' });
+    const client = await start('slots-client', dir, true);
+    const ids = (side: string) => Array.from({ length: 6 }, (_, index) => `slots-${side}-${index}`);
+    const [own, queued] = await Promise.all([
+      worker.ask({ do: 'run', composite: 'slow_run', runIds: ids('own'), parallel: 6 }),
+      client.ask({ do: 'run', composite: 'slow_run', runIds: ids('queued'), parallel: 6 }),
+    ]);
+    for (const result of [...own.results, ...queued.results]) expect(result.status).toBe('success');
+    expect((await worker.ask({ do: 'peak' })).peak).toBe(2);
+    const rows = await workflowRows('slots-');
+    expect(rows.filter((row) => row.workflow_uuid.startsWith('slots-queued-')).every((row) => row.queue_name)).toBe(
+      true,
+    );
+    // The worker's own runs: at first there was room, so at least one started there without the queue.
+    expect(
+      rows.filter((row) => row.workflow_uuid.startsWith('slots-own-') && row.queue_name === null).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('a worker killed in a run it started itself: another worker moves it, and the run finishes once', async () => {
+    const dir = path.join(root, 'own-kill');
+    const [first, second] = [await start('own-kill-a', dir), await start('own-kill-b', dir)];
+    void first.ask({ do: 'run', composite: 'killed', runIds: ['own-kill-1'] });
+    expect(await first.exited).toBe('SIGKILL');
+    expect((await workflowRows('own-kill-'))[0]).toMatchObject({ executor_id: 'own-kill-a', queue_name: null });
+    const moved: string[] = [];
+    for (let tries = 0; tries < 600 && moved.length === 0; tries += 1) {
+      moved.push(...(await second.ask({ do: 'recover' })).moved);
+      if (moved.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(moved).toEqual(['own-kill-1']);
+    // Asking for the run again joins it, wherever it runs.
+    const client = await start('own-kill-client', dir, true);
+    const { results } = await client.ask({ do: 'run', composite: 'killed', runIds: ['own-kill-1'] });
+    expect(results[0]).toMatchObject({ status: 'success', final_state: { s5: 5 } });
+    expect(await workflowRows('own-kill-')).toEqual([
+      { workflow_uuid: 'own-kill-1', executor_id: 'own-kill-b', queue_name: 'toolgen_runs', status: 'SUCCESS' },
+    ]);
+    expect((await journal('own-kill-1')).filter((record) => record.type === 'end')).toHaveLength(1);
+    const pids = effects(dir)
+      .filter((line) => line.effect === 'own-kill-1/die#1')
+      .map((line) => line.pid);
+    expect(pids).toEqual([first.child.pid, second.child.pid]);
   });
 });
