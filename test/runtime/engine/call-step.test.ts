@@ -11,6 +11,7 @@ import {
   createTestClock,
   ToolRegistry,
   type CallStep,
+  type ToolCallContext,
   type ToolHandler,
 } from '../../../src/runtime/index.js';
 import { chain, executor, flaky, step, tool } from '../../helpers/runtime.js';
@@ -410,6 +411,31 @@ describe('call step: timeout_ms', () => {
     const running = run.executeChain(chain('c', [{ ...step('a', 'slow'), timeoutMs }]));
     await clock.advance(bound);
     expect((await running).failure?.message).toBe(`'slow' did not finish within ${bound} ms`);
+  });
+
+  // A handler that passes its signal on (fetch, a sleep) rejects the moment it aborts, with its own
+  // error or with the signal's reason: the attempt still failed because the bound passed.
+  it.each([
+    ['its own error, for a step’s timeout_ms', 'own', { timeoutMs: 400 }, {}],
+    ['the signal’s reason, for a step’s timeout_ms', 'reason', { timeoutMs: 400 }, {}],
+    ['its own error, for a tool’s timeout_seconds', 'own', {}, { timeoutSeconds: 1 }],
+    ['the signal’s reason, for a tool’s timeout_seconds', 'reason', {}, { timeoutSeconds: 1 }],
+  ] as const)('is a timeout when the handler rejects with %s', async (_, rejects, bound, policies) => {
+    const aborting = (__: unknown, context: ToolCallContext) =>
+      new Promise((_resolve, reject) =>
+        context.signal.addEventListener('abort', () =>
+          reject(rejects === 'own' ? new Error('sleep aborted') : context.signal.reason),
+        ),
+      );
+    const { executor: run, clock } = executor([tool('aborting', aborting, { policies })]);
+    const plan = chain('c', [{ ...step('a', 'aborting', { failure: { action: 'continue', next: null } }), ...bound }]);
+    const running = run.executeChain(plan);
+    const limit = 'timeoutMs' in bound ? bound.timeoutMs : 1000;
+    await clock.advance(limit);
+    const result = await running;
+    expect(result.execution_history.map((entry) => entry.error)).toEqual([
+      { kind: 'timeout', message: `'aborting' did not finish within ${limit} ms` },
+    ]);
   });
 
   it('retries a timed-out attempt, and the next one may finish in time', async () => {
