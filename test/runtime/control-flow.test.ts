@@ -3,41 +3,9 @@
  * the tests release by hand, never by timers.
  */
 import { describe, expect, it } from 'vitest';
-import type {
-  CallStep,
-  ChainPlan,
-  LoopStep,
-  ParallelStep,
-  PlanStep,
-  ToolCallContext,
-} from '../../src/runtime/index.js';
+import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep } from '../../src/runtime/index.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
-
-/** A tool whose calls wait until the test releases them; it counts how many run at once. */
-function gate() {
-  const waiting: {
-    input: unknown;
-    resolve: (value: unknown) => void;
-    reject: (error: Error) => void;
-    signal: AbortSignal;
-  }[] = [];
-  let running = 0;
-  let peak = 0;
-  const handler = (input: unknown, context: ToolCallContext) => {
-    running += 1;
-    peak = Math.max(peak, running);
-    return new Promise((resolve, reject) => {
-      const done = () => (running -= 1);
-      waiting.push({
-        input,
-        signal: context.signal,
-        resolve: (value) => (done(), resolve(value)),
-        reject: (error) => (done(), reject(error)),
-      });
-    });
-  };
-  return { handler, waiting, peak: () => peak };
-}
+import { gate } from '../helpers/steps.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -89,8 +57,8 @@ describe('parallel', () => {
     );
     await tick();
     expect(slow.peak()).toBe(2);
-    slow.waiting[1]!.resolve({ headline: 'x' });
-    slow.waiting[0]!.resolve({ temp: 21 });
+    slow.calls[1]!.resolve({ headline: 'x' });
+    slow.calls[0]!.resolve({ temp: 21 });
     const result = await running;
     expect(result).toMatchObject({ success: true, final_state: { temp: 21 } });
     expect(result.results.find((r) => r.step === 'fetch')?.output).toEqual({
@@ -110,7 +78,7 @@ describe('parallel', () => {
     const running = run.executeChain(chain('c', [parallel('p', 'all', branches, { concurrency: 2 })]));
     for (let released = 0; released < 4; released += 1) {
       await tick();
-      slow.waiting[released]!.resolve({});
+      slow.calls[released]!.resolve({});
     }
     expect((await running).success).toBe(true);
     expect(slow.peak()).toBe(2);
@@ -147,7 +115,7 @@ describe('parallel', () => {
         ]),
       );
       await tick();
-      slow.waiting[1]!.resolve({ from: 'b' });
+      slow.calls[1]!.resolve({ from: 'b' });
       const result = await running;
       expect(result).toMatchObject({ success: true });
       expect(result.results.find((r) => r.step === 'p')?.output).toEqual({ b: { from: 'b' } });
@@ -156,11 +124,11 @@ describe('parallel', () => {
         ['p.b', 'success'],
         ['p.c', 'cancelled'],
       ]);
-      expect([
-        slow.waiting[0]!.signal.aborted,
-        slow.waiting[1]!.signal.aborted,
-        slow.waiting[2]!.signal.aborted,
-      ]).toEqual([true, false, true]);
+      expect([slow.calls[0]!.signal.aborted, slow.calls[1]!.signal.aborted, slow.calls[2]!.signal.aborted]).toEqual([
+        true,
+        false,
+        true,
+      ]);
     },
   );
 
@@ -176,7 +144,7 @@ describe('parallel', () => {
       ]),
     );
     await tick();
-    slow.waiting[0]!.reject(new Error('a broke'));
+    slow.calls[0]!.reject(new Error('a broke'));
     expect(await running).toMatchObject({ success: false, failure: { message: "branch 'a': a broke" } });
   });
 
@@ -192,9 +160,9 @@ describe('parallel', () => {
       ]),
     );
     await tick();
-    slow.waiting[0]!.reject(new Error('a broke'));
+    slow.calls[0]!.reject(new Error('a broke'));
     await tick();
-    slow.waiting[1]!.reject(new Error('b broke'));
+    slow.calls[1]!.reject(new Error('b broke'));
     const result = await running;
     expect(result.failure?.message).toBe("no branch of 'p' succeeded; the last one said: branch 'b': b broke");
   });
@@ -259,10 +227,10 @@ describe('loop', () => {
       { items: [1, 2, 3, 4, 5] },
     );
     await tick();
-    expect(slow.waiting).toHaveLength(3);
+    expect(slow.calls).toHaveLength(3);
     for (const index of [2, 0, 1, 4, 3]) {
-      while (!slow.waiting[index]) await tick();
-      slow.waiting[index]!.resolve({ n: (slow.waiting[index]!.input as { value: number }).value });
+      while (!slow.calls[index]) await tick();
+      slow.calls[index]!.resolve({ n: (slow.calls[index]!.input as { value: number }).value });
     }
     const result = await running;
     expect(result.results.find((r) => r.step === 'l')?.output).toEqual({
@@ -484,8 +452,8 @@ describe('fixes found in review', () => {
       items: ['a', 'b'],
     });
     await tick();
-    slow.waiting[0]!.resolve({});
-    slow.waiting[1]!.resolve({});
+    slow.calls[0]!.resolve({});
+    slow.calls[1]!.resolve({});
     const result = await running;
     expect((result.results.find((r) => r.step === 'l')?.output as { results: unknown[] }).results).toEqual([
       { value: 'item a saw a' },
