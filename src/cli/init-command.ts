@@ -6,6 +6,9 @@ import { EXIT, UsageError } from './exit.js';
 import { initProject } from './init.js';
 import type { Output } from './output.js';
 
+/** What the scaffold's tsconfig and vitest config need, besides toolgen itself. */
+const DEVELOPMENT_PACKAGES = ['typescript', 'vitest', '@types/node'] as const;
+
 export async function initCommand(root: string, output: Output): Promise<number> {
   const { written, refused, vitestIncludeNeeded } = await initProject(root);
   if (refused.length > 0)
@@ -14,6 +17,11 @@ export async function initCommand(root: string, output: Output): Promise<number>
   output.out('toolgen: a new project is ready. Next:');
   if (!resolvable(root, `${RUNTIME_MODULE}/package.json`))
     output.out(`  npm install ${RUNTIME_MODULE}   # the runtime the generated code imports (a production dependency)`);
+  const missing = DEVELOPMENT_PACKAGES.filter((name) => !resolvable(root, `${name}/package.json`));
+  if (missing.length > 0)
+    output.out(
+      `  npm install --save-dev ${missing.join(' ')}   # type-check handlers and generated code, run the tests`,
+    );
   output.out('  npx toolgen          # compile tools/ into generated/');
   output.out('  npx vitest run       # run the generated tests');
   if (vitestIncludeNeeded) output.out("  (add 'generated/**/*.test.ts' to the include of your vitest config)");

@@ -73,8 +73,11 @@ const TSCONFIG = `{
     "target": "ES2022",
     "module": "NodeNext",
     "moduleResolution": "NodeNext",
+    "lib": ["ES2023"],
+    "types": ["node"],
     "strict": true,
     "skipLibCheck": true,
+    "rootDir": ".",
     "outDir": "dist"
   },
   "include": ["tools", "generated", "src", "test"]

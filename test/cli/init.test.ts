@@ -9,6 +9,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -53,17 +54,55 @@ describe('toolgen init', () => {
     expect(init.out).toContain("add 'generated/**/*.test.ts' to the include of your vitest config");
   });
 
-  it('does not ask for the runtime when the app has it', async () => {
+  it('does not ask for the runtime, nor for the development packages, when the app has them', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
-    mkdirSync(path.join(dir, 'node_modules/@toolgen/runtime'), { recursive: true });
-    writeFileSync(
-      path.join(dir, 'node_modules/@toolgen/runtime/package.json'),
-      '{ "name": "@toolgen/runtime", "version": "0.1.0", "exports": { "./package.json": "./package.json" } }\n',
-    );
+    for (const name of ['@toolgen/runtime', 'typescript', 'vitest', '@types/node']) {
+      mkdirSync(path.join(dir, 'node_modules', name), { recursive: true });
+      writeFileSync(
+        path.join(dir, 'node_modules', name, 'package.json'),
+        `{ "name": "${name}", "version": "1.0.0", "exports": { "./package.json": "./package.json" } }\n`,
+      );
+    }
     const init = await run(['init']);
     expect(init.code).toBe(0);
     expect(init.out).not.toContain('npm install');
     expect(init.out).toContain('npx toolgen ');
+  });
+
+  it('names the development packages a fresh app lacks: TypeScript, vitest and the types of Node', async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    const init = await run(['init']);
+    expect(init.out).toContain('npm install --save-dev typescript vitest @types/node');
+  });
+
+  it("writes a tsconfig under which a handler using node:fs and process type-checks with TypeScript 7, whose 'types' defaults to none", async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
+    expect((await run(['init'])).code).toBe(0);
+    const repo = path.resolve(import.meta.dirname, '../..');
+    // The app's node_modules: the types of Node, and a runtime package whose types are this repository's.
+    mkdirSync(path.join(dir, 'node_modules/@toolgen/runtime'), { recursive: true });
+    symlinkSync(path.join(repo, 'node_modules/@types'), path.join(dir, 'node_modules/@types'));
+    writeFileSync(
+      path.join(dir, 'node_modules/@toolgen/runtime/package.json'),
+      '{ "name": "@toolgen/runtime", "type": "module", "exports": { ".": { "types": "./index.d.ts" } } }\n',
+    );
+    writeFileSync(
+      path.join(dir, 'node_modules/@toolgen/runtime/index.d.ts'),
+      `export * from ${JSON.stringify(path.join(repo, 'dist/runtime/index.js'))};\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'tools/stamp.ts'),
+      "import { readFileSync } from 'node:fs';\n\nexport function stamp(): { text: string; pid: number } {\n  return { text: readFileSync(process.argv[1]!, 'utf8'), pid: process.pid };\n}\n",
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [path.join(repo, 'node_modules/@typescript/native/bin/tsc'), '-p', dir, '--noEmit'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
   });
 
   it('refuses to overwrite, and writes nothing', async () => {
