@@ -5,8 +5,10 @@
 import { createTestClock, type TestClock } from './clock.js';
 import { AuditContext } from './context.js';
 import { ChainExecutor } from './executor.js';
+import { RuntimeUsageError } from './errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolHandler } from './tool.js';
+import { closestName } from '../language/suggest.js';
 import { TEST_RANDOM, type Stub, type TestContext } from '../language/testing.js';
 
 export interface TestExecutor {
@@ -40,6 +42,7 @@ export function createTestExecutor(
     };
   }
   const spec = options.context ?? {};
+  checkContextKeys(spec);
   const context = new AuditContext({
     userId: spec.userId ?? 'test_user',
     sessionId: spec.sessionId ?? 'test_session',
@@ -54,4 +57,20 @@ export function createTestExecutor(
     random: () => TEST_RANDOM,
   });
   return { executor, clock, context, calls };
+}
+
+const CONTEXT_KEYS: readonly string[] = ['userId', 'sessionId', 'casefileId', 'permissions'];
+
+/** A key the test context does not know (the YAML's `user_id`, a typo) would be ignored: refuse it, naming the one meant. */
+function checkContextKeys(spec: TestContext): void {
+  for (const key of Object.keys(spec)) {
+    if (CONTEXT_KEYS.includes(key)) continue;
+    const meant = closestName(
+      key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+      CONTEXT_KEYS,
+    );
+    throw new RuntimeUsageError(
+      `createTestExecutor: the context has no key '${key}'${meant ? `; did you mean '${meant}'?` : ''} (it takes ${CONTEXT_KEYS.join(', ')})`,
+    );
+  }
 }
