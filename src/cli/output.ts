@@ -34,14 +34,17 @@ export function processOutput(options: { readonly format?: Format; readonly quie
     color: format === 'text' && useColor(process.stderr),
     format,
     quiet: options.quiet ?? false,
-    // With JSON on stdout, everything for people moves to stderr so that stdout parses.
-    out: format === 'json' ? toStderr : toStdout,
+    // With JSON or annotations on stdout, everything for people moves to stderr so that stdout parses.
+    out: format === 'text' ? toStdout : toStderr,
     err: toStderr,
     data: toStdout,
   };
 }
 
-/** A given output (a test's, an embedder's) speaking in the chosen format: lines for people move to `err` under JSON. */
+/**
+ * A given output (a test's, an embedder's) speaking in the chosen format: under JSON and GitHub
+ * annotations, stdout holds only the data, and lines for people (the summary) move to `err`.
+ */
 export function withFormat(output: Output, options: { readonly format?: Format; readonly quiet?: boolean }): Output {
   const format = options.format ?? output.format ?? 'text';
   const data = output.data ?? ((line: string) => output.out(line));
@@ -49,7 +52,7 @@ export function withFormat(output: Output, options: { readonly format?: Format; 
     color: format === 'text' && output.color,
     format,
     quiet: options.quiet ?? output.quiet ?? false,
-    out: format === 'json' ? (line) => output.err(line) : (line) => output.out(line),
+    out: format === 'text' ? (line) => output.out(line) : (line) => output.err(line),
     err: (line) => output.err(line),
     data,
   };
