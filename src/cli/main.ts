@@ -19,6 +19,14 @@ import { printable } from '../compiler/diagnostics/printable.js';
  *
  * @example process.exitCode = await main(['check']);
  */
+/** The program's options each command that builds nothing reads (by its name); the others read them all. */
+const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly string[]>> = {
+  run: ['--out-dir'],
+  serve: ['--out-dir'],
+  pull: [],
+  list: [],
+};
+
 export async function main(argv: readonly string[], options: { cwd?: string; output?: Output } = {}): Promise<number> {
   // The format is known before commander parses: it decides where even a usage error goes.
   const output = options.output ? withFormat(options.output, outputOptions(argv)) : processOutput(outputOptions(argv));
@@ -245,7 +253,16 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     };
   }
 
-  for (const command of [...program.commands, ...mcp.commands]) command.configureHelp({ showGlobalOptions: true });
+  for (const command of [...program.commands, ...mcp.commands]) {
+    const reads = GLOBAL_OPTIONS_READ[command.name()];
+    command.configureHelp({
+      showGlobalOptions: true,
+      // A command that builds nothing lists only the program options it reads.
+      ...(reads
+        ? { visibleGlobalOptions: () => program.options.filter((option) => reads.includes(option.long ?? '')) }
+        : {}),
+    });
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return code;

@@ -96,6 +96,33 @@ describe('help and command words', () => {
       expect(out).toContain(option);
   });
 
+  it.each([
+    ['serve', ['--out-dir']],
+    ['run', ['--out-dir']],
+  ])("%s --help lists, of the program's options, only those it reads", async (command, read) => {
+    project = createProject();
+    const { code, out } = await run([command, '--help']);
+    expect(code).toBe(0);
+    for (const option of [
+      '--config-dir',
+      '--out-dir',
+      '--templates-dir',
+      '--format',
+      '--quiet',
+      '--no-cache',
+      '--watch',
+    ])
+      if (read.includes(option)) expect(out).toContain(option);
+      else expect(out).not.toContain(option);
+  });
+
+  it('mcp pull --help lists none of the build options', async () => {
+    project = createProject();
+    const { out } = await run(['mcp', 'pull', '--help']);
+    expect(out).toContain('--timeout');
+    expect(out).not.toMatch(/--(config-dir|out-dir|templates-dir|format|no-cache)/);
+  });
+
   it('a bad --format is a usage error', async () => {
     project = createProject();
     const { code, err } = await run(['validate', '--format', 'xml']);
