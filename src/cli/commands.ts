@@ -52,7 +52,7 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
 }
 
 /** The settings, once the config dir is known to exist. */
-async function projectSettings(options: CommandOptions, output: Output): Promise<CompilerOptions> {
+export async function projectSettings(options: CommandOptions, output: Output): Promise<CompilerOptions> {
   const settings = await settingsFor(options, output);
   if (!existsSync(settings.configDir) || !statSync(settings.configDir).isDirectory()) {
     throw new UsageError(

@@ -3,7 +3,7 @@
  * packages in Node's module cache when it exits. A re-run with nothing changed loads no YAML parser,
  * validator, template engine or ts-morph; a run whose handler modules did not change never loads
  * ts-morph; a first build of a large project loads it in a worker thread, never in the compiler's;
- * `--version` and `--help` load only commander; only `mcp pull` loads the MCP client.
+ * `graph` after a build reads the picture it wrote; `--version` and `--help` load only commander; only `mcp pull` loads the MCP client.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -90,6 +90,13 @@ describe('what a run loads', () => {
     expect(yamlEdited).not.toContain('ts-morph');
     project.write('config/tools/handlers.ts', `${project.read('config/tools/handlers.ts')}\nexport const added = 1;\n`);
     expect(loadedBy()).toContain('ts-morph');
+  });
+
+  it('graph after a build reads the picture the build wrote, loading no compiler', () => {
+    project = createProject({ 'config/tools/relay.yaml': RELAY });
+    loadedBy();
+    expect(loadedBy('graph', 'relay')).toEqual(['commander']);
+    expect(loadedBy('graph', 'relay', '--no-cache')).toEqual(expect.arrayContaining(['yaml', 'handlebars']));
   });
 
   it('--version and --help load no compiler', () => {

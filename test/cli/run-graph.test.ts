@@ -6,12 +6,17 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createProject, RELAY } from '../helpers/project.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function toolgen(...args: string[]) {
+  return toolgenIn(ROOT, ...args);
+}
+
+function toolgenIn(cwd: string, ...args: string[]) {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
+    cwd,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
     timeout: 60_000,
@@ -113,9 +118,24 @@ describe('toolgen graph', () => {
     expect(markdown).toContain(`\`\`\`mermaid\n${run.stdout}\`\`\``);
   });
 
+  it('does not trust a picture edited by hand: it compiles the tool instead', () => {
+    const project = createProject({ 'config/tools/relay.yaml': RELAY });
+    try {
+      expect(toolgenIn(project.root).status).toBe(0);
+      const fromFile = toolgenIn(project.root, 'graph', 'relay');
+      expect(fromFile.stdout).toContain('flowchart TD\n  chain_start(["relay"])');
+      project.write('generated/graphs/relay.md', project.read('generated/graphs/relay.md').replace('relay', 'edited'));
+      const compiled = toolgenIn(project.root, 'graph', 'relay');
+      expect(compiled.status, compiled.stderr).toBe(0);
+      expect(compiled.stdout).toBe(fromFile.stdout);
+    } finally {
+      project.dispose();
+    }
+  });
+
   it.each([
     ['echo_tool', /'echo_tool' is an atomic tool/],
-    ['inbox_triag', /no tool named 'inbox_triag' \(did you mean 'inbox_triage'\?\)/],
+    ['inbox_triag', /no tool named 'inbox_triag' under the config dir; did you mean 'inbox_triage'\?/],
   ])('exits 2 for %s', (name, message) => {
     const run = toolgen('graph', name);
     expect(run.status).toBe(2);
