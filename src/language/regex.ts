@@ -11,11 +11,14 @@ import { RE2JS } from 're2js';
  *
  * @example linearRegExp('^(a+)+$', 'u').test('a'.repeat(100_000) + '!') // false, at once
  */
-export function linearRegExp(pattern: string, _flags: string): { test(text: string): boolean } {
+export function linearRegExp(pattern: string, _flags: string): { test(text: string): boolean; toString(): string } {
   // What JSON Schema readers compile (a Unicode RegExp) must be valid too; it is compiled, never run.
-  new RegExp(pattern, 'u');
+  const checked = new RegExp(pattern, 'u');
   const compiled = RE2JS.compile(pattern);
-  return { test: (text) => compiled.test(text) };
+  // ajv keys the patterns of a schema by their toString(): each must be its own, or every `pattern`
+  // of a schema would be tested with the first one's program.
+  const key = checked.toString();
+  return { test: (text) => compiled.test(text), toString: () => key };
 }
 // ajv wants the engine's module for standalone code; toolgen does not generate standalone validators.
 linearRegExp.code = 're2js';
