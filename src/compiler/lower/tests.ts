@@ -5,11 +5,13 @@
 import type { JsonValue } from '../../language/json.js';
 import type { ChainPlan } from '../../language/plan.js';
 import type { Stub, TestContext } from '../../language/testing.js';
+import { schemaErrors } from '../../language/validation.js';
 import { requiredPolicies } from '../check/callees.js';
 import { literalErrors } from '../check/literals.js';
 import type { ContextDoc, ParameterDoc, ShapeDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { promisedWaits, retries as retriesKind } from './promises.js';
+import { sampleValue } from './sample.js';
 import type { FailurePolicyTest, TestRun, ToolTests } from './unit.js';
 
 type Input = { readonly [name: string]: JsonValue };
@@ -82,7 +84,10 @@ function failurePolicyTest(
       ? 'stops the chain'
       : 'continues';
   const example = entry.document.examples?.[0];
-  const input = { ...sampleInput(entry), ...(example?.input ?? {}) } as Input;
+  const sampled = sampleInput(entry);
+  const input = { ...sampled, ...(example?.input ?? {}) } as Input;
+  // An input the tool would refuse makes a test of validation, not of the policy: no test rather than a wrong one.
+  if (Object.values(sampled).includes(undefined) || schemaErrors(entry.inputSchema, input).length > 0) return null;
   return {
     ...run(
       `when step '${step.id}' fails, on_failure ${policy.action} ${retried}${outcome}`,
@@ -135,26 +140,9 @@ function contextFor(entry: CatalogueEntry, catalogue: Catalogue): ContextDoc {
   };
 }
 
-/** Plausible values for every parameter, for tests that need a valid input the YAML did not give. */
-function sampleInput(entry: CatalogueEntry): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const parameter of entry.parameters) input[parameter.name] = parameter.default ?? sample(parameter);
+/** Values for every parameter that meet its constraints (undefined where none was found), for tests that need a valid input the YAML did not give. */
+function sampleInput(entry: CatalogueEntry): Record<string, JsonValue | undefined> {
+  const input: Record<string, JsonValue | undefined> = {};
+  for (const parameter of entry.parameters) input[parameter.name] = parameter.default ?? sampleValue(parameter);
   return input;
-}
-
-function sample(shape: ShapeDoc): unknown {
-  if (shape.enum) return shape.enum[0];
-  switch (shape.type) {
-    case 'integer':
-    case 'number':
-      return shape.min_value ?? 1;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-    default:
-      return 'x'.repeat(Math.max(shape.min_length ?? 0, 1));
-  }
 }
