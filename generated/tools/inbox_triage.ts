@@ -22,7 +22,7 @@ export type InboxTriageState = {
     summary: string;
     urgent: boolean;
   } | null>;
-  urgent_count: unknown;
+  urgent_count?: unknown;
   archive_id: string;
 };
 
@@ -164,7 +164,7 @@ export const inboxTriageDefinition = defineTool<InboxTriageParams, InboxTriageSt
       urgent_count: {},
       archive_id: { type: 'string' },
     },
-    required: ['query', 'folder', 'messages', 'summaries', 'urgent_count', 'archive_id'],
+    required: ['query', 'folder', 'messages', 'summaries', 'archive_id'],
   },
   policies: {
     requiresCasefile: false,

@@ -129,3 +129,29 @@ implementation:
     expect(module.content).toContain("returns: { type: 'object', properties: { echoed: { type: 'string' } } },");
   });
 });
+
+describe('a composite that declares no returns: its output schema is its final state', () => {
+  it('does not promise a name only a transform sets: the expression may yield nothing, and the name is then absent', async () => {
+    const yaml = `
+name: flow
+description: Counts what echo says
+parameters:
+  - { name: topic, type: string, required: true }
+implementation:
+  type: composite
+  composite:
+    steps:
+      - tool: echo
+        inputs: { message: << state.topic >> }
+        on_success:
+          map_outputs: { data: echoed }
+          transform: { shouted: '$uppercase(state.echoed)', none: 'state.echoed[$ = "never"]' }
+`;
+    project = createProject({ 'config/tools/flow.yaml': yaml });
+    const result = await project.compiler().build();
+    expect(result.diagnostics).toEqual([]);
+    const module = result.files.find((file) => file.path.endsWith('/tools/flow.ts'))!.content;
+    expect(module).toContain("required: ['topic', 'echoed'],");
+    expect(module).toContain('  shouted?: unknown;\n  none?: unknown;\n');
+  });
+});

@@ -106,11 +106,26 @@ export function stateVariables(
   outputSchema: (node: StepNode) => JsonSchema | null,
   atEnd: Definitions,
 ): StateVariable[] {
+  const mayBeAbsent = transformedOnly(entry, nodes);
   return [...assignedSchemas(entry, nodes, outputSchema)].map(([name, schema]) => ({
     name,
     schema,
-    alwaysAtEnd: atEnd.must.has(name),
+    alwaysAtEnd: atEnd.must.has(name) && !mayBeAbsent.has(name),
   }));
+}
+
+/**
+ * Names only a `transform` assigns: a JSONata expression may yield nothing (`$sum` of no items is
+ * a number, but `items[price > 9]` of none is nothing), and the name is then absent from the state.
+ */
+function transformedOnly(entry: CatalogueEntry, nodes: readonly StepNode[]): Set<string> {
+  const transformed = new Set<string>();
+  const mapped = new Set(entry.parameters.map((parameter) => parameter.name));
+  for (const node of nodes) {
+    for (const to of Object.values(node.doc.on_success?.map_outputs ?? {})) mapped.add(to);
+    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) transformed.add(to);
+  }
+  return new Set([...transformed].filter((name) => !mapped.has(name)));
 }
 
 /** The object schema of a composite's final state, used as its `returns`. */
