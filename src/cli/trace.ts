@@ -25,6 +25,8 @@ export interface TraceStep {
   /** What the runtime decided at this step, in words: skipped by `when`, retried, fell back, hopped, continued, stopped. */
   readonly decisions: readonly string[];
   readonly attempts: readonly TraceAttempt[];
+  /** Why a failed step failed: what its last attempt said, or, for a step with no attempt of its own (a wait, a mapping after a success), the step's own failure. */
+  readonly error?: { readonly kind: string; readonly message: string };
 }
 
 export interface Trace {
@@ -65,6 +67,9 @@ export function chainTrace(
       status: step.status,
       decisions: decisions(step),
       attempts: mine.map(attempt),
+      ...(step.status === 'failed' && step.error
+        ? { error: { kind: step.error.kind, message: step.error.message } }
+        : {}),
     };
   });
   return {
@@ -113,6 +118,7 @@ function attempt(record: AuditRecord): TraceAttempt {
 function decisions(step: StepResult): string[] {
   const out: string[] = [];
   if (step.status === 'skipped') out.push(`skipped: ${step.reason ?? 'its when is false'}`);
+  if (step.branch !== undefined) out.push(step.branch === null ? 'chose the end' : `chose ${step.branch}`);
   if (step.attempts > 1) out.push(`retried: ${step.attempts} attempts`);
   if (step.served_by) out.push(`fell back to ${step.served_by}`);
   if (step.hops?.length) out.push(`hopped by _meta.nextTool to ${step.hops.map((hop) => hop.tool).join(' → ')}`);
@@ -148,6 +154,10 @@ export function printTrace(trace: Trace): string[] {
           : `       output: ${json(tried.output)}`,
       );
     }
+    // A failure no attempt shows: a wait with no signal in time, a mapping that found nothing.
+    const last = step.attempts.at(-1)?.error;
+    if (step.error && (last?.kind !== step.error.kind || last.message !== step.error.message))
+      lines.push(`     error: ${step.error.kind}: ${step.error.message}`);
   });
   if (trace.success) lines.push(`result (${trace.status}): ${json(trace.output)}`);
   else if (trace.waiting) {

@@ -91,6 +91,23 @@ describe('toolgen run', () => {
     expect(trace.steps[0]!.attempts[0]!.error?.message).toBe('primary is down');
   });
 
+  it('says which branch a choice took, and why a step with no attempt of its own failed (a wait without --store)', () => {
+    const routed = toolgen('run', 'route_payment', '--input', '{"amount":50,"country":"DE"}');
+    expect(routed.status, routed.stderr).toBe(0);
+    expect(routed.stdout).toContain('  1. route: success\n     chose auto_approve\n');
+    const input = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checking_001","amount":5000}';
+    const waited = toolgen('run', 'approved_transfer', '--permissions', 'banking.transfer', '--input', input);
+    expect(waited.status).toBe(1);
+    expect(waited.stdout).toContain(
+      "  2. approval: failed\n     failed; the chain continued\n     error: execution: step 'approval' waits for signal 'approval', which only a durable run can do",
+    );
+    const json = toolgen('run', 'approved_transfer', '--permissions', 'banking.transfer', '--input', input, '--json');
+    const approval = (
+      JSON.parse(json.stdout) as { steps: Array<{ step: string; error?: { kind: string } }> }
+    ).steps.find((step) => step.step === 'approval');
+    expect(approval?.error?.kind).toBe('execution');
+  });
+
   it('reads --input from a file', () => {
     const run = toolgen('run', 'echo_tool', '--input', '@config/tools/demo/../../tool.schema.json', '--json');
     // The schema is JSON but not an echo_tool input: a failed call, exit 1.
