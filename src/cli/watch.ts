@@ -45,6 +45,44 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   /** What is on disk, as far as this watch knows: a rebuild compares with this, not with the disk. */
   const onDisk = new Map<string, string>();
 
+  // Watching starts before the first build reads anything: a save made while it runs is queued and
+  // rebuilt after it, never lost in a window between the build's reading and the watcher's start.
+  const watcher = watch([options.configDir, options.templatesDir, options.schemaPath], {
+    ignoreInitial: true,
+    // Report deletions at once: a rename (unlink + add) then lands in one debounced rebuild, instead
+    // of a transient duplicate name while chokidar waits to see whether the file comes back.
+    atomic: false,
+    // Its own output never triggers a rebuild, nor do files toolgen does not read.
+    ignored: (file, stats) => isInside(file, options.outDir) || (stats?.isFile() === true && !RELEVANT.test(file)),
+  });
+  await new Promise<void>((resolve, reject) => {
+    watcher.once('ready', resolve);
+    watcher.once('error', reject);
+  });
+
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let initialDone = false;
+  const schedule = (file: string) => {
+    pending.add(path.resolve(file));
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(flush, control.debounceMs ?? 30);
+  };
+  const flush = () => {
+    timer = null;
+    // The running rebuild (or the first build) picks the new saves up when it ends.
+    if (running || !initialDone) return;
+    running = (async () => {
+      while (pending.size > 0) await rebuild();
+      running = null;
+    })();
+  };
+  watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
+  watcher.on('error', (error) =>
+    output.err(`toolgen: watch error: ${printable(error instanceof Error ? error.message : String(error))}`),
+  );
+
   const started = performance.now();
   const first = await compiler.build();
   printDiagnostics(output, first.diagnostics, first.sources);
@@ -75,23 +113,6 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   };
   report(output, initial);
   control.onBuild?.(initial);
-
-  const watcher = watch([options.configDir, options.templatesDir, options.schemaPath], {
-    ignoreInitial: true,
-    // Report deletions at once: a rename (unlink + add) then lands in one debounced rebuild, instead
-    // of a transient duplicate name while chokidar waits to see whether the file comes back.
-    atomic: false,
-    // Its own output never triggers a rebuild, nor do files toolgen does not read.
-    ignored: (file, stats) => isInside(file, options.outDir) || (stats?.isFile() === true && !RELEVANT.test(file)),
-  });
-  await new Promise<void>((resolve, reject) => {
-    watcher.once('ready', resolve);
-    watcher.once('error', reject);
-  });
-
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
 
   const rebuild = async (): Promise<void> => {
     const changed = [...pending];
@@ -165,25 +186,10 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     timeout.unref();
   };
 
-  const schedule = (file: string) => {
-    pending.add(path.resolve(file));
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, control.debounceMs ?? 30);
-  };
-  const flush = () => {
-    timer = null;
-    if (running) return; // the running rebuild picks the new saves up when it ends
-    running = (async () => {
-      while (pending.size > 0) await rebuild();
-      running = null;
-    })();
-  };
-  watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
-  watcher.on('error', (error) =>
-    output.err(`toolgen: watch error: ${printable(error instanceof Error ? error.message : String(error))}`),
-  );
   output.out(`toolgen: watching ${shown(options.configDir)} for changes (Ctrl-C to stop)`);
   control.onReady?.();
+  initialDone = true;
+  if (pending.size > 0 && !timer) flush();
 
   await new Promise<void>((resolve) => {
     if (control.signal.aborted) resolve();

@@ -33,7 +33,7 @@ const TEMPLATES = ['banner.hbs', 'function-tool.ts.hbs', 'composite-tool.ts.hbs'
 /** Starts a watch on a new project; with `ownTemplates`, on a copy of the templates in the project. */
 async function startWatch(
   files: Record<string, string> = {},
-  options: { ownTemplates?: boolean; debounceMs?: number } = {},
+  options: { ownTemplates?: boolean; debounceMs?: number; afterFirstBuild?: (project: TestProject) => void } = {},
 ): Promise<Session> {
   const project = createProject(files);
   if (options.ownTemplates) {
@@ -53,6 +53,7 @@ async function startWatch(
     ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
     onReady: ready,
     onBuild: (report) => {
+      if (report.initial) options.afterFirstBuild?.(project);
       const waiter = waiting.shift();
       if (waiter) waiter(report);
       else arrived.push(report);
@@ -75,6 +76,19 @@ async function startWatch(
 }
 
 describe('toolgen --watch', () => {
+  it('rebuilds an edit saved once the first build wrote its files, before it said it was watching', async () => {
+    session = await startWatch(
+      { 'config/tools/relay.yaml': RELAY },
+      {
+        afterFirstBuild: (project) =>
+          project.write('config/tools/relay.yaml', RELAY.replace('Echoes twice', 'Echoes, twice')),
+      },
+    );
+    const report = await session.nextBuild();
+    expect(report.rebuilt).toEqual(['relay']);
+    expect(session.project.read('generated/tools/relay.ts')).toContain('Echoes, twice');
+  });
+
   it('builds everything first, then says it is watching', async () => {
     session = await startWatch({ 'config/tools/relay.yaml': RELAY });
     expect(session.lines[0]).toMatch(
