@@ -8,7 +8,6 @@
  * is always the last consistent tree (`test/compiler/integrity.test.ts` checks it over random edits).
  */
 import type { ChainPlan } from '../language/plan.js';
-import { calleesOf } from './check/callees.js';
 import { affectedBy, checkCatalogue, forgetAnalysis, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
@@ -203,15 +202,9 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   const failed = new Set(
     loaded.filter((file) => hasErrors(perFile.get(file.source.displayPath)!)).map((file) => file.source.displayPath),
   );
+  // Built on a broken signature, a caller's types would be wrong: it waits. Silently: the callee's
+  // own error is the one diagnostic of that cause, and a build with errors writes nothing anyway.
   const held = heldBack(catalogue, failed, analysed.brokenNames);
-  for (const entry of catalogue.entries()) {
-    if (!held.has(entry.name) || failed.has(entry.source.displayPath)) continue;
-    // Built on a broken signature, its types would be wrong: it waits, and says why.
-    const callee = calleesOf(entry.document).find((name) => held.has(name));
-    perFile
-      .get(entry.source.displayPath)!
-      .push(diagnostic('HELD_BACK', { tool: entry.name, callee: callee! }, entry.source.locate(['name'])));
-  }
   const diagnostics = [
     ...selected.diagnostics,
     ...loaded

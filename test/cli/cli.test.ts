@@ -97,15 +97,16 @@ describe('toolgen (build)', () => {
     expect(project.read('generated/index.ts')).not.toContain('lonely');
   });
 
-  it('says so, and exits 1, when a named composite cannot be built because a tool it calls has errors', async () => {
+  it('exits 1 with the one diagnostic of the cause when a named composite calls a tool with errors', async () => {
     project = createProject({ 'config/tools/relay.yaml': CHAIN });
     project.write(
       'config/tools/echo.yaml',
       project.read('config/tools/echo.yaml').replace('description: Echoes', 'description: Echoes\ndescripton: typo'),
     );
-    const { code, err } = await run(['relay']);
+    const { code, err, out } = await run(['relay']);
     expect(code).toBe(1);
-    expect(err).toContain("error TG2008 'relay' is not built: it calls 'echo', which has errors");
+    expect(err).toContain("error TG1102 unknown field 'descripton'");
+    expect(out).toContain('1 error, 0 warnings');
   });
 
   it('suggests the name when a named tool does not exist', async () => {

@@ -66,15 +66,15 @@ describe('the catalogue', () => {
 
 describe('diagnostic', () => {
   it('fills the message and the hint from the arguments, and keeps them', () => {
-    const found = diagnostic('HELD_BACK', { tool: 'flow', callee: 'echo' }, at);
+    const found = diagnostic('SCHEMA_OLD_FIELD', { field: 'chain_mode', where: 'the tool', replacement: 'mode' }, at);
     expect(found).toEqual({
-      id: 'HELD_BACK',
-      code: 'TG2008',
+      id: 'SCHEMA_OLD_FIELD',
+      code: 'TG1102',
       severity: 'error',
-      message: "'flow' is not built: it calls 'echo', which has errors",
-      args: { tool: 'flow', callee: 'echo' },
+      message: "unknown field 'chain_mode' in the tool",
+      args: { field: 'chain_mode', where: 'the tool', replacement: 'mode' },
       location: at,
-      hint: "fix 'echo' first; the previous 'flow' stays as it was",
+      hint: "'chain_mode' is the original format's; in toolgen: mode. npx toolgen migrate SRC DEST converts whole files",
     });
   });
 
@@ -91,11 +91,11 @@ describe('diagnostic', () => {
 
   it('types the arguments from the templates', () => {
     // @ts-expect-error a missing argument does not compile
-    diagnostic('HELD_BACK', { tool: 'flow' }, at);
+    diagnostic('SCHEMA_OLD_FIELD', { field: 'chain_mode', where: 'the tool' }, at);
     // @ts-expect-error a misspelled argument does not compile
     diagnostic('UNKNOWN_TOOL', { nmae: 'ecko' }, at);
     // @ts-expect-error an argument the templates do not name does not compile
     diagnostic('EMPTY_COMPOSITE', { steps: '0' }, at);
-    expect(placeholdersOf(CATALOGUE.HELD_BACK.hint)).toEqual(['callee', 'tool']);
+    expect(placeholdersOf(CATALOGUE.SCHEMA_OLD_FIELD.hint)).toEqual(['field', 'replacement']);
   });
 });

@@ -61,7 +61,7 @@ describe('handler signatures', () => {
           code: 'TG2009',
           severity: 'error',
           message:
-            "the handler 'shout' (config/tools/shout.ts:1:64) does not return what 'shout' declares: Type 'number' is not assignable to type 'string'",
+            "the handler 'shout' (config/tools/shout.ts:1:64) does not return what 'shout' declares: at 'loud': Type 'number' is not assignable to type 'string'",
         },
       ],
     ],

@@ -95,18 +95,25 @@ export function checkInputs(
 ): void {
   const { source } = scope.entry;
   const parameters = new Map(callee.parameters.map((p) => [p.name, p]));
+  /** Parameters a misspelt input was meant for: their absence is that one mistake, not a second one. */
+  const meant = new Set<string>();
   for (const [name, value] of Object.entries(inputs)) {
     const at: YamlPath = [...node.path, 'inputs', name];
     const parameter = parameters.get(name);
     if (!parameter) {
       const where = source.locate(at, { key: true });
+      const suggestion = closestName(
+        name,
+        [...parameters.keys()].filter((known) => !Object.hasOwn(inputs, known)),
+      );
+      if (suggestion) meant.add(suggestion);
       scope.report(
         parameters.size > 0
           ? diagnostic(
               'UNKNOWN_INPUT',
               { tool: callee.name, name, parameters: plainList([...parameters.keys()]) },
               where,
-              { suggestion: closestName(name, [...parameters.keys()]) },
+              { suggestion },
             )
           : diagnostic('UNKNOWN_INPUT_NO_PARAMETERS', { tool: callee.name, name }, where),
       );
@@ -114,7 +121,7 @@ export function checkInputs(
     }
     checkInputValue(value, shapeSchema(parameter), { at, label: name, tool: callee.name }, scope);
   }
-  const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs));
+  const missing = callee.parameters.filter((p) => mustPass(p) && !(p.name in inputs) && !meant.has(p.name));
   if (missing.length > 0) {
     const at: YamlPath = 'inputs' in node.doc && node.doc.inputs ? [...node.path, 'inputs'] : [...node.path, 'tool'];
     scope.report(

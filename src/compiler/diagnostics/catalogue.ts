@@ -34,6 +34,12 @@ export const CATALOGUE = {
     message: 'a {template} template must be quoted in YAML: unquoted, it reads as a mapping{more}',
     hint: "write {quoted} in quotes, or toolgen's own template, which needs none: << state.x >>",
   },
+  YAML_UNQUOTED_COLON: {
+    code: 'TG1001',
+    severity: 'error',
+    message: "the value of '{key}' holds ': ', which YAML reads as a mapping inside it{more}",
+    hint: 'quote the whole value: {quoted}',
+  },
   YAML_TAB: {
     code: 'TG1001',
     severity: 'error',
@@ -211,12 +217,6 @@ export const CATALOGUE = {
   },
   SELF_CALLING_COMPOSITE: { code: 'TG2006', severity: 'error', message: "'{tool}' calls itself", hint: RECURSION },
   UNKNOWN_NAME: { code: 'TG2007', severity: 'error', message: "no tool named '{name}' under the config dir" },
-  HELD_BACK: {
-    code: 'TG2008',
-    severity: 'error',
-    message: "'{tool}' is not built: it calls '{callee}', which has errors",
-    hint: "fix '{callee}' first; the previous '{tool}' stays as it was",
-  },
   HANDLER_INPUT_TYPE: {
     code: 'TG2009',
     severity: 'error',

@@ -170,6 +170,22 @@ function syntaxDiagnostic(source: SourceFile, error: YAMLError, after: number): 
       { ...at, column: line.indexOf('{{') + 1, length: Math.max(2, line.lastIndexOf('}}') + 2 - line.indexOf('{{')) },
     );
   if (error.code === 'TAB_AS_INDENT') return diagnostic('YAML_TAB', { more }, at);
+  if (error.code === 'BLOCK_AS_IMPLICIT_KEY') {
+    // `key: text: more`: a plain value holding ': ' reads as a second key on the same line.
+    const pair = /^(\s*(?:-\s+)?)([^\s:#'"][^:#]*?):\s+(\S.*?)\s*$/.exec(line);
+    if (pair && !/^["'[{|>]/.test(pair[3]!) && pair[3]!.includes(': ')) {
+      const value = pair[3]!;
+      return diagnostic(
+        'YAML_UNQUOTED_COLON',
+        { more, key: pair[2]!, quoted: `${pair[2]}: ${JSON.stringify(value)}` },
+        {
+          ...at,
+          column: line.indexOf(value, pair[1]!.length + pair[2]!.length) + 1,
+          length: value.length,
+        },
+      );
+    }
+  }
   if (error.code === 'BAD_INDENT' && /^Flow (sequence|map) .*end with a [\]}]/.test(error.message)) {
     const opened = unclosedBracket(source.text, error.pos[0]);
     if (opened !== null) {

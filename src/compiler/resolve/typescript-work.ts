@@ -91,7 +91,7 @@ export function checkSignatures(pending: readonly PendingCheck[]): [string, Hand
       const messages = ts.flattenDiagnosticMessageText(found.compilerObject.messageText, '\n').split('\n');
       problems.push({
         part,
-        detail: messages[messages.length - 1]!.trim().replace(/\.$/, ''),
+        detail: detailOf(messages),
         ...placeOf(handler, signature.exportName, part),
       });
     }
@@ -152,4 +152,20 @@ function placeOf(
   const start = file.getLineAndColumnAtPos(at.getStart());
   const firstLine = at.getText().split('\n')[0]!;
   return { line: start.line, column: start.column, length: Math.max(1, firstLine.length) };
+}
+
+/**
+ * The last line of TypeScript's message chain, which says what differs, preceded by the field it
+ * differs at when the chain went through properties (`'items.price': Type 'string' is not …`).
+ */
+function detailOf(messages: readonly string[]): string {
+  const last = messages[messages.length - 1]!.trim().replace(/\.$/, '');
+  const path: string[] = [];
+  for (const message of messages) {
+    const property = /Types of property '([^']+)' are incompatible/.exec(message);
+    const dotted = /The types of '([^']+)' are incompatible/.exec(message);
+    if (property) path.push(property[1]!);
+    else if (dotted) path.push(dotted[1]!);
+  }
+  return path.length > 0 ? `at '${path.join('.')}': ${last}` : last;
 }
