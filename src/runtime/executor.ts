@@ -602,14 +602,10 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   try {
     const problems = schemaErrors(tool.returns, output, 'output');
     if (problems.length > 0) {
-      return {
-        ok: false,
-        error: {
-          kind: 'output',
-          message: `'${tool.name}' returned output that does not match its returns schema`,
-          details: problems,
-        },
-      };
+      const message = tool.remote
+        ? `'${tool.name}' returned output that does not match the outputSchema pinned for it: the server '${tool.remote.server}' changed '${tool.remote.tool}' since \`toolgen mcp pull\` pinned it (\`toolgen mcp diff\` shows what changed)`
+        : `'${tool.name}' returned output that does not match its returns schema`;
+      return { ok: false, error: { kind: 'output', message, details: problems } };
     }
   } catch (error) {
     return unreadable(tool, error);
