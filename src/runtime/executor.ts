@@ -85,7 +85,8 @@ interface Called {
 /** The site of a call the app makes (not a step's). */
 function topSite(options: RunOptions, journal?: RunJournal): CallSite {
   const signal = options.signal ?? NEVER;
-  return { chainId: null, stepId: null, attempt: 1, depth: 0, signal, waitedMs: 0, onStep: options.onStep, journal };
+  const { onStep, idempotencyKey } = options;
+  return { chainId: null, stepId: null, attempt: 1, depth: 0, signal, waitedMs: 0, onStep, journal, idempotencyKey };
 }
 
 /**
@@ -256,6 +257,7 @@ export class ChainExecutor implements ToolCaller {
       signal: options.signal ?? NEVER,
       timeoutMs: options.timeoutMs,
       journal: undefined,
+      idempotencyKey: options.idempotencyKey,
       onStep: options.onStep,
       trace: undefined,
     }) as Settled<ChainResult>;
@@ -375,6 +377,7 @@ export class ChainExecutor implements ToolCaller {
         signal: site.signal,
         timeoutMs: limit,
         journal: site.journal,
+        idempotencyKey: site.journal === undefined ? site.idempotencyKey : undefined,
         onStep: site.onStep,
         trace: chainParent,
       });

@@ -46,6 +46,12 @@ export interface RunOptions {
    * composites nested in the chain do not report their own steps.
    */
   readonly onStep?: StepListener;
+  /**
+   * The key the call's handler sees as `context.idempotencyKey` outside a durable run (`toolgen serve`
+   * passes the one an MCP client sent in `_meta`); for a composite, each call its chain makes sees
+   * this key and the step's place (`<key>/<step>#<visit>`). A durable run's own keys take precedence.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What a caller may pass when running a composite. */
