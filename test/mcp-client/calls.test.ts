@@ -44,7 +44,21 @@ const fixture = fixtureServer(dir, [
   },
   { name: 'nothing', result: { content: [] } },
   { name: 'silent_error', result: { content: [], isError: true } },
+  { name: 'modern' },
 ]);
+/** A schema as servers on newer SDKs (zod 4) pin theirs: draft 2020-12. */
+const modern = defineRemoteTool<Record<string, unknown>, unknown>({
+  server: 'fixture',
+  tool: 'modern',
+  description: 'modern',
+  parameters: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
+    required: ['pair'],
+  },
+  returns: null,
+});
 const fixtureTool = (name: string): ToolDefinition =>
   defineRemoteTool({ server: 'fixture', tool: name, description: name, parameters: { type: 'object' }, returns: null });
 
@@ -54,6 +68,7 @@ const tools = [
   everythingGetSum,
   everythingGetTinyImage,
   ...['json_text', 'two_texts', 'nothing', 'silent_error'].map(fixtureTool),
+  modern,
 ];
 const { executor, registry } = remoteExecutor(tools, { everything: EVERYTHING, fixture: fixture.spec });
 const drifted = remoteExecutor([driftedWeather, looseSum], { everything: EVERYTHING });
@@ -107,6 +122,14 @@ describe('failures', () => {
     // Nothing was started for it.
     expect(childPids()).toHaveLength(before);
     await unused.close();
+  });
+
+  it('checks arguments against a pinned schema of draft 2020-12 by its own rules', async () => {
+    expect(await executor.call(modern, { pair: [1, 'a'] })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', details: ['pair.0: must be string', 'pair.1: must be number'] },
+    });
+    expect(await executor.call(modern, { pair: ['a', 1] })).toEqual({ ok: true, output: { pair: ['a', 1] } });
   });
 
   it("makes a result with isError an execution failure carrying the server's text (MCP_TOOL_ERROR)", async () => {
