@@ -21,6 +21,8 @@ import { transportFor, type ServerTransport, type Surroundings } from './transpo
 
 /** How long a server has to answer `initialize`. */
 export const CONNECT_TIMEOUT_MS = 30_000;
+/** How long closing waits for an HTTP server to end the session. */
+const TERMINATE_WAIT_MS = 1000;
 /** The longest timer Node keeps (about 24.8 days): the SDK's request timeout, so that it never fires first. */
 const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 
@@ -168,8 +170,13 @@ function what(call: RemoteCall): string {
 async function closeSession(session: Session): Promise<void> {
   session.lost = true;
   const { transport } = session;
-  // An HTTP session is ended on the server too (a server that does not keep sessions answers 405).
-  if ('terminateSession' in transport) await transport.terminateSession().catch(() => {});
+  // An HTTP session is ended on the server too (a server that does not keep sessions answers 405),
+  // within a second: closing the client then aborts a request that hangs.
+  if ('terminateSession' in transport)
+    await Promise.race([
+      transport.terminateSession().catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS).unref()),
+    ]);
   await session.client.close().catch(() => {});
 }
 

@@ -54,7 +54,10 @@ export class ToolRegistry implements ToolLookup {
     return [...this.#tools.keys()].sort();
   }
 
-  /** A copy of this registry in which the named tools run the given handlers instead (test doubles). */
+  /**
+   * A copy of this registry in which the named tools run the given handlers instead (test doubles); a
+   * remote tool so replaced is local from then on (no server is called, its span is a local tool's).
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
   withHandlers(handlers: Readonly<Record<string, ToolHandler<any, unknown>>>): ToolRegistry {
     const copy = new ToolRegistry([], {
@@ -63,11 +66,18 @@ export class ToolRegistry implements ToolLookup {
     });
     for (const tool of this.#tools.values()) {
       const handler = handlers[tool.name];
-      copy.register(handler ? { ...tool, implementation: { kind: 'function', handler } } : tool);
+      copy.register(handler ? replaced(tool, handler) : tool);
     }
     for (const name of Object.keys(handlers)) {
       if (!this.#tools.has(name)) throw new RuntimeUsageError(`cannot replace '${name}': no such tool in the registry`);
     }
     return copy;
   }
+}
+
+/** The tool with another handler: no longer remote, whatever it was. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
+function replaced(tool: ToolDefinition, handler: ToolHandler<any, unknown>): ToolDefinition {
+  const { remote: _remote, ...rest } = tool;
+  return { ...rest, implementation: { kind: 'function', handler } };
 }

@@ -181,6 +181,15 @@ describe('failures', () => {
     });
   });
 
+  it('leaves a remote tool replaced by withHandlers local: the stub answers, no server is asked', async () => {
+    const { ChainExecutor, AuditContext } = await import('../../src/runtime/index.js');
+    const stubbed = registry.withHandlers({ 'everything/get-sum': () => 'stubbed' });
+    expect(stubbed.servers).toBe(registry.servers);
+    expect(stubbed.get('everything/get-sum')!.remote).toBeUndefined();
+    const local = new ChainExecutor({ registry: stubbed, context: new AuditContext({ userId: 'u', sessionId: 's' }) });
+    expect(await local.call('everything/get-sum', { a: 1, b: 2 })).toEqual({ ok: true, output: 'stubbed' });
+  });
+
   it('fails a remote tool in a registry without servers, saying how to build one', async () => {
     const { ChainExecutor, AuditContext, ToolRegistry } = await import('../../src/runtime/index.js');
     const bare = new ChainExecutor({
