@@ -84,6 +84,7 @@ export class ServerConnection {
     this.#closing.abort();
     const current = this.#current;
     this.#current = null;
+    this.#open = null;
     const session = await current?.catch(() => null);
     if (session) await closeSession(session);
     await Promise.all(this.#closings);

@@ -7,7 +7,7 @@
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { RemoteCallError } from '../runtime/index.js';
-import { ServerProcess, type ProcessEnd } from './server-process.js';
+import { ProcessNotRunning, ServerProcess, type ProcessEnd } from './server-process.js';
 import { shownSpec, type McpServerSpec } from './spec.js';
 import type { ServerTransport } from './transport.js';
 
@@ -67,7 +67,10 @@ export function callFailure(server: FailedServer, error: unknown, what: string):
       'MCP_UNREACHABLE',
       `cannot reach MCP server '${name}' (${shownSpec(server.spec)}): ${unreachable}`,
     );
-  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+  if (
+    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) ||
+    error instanceof ProcessNotRunning
+  ) {
     const end = ended(server.transport);
     const how = end === null ? 'closed' : `closed: the server ${endText(end)}`;
     return new RemoteCallError(
