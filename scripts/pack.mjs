@@ -21,7 +21,7 @@
  *   imported only by another subpath, or only through `import()`, or only by the main entry's
  *   declarations when package.json makes it an optional peer, is an optional peer dependency,
  *   installed by the apps that use it. Versions are this repository's. Except a package the CLI
- *   depends on (the MCP SDK, for `./mcp` and `toolgen serve`): it is in every app's tree (as a dev
+ *   depends on (the MCP SDK, for `./mcp`, `./mcp-client`, `toolgen serve` and `mcp pull`): it is in every app's tree (as a dev
  *   package) and npm keeps an optional peer of a production package whenever it is in the tree, so
  *   declaring it would put it into every production install. It is left undeclared (`unlisted`), and
  *   an app that uses that subpath in production lists it in its own dependencies (the README says so).

@@ -3,7 +3,8 @@
  * generated index (`generated/index.ts`), which imports the handlers (`config/tools/*.ts`). Node 20
  * cannot import TypeScript, so a `.ts` index is imported through tsx (an optional peer dependency of
  * toolgen: the app installs it, so that installing toolgen runs no install script); a compiled `.js` index (`--registry dist/generated/index.js`) is
- * imported as it is.
+ * imported as it is. The registry is made with the project root, so that a stdio MCP server's
+ * relative `cwd` means the config file's folder; the command closes it when done (stopping those servers).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -11,18 +12,19 @@ import { pathToFileURL } from 'node:url';
 import type { ToolDefinition, ToolRegistry } from '../runtime/index.js';
 import { UsageError } from './commands.js';
 
-/** What the generated index exports that we use. */
+/** What the generated index exports that we use (an index without remote tools takes no options, and ignores them). */
 interface GeneratedIndex {
-  readonly createToolRegistry?: () => ToolRegistry;
+  readonly createToolRegistry?: (options?: { readonly root?: string }) => ToolRegistry;
   readonly generatedTools?: readonly ToolDefinition[];
 }
 
 /**
- * The registry of the app's generated tools.
+ * The registry of the app's generated tools; `root` is the project root (the config file's folder).
+ * Close it when done.
  *
- * @example const registry = await loadRegistry('/app/generated/index.ts');
+ * @example const registry = await loadRegistry('/app/generated/index.ts', '/app');
  */
-export async function loadRegistry(file: string): Promise<ToolRegistry> {
+export async function loadRegistry(file: string, root: string): Promise<ToolRegistry> {
   if (!existsSync(file))
     throw new UsageError(
       `${file} does not exist; run \`npx toolgen\` first, or pass --registry FILE (the generated index, .ts or compiled .js)`,
@@ -30,7 +32,7 @@ export async function loadRegistry(file: string): Promise<ToolRegistry> {
   const loaded = (await importModule(file)) as GeneratedIndex;
   if (typeof loaded.createToolRegistry !== 'function')
     throw new UsageError(`${file} does not export createToolRegistry(); is it toolgen's generated index?`);
-  return loaded.createToolRegistry();
+  return loaded.createToolRegistry({ root });
 }
 
 async function importModule(file: string): Promise<unknown> {

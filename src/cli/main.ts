@@ -226,9 +226,10 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
   /** Who calls, and the generated index to load: by default the out dir's (from the flags, the config file or the default). */
   async function callerSettings(options: CallerFlags) {
     const { settingsFor } = await import('./commands.js');
-    const { outDir } = await settingsFor(settings(program), output);
+    const { outDir, root: projectRoot } = await settingsFor(settings(program), output);
     return {
       root: cwd,
+      projectRoot,
       registry: options.registry ?? path.join(outDir, 'index.ts'),
       userId: options.user,
       permissions: list(options.permissions),

@@ -14,6 +14,7 @@ import {
   type ChainResult,
   type Stub,
   type ToolHandler,
+  type ToolRegistry,
 } from '../runtime/index.js';
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
@@ -21,7 +22,10 @@ import type { Output } from './output.js';
 import { callTrace, chainTrace, printTrace, type Trace } from './trace.js';
 
 export interface RunOptions {
+  /** Where relative paths on the command line start: the current directory. */
   readonly root: string;
+  /** The project root, the config file's folder: what a stdio MCP server's relative `cwd` is relative to. */
+  readonly projectRoot: string;
   /** The generated index to import. */
   readonly registry: string;
   /** JSON text, or `@file.json`. */
@@ -40,7 +44,22 @@ export interface RunOptions {
 export async function runCommand(name: string, options: RunOptions, output: Output): Promise<number> {
   const input = readInput(options.root, options.input);
   const stubs = options.stubs.map(parseStub);
-  const loaded = await loadRegistry(path.resolve(options.root, options.registry));
+  const loaded = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  try {
+    return await runWith(loaded, { name, input, stubs }, options, output);
+  } finally {
+    // Stops the stdio MCP servers remote tools started: none outlives the command.
+    await loaded.close();
+  }
+}
+
+/** The run itself, once the registry is loaded: the tool, its input and the stubs, as the command line gave them. */
+async function runWith(
+  loaded: ToolRegistry,
+  { name, input, stubs }: { name: string; input: unknown; stubs: readonly [string, Stub][] },
+  options: RunOptions,
+  output: Output,
+): Promise<number> {
   const definition = loaded.get(name);
   if (!definition)
     throw new UsageError(`no tool named '${name}' in ${options.registry}; it has ${loaded.names().join(', ')}`);

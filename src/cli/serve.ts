@@ -15,7 +15,10 @@ import { readTokens, TOKENS_ENV } from './tokens.js';
 import { VERSION } from './version.js';
 
 export interface ServeOptions {
+  /** Where relative paths on the command line start: the current directory. */
   readonly root: string;
+  /** The project root, the config file's folder: what a stdio MCP server's relative `cwd` is relative to. */
+  readonly projectRoot: string;
   readonly registry: string;
   /** Serve over HTTP on this port instead of stdio. */
   readonly http: number | null;
@@ -48,7 +51,22 @@ export async function serveCommand(options: ServeOptions, output: Output, stop?:
     if (given) throw new UsageError(`${HTTP_FLAGS[given]} applies to --http only`);
   }
   const http = options.http === null ? null : httpOptions(options, output);
-  const registry = await loadRegistry(path.resolve(options.root, options.registry));
+  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  try {
+    return await serveRegistry(registry, http, options, output, stop);
+  } finally {
+    // Stops the stdio MCP servers remote tools started: none outlives the server.
+    await registry.close();
+  }
+}
+
+async function serveRegistry(
+  registry: ToolRegistry,
+  http: Partial<HttpServerOptions> | null,
+  options: ServeOptions,
+  output: Output,
+  stop: AbortSignal | undefined,
+): Promise<number> {
   const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
   if (options.store === null) warnUnwaited(registry, output);
   const served = {

@@ -1,24 +1,41 @@
 /**
- * JSON Schema validation with one ajv instance, and its errors worded one way: the compiler checks
- * literal inputs with the same words the runtime uses for inputs at run time.
+ * JSON Schema validation with ajv, and its errors worded one way: the compiler checks literal inputs
+ * with the same words the runtime uses for inputs at run time. Draft-07 (what toolgen writes) by
+ * default; a schema whose `$schema` names draft 2020-12 (as servers built on newer MCP SDKs pin
+ * theirs) or 2019-09 is compiled by ajv's class for that draft, made when first needed.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from './json.js';
 import { linearRegExp } from './regex.js';
 
 // Patterns run on a linear-time engine: a schema from YAML cannot make a validation hang.
-const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
+const options = { allErrors: true, strict: false, code: { regExp: linearRegExp } };
+const ajv = new Ajv(options);
+let ajv2019: Ajv2019 | undefined;
+let ajv2020: Ajv2020 | undefined;
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
+
+/** The ajv that compiles this schema: by its `$schema`. */
+function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
+  const dialect = schema['$schema'];
+  if (typeof dialect !== 'string') return ajv;
+  if (/json-schema\.org\/draft\/2020-12\/schema/.test(dialect)) return (ajv2020 ??= new Ajv2020(options));
+  if (/json-schema\.org\/draft\/2019-09\/schema/.test(dialect)) return (ajv2019 ??= new Ajv2019(options));
+  return ajv;
+}
 
 /** The validator of a schema object, compiled once (compiling is the slow part). Throws on a schema ajv refuses, every time. */
 export function validatorFor(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
+    const compiler = ajvFor(schema);
     try {
-      validate = ajv.compile(schema);
+      validate = compiler.compile(schema);
     } catch (error) {
       // ajv caches a schema before checking it: without this, the next compile of it would succeed.
-      ajv.removeSchema(schema);
+      compiler.removeSchema(schema);
       throw error;
     }
     compiled.set(schema, validate);
@@ -29,7 +46,7 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
 /** Drops a schema's compiled validator (ajv keeps every schema it compiled until told otherwise). */
 export function forgetValidator(schema: JsonSchema): void {
   compiled.delete(schema);
-  ajv.removeSchema(schema);
+  ajvFor(schema).removeSchema(schema);
 }
 
 /**

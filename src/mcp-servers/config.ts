@@ -8,7 +8,7 @@ import path from 'node:path';
 import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
 import { byCodeUnits } from './lock.js';
-import { badReference } from './variables.js';
+import { badReference } from '../language/variables.js';
 
 export interface StdioServerConfig {
   readonly transport: 'stdio';

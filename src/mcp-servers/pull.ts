@@ -13,8 +13,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config.js';
 import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from './lock.js';
-import { ServerProcess, type ProcessEnd } from './server-process.js';
-import { expand } from './variables.js';
+import { ServerProcess, type ProcessEnd } from '../mcp-client/server-process.js';
+import { expand } from '../language/variables.js';
 
 /** The request that was under way when a server failed. */
 export type Stage = 'initialize' | 'tools/list';

@@ -3,7 +3,9 @@
  * `inputSchema` and its `returns` (for a composite, its final state) as `outputSchema`, byte for byte;
  * each call run by a `ChainExecutor` on behalf of the MCP caller, audited, cancellable, and, for a
  * composite, reporting progress per step (the run's `onStep`: only the chain the caller started
- * reports, not the composites nested in it).
+ * reports, not the composites nested in it). An idempotency key the client sends in the request's
+ * `_meta` (`IDEMPOTENCY_KEY_META`, as a toolgen composite's remote step does in a durable run) is
+ * handed on (`RunOptions.idempotencyKey`), so that a retried call deduplicates end to end.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -13,10 +15,12 @@ import {
   type jsonSchemaValidator,
   type McpServerFactory,
   type ServerContext,
+  type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import {
   AuditContext,
   ChainExecutor,
+  IDEMPOTENCY_KEY_META,
   type AuditContextOptions,
   type AuditRecord,
   type ChainResult,
@@ -95,7 +99,9 @@ export function toolServerFactory(options: ToolServerOptions): McpServerFactory 
       server.registerTool(
         definition.name,
         {
+          ...(definition.title !== undefined ? { title: definition.title } : {}),
           description: definition.description,
+          ...(definition.annotations !== undefined ? { annotations: definition.annotations as ToolAnnotations } : {}),
           inputSchema: fromJsonSchema(definition.parameters as never, RUNTIME_VALIDATES),
           ...(returns ? { outputSchema: fromJsonSchema(returns as never, RUNTIME_VALIDATES) } : {}),
         },
@@ -130,11 +136,14 @@ async function callTool(
     ...(options.tracer ? { tracer: options.tracer, traceContent: options.traceContent ?? false } : {}),
   });
   const signal = ctx.mcpReq.signal;
+  const key = ctx.mcpReq._meta?.[IDEMPOTENCY_KEY_META];
+  const keyed = typeof key === 'string' && key !== '' ? { idempotencyKey: key } : {};
   if (definition.implementation.kind === 'function')
-    return toolResult(await executor.call(definition, input, { signal }));
+    return toolResult(await executor.call(definition, input, { signal, ...keyed }));
   const reporter = progress(ctx);
   const result: ChainResult<unknown, boolean> = await executor.runComposite(definition, input, {
     signal,
+    ...keyed,
     ...(reporter ? { onStep: reporter.onStep } : {}),
   });
   // The result ends the request: notifications still on their way would arrive after it, and be dropped.

@@ -34,6 +34,8 @@ export interface ChainRequest {
   readonly timeoutMs: number | undefined;
   /** In a durable run: its journal (the chain's id and start come from it). */
   readonly journal: RunJournal | undefined;
+  /** The key of the call that runs the chain, outside its own journal: its steps' keys are made from it. */
+  readonly idempotencyKey: string | undefined;
   readonly onStep: StepListener | undefined;
   /** When tracing: the parent of the chain's span. */
   readonly trace: TraceContext | undefined;
@@ -80,6 +82,7 @@ function startChain(core: Core, request: ChainRequest): Settled<AnyChainResult> 
     budget: { used: 0, max: plan.maxStepExecutions },
     runSequence,
     journal,
+    keys: request.idempotencyKey === undefined ? undefined : { prefix: request.idempotencyKey, visits: new Map() },
     onStep: request.onStep,
     keepsOutputs: compiled.readsSteps,
   };

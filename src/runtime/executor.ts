@@ -85,7 +85,8 @@ interface Called {
 /** The site of a call the app makes (not a step's). */
 function topSite(options: RunOptions, journal?: RunJournal): CallSite {
   const signal = options.signal ?? NEVER;
-  return { chainId: null, stepId: null, attempt: 1, depth: 0, signal, waitedMs: 0, onStep: options.onStep, journal };
+  const { onStep, idempotencyKey } = options;
+  return { chainId: null, stepId: null, attempt: 1, depth: 0, signal, waitedMs: 0, onStep, journal, idempotencyKey };
 }
 
 /**
@@ -256,6 +257,7 @@ export class ChainExecutor implements ToolCaller {
       signal: options.signal ?? NEVER,
       timeoutMs: options.timeoutMs,
       journal: undefined,
+      idempotencyKey: options.idempotencyKey,
       onStep: options.onStep,
       trace: undefined,
     }) as Settled<ChainResult>;
@@ -314,7 +316,7 @@ export class ChainExecutor implements ToolCaller {
     return underSpan(
       span,
       () => this.#call(tool, rawInput, site, started, parentOf(span)),
-      (called) => endToolSpan(tracing, span, called.attempt, definition),
+      (called) => endToolSpan(tracing, span, called.attempt, definition, this.registry.servers),
     );
   }
 
@@ -375,6 +377,7 @@ export class ChainExecutor implements ToolCaller {
         signal: site.signal,
         timeoutMs: limit,
         journal: site.journal,
+        idempotencyKey: site.journal === undefined ? site.idempotencyKey : undefined,
         onStep: site.onStep,
         trace: chainParent,
       });
@@ -602,14 +605,10 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
   try {
     const problems = schemaErrors(tool.returns, output, 'output');
     if (problems.length > 0) {
-      return {
-        ok: false,
-        error: {
-          kind: 'output',
-          message: `'${tool.name}' returned output that does not match its returns schema`,
-          details: problems,
-        },
-      };
+      const message = tool.remote
+        ? `'${tool.name}' returned output that does not match the outputSchema pinned for it: the server '${tool.remote.server}' changed '${tool.remote.tool}' since \`toolgen mcp pull\` pinned it (\`toolgen mcp diff\` shows what changed)`
+        : `'${tool.name}' returned output that does not match its returns schema`;
+      return { ok: false, error: { kind: 'output', message, details: problems } };
     }
   } catch (error) {
     return unreadable(tool, error);

@@ -58,6 +58,11 @@ export type {
   WaitStep,
 } from '../language/plan.js';
 export { ToolRegistry } from './registry.js';
+export type { ToolRegistryOptions } from './registry.js';
+export { IDEMPOTENCY_KEY_META, RemoteCallError } from './remote.js';
+export type { RemoteCall, RemoteServers, RemoteTarget, RemoteToolResult } from './remote.js';
+export { defineRemoteTool } from './remote-tool.js';
+export type { RemoteToolSpec } from './remote-tool.js';
 export type {
   AttemptRecord,
   CallOutcome,

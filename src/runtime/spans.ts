@@ -5,6 +5,12 @@
  * `loop {id}`, `choice {id}`, `wait {id}`) and for each branch and loop item, so that what runs inside
  * a block nests under it. Attribute names are listed in the README's Tracing section.
  *
+ * A remote tool's `execute_tool` span is also its MCP client span, after OpenTelemetry's MCP
+ * conventions (which say to add MCP's attributes to the GenAI tool span rather than make another):
+ * kind CLIENT, `mcp.method.name` = `tools/call`, the connection's attributes (`network.transport`,
+ * `server.address`, `mcp.session.id`, … from `RemoteServers.describe`), and `error.type` =
+ * `tool_error` for a result with `isError`, the JSON-RPC code for an error the server answered.
+ *
  * Without a tracer `Core.tracing` is undefined and nothing here runs. Parents travel explicitly
  * (`CallSite.trace`, `StepContext.trace`); below a span that does not record, `UNRECORDED` is handed
  * down, nothing more is started, and plain call steps take the fast path.
@@ -16,10 +22,12 @@ import type { CallSite } from './call.js';
 import type { CompiledStep } from './compiled-plan.js';
 import type { SequenceEnd } from './engine/context.js';
 import type { StepRun } from './engine/step-run.js';
+import type { RemoteServers, RemoteTarget } from './remote.js';
 import type { ChainFailureReason, ChainWaiting } from './result.js';
 import { isPending, type Settled } from './settled.js';
 import type { ToolDefinition } from './tool.js';
 import {
+  SPAN_KIND_CLIENT,
   SPAN_KIND_INTERNAL,
   SpanParent,
   STATUS_ERROR,
@@ -40,11 +48,18 @@ export function startToolSpan(
   definition: ToolDefinition | undefined,
   site: CallSite,
 ): TraceSpan {
-  const span = tracing.tracer.startSpan(
-    `execute_tool ${name}`,
-    { kind: SPAN_KIND_INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name } },
-    site.trace,
-  );
+  const remote = definition?.remote;
+  const span =
+    remote === undefined
+      ? tracing.tracer.startSpan(
+          `execute_tool ${name}`,
+          {
+            kind: SPAN_KIND_INTERNAL,
+            attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name },
+          },
+          site.trace,
+        )
+      : startRemoteSpan(tracing, name, remote, site);
   if (!span.isRecording()) return span;
   span.setAttribute('gen_ai.tool.call.id', randomUUID());
   span.setAttribute('gen_ai.tool.type', 'function');
@@ -58,15 +73,33 @@ export function startToolSpan(
   return span;
 }
 
-/** Ends a tool's span with what the attempt came to; its input and output only when the app opted in, redacted as in the audit trail. */
+/** A remote tool's span: also an MCP client span (see the top of this file). */
+function startRemoteSpan(tracing: Tracing, name: string, remote: RemoteTarget, site: CallSite): TraceSpan {
+  const attributes: TraceAttributes = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': name,
+    'mcp.method.name': 'tools/call',
+    'toolgen.mcp.server': remote.server,
+    'toolgen.mcp.tool': remote.tool,
+  };
+  return tracing.tracer.startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_CLIENT, attributes }, site.trace);
+}
+
+/**
+ * Ends a tool's span with what the attempt came to; its input and output only when the app opted in,
+ * redacted as in the audit trail. `servers`: the registry's, for a remote tool's connection attributes.
+ */
 export function endToolSpan(
   tracing: Tracing,
   span: TraceSpan,
   attempt: Attempt,
   definition: ToolDefinition | undefined,
+  servers: RemoteServers | null | undefined,
 ): void {
   if (span.isRecording()) {
     const { outcome } = attempt;
+    const remote = definition?.remote;
+    if (remote !== undefined && attempt.via !== 'cache') remoteEnd(span, outcome, servers?.describe?.(remote.server));
     span.setAttribute('toolgen.cache_hit', attempt.via === 'cache');
     if (attempt.via === 'cache') span.setAttribute('toolgen.via', 'cache');
     if (tracing.content) {
@@ -75,9 +108,32 @@ export function endToolSpan(
         span.setAttribute('gen_ai.tool.call.arguments', jsonText(redact(attempt.input, fields)));
       if (outcome.ok) span.setAttribute('gen_ai.tool.call.result', jsonText(redact(outcome.output, fields)));
     }
-    if (!outcome.ok) failed(span, outcome.error.kind, outcome.error.message);
+    if (!outcome.ok) failed(span, errorType(outcome.error, remote), outcome.error.message);
   }
   span.end();
+}
+
+/** A remote call's connection attributes, and the JSON-RPC code of an error the server answered. */
+function remoteEnd(
+  span: TraceSpan,
+  outcome: Attempt['outcome'],
+  connection: Readonly<Record<string, string | number>> | undefined,
+): void {
+  if (connection !== undefined) for (const [key, value] of Object.entries(connection)) span.setAttribute(key, value);
+  const code = outcome.ok ? undefined : jsonRpcCode(outcome.error.code);
+  if (code !== undefined) span.setAttribute('rpc.response.status_code', code);
+}
+
+/** `error.type`: the failure's kind; for a remote tool, MCP's `tool_error` or the JSON-RPC code where they apply. */
+function errorType(error: { kind: string; code?: string }, remote: RemoteTarget | undefined): string {
+  if (remote === undefined) return error.kind;
+  if (error.code === 'MCP_TOOL_ERROR') return 'tool_error';
+  return jsonRpcCode(error.code) ?? error.kind;
+}
+
+/** `-32602` from the code `MCP_-32602` of an error the server answered; undefined for any other code. */
+function jsonRpcCode(code: string | undefined): string | undefined {
+  return code !== undefined && /^MCP_-?\d+$/.test(code) ? code.slice(4) : undefined;
 }
 
 /** The span of one run of a chain (a composite's, or a plan's run by `executeChain`). */

@@ -1,4 +1,5 @@
 import type { AuditContext } from './context.js';
+import type { RemoteServers, RemoteTarget } from './remote.js';
 import type { CallOutcome, ChainResult, StepResult } from './result.js';
 import type { JsonSchema } from '../language/json.js';
 import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../language/plan.js';
@@ -45,6 +46,12 @@ export interface RunOptions {
    * composites nested in the chain do not report their own steps.
    */
   readonly onStep?: StepListener;
+  /**
+   * The key the call's handler sees as `context.idempotencyKey` outside a durable run (`toolgen serve`
+   * passes the one an MCP client sent in `_meta`); for a composite, each call its chain makes sees
+   * this key and the step's place (`<key>/<step>#<visit>`). A durable run's own keys take precedence.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** What a caller may pass when running a composite. */
@@ -74,6 +81,8 @@ export interface ToolLookup {
   has(name: string): boolean;
   /** Every name, sorted. */
   names(): string[];
+  /** The connections remote tools (`defineRemoteTool`) are called through; null or absent when there are none. */
+  readonly servers?: RemoteServers | null;
 }
 
 /** How tools are called: what `ChainExecutor` offers a handler that runs other tools. */
@@ -122,6 +131,12 @@ export interface ToolDefinition<P = any, R = unknown, I = P> {
   readonly policies: ToolPolicies;
   readonly audit: AuditPolicy;
   readonly implementation: ToolImplementation<I, R>;
+  /** Set for a tool of another MCP server (made by `defineRemoteTool`): which server, and its name there. */
+  readonly remote?: RemoteTarget;
+  /** A display name, when the tool has one (a remote tool's pinned `title`). */
+  readonly title?: string;
+  /** MCP tool annotations (`readOnlyHint`, …), listed as they are when the tool is served. */
+  readonly annotations?: Readonly<Record<string, unknown>>;
   /** Type-only: the parameters a caller passes. */
   readonly __params?: P;
 }

@@ -97,6 +97,7 @@ class ValuesOnly implements TraceContext {
  */
 export const UNRECORDED: TraceContext = new ValuesOnly(new Map());
 
-/** OpenTelemetry's `SpanKind.INTERNAL` and `SpanStatusCode.ERROR`. */
+/** OpenTelemetry's `SpanKind.INTERNAL`, `SpanKind.CLIENT` and `SpanStatusCode.ERROR`. */
 export const SPAN_KIND_INTERNAL = 0;
+export const SPAN_KIND_CLIENT = 2;
 export const STATUS_ERROR = 2;

@@ -92,6 +92,22 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
+  it('the MCP client (@toolgen/runtime/mcp-client) uses only the public entry of the runtime, and the language; nothing of the runtime imports it', () => {
+    expect(
+      violations(
+        (from, to) =>
+          area(from) === 'mcp-client' &&
+          area(to) !== 'mcp-client' &&
+          area(to) !== 'language' &&
+          to !== 'runtime/index.ts',
+      ),
+    ).toEqual([]);
+    // The runtime reaches servers through the RemoteServers it is handed: apps without remote tools never load the SDK.
+    expect(
+      violations((from, to) => area(to) === 'mcp-client' && ['runtime', 'language', 'mcp'].includes(area(from))),
+    ).toEqual([]);
+  });
+
   it("DBOS lives in @toolgen/runtime/dbos alone: it uses the runtime's public entry, and nothing else imports it or its packages", () => {
     expect(violations((from, to) => area(from) === 'dbos' && area(to) !== 'dbos' && to !== 'runtime/index.ts')).toEqual(
       [],
@@ -123,9 +139,15 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
-  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, only the CLI imports it, and only it imports the MCP client", () => {
+  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language and the MCP client's stdio transport, only the CLI imports it, and only they import the MCP client package", () => {
     expect(
-      violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && area(to) !== 'language'),
+      violations(
+        (from, to) =>
+          area(from) === 'mcp-servers' &&
+          area(to) !== 'mcp-servers' &&
+          area(to) !== 'language' &&
+          to !== 'mcp-client/server-process.ts',
+      ),
     ).toEqual([]);
     expect(
       violations((from, to) => area(to) === 'mcp-servers' && area(from) !== 'mcp-servers' && area(from) !== 'cli'),
@@ -134,7 +156,11 @@ describe('boundaries', () => {
       module.packages.some((name) => name.startsWith('@modelcontextprotocol/client')),
     );
     expect(clients.length).toBeGreaterThan(0);
-    expect(clients.filter((module) => area(module.file) !== 'mcp-servers').map((module) => module.file)).toEqual([]);
+    expect(
+      clients
+        .filter((module) => area(module.file) !== 'mcp-servers' && area(module.file) !== 'mcp-client')
+        .map((module) => module.file),
+    ).toEqual([]);
   });
 
   it('no stage imports a later stage', () => {

@@ -25,6 +25,7 @@ describe.each([
   ['@toolgen/runtime', 'src/runtime/index.ts'],
   ['@toolgen/runtime/agents', 'src/runtime/agents/index.ts'],
   ['@toolgen/runtime/mcp', 'src/mcp/index.ts'],
+  ['@toolgen/runtime/mcp-client', 'src/mcp-client/index.ts'],
   ['@toolgen/runtime/dbos', 'src/dbos/index.ts'],
 ])('%s', (_, file) => {
   const names = exportedNames(file);

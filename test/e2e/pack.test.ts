@@ -528,7 +528,10 @@ describe('the packed packages, installed into a fresh app as the README says', (
 
   it('packs the runtime with what generated code runs on, and nothing of the compiler or the CLI', () => {
     const runtimeSources = listFiles(path.join(REPO, 'src'))
-      .filter((file) => /^(runtime|language|mcp|dbos)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'))
+      .filter(
+        (file) =>
+          /^(runtime|language|mcp|mcp-client|dbos)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'),
+      )
       .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]);
     expect(
       runtimeSources.filter((file) => !runtime.files.includes(file)),
@@ -536,11 +539,19 @@ describe('the packed packages, installed into a fresh app as the README says', (
     ).toEqual([]);
     expect(
       runtime.files.filter(
-        (file) => !/^(package\.json|README\.md|dist\/(runtime|language|mcp|dbos)\/.+\.(js|d\.ts))$/.test(file),
+        (file) =>
+          !/^(package\.json|README\.md|dist\/(runtime|language|mcp|mcp-client|dbos)\/.+\.(js|d\.ts))$/.test(file),
       ),
     ).toEqual([]);
     const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
-    expect(Object.keys(manifest.exports ?? {})).toEqual(['.', './agents', './mcp', './dbos', './package.json']);
+    expect(Object.keys(manifest.exports ?? {})).toEqual([
+      '.',
+      './agents',
+      './mcp',
+      './mcp-client',
+      './dbos',
+      './package.json',
+    ]);
     expect(manifest.dependencies).toEqual({
       ajv: expect.any(String),
       jsonata: expect.any(String),
@@ -818,6 +829,14 @@ describe('the packed packages, installed into a fresh app as the README says', (
     const mcp = run(process.execPath, ['--input-type=module', '-e', `await import('${RUNTIME_MODULE}/mcp')`], prod);
     expect(mcp.status, show(mcp)).not.toBe(0);
     expect(mcp.stderr).toMatch(/Cannot find package '@modelcontextprotocol\/(server|node)'/);
+    // So does `@toolgen/runtime/mcp-client`, which the generated index imports only when the lock pins servers.
+    const client = run(
+      process.execPath,
+      ['--input-type=module', '-e', `await import('${RUNTIME_MODULE}/mcp-client')`],
+      prod,
+    );
+    expect(client.status, show(client)).not.toBe(0);
+    expect(client.stderr).toMatch(/Cannot find package '@modelcontextprotocol\/client'/);
 
     const started = expectSuccess(run(process.execPath, ['dist/src/main.js', 'hey'], prod));
     expect(JSON.parse(started.stdout)).toMatchObject({ first_loud: 'HEY', final_loud: 'HEY, AGAIN HEY, AGAIN' });

@@ -151,8 +151,12 @@ describe('the runtime package', () => {
 
   it("on the repository's dist/: the runtime, the agents and MCP, depending on ajv, jsonata and re2js only", () => {
     const rootPackage = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as typeof ROOT_PACKAGE;
-    const { manifest, files } = script.runtimeManifest(rootPackage, RUNTIME_MODULE);
-    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './agents', './mcp', './package.json']));
+    const { manifest, files, unlisted } = script.runtimeManifest(rootPackage, RUNTIME_MODULE);
+    // The MCP SDK (./mcp, ./mcp-client) is the CLI's dependency too: left undeclared, as the header of pack.mjs says.
+    expect(unlisted).toEqual(expect.arrayContaining(['@modelcontextprotocol/client', '@modelcontextprotocol/server']));
+    expect(Object.keys(manifest.exports)).toEqual(
+      expect.arrayContaining(['.', './agents', './mcp', './mcp-client', './package.json']),
+    );
     expect(manifest.dependencies).toEqual({
       ajv: rootPackage.dependencies.ajv,
       jsonata: rootPackage.dependencies.jsonata,
@@ -160,7 +164,13 @@ describe('the runtime package', () => {
     });
     expect(files.filter((file) => /^(compiler|cli|migrate)\//.test(file))).toEqual([]);
     expect(files).toEqual(
-      expect.arrayContaining(['runtime/index.js', 'runtime/index.d.ts', 'language/plan.js', 'mcp/index.js']),
+      expect.arrayContaining([
+        'runtime/index.js',
+        'runtime/index.d.ts',
+        'language/plan.js',
+        'mcp/index.js',
+        'mcp-client/index.js',
+      ]),
     );
   });
 });

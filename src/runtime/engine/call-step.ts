@@ -85,11 +85,25 @@ function siteOf(step: CompiledCall, context: StepContext, turn: Turn, visit?: Vi
     via,
     trace: context.trace,
   };
-  if (visit === undefined) return site;
+  if (visit === undefined) return context.run.keys === undefined ? site : keyed(site, step, context, turn);
   // A fallback is another tool's call: its key says so, so it never collides with the step's own.
   const idempotencyKey =
     via === 'fallback' ? `${visit.idempotencyKey}/fallback:${turn.fallback}` : visit.idempotencyKey;
   return { ...site, idempotencyKey, pending: visit.pending };
+}
+
+/**
+ * The site with the key a journal would give the step (`<prefix>/<path><step>#<visit>`), for a run
+ * whose calls carry a key but that has no journal; the first attempt counts the visit, the others
+ * of the same execution see its key.
+ */
+function keyed(site: CallSite, step: CompiledCall, context: StepContext, turn: Turn): CallSite {
+  const { prefix, visits } = context.run.keys!;
+  const at = context.path + step.plan.id;
+  const visit = (visits.get(at) ?? 0) + (turn === FIRST ? 1 : 0);
+  if (turn === FIRST) visits.set(at, visit);
+  const key = `${prefix}/${at}#${visit}`;
+  return { ...site, idempotencyKey: turn.via === 'fallback' ? `${key}/fallback:${turn.fallback}` : key };
 }
 
 async function completeStep(

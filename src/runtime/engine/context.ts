@@ -41,10 +41,21 @@ export interface Run {
   readonly runSequence: SequenceRunner;
   /** Set for a durable run: steps are journaled, and replayed from it after a crash. */
   readonly journal: RunJournal | undefined;
+  /**
+   * Set when the call that runs the chain has an idempotency key (a served call's, a step's of an
+   * outer chain): each step's calls see `<prefix>/<path><step>#<visit>`, as a journal would make it.
+   */
+  readonly keys: StepKeys | undefined;
   /** The caller's `onStep`, for the chain it started (not for composites nested in it). */
   readonly onStep: StepListener | undefined;
   /** Whether anything in the plan reads `steps.<id>` (`CompiledPlan.readsSteps`): if not, step outputs are not kept for it. */
   readonly keepsOutputs: boolean;
+}
+
+/** The keys of a run's steps outside a journal: the prefix, and how often each step was visited. */
+export interface StepKeys {
+  readonly prefix: string;
+  readonly visits: Map<string, number>;
 }
 
 /** Adds a step execution to the run's results, and tells the caller when it listens. */

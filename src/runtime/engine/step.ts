@@ -103,14 +103,17 @@ function executeTraced(
 /**
  * A plain call step (no `when`, no journal, no span to make: no tracer, or a parent that does not
  * record), its first attempt started at `startedAt` when the step before it ended at once. A step
- * nothing can interrupt first tries the fast path (`Core.callAtOnce`); on a miss, or when its inputs
- * do not resolve, the general path makes the step from the start.
+ * nothing can interrupt, whose calls see no idempotency key, first tries the fast path
+ * (`Core.callAtOnce`); on a miss, or when its inputs do not resolve, the general path makes the step
+ * from the start.
  */
 export function executeCall(step: CompiledCall, context: StepContext, startedAt: number | undefined): Settled<StepRun> {
   const { run } = context;
   const start = startedAt ?? run.core.clock.now();
   const first =
-    step.atOnce && context.signal === NEVER && run.nextTools === undefined ? atOnce(step, context, start) : MISS;
+    step.atOnce && context.signal === NEVER && run.nextTools === undefined && run.keys === undefined
+      ? atOnce(step, context, start)
+      : MISS;
   const ran =
     first === MISS
       ? runCallStep(step, context, undefined, start)

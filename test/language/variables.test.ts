@@ -1,6 +1,6 @@
 /** `${NAME}` in a server's args, env, headers and url: which forms are read, and how. */
 import { describe, expect, it } from 'vitest';
-import { badReference, expand } from '../../src/mcp-servers/variables.js';
+import { badReference, expand } from '../../src/language/variables.js';
 
 describe('badReference', () => {
   it.each([

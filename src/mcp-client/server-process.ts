@@ -3,7 +3,9 @@
  * `StdioClientTransport` keeps the exit code, the signal and the spawn error to itself, and those,
  * with the last lines of stderr, are what a person needs when a server does not start. Messages are
  * framed by the SDK's own `ReadBuffer` and `serializeMessage`; the environment is the SDK's default
- * (HOME, PATH and a few more) plus the server's `env`, as other MCP clients start servers.
+ * (HOME, PATH and a few more) plus the server's `env`, as other MCP clients start servers. stderr
+ * is kept (its tail), never passed on: a chatty server must not fill the app's own stderr. Used by
+ * `toolgen mcp pull` and by the app's connections (`McpServers`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
@@ -17,6 +19,14 @@ export type ProcessEnd =
 
 /** stderr kept for the report: its tail, at most this many characters. */
 const STDERR_KEPT = 16_384;
+
+/** A message that was never written: the process had exited (or never started). Sending it again elsewhere is safe. */
+export class ProcessNotRunning extends Error {
+  constructor(command: string) {
+    super(`the server process (${command}) is not running`);
+    this.name = 'ProcessNotRunning';
+  }
+}
 
 export class ServerProcess implements Transport {
   onclose?: () => void;
@@ -98,9 +108,15 @@ export class ServerProcess implements Transport {
     }
   }
 
+  /** The process id while it runs. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.#child?.stdin;
-    if (!stdin || stdin.destroyed) return Promise.reject(new Error('the server process is not running'));
+    // Node destroys stdin as soon as it sees the exit, before the pipes close and `onclose` runs.
+    if (!stdin || stdin.destroyed || this.#end !== null) return Promise.reject(new ProcessNotRunning(this.command));
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());

@@ -1,7 +1,9 @@
 /**
  * `${NAME}` in a server's args, env, headers and url: read from the environment when toolgen
  * connects, so secrets stay out of toolgen.config.yaml and out of the lock. Only this form: a
- * `${env:NAME}` (VS Code's) or `${input:x}` would otherwise reach the server as literal text.
+ * `${env:NAME}` (VS Code's) or `${input:x}` would otherwise reach the server as literal text. Here
+ * because `toolgen mcp pull` (the CLI) and the app's connections (`@toolgen/runtime/mcp-client`)
+ * must read a config the same way.
  */
 
 const REFERENCE = /\$\{([^}]*)\}/g;
@@ -31,7 +33,10 @@ export function badReference(text: string): BadReference | null {
  *
  * @example expand('Bearer ${TOKEN}', { TOKEN: 'abc' }) // { text: 'Bearer abc' }
  */
-export function expand(text: string, env: NodeJS.ProcessEnv): { text: string } | { missing: string } {
+export function expand(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { text: string } | { missing: string } {
   let missing: string | null = null;
   const expanded = text.replace(REFERENCE, (whole, name: string) => {
     const value = env[name];

@@ -1,0 +1,201 @@
+/**
+ * One server's connection: opened on the first call (concurrent first calls share the opening),
+ * reused, and opened anew once the session is lost: the stdio process ended, or the HTTP server no
+ * longer knows the session (it restarted). A call is sent once more, on the new session, only when
+ * it cannot have reached the tool: the process had ended before it was written, or the server
+ * answered 404 for the session. A call the connection lost mid-flight fails
+ * (`MCP_CONNECTION_CLOSED`); the step's retries decide whether to try again.
+ *
+ * Bounds are toolgen's: a call ends when its signal aborts (the step's `timeout_ms`, the tool's
+ * `timeout_seconds`, the chain's cancellation), and the client then sends `notifications/cancelled`.
+ * The SDK's own request timeout (60 s by default) would cut calls toolgen lets run, as an error
+ * rather than a timeout, so it is set to its maximum. Opening a connection is bounded on its own
+ * (`CONNECT_TIMEOUT_MS`): it serves every caller, so no one caller's signal stops it.
+ */
+import { Client, SdkError, SdkErrorCode, SdkHttpError, type CallToolResult } from '@modelcontextprotocol/client';
+import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../runtime/index.js';
+import { callFailure, connectFailure } from './failures.js';
+import { ProcessNotRunning } from './server-process.js';
+import type { McpServerSpec } from './spec.js';
+import { transportFor, type ServerTransport, type Surroundings } from './transport.js';
+
+/** How long a server has to answer `initialize`. */
+export const CONNECT_TIMEOUT_MS = 30_000;
+/** How long closing waits for an HTTP server to end the session. */
+const TERMINATE_WAIT_MS = 1000;
+/** The longest timer Node keeps (about 24.8 days): the SDK's request timeout, so that it never fires first. */
+const NO_SDK_TIMEOUT_MS = 2_147_483_647;
+
+/** An open client session, until it is lost. */
+interface Session {
+  readonly client: Client;
+  readonly transport: ServerTransport;
+  readonly attributes: Readonly<Record<string, string | number>>;
+  lost: boolean;
+}
+
+export class ServerConnection {
+  /** The session being opened or open; null before the first call and once it is lost. */
+  #current: Promise<Session> | null = null;
+  /** The session `#current` resolved to, while it is not lost. */
+  #open: Session | null = null;
+  #closed = false;
+  /** Lost sessions being closed: `close()` waits for them too. */
+  readonly #closings = new Set<Promise<void>>();
+  /** Aborts an opening under way when the connection is closed. */
+  readonly #closing = new AbortController();
+
+  constructor(
+    readonly name: string,
+    readonly spec: McpServerSpec,
+    readonly around: Surroundings,
+    readonly clientVersion: string,
+  ) {}
+
+  /** One tools/call; rejects with a `RemoteCallError`. Sent at most twice, the second time only on a new session. */
+  async callTool(call: RemoteCall): Promise<RemoteToolResult> {
+    for (let sent = 0; ; sent += 1) {
+      const session = await this.#session(call.signal);
+      try {
+        return await request(session, call);
+      } catch (error) {
+        if (sent > 0 || call.signal.aborted || !neverReached(error))
+          throw callFailure({ name: this.name, spec: this.spec, transport: session.transport }, error, what(call));
+        this.#lose(session);
+      }
+    }
+  }
+
+  /** The attributes of the connection as it is now, for a remote tool's span. */
+  describe(): Readonly<Record<string, string | number>> {
+    const session = this.#open;
+    if (session === null) return {};
+    const attributes: Record<string, string | number> = { ...session.attributes };
+    const version = session.client.getNegotiatedProtocolVersion();
+    if (version !== undefined) attributes['mcp.protocol.version'] = version;
+    const sessionId = 'sessionId' in session.transport ? session.transport.sessionId : undefined;
+    if (sessionId !== undefined) attributes['mcp.session.id'] = sessionId;
+    return attributes;
+  }
+
+  /** Closes the session (a stdio server is stopped: stdin closed, then SIGTERM, then SIGKILL); no call opens another. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#closing.abort();
+    const current = this.#current;
+    this.#current = null;
+    this.#open = null;
+    const session = await current?.catch(() => null);
+    if (session) await closeSession(session);
+    await Promise.all(this.#closings);
+  }
+
+  #session(signal: AbortSignal): Promise<Session> {
+    if (this.#closed)
+      return Promise.reject(
+        new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed (registry.close())`),
+      );
+    if (this.#current === null) {
+      const opening = this.#connect();
+      this.#current = opening;
+      // A failed opening is not kept: the next call tries again.
+      opening.catch(() => {
+        if (this.#current === opening) this.#current = null;
+      });
+    }
+    return untilAborted(this.#current, signal);
+  }
+
+  async #connect(): Promise<Session> {
+    const { transport, attributes } = transportFor(this.name, this.spec, this.around);
+    const client = new Client({ name: 'toolgen', version: this.clientVersion });
+    try {
+      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, signal: this.#closing.signal });
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw this.#closed
+        ? new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed while it opened`)
+        : connectFailure({ name: this.name, spec: this.spec, transport }, error, CONNECT_TIMEOUT_MS);
+    }
+    const session: Session = { client, transport, attributes, lost: false };
+    if (this.#closed) {
+      await closeSession(session);
+      throw new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed while it opened`);
+    }
+    client.onclose = () => this.#lose(session);
+    this.#open = session;
+    return session;
+  }
+
+  /** Forgets a lost session (once), so that the next call opens a new one; closes it, which stops its process. */
+  #lose(session: Session): void {
+    if (session.lost) return;
+    session.lost = true;
+    if (this.#open === session) {
+      this.#open = null;
+      this.#current = null;
+    }
+    const closing = closeSession(session);
+    this.#closings.add(closing);
+    void closing.then(() => this.#closings.delete(closing));
+  }
+}
+
+async function request(session: Session, call: RemoteCall): Promise<RemoteToolResult> {
+  const params = {
+    name: call.tool,
+    arguments: { ...call.arguments },
+    ...(call.meta ? { _meta: { ...call.meta } } : {}),
+  };
+  const result: CallToolResult = await session.client.request(
+    { method: 'tools/call', params },
+    { signal: call.signal, timeout: NO_SDK_TIMEOUT_MS },
+  );
+  return result as RemoteToolResult;
+}
+
+/** Whether the request surely never reached the tool: nothing was written, or the server did not know the session. */
+function neverReached(error: unknown): boolean {
+  return (
+    error instanceof ProcessNotRunning ||
+    (error instanceof SdkHttpError && error.status === 404) ||
+    (error instanceof SdkError && error.code === SdkErrorCode.NotConnected) ||
+    (error instanceof Error && error.message === 'Not connected')
+  );
+}
+
+function what(call: RemoteCall): string {
+  return `tools/call of '${call.tool}'`;
+}
+
+async function closeSession(session: Session): Promise<void> {
+  session.lost = true;
+  const { transport } = session;
+  // An HTTP session is ended on the server too (a server that does not keep sessions answers 405),
+  // within a second: closing the client then aborts a request that hangs.
+  if ('terminateSession' in transport)
+    await Promise.race([
+      transport.terminateSession().catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS).unref()),
+    ]);
+  await session.client.close().catch(() => {});
+}
+
+/** The promise, or a rejection with the signal's reason once it aborts (the executor has stopped waiting by then). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * `McpServers`: the app's connections to the MCP servers its remote tools live on, one per server,
+ * each opened on its first call (`connection.ts`). The generated `createToolRegistry()` makes one from
+ * `generated/mcp-servers.ts` and the app's overrides; the registry's `close()` closes it.
+ */
+import { closestName } from '../language/suggest.js';
+import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../runtime/index.js';
+import { clientVersion } from './client-version.js';
+import { ServerConnection } from './connection.js';
+import type { McpServerSpec, McpServersOptions } from './spec.js';
+
+/**
+ * The connections to the servers remote tools are called on.
+ *
+ * @example
+ * const servers = new McpServers(mcpServers, { root: '/app', mcpServers: { search: { url: process.env.SEARCH_URL! } } });
+ * const registry = new ToolRegistry(generatedTools, { servers });
+ * // …
+ * await registry.close(); // stops the stdio servers
+ */
+export class McpServers implements RemoteServers {
+  readonly #connections = new Map<string, ServerConnection>();
+
+  constructor(specs: Readonly<Record<string, McpServerSpec>>, options: McpServersOptions = {}) {
+    const around = { root: options.root ?? process.cwd(), env: options.env ?? process.env };
+    const version = clientVersion();
+    const all = { ...specs, ...options.mcpServers };
+    for (const name of Object.keys(all).sort())
+      this.#connections.set(name, new ServerConnection(name, all[name]!, around, version));
+  }
+
+  /** The servers' names, sorted. */
+  names(): string[] {
+    return [...this.#connections.keys()];
+  }
+
+  /** One tools/call on the named server, connecting first when it is the first. Rejects with a `RemoteCallError`. */
+  callTool(call: RemoteCall): Promise<RemoteToolResult> {
+    const connection = this.#connections.get(call.server);
+    if (connection === undefined) return Promise.reject(this.#unknown(call.server));
+    return connection.callTool(call);
+  }
+
+  /** The OpenTelemetry attributes of the server's connection as it is now (empty before it opens). */
+  describe(server: string): Readonly<Record<string, string | number>> {
+    return this.#connections.get(server)?.describe() ?? {};
+  }
+
+  /** Closes every connection and stops every stdio server; later calls fail (`MCP_CLOSED`). Safe to call twice. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
+  }
+
+  #unknown(server: string): RemoteCallError {
+    const names = this.names();
+    const suggestion = closestName(server, names);
+    const known =
+      names.length === 0 ? 'none is declared' : `the servers are ${names.map((name) => `'${name}'`).join(', ')}`;
+    return new RemoteCallError(
+      'MCP_UNKNOWN_SERVER',
+      `no MCP server named '${server}' (${suggestion ? `did you mean '${suggestion}'? ` : ''}${known}): declare it under mcpServers, or pass it in createToolRegistry({ mcpServers })`,
+    );
+  }
+}

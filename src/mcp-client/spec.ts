@@ -1,0 +1,25 @@
+/** How the app's MCP servers are declared: as `mcpServers` in toolgen.config.yaml, and as generated `mcp-servers.ts` holds them. */
+
+/** A server over stdio (`command`, …) or Streamable HTTP (`url`, …); `${NAME}` is read when connecting. */
+export type McpServerSpec =
+  | {
+      readonly command: string;
+      readonly args?: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+      readonly cwd?: string;
+    }
+  | { readonly url: string; readonly headers?: Readonly<Record<string, string>> };
+
+export interface McpServersOptions {
+  /** Replaces a server's connection at run time (a production URL, credentials, another command), by name. */
+  readonly mcpServers?: Readonly<Record<string, McpServerSpec>>;
+  /** What a relative `cwd` is relative to: the folder of toolgen.config.yaml. Default: process.cwd(). */
+  readonly root?: string;
+  /** Where `${NAME}` in args, env, headers and url is read from when connecting. Default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** How a server is started or reached, as a message shows it: as declared, `${NAME}` unread. */
+export function shownSpec(spec: McpServerSpec): string {
+  return 'url' in spec ? spec.url : [spec.command, ...(spec.args ?? [])].join(' ');
+}
