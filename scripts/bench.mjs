@@ -29,6 +29,9 @@
  *    with the TG2009 check and without it, cold (no cached result) and warm (cached), and a watch
  *    rebuild after a YAML edit with and without it, side by side. No target: the cost is reported.
  *
+ * 7. Tools on other MCP servers (BENCH_ONLY=mcp, scripts/bench-mcp.mjs): a remote call through toolgen
+ *    against the bare SDK client's `callTool` on the same connection (target: at most 1.1x).
+ *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
  * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
@@ -57,6 +60,7 @@ import { parseDocument } from 'yaml';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
+import { remoteCallBench } from './bench-mcp.mjs';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
@@ -878,6 +882,11 @@ async function main() {
     await wholeProcessBuilds(longCompositeBench);
     return;
   }
+  if (process.env.BENCH_ONLY === 'mcp') {
+    mcpRows(await mcpBench());
+    for (const line of rows) console.log(line);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'dbos') {
     // Sections 3 and 5 only: nothing else needs to run first.
     const durable = await durableBench();
@@ -907,6 +916,7 @@ async function main() {
     return;
   }
   const dbos = await dbosBench(durable.memory);
+  const mcp = await mcpBench();
   const blocks = await blockBench();
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
@@ -967,12 +977,28 @@ async function main() {
   tracingRows(tracing);
   durableRows(durable);
   dbosRows(durable, dbos);
+  mcpRows(mcp);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row('node -e "import(\'yaml\')"', ms(yamlFloorMs));
   ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);
   for (const line of rows.splice(0)) console.log(line);
   // Last, as they take minutes: builds as users run them, whole processes against the parse floor.
   await wholeProcessBuilds();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 7. Tools on other MCP servers
+
+const REMOTE_CALL_TARGET = 1.1;
+
+async function mcpBench() {
+  return { call: await remoteCallBench({ rounds: size(30, 2), perBlock: size(100, 5) }) };
+}
+
+function mcpRows({ call }) {
+  row('remote call through toolgen', us(call.toolgenUs), `(median per call, ${call.calls} calls, stdio echo)`);
+  row('  bare SDK client callTool', us(call.bareUs), '(same connection, alternating blocks)');
+  ratioRow(call.toolgenUs / call.bareUs, REMOTE_CALL_TARGET);
 }
 
 async function wholeProcessBuilds(bench = buildProcessBench) {

@@ -66,6 +66,11 @@ export class ServerConnection {
     }
   }
 
+  /** The SDK client of the open session, opening one when there is none. */
+  async client(): Promise<Client> {
+    return (await this.#session(new AbortController().signal)).client;
+  }
+
   /** The attributes of the connection as it is now, for a remote tool's span. */
   describe(): Readonly<Record<string, string | number>> {
     const session = this.#open;

@@ -3,6 +3,7 @@
  * each opened on its first call (`connection.ts`). The generated `createToolRegistry()` makes one from
  * `generated/mcp-servers.ts` and the app's overrides; the registry's `close()` closes it.
  */
+import type { Client } from '@modelcontextprotocol/client';
 import { closestName } from '../language/suggest.js';
 import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../runtime/index.js';
 import { clientVersion } from './client-version.js';
@@ -39,6 +40,18 @@ export class McpServers implements RemoteServers {
     const connection = this.#connections.get(call.server);
     if (connection === undefined) return Promise.reject(this.#unknown(call.server));
     return connection.callTool(call);
+  }
+
+  /**
+   * The official SDK client of the server's session, connecting first when there is none: for what
+   * toolgen does not call (resources, prompts). A session that is lost (the server restarted) takes its
+   * client with it: ask again rather than keep one.
+   *
+   * @example const resources = await (await servers.client('notes')).listResources();
+   */
+  client(server: string): Promise<Client> {
+    const connection = this.#connections.get(server);
+    return connection === undefined ? Promise.reject(this.#unknown(server)) : connection.client();
   }
 
   /** The OpenTelemetry attributes of the server's connection as it is now (empty before it opens). */

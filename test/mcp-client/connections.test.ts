@@ -131,6 +131,20 @@ describe('one connection per server', () => {
     expect(await executor.call(echo, { text: 'again' })).toEqual({ ok: true, output: { text: 'again' } });
   });
 
+  it("hands out the session's SDK client, on the same connection the calls use", async () => {
+    const fixture = fixtureServer(tempDir(), [{ name: 'echo', inputSchema: echoSchema, outputSchema: echoSchema }]);
+    const echo = remote('fixture', 'echo', { parameters: echoSchema, returns: echoSchema });
+    const { executor, registry } = remoteExecutor([echo], { fixture: fixture.spec });
+    closers.push(() => registry.close());
+    const servers = registry.servers as McpServers;
+    const client = await servers.client('fixture');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['echo']);
+    expect(await executor.call(echo, { text: 'hi' })).toMatchObject({ ok: true, output: { text: 'hi' } });
+    expect(await servers.client('fixture')).toBe(client);
+    expect(fixture.events().filter((event) => event.event === 'start')).toHaveLength(1);
+    await expect(servers.client('fixtrue')).rejects.toThrow("no MCP server named 'fixtrue' (did you mean 'fixture'?");
+  });
+
   it('is closed by close(): no process is left, later calls fail, and closing twice is fine', async () => {
     const before = childPids();
     const fixture = fixtureServer(tempDir(), [{ name: 'echo' }]);

@@ -1,0 +1,156 @@
+/**
+ * `npm run bench`, tools on other MCP servers (BENCH_ONLY=mcp):
+ *
+ * 1. A remote call through toolgen (`executor.invoke` of a `defineRemoteTool`: input validated against
+ *    the pinned inputSchema, the call, the output checked against the pinned outputSchema, the audit
+ *    record) against `callTool` of the official SDK client, on the same connection to the same stdio
+ *    server (test/fixtures/mcp/fixture-server.mjs, an echo), in alternating blocks. Target: at most 1.1x.
+ * 2. Builds as users run them (whole processes, interleaved): a project whose composites call 500
+ *    remote tools pinned in toolgen.mcp-lock.json against the same project with 500 local function
+ *    tools of the same signatures. No target: the ratio is reported.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { McpServers } from '../dist/mcp-client/index.js';
+import { lockedTool, lockText } from '../dist/mcp-servers/lock.js';
+import { AuditContext, ChainExecutor, ToolRegistry, defineRemoteTool } from '../dist/runtime/index.js';
+
+const FIXTURE = new URL('../test/fixtures/mcp/fixture-server.mjs', import.meta.url).pathname;
+const ECHO = {
+  type: 'object',
+  properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
+  required: ['text'],
+};
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * Per-call time (µs, median of blocks) of the same echo called through toolgen and through the bare
+ * SDK client, on one connection; `rounds` blocks of `perBlock` calls each side, alternating which goes first.
+ */
+export async function remoteCallBench({ rounds, perBlock }) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-mcp-'));
+  const toolsFile = path.join(dir, 'tools.json');
+  writeFileSync(toolsFile, JSON.stringify({ tools: [{ name: 'echo', inputSchema: ECHO, outputSchema: ECHO }] }));
+  const servers = new McpServers({ fixture: { command: process.execPath, args: [FIXTURE, toolsFile] } });
+  const echo = defineRemoteTool({
+    server: 'fixture',
+    tool: 'echo',
+    description: 'Echoes',
+    parameters: ECHO,
+    returns: ECHO,
+  });
+  const registry = new ToolRegistry([echo], { servers });
+  const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'bench', sessionId: 'bench' }) });
+  const client = await servers.client('fixture');
+  const input = { text: 'hello', count: 3 };
+  const sides = {
+    toolgen: () => executor.invoke(echo, input),
+    bare: () => client.callTool({ name: 'echo', arguments: input }),
+  };
+  try {
+    // Both answer the same, or the comparison means nothing.
+    const [viaToolgen, viaSdk] = [await sides.toolgen(), await sides.bare()];
+    if (JSON.stringify(viaToolgen) !== JSON.stringify(viaSdk.structuredContent))
+      throw new Error(`toolgen and the SDK disagree: ${JSON.stringify(viaToolgen)} vs ${JSON.stringify(viaSdk)}`);
+    for (let i = 0; i < 200; i += 1) await Promise.all([sides.toolgen(), sides.bare()]);
+    const blocks = { toolgen: [], bare: [] };
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? ['toolgen', 'bare'] : ['bare', 'toolgen'];
+      for (const side of order) {
+        const start = performance.now();
+        for (let i = 0; i < perBlock; i += 1) await sides[side]();
+        blocks[side].push(((performance.now() - start) * 1000) / perBlock);
+      }
+    }
+    return { toolgenUs: median(blocks.toolgen), bareUs: median(blocks.bare), calls: rounds * perBlock };
+  } finally {
+    await registry.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The tools of the 500-tool projects: tool n takes `text` (and an optional `n`) and returns `text` and `length`. */
+const toolSchemas = {
+  inputSchema: { type: 'object', properties: { text: { type: 'string' }, n: { type: 'integer' } }, required: ['text'] },
+  outputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' }, length: { type: 'integer' } },
+    required: ['text', 'length'],
+  },
+};
+
+/**
+ * Two projects under `root` with `tools` tools and `composites` composites calling them in 3-step
+ * chains: `remote/` pins the tools in a lock (server `svc`), `local/` declares them in YAML with a
+ * TypeScript handler each. Returns both folders.
+ */
+export function remoteAndLocalProjects(root, { tools, composites }) {
+  const remote = path.join(root, 'remote');
+  const local = path.join(root, 'local');
+  const name = (n) => `tool_${String(n).padStart(4, '0')}`;
+  const composite = (n, callee) => `name: flow_${String(n).padStart(4, '0')}
+description: Calls three tools in a row
+parameters:
+  - { name: text, type: string, required: true }
+implementation:
+  type: composite
+  composite:
+    steps:
+${[0, 1, 2]
+  .map(
+    (k) => `      - id: s${k}
+        tool: ${callee((n * 3 + k) % tools)}
+        inputs: { text: "<< state.${k === 0 ? 'text' : `t${k - 1}`} >>", n: ${k} }
+        on_success: { map_outputs: { text: t${k} } }
+`,
+  )
+  .join('')}`;
+  for (const [dir, callee] of [
+    [remote, (n) => `svc/${name(n)}`],
+    [local, (n) => name(n)],
+  ]) {
+    mkdirSync(path.join(dir, 'config/tools'), { recursive: true });
+    for (let n = 0; n < composites; n += 1)
+      writeFileSync(path.join(dir, `config/tools/flow_${String(n).padStart(4, '0')}.yaml`), composite(n, callee));
+  }
+  // The remote project: the servers in the config, their tools in the lock, as `mcp pull` writes it.
+  writeFileSync(path.join(remote, 'toolgen.config.yaml'), 'mcpServers:\n  svc: { command: node, args: [svc.mjs] }\n');
+  const pinned = {};
+  for (let n = 0; n < tools; n += 1)
+    pinned[name(n)] = lockedTool({ name: name(n), description: `Tool ${n}`, ...toolSchemas });
+  const lock = {
+    lockfileVersion: 1,
+    servers: { svc: { serverInfo: { name: 'svc', version: '1.0.0' }, tools: pinned } },
+  };
+  writeFileSync(path.join(remote, 'toolgen.mcp-lock.json'), lockText(lock));
+  // The local project: the same signatures as YAML function tools, one handler module.
+  const handlers = [];
+  for (let n = 0; n < tools; n += 1) {
+    writeFileSync(
+      path.join(local, `config/tools/${name(n)}.yaml`),
+      `name: ${name(n)}
+description: Tool ${n}
+parameters:
+  - { name: text, type: string, required: true }
+  - { name: n, type: integer }
+returns:
+  type: object
+  properties: { text: { type: string }, length: { type: integer } }
+  required: [text, length]
+implementation: { type: function, module: ./handlers.ts, export: ${name(n).replace('_', '')} }
+`,
+    );
+    handlers.push(
+      `export const ${name(n).replace('_', '')} = (input: { text: string; n?: number }) => ({ text: input.text, length: input.text.length });`,
+    );
+  }
+  writeFileSync(path.join(local, 'config/tools/handlers.ts'), `${handlers.join('\n')}\n`);
+  return { remote, local };
+}
