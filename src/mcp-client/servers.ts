@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { closestName } from '../language/suggest.js';
 import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../runtime/index.js';
-import { clientVersion } from './client-version.js';
+import { packageVersion } from '../language/package-version.js';
 import { ServerConnection } from './connection.js';
 import type { McpServerSpec, McpServersOptions } from './spec.js';
 
@@ -24,7 +24,7 @@ export class McpServers implements RemoteServers {
 
   constructor(specs: Readonly<Record<string, McpServerSpec>>, options: McpServersOptions = {}) {
     const around = { root: options.root ?? process.cwd(), env: options.env ?? process.env };
-    const version = clientVersion();
+    const version = packageVersion();
     const all = { ...specs, ...options.mcpServers };
     for (const name of Object.keys(all).sort())
       this.#connections.set(name, new ServerConnection(name, all[name]!, around, version));

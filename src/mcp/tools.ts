@@ -17,6 +17,7 @@ import {
   type ServerContext,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { packageVersion } from '../language/package-version.js';
 import {
   AuditContext,
   ChainExecutor,
@@ -91,7 +92,7 @@ const RUNTIME_VALIDATES: jsonSchemaValidator = {
 export function toolServerFactory(options: ToolServerOptions): McpServerFactory {
   const definitions = options.registry.names().map((name) => options.registry.get(name)!);
   return (request) => {
-    const server = new McpServer({ name: options.name ?? 'toolgen', version: options.version ?? '0.0.0' });
+    const server = new McpServer({ name: options.name ?? 'toolgen', version: options.version ?? packageVersion() });
     // stdio: one factory call per connection, so one session id per connection.
     const connection = `mcp-${randomUUID()}`;
     for (const definition of definitions) {

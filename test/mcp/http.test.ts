@@ -3,6 +3,7 @@
  * a composite's structured result, a policy failure, a cancellation that aborts the run's signal,
  * progress per step, and the audit record of every call.
  */
+import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, generatedTools } from '../../generated/index.js';
@@ -71,6 +72,13 @@ describe('serveHttp', () => {
   afterAll(async () => {
     await client?.close();
     await server?.close();
+  });
+
+  it("introduces itself as toolgen, at the package's version", () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    expect(client.getServerVersion()).toMatchObject({ name: 'toolgen', version: manifest.version });
   });
 
   it('binds to 127.0.0.1', () => {

@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 
 let version: string | undefined;
 
-/** The version `initialize` reports for toolgen: the package's, or `0.0.0` where its package.json cannot be read (a bundle). */
-export function clientVersion(): string {
+/**
+ * toolgen's version, as `initialize` reports it for its MCP client and server: the package's (this
+ * file is two folders below the package root, in the CLI's package as in the runtime's), or `0.0.0`
+ * where its package.json cannot be read (a bundle).
+ */
+export function packageVersion(): string {
   if (version === undefined) {
     try {
       const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
