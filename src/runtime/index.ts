@@ -58,6 +58,8 @@ export type {
   WaitStep,
 } from '../language/plan.js';
 export { ToolRegistry } from './registry.js';
+export { defineRemoteTool, IDEMPOTENCY_KEY_META } from './remote.js';
+export type { RemoteCall, RemoteServers, RemoteTarget, RemoteToolResult } from './remote.js';
 export type {
   AttemptRecord,
   CallOutcome,

@@ -1,5 +1,6 @@
 import { ResultCache } from './cache.js';
 import { RuntimeUsageError } from './errors.js';
+import type { RemoteServers } from './remote.js';
 import type { ToolDefinition, ToolHandler, ToolLookup } from './tool.js';
 
 /**
@@ -14,9 +15,15 @@ export class ToolRegistry implements ToolLookup {
   readonly #tools = new Map<string, ToolDefinition>();
   /** Results of steps that ask to be cached; bounded, and per user unless a step shares them. */
   readonly cache: ResultCache;
+  /** The connections its remote tools are called through; null when it has none. */
+  readonly servers: RemoteServers | null;
 
-  constructor(tools: Iterable<ToolDefinition> = [], options: { readonly cacheSize?: number } = {}) {
+  constructor(
+    tools: Iterable<ToolDefinition> = [],
+    options: { readonly cacheSize?: number; readonly servers?: RemoteServers } = {},
+  ) {
     this.cache = new ResultCache(options.cacheSize);
+    this.servers = options.servers ?? null;
     for (const tool of tools) this.register(tool);
   }
 
