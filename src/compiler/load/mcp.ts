@@ -1,0 +1,80 @@
+/**
+ * Stage 1 for the tools of other MCP servers: `toolgen.mcp-lock.json` beside toolgen.config.yaml,
+ * and the config file itself, whose `mcpServers` entries a problem may point at. The lock is JSON:
+ * JSON.parse decides what it holds, and its text is parsed as YAML (of which JSON is a part) only
+ * when a problem must be located at a line and column. Nothing here connects to a server.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LOCK_FILE } from '../../language/mcp-lock.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { shownPath } from '../layout.js';
+import type { DeclaredServer } from '../options.js';
+import { locatableSource } from './load.js';
+import type { SourceFile } from './source.js';
+
+/** The lock, when there is one. */
+export interface LoadedLock {
+  readonly source: SourceFile;
+  /** What JSON.parse made of it; undefined when it is not JSON (a diagnostic says where). */
+  readonly value: unknown;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LoadedMcp {
+  /** The servers `mcpServers` declares, sorted by name. */
+  readonly servers: readonly DeclaredServer[];
+  /** toolgen.config.yaml, to point at its entries. */
+  readonly config: SourceFile;
+  /** The lock; null when there is none (no server was ever pulled). */
+  readonly lock: LoadedLock | null;
+}
+
+/**
+ * Reads the lock beside the config file; null when the project has no config file.
+ *
+ * @example (await loadMcp('/p/toolgen.config.yaml', servers, '/p'))?.lock?.value // the lock, as JSON.parse read it
+ */
+export async function loadMcp(
+  configFile: string | undefined,
+  servers: readonly DeclaredServer[],
+  root: string,
+): Promise<LoadedMcp | null> {
+  if (configFile === undefined) return null;
+  const configText = await readFile(configFile, 'utf8').catch(() => '');
+  const config = locatableSource(configText, configFile, shownPath(root, configFile));
+  const lockFile = path.join(path.dirname(configFile), LOCK_FILE);
+  const text = await readFile(lockFile, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? null : error,
+  );
+  if (text === null) return { servers, config, lock: null };
+  const source = locatableSource(typeof text === 'string' ? text : '', lockFile, shownPath(root, lockFile));
+  if (typeof text !== 'string') {
+    const reason = text.message;
+    return { servers, config, lock: { source, value: undefined, diagnostics: [lockProblem(source, reason, 0)] } };
+  }
+  return { servers, config, lock: parseLockText(source) };
+}
+
+/**
+ * The lock's value, or where its text stops being JSON.
+ *
+ * @example parseLockText(locatableSource('{"a":', file, 'toolgen.mcp-lock.json')).diagnostics[0]?.code // 'TG1008'
+ */
+export function parseLockText(source: SourceFile): LoadedLock {
+  try {
+    return { source, value: JSON.parse(source.text), diagnostics: [] };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // V8 says where: "… in JSON at position 42"; at the end of the text it says nothing.
+    const position = /at position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : source.text.length;
+    const reason = `it is not JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+    return { source, value: undefined, diagnostics: [lockProblem(source, reason, offset)] };
+  }
+}
+
+function lockProblem(source: SourceFile, problem: string, offset: number): Diagnostic {
+  const { line, col } = source.lineCounter.linePos(Math.min(offset, Math.max(0, source.text.length - 1)));
+  return diagnostic('LOCK_INVALID', { problem }, { file: source.displayPath, line, column: col, length: 1 });
+}
