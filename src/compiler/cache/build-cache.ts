@@ -105,11 +105,16 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
       return 'unreadable';
     }
   };
-  // The servers the config declares and what the lock pins decide the checks of remote steps.
+  // The servers the config declares and what the lock pins decide the checks of remote steps; the
+  // build reads both files (and shows them in code frames) only when there is either (`loadMcp`).
   const lock = options.configFile ? path.join(path.dirname(options.configFile), LOCK_FILE) : null;
-  for (const file of [options.configFile, lock]) {
-    const text = file ? readText(file) : null;
-    if (file && text !== null) texts.set(shownPath(options.root, file), text);
+  const lockText = lock ? readText(lock) : null;
+  if (options.configFile && (lockText !== null || (options.mcpServers?.length ?? 0) > 0)) {
+    for (const [file, text] of [
+      [options.configFile, readText(options.configFile)],
+      [lock!, lockText],
+    ] as const)
+      if (text !== null) texts.set(shownPath(options.root, file), text);
   }
   const parts = {
     format: CACHE_FORMAT,

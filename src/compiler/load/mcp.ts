@@ -31,7 +31,8 @@ export interface LoadedMcp {
 }
 
 /**
- * Reads the lock beside the config file; null when the project has no config file.
+ * Reads the lock beside the config file; null when the project has no config file, or declares no
+ * server and has no lock (it then builds as it did before there were remote tools).
  *
  * @example (await loadMcp('/p/toolgen.config.yaml', servers, '/p'))?.lock?.value // the lock, as JSON.parse read it
  */
@@ -41,12 +42,13 @@ export async function loadMcp(
   root: string,
 ): Promise<LoadedMcp | null> {
   if (configFile === undefined) return null;
-  const configText = await readFile(configFile, 'utf8').catch(() => '');
-  const config = locatableSource(configText, configFile, shownPath(root, configFile));
   const lockFile = path.join(path.dirname(configFile), LOCK_FILE);
   const text = await readFile(lockFile, 'utf8').catch((error: NodeJS.ErrnoException) =>
     error.code === 'ENOENT' ? null : error,
   );
+  if (text === null && servers.length === 0) return null;
+  const configText = await readFile(configFile, 'utf8').catch(() => '');
+  const config = locatableSource(configText, configFile, shownPath(root, configFile));
   if (text === null) return { servers, config, lock: null };
   const source = locatableSource(typeof text === 'string' ? text : '', lockFile, shownPath(root, lockFile));
   if (typeof text !== 'string') {
