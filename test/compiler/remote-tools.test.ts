@@ -5,9 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
+import { readFileSync } from 'node:fs';
+import { Compiler, defaultOptions, PACKAGE_ROOT } from '../../src/compiler/compile.js';
 import type { HeldBuild } from '../../src/compiler/pipeline.js';
-import { REMEMBER, remoteProject, type RemoteProject } from '../helpers/mcp.js';
+import { optionsOf, REMEMBER, remoteProject, type RemoteProject } from '../helpers/mcp.js';
 import { RELAY } from '../helpers/project.js';
 
 let project: RemoteProject | null = null;
@@ -169,6 +170,22 @@ export function createToolRegistry(options: McpServersOptions = {}): ToolRegistr
   /** Temperature in celsius */
   temperature: number;
 };`);
+  });
+
+  it("uses toolgen's templates of the servers' modules when a templates dir of one's own has none", async () => {
+    const result = await built({ 'config/tools/remember_note.yaml': REMEMBER });
+    for (const name of [
+      'banner.hbs',
+      'function-tool.ts.hbs',
+      'composite-tool.ts.hbs',
+      'tool.test.ts.hbs',
+      'index.ts.hbs',
+    ])
+      project!.write(`templates/${name}`, readFileSync(path.join(PACKAGE_ROOT, 'templates', name), 'utf8'));
+    const options = await optionsOf(project!.root);
+    const own = await new Compiler({ ...options, templatesDir: path.join(project!.root, 'templates') }).build();
+    expect(own.diagnostics).toEqual([]);
+    expect(own.files).toEqual(result.files);
   });
 
   it('emits the same bytes on every build', async () => {
