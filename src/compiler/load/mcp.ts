@@ -43,19 +43,31 @@ export async function loadMcp(
 ): Promise<LoadedMcp | null> {
   if (configFile === undefined) return null;
   const lockFile = path.join(path.dirname(configFile), LOCK_FILE);
-  const text = await readFile(lockFile, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? null : error,
+  const read = await readText(lockFile);
+  if (read === null && servers.length === 0) return null;
+  // The CLI read it a moment ago; it only serves to point at its entries.
+  const configText = await readText(configFile);
+  const config = locatableSource(
+    typeof configText === 'string' ? configText : '',
+    configFile,
+    shownPath(root, configFile),
   );
-  if (text === null && servers.length === 0) return null;
-  const configText = await readFile(configFile, 'utf8').catch(() => '');
-  const config = locatableSource(configText, configFile, shownPath(root, configFile));
-  if (text === null) return { servers, config, lock: null };
-  const source = locatableSource(typeof text === 'string' ? text : '', lockFile, shownPath(root, lockFile));
-  if (typeof text !== 'string') {
-    const reason = text.message;
-    return { servers, config, lock: { source, value: undefined, diagnostics: [lockProblem(source, reason, 0)] } };
+  if (read === null) return { servers, config, lock: null };
+  const shown = shownPath(root, lockFile);
+  if (read instanceof Error) {
+    const source = locatableSource('', lockFile, shown);
+    return { servers, config, lock: { source, value: undefined, diagnostics: [lockProblem(source, read.message, 0)] } };
   }
-  return { servers, config, lock: parseLockText(source) };
+  return { servers, config, lock: parseLockText(locatableSource(read, lockFile, shown)) };
+}
+
+/** A file's text; null when it does not exist, the error when it cannot be read. */
+async function readText(file: string): Promise<string | null | Error> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : (error as Error);
+  }
 }
 
 /**

@@ -70,29 +70,15 @@ export function validatePins(loaded: LoadedMcp): McpPins {
   }
   // In name order, whatever order an edit left them in: the catalogue and the generated code follow it.
   for (const [name, server] of Object.entries(servers).sort(([a], [b]) => byCodeUnits(a, b))) {
-    const at: YamlPath = ['servers', name];
     if (!declared.has(name)) {
-      diagnostics.push(diagnostic('SERVER_NOT_DECLARED', { server: name }, lock!.source.locate(at, { key: true })));
+      const at = lock!.source.locate(['servers', name], { key: true });
+      diagnostics.push(diagnostic('SERVER_NOT_DECLARED', { server: name }, at));
       continue;
     }
-    if (!isPlainObject(server) || !isPlainObject(server['serverInfo']) || !isPlainObject(server['tools'])) {
-      const problem = `its server '${name}' has no serverInfo and tools`;
-      diagnostics.push(diagnostic('LOCK_INVALID', { problem }, lock!.source.locate(at)));
-      unusableServers.add(name);
-      continue;
-    }
-    const sound: PinnedTool[] = [];
-    for (const [toolName, pin] of Object.entries(server['tools'])) {
-      const found = pinProblem(name, toolName, pin, [...at, 'tools', toolName], lock!.source);
-      if (found) {
-        diagnostics.push(found);
-        unusableTools.add(`${name}/${toolName}`);
-      } else sound.push({ server: name, pin: pin as LockedTool, at: [...at, 'tools', toolName] });
-    }
-    tools.set(
-      name,
-      sound.sort((a, b) => byCodeUnits(a.pin.name, b.pin.name)),
-    );
+    const pinned = serverPins(name, server, lock!.source, diagnostics);
+    if (pinned === null) unusableServers.add(name);
+    else tools.set(name, pinned.sound);
+    for (const tool of pinned?.unsound ?? []) unusableTools.add(`${name}/${tool}`);
   }
   for (const name of declared.keys()) {
     if (tools.has(name) || unusableServers.has(name)) continue;
@@ -102,6 +88,34 @@ export function validatePins(loaded: LoadedMcp): McpPins {
     unusableServers.add(name);
   }
   return pins;
+}
+
+/**
+ * A declared server's pins: the sound ones, sorted by name, and the names of the others (reported);
+ * null when the server's entry itself is not what a pull writes (reported).
+ */
+function serverPins(
+  name: string,
+  server: unknown,
+  source: SourceFile,
+  diagnostics: Diagnostic[],
+): { sound: PinnedTool[]; unsound: string[] } | null {
+  const at: YamlPath = ['servers', name];
+  if (!isPlainObject(server) || !isPlainObject(server['serverInfo']) || !isPlainObject(server['tools'])) {
+    const problem = `its server '${name}' has no serverInfo and tools`;
+    diagnostics.push(diagnostic('LOCK_INVALID', { problem }, source.locate(at)));
+    return null;
+  }
+  const sound: PinnedTool[] = [];
+  const unsound: string[] = [];
+  for (const [tool, pin] of Object.entries(server['tools'])) {
+    const found = pinProblem(name, tool, pin, [...at, 'tools', tool], source);
+    if (found) {
+      diagnostics.push(found);
+      unsound.push(tool);
+    } else sound.push({ server: name, pin: pin as LockedTool, at: [...at, 'tools', tool] });
+  }
+  return { sound: sound.sort((a, b) => byCodeUnits(a.pin.name, b.pin.name)), unsound };
 }
 
 /** The lock's servers, or null when the lock as a whole cannot be read (reported). */
