@@ -12,11 +12,11 @@ import {
   type Lock,
   type LockedServer,
   type LockedTool,
-} from '../language/mcp-lock.js';
+} from '../mcp-lock/format.js';
 
-// The format is shared with the compiler, which reads the lock: it lives in the language.
-export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from '../language/mcp-lock.js';
-export type { Lock, LockedServer, LockedTool } from '../language/mcp-lock.js';
+// The format is shared with the compiler, which reads the lock: it lives in mcp-lock/.
+export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from '../mcp-lock/format.js';
+export type { Lock, LockedServer, LockedTool } from '../mcp-lock/format.js';
 
 /** The fields of a listed tool that are pinned; anything else a server sends (`_meta`, `icons`) is not. */
 const PINNED = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;

@@ -123,10 +123,11 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
-  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, only the CLI imports it, and only it imports the MCP client", () => {
-    expect(
-      violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && area(to) !== 'language'),
-    ).toEqual([]);
+  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language and the lock's format, only the CLI imports it, and only it imports the MCP client", () => {
+    const shared = (to: string) => area(to) === 'language' || area(to) === 'mcp-lock';
+    expect(violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && !shared(to))).toEqual(
+      [],
+    );
     expect(
       violations((from, to) => area(to) === 'mcp-servers' && area(from) !== 'mcp-servers' && area(from) !== 'cli'),
     ).toEqual([]);
@@ -135,6 +136,13 @@ describe('boundaries', () => {
     );
     expect(clients.length).toBeGreaterThan(0);
     expect(clients.filter((module) => area(module.file) !== 'mcp-servers').map((module) => module.file)).toEqual([]);
+  });
+
+  it("the lock's format (mcp-lock/), which the pull writes and the compiler reads, uses only the language", () => {
+    expect(
+      violations((from, to) => area(from) === 'mcp-lock' && area(to) !== 'mcp-lock' && area(to) !== 'language'),
+    ).toEqual([]);
+    expect(modules.some((module) => module.file.startsWith('mcp-lock/'))).toBe(true);
   });
 
   it('no stage imports a later stage', () => {

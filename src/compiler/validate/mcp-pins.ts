@@ -7,7 +7,7 @@
  * so that a call to one is not reported a second time.
  */
 import { isPlainObject } from '../../language/json.js';
-import { byCodeUnits, LOCKFILE_VERSION, toolHash, type LockedTool } from '../../language/mcp-lock.js';
+import { byCodeUnits, LOCKFILE_VERSION, toolHash, type LockedTool } from '../../mcp-lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedMcp } from '../load/mcp.js';
 import type { SourceFile, YamlPath } from '../load/source.js';

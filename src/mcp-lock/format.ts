@@ -1,10 +1,11 @@
 /**
  * The format of `toolgen.mcp-lock.json`, shared by `toolgen mcp pull` (which writes it) and the
  * compiler (which checks steps against it): its name, its shape, and the hash that tells a pin as
- * pulled from one edited by hand. Its own module so that neither side imports the other.
+ * pulled from one edited by hand. A home of its own, so that neither side imports the other, and not
+ * the language: the runtime has no use for it (and does not ship it).
  */
 import { createHash } from 'node:crypto';
-import { isPlainObject } from './json.js';
+import { isPlainObject } from '../language/json.js';
 
 export const LOCK_FILE = 'toolgen.mcp-lock.json';
 export const LOCKFILE_VERSION = 1;
