@@ -3,8 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    // Inside this repository, generated code's `@toolgen/runtime` (RUNTIME_MODULE) is the runtime's source.
-    alias: { '@toolgen/runtime': fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url)) },
+    // Inside this repository, generated code's `@toolgen/runtime` (RUNTIME_MODULE) is the runtime's source;
+    // the longer name first, since a name also matches what starts with it and a '/'.
+    alias: [
+      {
+        find: '@toolgen/runtime/mcp-client',
+        replacement: fileURLToPath(new URL('./src/mcp-client/index.ts', import.meta.url)),
+      },
+      { find: '@toolgen/runtime', replacement: fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['test/**/*.test.ts', 'generated/**/*.test.ts'],

@@ -48,6 +48,9 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
     ...(templatesDir ? { templatesDir } : {}),
     ...(found.config.include ? { include: found.config.include } : {}),
     ...(found.config.exclude ? { exclude: found.config.exclude } : {}),
+    // The lock of the MCP servers is read beside the config file.
+    ...(found.file ? { configFile: path.resolve(options.root, found.file) } : {}),
+    ...(found.config.mcpServers ? { mcpServers: found.config.mcpServers } : {}),
   });
 }
 

@@ -1,17 +1,20 @@
 /**
  * `toolgen --watch`: build once, then rebuild what each edit affects, until stopped. An error never
  * stops the watch: it is printed like a normal build's, the previous files stay, and the next save
- * tries again.
+ * tries again. Beside the YAML, templates and schema it watches toolgen.config.yaml (for the servers
+ * `mcpServers` declares) and the MCP lock beside it (a pull), which need not exist yet.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { watch } from 'chokidar';
+import { watch, type FSWatcher } from 'chokidar';
 import type { Compiler, HeldBuild } from '../compiler/compile.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
 import { countLabel } from '../compiler/diagnostics/render.js';
 import { readOutDir, removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
 import { compareOutput } from '../compiler/write/output-plan.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { LOCK_FILE } from '../mcp-lock/format.js';
+import { findConfig } from './config-file.js';
 import { printDiagnostics, type Output } from './output.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 
@@ -55,10 +58,17 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     // Its own output never triggers a rebuild, nor do files toolgen does not read.
     ignored: (file, stats) => isInside(file, options.outDir) || (stats?.isFile() === true && !RELEVANT.test(file)),
   });
-  await new Promise<void>((resolve, reject) => {
-    watcher.once('ready', resolve);
-    watcher.once('error', reject);
-  });
+  const project = projectFilesWatcher(options);
+  await Promise.all(
+    [watcher, project].map(
+      (each) =>
+        each &&
+        new Promise<void>((resolve, reject) => {
+          each.once('ready', resolve);
+          each.once('error', reject);
+        }),
+    ),
+  );
 
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
@@ -78,10 +88,12 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
       running = null;
     })();
   };
-  watcher.on('add', schedule).on('change', schedule).on('unlink', schedule);
-  watcher.on('error', (error) =>
-    output.err(`toolgen: watch error: ${printable(error instanceof Error ? error.message : String(error))}`),
-  );
+  for (const each of [watcher, project]) {
+    each?.on('add', schedule).on('change', schedule).on('unlink', schedule);
+    each?.on('error', (error) =>
+      output.err(`toolgen: watch error: ${printable(error instanceof Error ? error.message : String(error))}`),
+    );
+  }
 
   const started = performance.now();
   const first = await compiler.build();
@@ -120,6 +132,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     const begun = performance.now();
     const seen = await Promise.all(changed.map(fingerprint));
     recheck(changed, seen);
+    if (options.configFile && changed.includes(options.configFile)) await redeclareServers(compiler, output);
     let result: HeldBuild | null = null;
     try {
       const reload = changed.some((file) => file === options.schemaPath || isInside(file, options.templatesDir));
@@ -198,8 +211,31 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   if (timer) clearTimeout(timer);
   await running;
   await watcher.close();
+  await project?.close();
   output.out('toolgen: stopped watching');
   return 0;
+}
+
+/**
+ * A watcher of toolgen.config.yaml and the MCP lock beside it: their folder, at depth 0, for those two
+ * names only (chokidar watching a file that does not exist yet sees it come, but not its changes).
+ */
+function projectFilesWatcher(options: Compiler['options']): FSWatcher | null {
+  if (!options.configFile) return null;
+  const folder = path.dirname(options.configFile);
+  const wanted = new Set([folder, options.configFile, path.join(folder, LOCK_FILE)]);
+  return watch(folder, { ignoreInitial: true, atomic: false, depth: 0, ignored: (file) => !wanted.has(file) });
+}
+
+/** The servers under mcpServers as the config file says now; a config with problems keeps the last ones. */
+async function redeclareServers(compiler: Compiler, output: Output): Promise<void> {
+  const found = await findConfig(path.dirname(compiler.options.configFile!));
+  if (found.diagnostics.length > 0) {
+    printDiagnostics(output, found.diagnostics, found.sources);
+    output.err('toolgen: toolgen.config.yaml has problems (above): the servers it declared before stay');
+    return;
+  }
+  compiler.declareServers(found.config.mcpServers ?? []);
 }
 
 /**

@@ -8,6 +8,8 @@
  * composite that calls them (`affectedBy`, over steps, fallbacks, allowed next tools and stubs); call
  * cycles are checked afresh every time. `update(paths)` reads only the given files (watch mode hands it
  * what chokidar reports); `build(names, { sink })` keeps nothing, so the build after it starts afresh.
+ * The MCP lock and the config file are read again by every build (two small files): a pull, or a
+ * server declared or dropped, is seen at once, and only the callers of what changed are checked again.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -18,8 +20,9 @@ import { TemplateProblem, TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
 import { findToolFiles, loadFile, parseSource } from './load/load.js';
+import { loadMcp, type LoadedMcp } from './load/mcp.js';
 import { readTemplates } from './load/templates.js';
-import type { CompilerOptions } from './options.js';
+import type { CompilerOptions, DeclaredServer } from './options.js';
 import {
   build,
   templateFailure,
@@ -74,6 +77,8 @@ export class Compiler {
   #typescript: TypeScriptHost | null = null;
   /** Texts already read by the caller (the build cache reads every file to hash it), by absolute path: used once. */
   #texts: ReadonlyMap<string, string> | null;
+  /** The servers under `mcpServers`: the options' at first, the config's as watch mode reads it again. */
+  #servers: readonly DeclaredServer[];
 
   /**
    * `handlerExports`: what handler modules export, and `handlerChecks`: what their type checks found, as
@@ -92,6 +97,7 @@ export class Compiler {
     this.#handlerExports = memory.handlerExports ?? new Map();
     this.#typescriptFor = memory.typescriptFor ?? null;
     this.#texts = memory.texts ?? null;
+    this.#servers = options.mcpServers ?? [];
     for (const [key, check] of memory.handlerChecks ?? [])
       if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
@@ -137,6 +143,14 @@ export class Compiler {
       }),
     );
     return this.#compile([]);
+  }
+
+  /**
+   * The servers `mcpServers` declares now (watch mode reads the config file again when it changes); the
+   * next build checks against them.
+   */
+  declareServers(servers: readonly DeclaredServer[]): void {
+    this.#servers = servers;
   }
 
   /** What handler modules export, by file and content hash: for the build cache. */
@@ -235,10 +249,12 @@ export class Compiler {
     const sources = [...this.#sources.values()];
     if (this.#templates instanceof TemplateProblem)
       return templateFailure(this.#templates, sources, options.root, sink !== undefined);
+    const mcp: LoadedMcp | null = await loadMcp(options.configFile, this.#servers, options.root);
     const input = {
       sources,
       names,
       options,
+      mcp,
       templates: this.#templates,
       handlerExports: this.#handlerExports,
       ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }),

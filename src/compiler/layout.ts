@@ -1,6 +1,7 @@
 /**
  * Where generated files go in the out dir: `tools/<slug>.ts`, `tests/<slug>.test.ts`,
- * `graphs/<slug>.md` (a composite's picture), `index.ts`.
+ * `graphs/<slug>.md` (a composite's picture), `index.ts`; and, when the lock pins MCP servers,
+ * `servers/<server-slug>.ts` (a server's tools) and `mcp-servers.ts` (how to reach them).
  * One place, because lowering, the output plan and the build all need the same paths.
  */
 import path from 'node:path';
@@ -26,6 +27,16 @@ export function toolPaths(outDir: string, fileSlug: string): ToolPaths {
 /** @example indexPath('/p/generated') // '/p/generated/index.ts' */
 export function indexPath(outDir: string): string {
   return path.join(outDir, 'index.ts');
+}
+
+/** @example serverModulePath('/p/generated', 'files') // '/p/generated/servers/files.ts' */
+export function serverModulePath(outDir: string, serverSlug: string): string {
+  return path.join(outDir, 'servers', `${serverSlug}.ts`);
+}
+
+/** @example mcpServersPath('/p/generated') // '/p/generated/mcp-servers.ts' */
+export function mcpServersPath(outDir: string): string {
+  return path.join(outDir, 'mcp-servers.ts');
 }
 
 /** A path relative to the project root, with forward slashes, as banners and messages show it. */

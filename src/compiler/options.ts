@@ -1,4 +1,7 @@
-/** Where a project's files are: the YAML, the output, the templates and the schema. */
+/**
+ * Where a project's files are: the YAML, the output, the templates and the schema; and, when it has a
+ * `toolgen.config.yaml`, that file and the MCP servers it declares (their pins are read beside it).
+ */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,7 +18,31 @@ export interface CompilerOptions {
   readonly exclude?: readonly string[];
   /** Type-check function tools' handlers against their YAML (TG2009); on unless false. */
   readonly checkHandlerTypes?: boolean;
+  /** `toolgen.config.yaml` (absolute), when there is one: the lock `toolgen.mcp-lock.json` is read beside it. */
+  readonly configFile?: string;
+  /** The servers under `mcpServers` in that file, checked and sorted by name (the CLI reads them). */
+  readonly mcpServers?: readonly DeclaredServer[];
 }
+
+/**
+ * A server under `mcpServers`, as the CLI's config reader hands it over: how it is started (stdio) or
+ * reached (Streamable HTTP), `${NAME}` unread, a relative `cwd` made absolute against the config's folder.
+ */
+export type DeclaredServer =
+  | {
+      readonly transport: 'stdio';
+      readonly name: string;
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd: string;
+    }
+  | {
+      readonly transport: 'http';
+      readonly name: string;
+      readonly url: string;
+      readonly headers: Readonly<Record<string, string>>;
+    };
 
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -35,5 +62,7 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     ...(overrides.include ? { include: overrides.include } : {}),
     ...(overrides.exclude ? { exclude: overrides.exclude } : {}),
     ...(overrides.checkHandlerTypes === false ? { checkHandlerTypes: false } : {}),
+    ...(overrides.configFile ? { configFile: overrides.configFile } : {}),
+    ...(overrides.mcpServers ? { mcpServers: overrides.mcpServers } : {}),
   };
 }

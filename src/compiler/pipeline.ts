@@ -1,22 +1,28 @@
 /**
  * The pipeline, stage by stage: load → validate → resolve → check → lower → emit → (the output plan).
  * Each function takes what the stage before it handed on and returns its own named type:
- * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`.
+ * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`. The pins
+ * of other MCP servers take the same road beside them: `LoadedMcp` → `McpPins` → the catalogue's remote
+ * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`.
  * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds. After
  * check, `handler-signatures.ts` holds each TypeScript handler to its generated types (TG2009), and
  * `select.ts` picks what is emitted. A build with errors writes nothing (`planOutput`), so `generated/`
  * is always the last consistent tree (`test/compiler/integrity.test.ts` checks it over random edits).
  */
 import type { ChainPlan } from '../language/plan.js';
+import { calleesOf } from './check/callees.js';
 import { affectedBy, checkCatalogue, forgetAnalysis, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
 import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
+import { emitMcpServers, emitServer } from './emit/remote.js';
 import { TemplateProblem, type TemplateSet } from './emit/templates.js';
 import { indexPath, shownPath } from './layout.js';
 import { byCodePoint, type LoadedFile } from './load/load.js';
+import { lowerRemote } from './lower/remote.js';
 import { lowerTool, planOf } from './lower/tool.js';
-import type { IndexedTool, LoweredTool } from './lower/unit.js';
+import type { IndexedTool, LoweredIndex, LoweredTool } from './lower/unit.js';
+import type { SourceFile } from './load/source.js';
 import type { ToolDocument, ToolSource } from './model.js';
 import { deriveNames } from './names.js';
 import type { CompilerOptions } from './options.js';
@@ -28,6 +34,8 @@ import type { HandlerCheckCache } from './resolve/handler-types.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
+import { validatePins, type McpPins } from './validate/mcp-pins.js';
+import type { LoadedMcp } from './load/mcp.js';
 import {
   NOTHING_WRITTEN,
   planOutput,
@@ -87,6 +95,8 @@ export interface Reuse {
   readonly handlerDependencies: readonly string[];
   /** The handler type checks' results this build used, by `handlerCheckKey` (a build cache keeps them across runs). */
   readonly handlerChecks: ReadonlyMap<string, HandlerCheck>;
+  /** The MCP servers' modules and `mcp-servers.ts` as the last written build made them: those it no longer makes go. */
+  readonly serverFiles: readonly string[];
 }
 
 export interface EmittedTool {
@@ -113,6 +123,8 @@ export interface BuildInput {
   readonly typescript?: TypeScriptHost;
   /** The out dir, asked only about the modules of tools that are not built. */
   readonly outDir: OutDirListing;
+  /** The config file and the lock beside it, as read; null when the project has no config file. */
+  readonly mcp?: LoadedMcp | null;
   /**
    * Where each tool's files go as they are emitted, when the build has no errors: then the result is a
    * `StreamedBuild`, and `reuse.emitted` knows no files (the next build must start afresh). A one-off
@@ -190,7 +202,10 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath),
   );
   const loaded = sources.map((source) => source.loaded);
-  const analysed = await analyse(sources, input.handlerExports, reuse, input.typescript);
+  const analysed = await analyse(sources, input.handlerExports, reuse, {
+    typescript: input.typescript,
+    mcp: input.mcp ?? null,
+  });
   const handlerChecks = input.handlerChecks
     ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript)
     : { dependencies: [], checks: new Map<string, HandlerCheck>() };
@@ -210,21 +225,37 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     ...loaded
       .filter((file) => selected.files.has(file.source.displayPath))
       .flatMap((file) => perFile.get(file.source.displayPath)!),
+    // The config's and the lock's are the project's: every build reports them.
+    ...mcpFiles(analysed.pins).flatMap((file) => perFile.get(file.displayPath)!),
   ];
   const withErrors = hasErrors(diagnostics);
+  const sink = withErrors ? null : (input.sink ?? null);
   const { outcome, emitted, plans, rebuilt } = lowerAndEmit(analysed, input, reuse, {
     held,
     selected: selected.files,
-    sink: withErrors ? null : (input.sink ?? null),
+    sink,
   });
+  const servers = withErrors ? null : emitServers(analysed, input, sink);
+  const serverFiles = servers?.files.map((file) => file.path) ?? [];
+  const gone = (reuse?.serverFiles ?? []).filter((file) => !serverFiles.includes(file));
   const output = planOutput(
-    { ...outcome, complete: input.names.length === 0 && !withErrors, failed: withErrors },
+    {
+      ...outcome,
+      index: { ...outcome.index, ...(servers?.index ? { remote: servers.index } : {}) },
+      servers: sink ? [] : (servers?.files ?? []),
+      vanished: [...outcome.vanished, ...gone],
+      complete: input.names.length === 0 && !withErrors,
+      failed: withErrors,
+    },
     input.outDir,
     (index) => emitIndex(index, input.templates),
   );
   const summary = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
-    sources: new Map(loaded.map((file) => [file.source.displayPath, file.source.text])),
+    sources: new Map([
+      ...loaded.map((file) => [file.source.displayPath, file.source.text] as const),
+      ...mcpFiles(analysed.pins).map((file) => [file.displayPath, file.text] as const),
+    ]),
     built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodePoint),
     rebuilt: withErrors ? [] : rebuilt.sort(byCodePoint),
   };
@@ -240,8 +271,33 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       broken: new Set(analysed.brokenNames),
       handlerDependencies: handlerChecks.dependencies,
       handlerChecks: handlerChecks.checks,
+      serverFiles: withErrors ? (reuse?.serverFiles ?? []) : serverFiles,
     },
   };
+}
+
+/** The config file and the lock, when the project has them: their diagnostics are the project's. */
+function mcpFiles(pins: McpPins | null): SourceFile[] {
+  return pins ? [pins.config, ...(pins.lock ? [pins.lock] : [])] : [];
+}
+
+/**
+ * Lowers and emits the MCP servers' modules and `mcp-servers.ts`, for a build without errors; with a
+ * sink, each file goes to it. Null when the lock pins no server: then nothing of them is emitted.
+ */
+function emitServers(
+  analysed: Analysed,
+  input: BuildInput,
+  sink: OutputSink | null,
+): { files: OutputFile[]; index: LoweredIndex['remote'] } | null {
+  const lowered = lowerRemote(analysed.catalogue, analysed.pins, input.options);
+  if (!lowered) return null;
+  const files = [
+    ...lowered.servers.map((server) => emitServer(server, input.templates)),
+    emitMcpServers(lowered.mcpServers, input.templates),
+  ];
+  if (sink) for (const file of files) sink.accept(file);
+  return { files, index: lowered.index };
 }
 
 /**
@@ -260,6 +316,8 @@ function unwritten(reuse: Reuse | null, dirty: ReadonlySet<string> | null): Read
 /** What resolve and check found: the catalogue, the checks' results, and every diagnostic by file. */
 interface Analysed {
   readonly catalogue: Catalogue;
+  /** The pins of other MCP servers, checked; null when the project has no config file. */
+  readonly pins: McpPins | null;
   readonly checked: CheckResult;
   readonly brokenNames: readonly string[];
   readonly perFile: ReadonlyMap<string, Diagnostic[]>;
@@ -290,17 +348,23 @@ async function checkHandlerSignatures(
   return { dependencies, checks };
 }
 
-/** Stages 3–4, resolve and check: every diagnostic, by file. Only tools an edit affected are checked again. */
+/**
+ * Stages 3–4, resolve and check (and stage 2 for the lock): every diagnostic, by file. Only tools an
+ * edit affected are checked again.
+ */
 async function analyse(
   sources: readonly SourceState[],
   handlerExports: HandlerExports,
   reuse: Reuse | null,
-  typescript: TypeScriptHost | undefined,
+  { typescript, mcp }: { readonly typescript: TypeScriptHost | undefined; readonly mcp: LoadedMcp | null },
 ): Promise<Analysed> {
   const perFile = new Map<string, Diagnostic[]>(
     sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]),
   );
+  const pins = mcp ? validatePins(mcp) : null;
+  for (const file of mcpFiles(pins)) if (!perFile.has(file.displayPath)) perFile.set(file.displayPath, []);
   const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
+  pins?.diagnostics.forEach(report);
   const valid: ToolSource[] = [];
   const brokenNames: string[] = [];
   for (const { loaded, document } of sources) {
@@ -312,6 +376,7 @@ async function analyse(
     brokenNames,
     handlerExports,
     previous: reuse?.catalogue ?? null,
+    pins,
     ...(typescript ? { typescript } : {}),
   });
   resolved.diagnostics.forEach(report);
@@ -319,7 +384,7 @@ async function analyse(
   const dirty = reuse ? affectedBy(changedTools(reuse, catalogue, brokenNames), catalogue) : null;
   const checked = checkCatalogue(catalogue, reuse && dirty ? { previous: reuse.checked, dirty } : undefined);
   for (const found of checked.diagnostics.values()) found.forEach(report);
-  return { catalogue, checked, brokenNames, perFile, dirty };
+  return { catalogue, pins, checked, brokenNames, perFile, dirty };
 }
 
 /** Which tools lower and emit take, and where their files go. */
@@ -410,9 +475,32 @@ function changedTools(before: Reuse, after: Catalogue, broken: readonly string[]
   for (const name of new Set([...before.catalogue.names(), ...after.names()])) {
     if (before.catalogue.get(name) !== after.get(name)) changed.add(name);
   }
+  // A tool of another server whose pin changed (or that came or went), and any name whose server did.
+  const remoteNames = (catalogue: Catalogue) => catalogue.remoteEntries().map((entry) => entry.name);
+  for (const name of new Set([...remoteNames(before.catalogue), ...remoteNames(after)])) {
+    if (before.catalogue.remote(name) !== after.remote(name)) changed.add(name);
+  }
+  for (const name of unknownRemoteNames(after)) changed.add(name);
   const now = new Set(broken);
   for (const name of new Set([...before.broken, ...now])) {
     if (before.broken.has(name) !== now.has(name)) changed.add(name);
   }
   return changed;
+}
+
+/**
+ * The `<server>/<tool>` names the tools use (in steps, fallbacks, allowed next tools, stubs) that no
+ * pin answers: a pull or a server declared since may answer them, so what names them is checked again.
+ */
+function unknownRemoteNames(catalogue: Catalogue): string[] {
+  return catalogue
+    .entries()
+    .flatMap(({ document }) =>
+      [
+        ...calleesOf(document),
+        ...[...(document.examples ?? []), ...(document.error_scenarios ?? [])].flatMap((example) =>
+          Object.keys(example.stubs ?? {}),
+        ),
+      ].filter((name) => name.includes('/') && !catalogue.remote(name)),
+    );
 }

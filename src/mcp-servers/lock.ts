@@ -4,34 +4,19 @@
  * time (keys sorted at every depth, two-space indent, a final newline, no timestamps), so that a pull
  * that found nothing new leaves the file byte for byte as it was, and a diff shows only what changed.
  */
-import { createHash } from 'node:crypto';
 import { isPlainObject } from '../language/json.js';
+import {
+  canonicalJson,
+  LOCKFILE_VERSION,
+  toolHash,
+  type Lock,
+  type LockedServer,
+  type LockedTool,
+} from '../mcp-lock/format.js';
 
-export const LOCK_FILE = 'toolgen.mcp-lock.json';
-export const LOCKFILE_VERSION = 1;
-
-/** One tool as pinned: what `tools/list` said of it, and the hash of exactly that. */
-export interface LockedTool {
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-  readonly outputSchema?: Readonly<Record<string, unknown>>;
-  readonly annotations?: Readonly<Record<string, unknown>>;
-  /** `sha256:` and the hex SHA-256 of the tool's canonical JSON (this entry without `hash`). */
-  readonly hash: string;
-}
-
-export interface LockedServer {
-  /** What the server called itself when it answered `initialize`. */
-  readonly serverInfo: { readonly name: string; readonly version: string };
-  readonly tools: Readonly<Record<string, LockedTool>>;
-}
-
-export interface Lock {
-  readonly lockfileVersion: typeof LOCKFILE_VERSION;
-  readonly servers: Readonly<Record<string, LockedServer>>;
-}
+// The format is shared with the compiler, which reads the lock: it lives in mcp-lock/.
+export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from '../mcp-lock/format.js';
+export type { Lock, LockedServer, LockedTool } from '../mcp-lock/format.js';
 
 /** The fields of a listed tool that are pinned; anything else a server sends (`_meta`, `icons`) is not. */
 const PINNED = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
@@ -45,37 +30,6 @@ export function lockedTool(listed: { readonly name: string } & Readonly<Record<s
   const entry: Record<string, unknown> = {};
   for (const field of PINNED) if (listed[field] !== undefined) entry[field] = listed[field];
   return { ...(entry as Omit<LockedTool, 'hash'>), hash: toolHash(entry) };
-}
-
-/** `sha256:<hex>` of the canonical JSON of a tool's pinned fields. */
-export function toolHash(entry: Readonly<Record<string, unknown>>): string {
-  const { hash: _hash, ...pinned } = entry;
-  return `sha256:${createHash('sha256').update(canonicalJson(pinned)).digest('hex')}`;
-}
-
-/**
- * JSON with the keys of every object sorted (by UTF-16 code units, as `<` compares: no locale),
- * arrays in their order; `indent` spaces per level, or none.
- *
- * @example canonicalJson({ b: 1, a: [2, 1] }) // '{"a":[2,1],"b":1}'
- */
-export function canonicalJson(value: unknown, indent = 0): string {
-  return JSON.stringify(sortKeys(value), null, indent);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isPlainObject(value)) return value;
-  // fromEntries defines own properties: a key named __proto__ stays a key.
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort(byCodeUnits)
-      .map((key) => [key, sortKeys(value[key])]),
-  );
-}
-
-export function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

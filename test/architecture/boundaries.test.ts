@@ -139,16 +139,12 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
-  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language and the MCP client's stdio transport, only the CLI imports it, and only they import the MCP client package", () => {
-    expect(
-      violations(
-        (from, to) =>
-          area(from) === 'mcp-servers' &&
-          area(to) !== 'mcp-servers' &&
-          area(to) !== 'language' &&
-          to !== 'mcp-client/server-process.ts',
-      ),
-    ).toEqual([]);
+  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, the lock's format and the MCP client's stdio transport, only the CLI imports it, and only they import the MCP client package", () => {
+    const shared = (to: string) =>
+      area(to) === 'language' || area(to) === 'mcp-lock' || to === 'mcp-client/server-process.ts';
+    expect(violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && !shared(to))).toEqual(
+      [],
+    );
     expect(
       violations((from, to) => area(to) === 'mcp-servers' && area(from) !== 'mcp-servers' && area(from) !== 'cli'),
     ).toEqual([]);
@@ -161,6 +157,13 @@ describe('boundaries', () => {
         .filter((module) => area(module.file) !== 'mcp-servers' && area(module.file) !== 'mcp-client')
         .map((module) => module.file),
     ).toEqual([]);
+  });
+
+  it("the lock's format (mcp-lock/), which the pull writes and the compiler reads, uses only the language", () => {
+    expect(
+      violations((from, to) => area(from) === 'mcp-lock' && area(to) !== 'mcp-lock' && area(to) !== 'language'),
+    ).toEqual([]);
+    expect(modules.some((module) => module.file.startsWith('mcp-lock/'))).toBe(true);
   });
 
   it('no stage imports a later stage', () => {

@@ -5,6 +5,11 @@
  * equal the case's `expected.txt` byte for byte. An optional `names.txt` lists the tool names to build,
  * as on the command line.
  *
+ * A case about the tools of other MCP servers holds a `toolgen.config.yaml`, which goes to the project
+ * root, as does its `toolgen.mcp-lock.json`; without one of its own it gets the lock pulled from the
+ * reference servers (`test/fixtures/mcp/`). It is then compiled with the config's settings, as the CLI
+ * would.
+ *
  * `UPDATE_GOLDEN=1 npx vitest run test/compiler/golden-diagnostics.test.ts` rewrites the expected files;
  * read every one you commit.
  */
@@ -16,11 +21,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import { CATALOGUE, type DiagnosticId } from '../../src/compiler/diagnostics/catalogue.js';
 import { renderDiagnostic } from '../../src/compiler/diagnostics/render.js';
+import { findConfig } from '../../src/cli/config-file.js';
 
 const CORPUS = fileURLToPath(new URL('./golden-diagnostics/', import.meta.url));
 const BASE = path.join(CORPUS, '_base');
 const EXPECTED = 'expected.txt';
 const NAMES = 'names.txt';
+/** A case's files that belong at the project root, not among the tools. */
+const CONFIG = 'toolgen.config.yaml';
+const LOCK = 'toolgen.mcp-lock.json';
+const FIXTURE_LOCK = fileURLToPath(new URL('../fixtures/mcp/toolgen.mcp-lock.json', import.meta.url));
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /**
@@ -46,9 +56,25 @@ function projectFor(name: string): string {
   const tools = path.join(root, 'config', 'tools');
   mkdirSync(tools, { recursive: true });
   cpSync(BASE, tools, { recursive: true });
-  const own = (source: string) => ![EXPECTED, NAMES].includes(path.basename(source));
+  const own = (source: string) => ![EXPECTED, NAMES, CONFIG, LOCK].includes(path.basename(source));
   cpSync(path.join(CORPUS, name), tools, { recursive: true, filter: own });
+  if (existsSync(path.join(CORPUS, name, CONFIG))) {
+    cpSync(path.join(CORPUS, name, CONFIG), path.join(root, CONFIG));
+    const lock = path.join(CORPUS, name, LOCK);
+    cpSync(existsSync(lock) ? lock : FIXTURE_LOCK, path.join(root, LOCK));
+  }
   return root;
+}
+
+/** The compiler's options for a project: those of its config file, when it has one, as the CLI reads them. */
+async function optionsFor(root: string) {
+  const found = await findConfig(root);
+  if (found.file === null) return defaultOptions(root);
+  expect(found.diagnostics).toEqual([]);
+  return defaultOptions(root, {
+    configFile: path.join(root, found.file),
+    mcpServers: found.config.mcpServers ?? [],
+  });
 }
 
 describe('golden diagnostics', () => {
@@ -60,7 +86,7 @@ describe('golden diagnostics', () => {
     const dir = path.join(CORPUS, name);
     const namesFile = path.join(dir, NAMES);
     const names = existsSync(namesFile) ? readFileSync(namesFile, 'utf8').split(/\s+/).filter(Boolean) : [];
-    const result = await new Compiler(defaultOptions(projectFor(name))).build(names);
+    const result = await new Compiler(await optionsFor(projectFor(name))).build(names);
     ran += 1;
     for (const d of result.diagnostics) seen.add(d.id);
     // As `printDiagnostics` writes them to stderr: each one, then a blank line.

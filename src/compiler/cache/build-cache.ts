@@ -4,8 +4,9 @@
  * (`node_modules/.cache/toolgen/` under the project root by default).
  *
  * It is keyed by content, never by time: the SHA-256 of every tool YAML file, template, the schema,
- * every handler module a tool names (and where its module path resolves to), the options, toolgen's
- * version and the size and mtime of toolgen's own modules. Any difference is a miss, and the build runs
+ * every handler module a tool names (and where its module path resolves to), the MCP lock, the options
+ * (the servers `mcpServers` declares among them), toolgen's version and the size and mtime of
+ * toolgen's own modules. Any difference is a miss, and the build runs
  * as if there were no cache. The generated files are checked against the size and mtime each had
  * when the last build wrote or compared it (and the out dir for generated files nobody wants), so
  * a deleted or edited output is noticed. A cache file that does not read as one is ignored, then
@@ -25,6 +26,7 @@ import type { HandlerCheck } from '../resolve/handler-check.js';
 import type { PlannedFile } from '../write/files.js';
 import { resolveModuleFile, type HandlerExports } from '../resolve/handlers.js';
 import { contentHash } from './hash.js';
+import { LOCK_FILE } from '../../mcp-lock/format.js';
 
 /** Bumped when the file's shape changes: an older file is then a miss. */
 export const CACHE_FORMAT = 2;
@@ -103,6 +105,17 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
       return 'unreadable';
     }
   };
+  // The servers the config declares and what the lock pins decide the checks of remote steps; the
+  // build reads both files (and shows them in code frames) only when there is either (`loadMcp`).
+  const lock = options.configFile ? path.join(path.dirname(options.configFile), LOCK_FILE) : null;
+  const lockText = lock ? readText(lock) : null;
+  if (options.configFile && (lockText !== null || (options.mcpServers?.length ?? 0) > 0)) {
+    for (const [file, text] of [
+      [options.configFile, readText(options.configFile)],
+      [lock!, lockText],
+    ] as const)
+      if (text !== null) texts.set(shownPath(options.root, file), text);
+  }
   const parts = {
     format: CACHE_FORMAT,
     version,
@@ -118,6 +131,7 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
     ],
     templates: Object.values(TEMPLATE_FILES).map((name) => read(path.join(options.templatesDir, name))),
     schema: read(options.schemaPath),
+    mcp: lock ? { servers: options.mcpServers ?? [], lock: read(lock) } : null,
   };
   return { key: contentHash(JSON.stringify(parts)), sources, texts, textsByFile };
 }
@@ -265,6 +279,14 @@ function stampOf(file: string): Stamp {
   try {
     const stat = statSync(file);
     return stat.isFile() ? [stat.size, stat.mtimeMs] : null;
+  } catch {
+    return null;
+  }
+}
+
+function readText(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }

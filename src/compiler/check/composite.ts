@@ -14,7 +14,7 @@ import type { YamlPath } from '../load/source.js';
 import { validatorFor } from '../../language/validation.js';
 import { isCall, isChoice, isWait, type CallStepDoc, type ChoiceStepDoc, type WaitStepDoc } from '../model.js';
 import { checkExpression, expressionReferences } from './expressions.js';
-import type { CatalogueEntry } from '../resolve/catalogue.js';
+import type { CatalogueEntry, ToolSignature } from '../resolve/catalogue.js';
 import { NameSet, NameTable } from './name-set.js';
 import {
   canEnd,
@@ -30,7 +30,7 @@ import { schemaAt, typesOf } from './schema-path.js';
 import { buildSteps, stepsPath, type StepNode } from './steps.js';
 import { scanTemplates } from './templates.js';
 import type { CheckEnvironment, ReferenceScope } from './environment.js';
-import { checkExpressionReferences, checkReference, referencedSteps } from './references.js';
+import { checkExpressionReferences, checkReference, outputShapeUnknown, referencedSteps } from './references.js';
 import { checkInputs, checkOutputs, checkRetrySettings, knownTool } from './signatures.js';
 import {
   loopOf,
@@ -431,8 +431,12 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
       checkInputs(node, inputs, tool, { variableSchema: ctx.variableSchema, entry, report, scanned: scan.references });
   }
   const sources = [callee, ...fallbacks]
-    .filter((tool): tool is CatalogueEntry => tool !== null)
-    .map((tool) => ({ owner: { tool: tool.name }, schema: env.returnsOf(tool.name) }));
+    .filter((tool): tool is ToolSignature => tool !== null)
+    .map((tool) => ({
+      owner: { tool: tool.name },
+      schema: env.returnsOf(tool.name),
+      ...(outputShapeUnknown(tool.name, env) ? { shapeUnknown: true } : {}),
+    }));
   checkOutputs(node, sources, entry, report);
   checkRetrySettings(node, entry, report);
 }

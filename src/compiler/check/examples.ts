@@ -16,6 +16,7 @@ import type { StubDoc } from '../model.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
 import { requiredPermissions } from './callees.js';
 import { schemaAt } from './schema-path.js';
+import { missingTool } from './tool-names.js';
 
 /** What the examples are checked against beyond the catalogue: what each tool returns, and a composite's step ids. */
 export interface ExampleScope {
@@ -114,12 +115,9 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
   ) => {
     for (const [name, stub] of Object.entries(stubs ?? {})) {
       const at: YamlPath = [list, index, 'stubs', name];
-      if (!catalogue.get(name) && !catalogue.isBroken(name)) {
-        diagnostics.push(
-          diagnostic('UNKNOWN_STUB', { name }, source.locate(at, { key: true }), {
-            suggestion: closestName(name, catalogue.names()),
-          }),
-        );
+      const missing = missingTool(name, catalogue, source.locate(at, { key: true }), 'stub');
+      if (missing) {
+        diagnostics.push(missing);
         continue;
       }
       const returns = scope.returnsOf(name);

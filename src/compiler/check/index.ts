@@ -13,6 +13,7 @@ import { calleesOf } from './callees.js';
 import { checkDeclarations } from './declarations.js';
 import { checkExamples } from './examples.js';
 import { checkRecursion } from './recursion.js';
+import { checkRemoteSchemas } from './remote-schemas.js';
 import type { StepNode } from './steps.js';
 
 export interface CheckResult {
@@ -52,7 +53,7 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
   function returnsOf(name: string): JsonSchema | null {
     if (returns.has(name)) return returns.get(name)!;
     const entry = catalogue.get(name);
-    if (!entry) return null;
+    if (!entry) return catalogue.remote(name)?.returns ?? null;
     if (reusable(name)) {
       const previous = reuse!.previous;
       const analysis = previous.analyses.get(name);
@@ -89,7 +90,7 @@ export function checkCatalogue(catalogue: Catalogue, reuse?: CheckReuse): CheckR
 
   for (const entry of catalogue.entries()) returnsOf(entry.name);
   const diagnostics = new Map<string, readonly Diagnostic[]>(own);
-  for (const { tool, diagnostic } of checkRecursion(catalogue)) {
+  for (const { tool, diagnostic } of [...checkRecursion(catalogue), ...checkRemoteSchemas(catalogue)]) {
     diagnostics.set(tool, [...(diagnostics.get(tool) ?? []), diagnostic]);
   }
   return { analyses, returns, own, diagnostics };

@@ -9,8 +9,8 @@ import { parseTemplate } from '../../language/template.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
 import { alternatives, pathSuffix, plainList, segmentName } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
-import { isCall } from '../model.js';
-import type { ReferenceScope } from './environment.js';
+import { isCall, type CallStepDoc } from '../model.js';
+import type { CheckEnvironment, ReferenceScope } from './environment.js';
 import { expressionReferences } from './expressions.js';
 import type { Definitions } from './flow.js';
 import { schemaAt } from './schema-path.js';
@@ -49,6 +49,12 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
     return;
   }
   if (!here.must.has(key)) scope.report(diagnostic('STEP_MAYBE_SUCCEEDED', { step: reference.step }, at()));
+  const unknownShape = isCall(step.doc) && outputShapeUnknown(step.doc.tool, scope.env);
+  if (unknownShape && reference.path.length > 0) {
+    const path = `steps.${reference.step}${pathSuffix(reference.path)}`;
+    scope.report(diagnostic('REMOTE_OUTPUT_UNKNOWN', { path, tool: (step.doc as CallStepDoc).tool }, at()));
+    return;
+  }
   checkFieldPath(
     reference.path,
     scope.outputSchema(step),
@@ -56,6 +62,18 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
     at,
     scope.report,
   );
+}
+
+/**
+ * Whether a tool's output has no declared shape at all: a remote tool whose server declares no
+ * outputSchema (its output is the JSON of its text, or the text). A local tool without `returns`
+ * is the author's to know.
+ *
+ * @example outputShapeUnknown('everything/echo', env) // true
+ */
+export function outputShapeUnknown(tool: string, env: CheckEnvironment): boolean {
+  const remote = env.catalogue.remote(tool);
+  return remote !== undefined && remote.returns === null;
 }
 
 /** Whose fields a path reads: a state variable's, a tool's output's, or a block step's output's. */
@@ -141,6 +159,11 @@ export function checkExpressionReferences(text: string, at: YamlPath, here: Defi
             suggestion: closestName(reference.name, [...ctx.stepIds.keys()]),
           }),
         );
+        continue;
+      }
+      if (isCall(step.doc) && outputShapeUnknown(step.doc.tool, ctx.env) && reference.path.length > 0) {
+        const path = `steps.${reference.name}.${reference.path.join('.')}`;
+        ctx.report(diagnostic('REMOTE_OUTPUT_UNKNOWN', { path, tool: step.doc.tool }, where()));
         continue;
       }
       const schema = ctx.outputSchema(step);

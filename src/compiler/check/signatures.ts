@@ -10,30 +10,28 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { alternatives, pathSuffix, plainList, quotedList, segmentName } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
-import type { CatalogueEntry } from '../resolve/catalogue.js';
+import type { CatalogueEntry, ToolSignature } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import type { CheckEnvironment } from './environment.js';
 import { literalErrors, literalIssues } from './literals.js';
 import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
 import type { StepNode } from './steps.js';
 import { isLiteral, type FoundReference } from './templates.js';
+import { missingTool } from './tool-names.js';
 import { RESERVED_NAMES } from '../../language/template.js';
 
-/** The tool with that name; reports it (with a suggestion) when there is none. */
+/** The signature of the tool with that name, local or remote; reports it (with a suggestion) when there is none. */
 export function knownTool(
   name: string,
   at: YamlPath,
   env: CheckEnvironment,
   entry: CatalogueEntry,
   report: (d: Diagnostic) => void,
-): CatalogueEntry | null {
-  const tool = env.catalogue.get(name);
-  if (tool || env.catalogue.isBroken(name)) return tool ?? null;
-  report(
-    diagnostic('UNKNOWN_TOOL', { name }, entry.source.locate(at), {
-      suggestion: closestName(name, env.catalogue.names()),
-    }),
-  );
+): ToolSignature | null {
+  const tool = env.catalogue.signature(name);
+  if (tool) return tool;
+  const missing = missingTool(name, env.catalogue, entry.source.locate(at), 'call');
+  if (missing) report(missing);
   return null;
 }
 
@@ -90,7 +88,7 @@ export interface InputScope {
 export function checkInputs(
   node: StepNode,
   inputs: { readonly [name: string]: JsonValue },
-  callee: CatalogueEntry,
+  callee: ToolSignature,
   scope: InputScope,
 ): void {
   const { source } = scope.entry;
@@ -100,6 +98,7 @@ export function checkInputs(
   for (const [name, value] of Object.entries(inputs)) {
     const at: YamlPath = [...node.path, 'inputs', name];
     const parameter = parameters.get(name);
+    if (!parameter && callee.openInput) continue;
     if (!parameter) {
       const where = source.locate(at, { key: true });
       const suggestion = closestName(
@@ -284,6 +283,8 @@ export type OutputOwner =
 export interface ServedOutput {
   readonly owner: OutputOwner;
   readonly schema: JsonSchema | null;
+  /** A remote tool whose server declares no outputSchema: reading any field of it is a guess. */
+  readonly shapeUnknown?: boolean;
 }
 
 /** `map_outputs` sources against what everything that may serve the step returns. */
@@ -315,12 +316,17 @@ export function checkOutputs(
 
 /** One `map_outputs` source path against what one tool or block returns. */
 function checkOutputSource(
-  { owner, schema }: ServedOutput,
+  { owner, schema, shapeUnknown }: ServedOutput,
   segments: readonly (string | number)[],
   at: YamlPath,
   entry: CatalogueEntry,
   report: (d: Diagnostic) => void,
 ): void {
+  if (shapeUnknown && 'tool' in owner) {
+    const path = formatPath(segments);
+    report(diagnostic('REMOTE_OUTPUT_UNKNOWN', { path, tool: owner.tool }, entry.source.locate(at, { key: true })));
+    return;
+  }
   const lookup = schemaAt(schema, segments);
   if (lookup.kind === 'no-fields') {
     const parent = pathSuffix(segments.slice(0, lookup.at));

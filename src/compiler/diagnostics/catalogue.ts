@@ -24,6 +24,9 @@ const RECURSION = 'a composite cannot call itself: a run would never end';
 const NAME_CLASH = 'rename one of them so their names differ in letters or digits';
 const RETURNS_IS_STATE = 'a composite returns its final state: its parameters and what map_outputs and transform set';
 const STATE_HOLDS = 'state holds the parameters and what map_outputs and transform set';
+const PULL_AGAIN = 'npx toolgen mcp pull writes the lock: run it again to pin {server} afresh, or undo the edit';
+const SERVER_NAMES =
+  'a tool on another MCP server is named <server>/<tool>, the server as mcpServers in toolgen.config.yaml names it (pinned by npx toolgen mcp pull): here {servers}';
 
 export const CATALOGUE = {
   // Input files
@@ -102,6 +105,31 @@ export const CATALOGUE = {
     severity: 'error',
     message: '{problem}',
     hint: 'a server under mcpServers takes command, args, env and cwd (stdio), or url and headers (Streamable HTTP)',
+  },
+  LOCK_INVALID: {
+    code: 'TG1008',
+    severity: 'error',
+    message: 'toolgen.mcp-lock.json cannot be read: {problem}',
+    hint: 'npx toolgen mcp pull writes the lock: run it again, or undo the edit',
+  },
+  LOCK_HASH_MISMATCH: {
+    code: 'TG1009',
+    severity: 'error',
+    message: "the pin of '{tool}' does not match its hash: the lock was edited by hand",
+    hint: PULL_AGAIN,
+  },
+  SERVER_NOT_PULLED: {
+    code: 'TG1010',
+    severity: 'error',
+    message: "server '{server}' is declared under mcpServers, and toolgen.mcp-lock.json does not pin its tools",
+    hint: 'run npx toolgen mcp pull {server}, and commit toolgen.mcp-lock.json: builds check steps against the lock, never the server',
+  },
+  SERVER_NOT_DECLARED: {
+    code: 'TG1011',
+    severity: 'warning',
+    message:
+      "server '{server}' is pinned in toolgen.mcp-lock.json and no longer declared under mcpServers, so its tools cannot be called",
+    hint: 'the next npx toolgen mcp pull drops its pins; to call its tools, declare it under mcpServers again',
   },
   TEMPLATE_FILE: {
     code: 'TG1006',
@@ -209,6 +237,19 @@ export const CATALOGUE = {
     message: "tools '{first}' and '{second}' would both generate the identifier '{identifier}'",
     hint: NAME_CLASH,
   },
+  REMOTE_IDENTIFIER_CLASH: {
+    code: 'TG2005',
+    severity: 'error',
+    message:
+      "tool '{local}' and the tool '{remote}' of an MCP server would both generate the identifier '{identifier}'",
+    hint: "rename '{local}': the other is named by its server",
+  },
+  SERVER_FILE_CLASH: {
+    code: 'TG2005',
+    severity: 'error',
+    message: "servers '{first}' and '{second}' would both generate '{file}'",
+    hint: 'rename one of them under mcpServers so their names differ in letters or digits',
+  },
   RECURSIVE_COMPOSITE: {
     code: 'TG2006',
     severity: 'error',
@@ -228,6 +269,30 @@ export const CATALOGUE = {
     severity: 'error',
     message: "the handler '{export}' ({handler}) does not return what '{tool}' declares: {detail}",
     hint: "its result must fit the returns the YAML declares ({type} in the generated module): change the handler's return type at {handler}, or returns",
+  },
+  UNKNOWN_SERVER: {
+    code: 'TG2010',
+    severity: 'error',
+    message: "no MCP server named '{server}' (in '{name}')",
+    hint: SERVER_NAMES,
+  },
+  UNKNOWN_SERVER_USES: {
+    code: 'TG2010',
+    severity: 'error',
+    message: "no MCP server named '{server}' (in '{name}', and {more} more {uses} of it)",
+    hint: `${SERVER_NAMES}; the other {uses}: {places}`,
+  },
+  UNKNOWN_REMOTE_TOOL: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "server '{server}' has no tool named '{tool}'",
+    hint: 'its tools, as toolgen.mcp-lock.json pins them: {tools}. If the server has it now, run npx toolgen mcp pull {server}',
+  },
+  UNKNOWN_REMOTE_TOOL_USES: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "server '{server}' has no tool named '{tool}' (and {more} more {uses} of it)",
+    hint: 'its tools, as toolgen.mcp-lock.json pins them: {tools}; the other {uses}: {places}',
   },
   // Step graph
   DUPLICATE_STEP_ID: {
@@ -426,6 +491,12 @@ export const CATALOGUE = {
     message: '{what} is {types}, so it has no {field}',
     hint: 'read {what} itself, or a field its schema declares',
   },
+  REMOTE_OUTPUT_UNKNOWN: {
+    code: 'TG4010',
+    severity: 'warning',
+    message: "'{path}' reads the output of '{tool}', whose shape is unknown: its server declares no outputSchema",
+    hint: 'such an output is the JSON of its text when that parses, else the text: what it holds is known only when the tool runs',
+  },
   EXPRESSION_SYNTAX: {
     code: 'TG4008',
     severity: 'error',
@@ -604,6 +675,12 @@ export const CATALOGUE = {
     severity: 'error',
     message: "'{tool}' declares it returns {types}, and a composite returns its final state, an object",
     hint: `${RETURNS_IS_STATE}; here: {fields}`,
+  },
+  REMOTE_SCHEMA_SKIPPED: {
+    code: 'TG5024',
+    severity: 'warning',
+    message: "the build's checks of '{tool}' skip {features} in its pinned schemas ({parts})",
+    hint: 'a part the checks skip is taken as any value, never an error; the server, and the runtime for structured output, still check it when the tool is called',
   },
   DUPLICATE_PARAMETER: {
     code: 'TG5016',

@@ -1,7 +1,8 @@
 /**
  * One diagnostic per root cause. A tool that is not there (renamed, deleted, misspelt the same way
  * everywhere) is one mistake however many steps, fallbacks and stubs name it: it is reported at its
- * first use, with how many more there are and where.
+ * first use, with how many more there are and where. So is a server that is not there, whichever of
+ * its tools each use names, and a tool a server does not have.
  */
 import { diagnostic, type Diagnostic } from './diagnostic.js';
 
@@ -13,13 +14,13 @@ import { diagnostic, type Diagnostic } from './diagnostic.js';
 export function collapseRepeatedCauses(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const uses = new Map<string, Diagnostic[]>();
   for (const found of diagnostics) {
-    const name = missingTool(found);
-    if (name !== null) uses.set(name, [...(uses.get(name) ?? []), found]);
+    const cause = missingName(found);
+    if (cause !== null) uses.set(cause, [...(uses.get(cause) ?? []), found]);
   }
   const out: Diagnostic[] = [];
   for (const found of diagnostics) {
-    const name = missingTool(found);
-    const group = name === null ? undefined : uses.get(name);
+    const cause = missingName(found);
+    const group = cause === null ? undefined : uses.get(cause);
     if (!group || group.length === 1) {
       out.push(found);
       continue;
@@ -30,23 +31,32 @@ export function collapseRepeatedCauses(diagnostics: readonly Diagnostic[]): Diag
     const places = others
       .map((other) => (other.location ? `${other.location.file}:${other.location.line}` : 'the command line'))
       .join(', ');
-    const more = String(others.length);
-    const plural = others.length === 1 ? 'use' : 'uses';
-    out.push(
-      diagnostic('UNKNOWN_TOOL_USES', { name: name!, more, uses: plural, places }, kept.location, {
-        suggestion: kept.suggestion ?? null,
-      }),
-    );
+    const count = { more: String(others.length), uses: others.length === 1 ? 'use' : 'uses', places };
+    out.push(folded(kept, count));
   }
   return out;
 }
 
-/** The first use, preferring a step's over a stub's: the step is where the name matters. */
-function first(group: readonly Diagnostic[]): Diagnostic {
-  return group.find((found) => found.id === 'UNKNOWN_TOOL') ?? group[0]!;
+/** The first use's diagnostic, saying how many more uses there are and where. */
+function folded(kept: Diagnostic, count: { more: string; uses: string; places: string }): Diagnostic {
+  const extras = { suggestion: kept.suggestion ?? null };
+  if (kept.id === 'UNKNOWN_SERVER')
+    return diagnostic('UNKNOWN_SERVER_USES', { ...kept.args, ...count }, kept.location, extras);
+  if (kept.id === 'UNKNOWN_REMOTE_TOOL')
+    return diagnostic('UNKNOWN_REMOTE_TOOL_USES', { ...kept.args, ...count }, kept.location, extras);
+  const name = (kept as Diagnostic<'UNKNOWN_TOOL' | 'UNKNOWN_STUB'>).args.name;
+  return diagnostic('UNKNOWN_TOOL_USES', { name, ...count }, kept.location, extras);
 }
 
-function missingTool(found: Diagnostic): string | null {
+/** The first use, preferring a step's over a stub's: the step is where the name matters. */
+function first(group: readonly Diagnostic[]): Diagnostic {
+  return group.find((found) => found.id !== 'UNKNOWN_STUB') ?? group[0]!;
+}
+
+/** What is missing, as one key per root cause: a tool's name, or a server's. */
+function missingName(found: Diagnostic): string | null {
   if (found.id === 'UNKNOWN_TOOL' || found.id === 'UNKNOWN_STUB') return found.args.name;
+  if (found.id === 'UNKNOWN_REMOTE_TOOL') return `${found.args.server}/${found.args.tool}`;
+  if (found.id === 'UNKNOWN_SERVER') return `\u0000server ${found.args.server}`;
   return null;
 }

@@ -4,12 +4,13 @@
  * templates hold the shape of the files. Emit prints what lowering decided, and decides nothing else.
  */
 import type { JsonSchema } from '../../language/json.js';
-import type { LoweredIndex, LoweredTool, TestRun } from '../lower/unit.js';
+import type { IndexedTool, LoweredIndex, LoweredTool, TestRun } from '../lower/unit.js';
 import { MARKDOWN_MARKER } from './banner.js';
 import { mermaidFlowchart } from './mermaid.js';
 import { docComment, objectMembers, printValue, quote, schemaType } from './print.js';
-import { RUNTIME_MODULE } from './runtime-module.js';
+import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
+import { tidy } from './tidy.js';
 
 export interface OutputFile {
   /** Absolute path. */
@@ -105,13 +106,23 @@ export function graphDocument(name: string, source: string, flowchart: string): 
  * @example emitIndex({ path: '/p/generated/index.ts', source: 'config/tools', tools: [] }, templates).path // '/p/generated/index.ts'
  */
 export function emitIndex(index: LoweredIndex, templates: TemplateSet): OutputFile {
-  const tools = index.tools.map((tool) => ({
+  const definition = (tool: IndexedTool) => ({
     definitionName: `${tool.names.functionName}Definition`,
     fileSlug: tool.names.fileSlug,
-  }));
+  });
+  const tools = index.tools.map(definition);
+  // Without pinned servers the index is what it always was: no MCP client for an app that needs none.
+  const remote = index.remote
+    ? {
+        mcpClientModule: quote(MCP_CLIENT_MODULE),
+        servers: index.remote.map((server) => ({ slug: server.slug, tools: server.tools.map(definition) })),
+      }
+    : null;
   return {
     path: index.path,
-    content: tidy(templates.render('index', { source: index.source, runtimeModule: quote(RUNTIME_MODULE), tools })),
+    content: tidy(
+      templates.render('index', { source: index.source, runtimeModule: quote(RUNTIME_MODULE), tools, remote }),
+    ),
   };
 }
 
@@ -209,12 +220,4 @@ function resultDeclaration(name: string, tool: string, returns: JsonSchema | nul
   if (returns && returns['type'] === 'object' && returns['properties'])
     return `${doc}export type ${name} = ${objectTypeLiteral(returns)};`;
   return `${doc}export type ${name} = ${schemaType(returns)};`;
-}
-
-/** Collapses the blank lines that template conditionals leave behind. */
-function tidy(text: string): string {
-  return `${text
-    .replace(/\n{3,}/g, '\n\n')
-    .replace(/\n\n(\}\);?)\n*$/, '\n$1')
-    .trimEnd()}\n`;
 }

@@ -5,3 +5,6 @@
  * `tsconfig.json` and `vitest.config.ts` map it to `src/runtime/index.ts`.
  */
 export const RUNTIME_MODULE = '@toolgen/runtime';
+
+/** Where generated code finds the MCP client that reaches other servers: only an app whose lock pins some imports it. */
+export const MCP_CLIENT_MODULE = `${RUNTIME_MODULE}/mcp-client`;

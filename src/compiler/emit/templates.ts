@@ -6,7 +6,14 @@
 import Handlebars from 'handlebars';
 import { GENERATED_MARKER } from './banner.js';
 
-export const TEMPLATE_NAMES = ['function-tool', 'composite-tool', 'tool-test', 'index'] as const;
+export const TEMPLATE_NAMES = [
+  'function-tool',
+  'composite-tool',
+  'tool-test',
+  'index',
+  'remote-server',
+  'mcp-servers',
+] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** A template's text, and the file it came from (for messages). */

@@ -73,6 +73,16 @@ export function parseSource(text: string, absolutePath: string, displayPath: str
   }
 }
 
+/**
+ * A text whose nodes can be located, parsed only when a problem is first located: for JSON, which is
+ * YAML too (the MCP lock), whose value JSON.parse gives.
+ *
+ * @example locatableSource(text, '/p/toolgen.mcp-lock.json', 'toolgen.mcp-lock.json').locate(['servers'])
+ */
+export function locatableSource(text: string, absolutePath: string, displayPath: string): SourceFile {
+  return new SourceFile(displayPath, absolutePath, text, null, parseYaml);
+}
+
 function parseYaml(text: string) {
   const lineCounter = new LineCounter();
   return {

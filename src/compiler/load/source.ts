@@ -33,11 +33,13 @@ export class SourceFile {
     readonly displayPath: string,
     readonly absolutePath: string,
     readonly text: string,
-    { document, lineCounter }: ParsedYaml,
+    parsed: ParsedYaml | null,
     readonly reparse: Reparse | null = null,
   ) {
-    this.#document = document;
-    this.#lineCounter = lineCounter;
+    // Without a tree, `reparse` makes one when a problem is first located.
+    if (!parsed && !reparse) throw new Error(`SourceFile ${displayPath}: neither a parse tree nor a way to parse`);
+    this.#document = parsed?.document ?? null;
+    this.#lineCounter = parsed?.lineCounter ?? null;
   }
 
   /** The parse tree, with every node's place in the text: parsed again when it was released. */

@@ -1,9 +1,11 @@
 /**
  * Reads the template texts from a templates directory; emit compiles them. Reading them here keeps
- * the disk out of emit.
+ * the disk out of emit. The templates of the MCP servers' modules came later than many a copy of
+ * `templates/`: a templates dir without them uses toolgen's own.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../options.js';
 
 /** The file of each template in a templates directory. */
 export const TEMPLATE_FILES = {
@@ -12,7 +14,12 @@ export const TEMPLATE_FILES = {
   'composite-tool': 'composite-tool.ts.hbs',
   'tool-test': 'tool.test.ts.hbs',
   index: 'index.ts.hbs',
+  'remote-server': 'remote-server.ts.hbs',
+  'mcp-servers': 'mcp-servers.ts.hbs',
 } as const;
+
+/** Templates a templates dir of one's own may lack: toolgen's are used then. */
+const OPTIONAL: ReadonlySet<string> = new Set([TEMPLATE_FILES['remote-server'], TEMPLATE_FILES['mcp-servers']]);
 
 export type TemplateTexts = {
   readonly [K in keyof typeof TEMPLATE_FILES]: { readonly file: string; readonly text: string };
@@ -25,7 +32,8 @@ export type TemplateTexts = {
  */
 export function readTemplates(dir: string): TemplateTexts {
   const read = (name: string) => {
-    const file = path.join(dir, name);
+    const own = path.join(dir, name);
+    const file = OPTIONAL.has(name) && !existsSync(own) ? path.join(PACKAGE_ROOT, 'templates', name) : own;
     try {
       return { file, text: readFileSync(file, 'utf8') };
     } catch (error) {

@@ -113,4 +113,47 @@ export interface LoweredIndex {
   /** The config dir, relative to the project root: the banner names it. */
   readonly source: string;
   readonly tools: readonly IndexedTool[];
+  /** The tools of other MCP servers, by server; absent when the lock pins none (the index is then as it always was). */
+  readonly remote?: readonly IndexedServer[];
+}
+
+/** A server's module as the index imports it. */
+export interface IndexedServer {
+  readonly slug: string;
+  readonly tools: readonly IndexedTool[];
+}
+
+/** The tools of one MCP server, as its generated module declares them. */
+export interface LoweredServer {
+  readonly name: string;
+  readonly slug: string;
+  /** Its module: `servers/<slug>.ts`. */
+  readonly path: string;
+  /** The lock, relative to the project root: the banner names it. */
+  readonly source: string;
+  readonly tools: readonly LoweredRemoteTool[];
+}
+
+/** One tool of a server: its pin, verbatim, and the names its generated code uses. */
+export interface LoweredRemoteTool {
+  /** `<server>/<tool>`. */
+  readonly name: string;
+  /** Its name on the server. */
+  readonly tool: string;
+  readonly names: DerivedNames;
+  readonly title: string | null;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** Null when the server declares none: its output then has no known shape. */
+  readonly outputSchema: JsonSchema | null;
+  readonly annotations: JsonSchema | null;
+}
+
+/** `mcp-servers.ts`: how each declared server is reached, as the config writes it. */
+export interface LoweredMcpServers {
+  readonly path: string;
+  /** The config file, relative to the project root: the banner names it. */
+  readonly source: string;
+  /** By server name, sorted: `{ command, args, env, cwd }` or `{ url, headers }`, `${NAME}` unread. */
+  readonly servers: Readonly<Record<string, JsonValue>>;
 }

@@ -1,18 +1,41 @@
 /**
- * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call.
- * Reports duplicate names, file-name clashes and handler modules that lack their export
- * (`handlers.ts`). The last stage that reads source files: what follows works on the catalogue.
+ * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call:
+ * the tools of the YAML files, and those of other MCP servers as the lock pins them (`remote.ts`).
+ * Reports duplicate names, file-name and identifier clashes and handler modules that lack their
+ * export (`handlers.ts`). The last stage that reads source files: what follows works on the catalogue.
  */
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ToolSource } from '../model.js';
 import { deriveNames } from '../names.js';
-import type { CatalogueEntry } from './entry.js';
+import type { McpPins } from '../validate/mcp-pins.js';
+import type { CatalogueEntry, RemoteEntry, ToolSignature } from './entry.js';
 import { checkHandlers, type HandlerExports } from './handlers.js';
 import type { TypeScriptHost } from './typescript.js';
 import { parametersSchema } from './parameters.js';
+import { remoteEntries, type ServerTable } from './remote.js';
 
-export type { CatalogueEntry, HandlerRef } from './entry.js';
+export type { CatalogueEntry, HandlerRef, RemoteEntry, ToolSignature } from './entry.js';
+
+/** What a `<server>/<tool>` name finds. */
+export type RemoteLookup =
+  | { readonly kind: 'found'; readonly entry: RemoteEntry }
+  /** Its server or its pin cannot be used, which is reported already. */
+  | { readonly kind: 'unusable' }
+  | { readonly kind: 'no-server'; readonly server: string; readonly servers: readonly string[] }
+  | { readonly kind: 'no-tool'; readonly server: string; readonly tool: string; readonly tools: readonly string[] };
+
+const NO_SERVERS: ServerTable = { declared: [], pinned: new Map(), unusable: new Set() };
+
+/**
+ * A tool name's server: what comes before the first `/`; null for a local tool's name.
+ *
+ * @example splitRemoteName('files/read/all') // { server: 'files', tool: 'read/all' }
+ */
+export function splitRemoteName(name: string): { server: string; tool: string } | null {
+  const slash = name.indexOf('/');
+  return slash < 0 ? null : { server: name.slice(0, slash), tool: name.slice(slash + 1) };
+}
 
 export class Catalogue {
   readonly #entries = new Map<string, CatalogueEntry>();
@@ -20,9 +43,46 @@ export class Catalogue {
   readonly #broken = new Set<string>();
   /** The file each function tool's handler module resolved to, by tool name. */
   readonly #handlerFiles = new Map<string, string>();
+  /** The tools of other MCP servers, by `<server>/<tool>`. */
+  readonly #remote = new Map<string, RemoteEntry>();
+  #servers: ServerTable = NO_SERVERS;
 
   add(entry: CatalogueEntry): void {
     this.#entries.set(entry.name, entry);
+  }
+
+  addRemote(entry: RemoteEntry): void {
+    this.#remote.set(entry.name, entry);
+  }
+
+  setServers(servers: ServerTable): void {
+    this.#servers = servers;
+  }
+
+  /** A tool of another MCP server, by `<server>/<tool>`. */
+  remote(name: string): RemoteEntry | undefined {
+    return this.#remote.get(name);
+  }
+
+  /** Every tool of another MCP server, in the lock's order. */
+  remoteEntries(): RemoteEntry[] {
+    return [...this.#remote.values()];
+  }
+
+  /** What a call to `name` is checked against: a local tool's signature, or a remote one's. */
+  signature(name: string): ToolSignature | undefined {
+    return this.#entries.get(name) ?? this.#remote.get(name);
+  }
+
+  /** What a `<server>/<tool>` name finds, and, when nothing, what there is. */
+  lookupRemote(name: string): RemoteLookup {
+    const entry = this.#remote.get(name);
+    if (entry) return { kind: 'found', entry };
+    const { server, tool } = splitRemoteName(name) ?? { server: name, tool: '' };
+    if (this.#servers.unusable.has(server) || this.#servers.unusable.has(name)) return { kind: 'unusable' };
+    const tools = this.#servers.pinned.get(server);
+    if (!tools) return { kind: 'no-server', server, servers: this.#servers.declared };
+    return { kind: 'no-tool', server, tool, tools };
   }
 
   markBroken(name: string): void {
@@ -43,6 +103,7 @@ export class Catalogue {
   }
 
   isBroken(name: string): boolean {
+    if (name.includes('/')) return this.lookupRemote(name).kind === 'unusable';
     return this.#broken.has(name) && !this.#entries.has(name);
   }
 
@@ -65,6 +126,8 @@ export interface ResolveInput {
   readonly previous?: Catalogue | null;
   /** Where TypeScript reads handler modules; in this thread by default. */
   readonly typescript?: TypeScriptHost;
+  /** The tools of other MCP servers, as the lock pins them; null when the project declares none. */
+  readonly pins?: McpPins | null;
 }
 
 /**
@@ -109,6 +172,19 @@ export async function resolveCatalogue(
       .set(entry.names.typeName, entry);
   };
   for (const name of input.brokenNames) catalogue.markBroken(name);
+  // The tools of other servers are named by their servers: a local tool that clashes with one is renamed.
+  const remoteByIdentifier = new Map<string, RemoteEntry>();
+  if (input.pins) {
+    const { entries, servers } = remoteEntries(input.pins, (name) => input.previous?.remote(name));
+    for (const entry of entries) {
+      catalogue.addRemote(entry);
+      const { functionName, typeName } = entry.names;
+      for (const identifier of [functionName, `${functionName}Definition`, typeName])
+        remoteByIdentifier.set(identifier, entry);
+    }
+    catalogue.setServers(servers);
+    diagnostics.push(...serverFileClashes(input.pins));
+  }
   for (const { document, source } of input.tools) {
     const previous = catalogue.get(document.name);
     if (previous) {
@@ -126,6 +202,18 @@ export async function resolveCatalogue(
     const names = reused?.document === document ? reused.names : deriveNames(document.name);
     // Two names that differ only in what an identifier cannot hold would collide in the generated code.
     const definition = `${names.functionName}Definition`;
+    const remote = [names.functionName, definition, names.typeName].find((id) => remoteByIdentifier.has(id));
+    if (remote) {
+      const other = remoteByIdentifier.get(remote)!.name;
+      diagnostics.push(
+        diagnostic(
+          'REMOTE_IDENTIFIER_CLASH',
+          { local: document.name, remote: other, identifier: remote },
+          source.locate(['name']),
+        ),
+      );
+      continue;
+    }
     const clash =
       bySlug.get(names.fileSlug.toLowerCase()) ??
       byIdentifier.get(names.functionName) ??
@@ -165,4 +253,29 @@ export async function resolveCatalogue(
   for (const [name, file] of handlers.files) catalogue.setHandlerFile(name, file);
   diagnostics.push(...handlers.diagnostics);
   return { catalogue, diagnostics };
+}
+
+/**
+ * Two declared servers whose modules would be the same file (`my-files`, `my_files`): reported at the
+ * second one's entry in toolgen.config.yaml.
+ */
+function serverFileClashes(pins: McpPins): Diagnostic[] {
+  const bySlug = new Map<string, string>();
+  const found: Diagnostic[] = [];
+  for (const { name } of pins.declared) {
+    const slug = deriveNames(name).fileSlug.toLowerCase();
+    const first = bySlug.get(slug);
+    if (first === undefined) {
+      bySlug.set(slug, name);
+      continue;
+    }
+    found.push(
+      diagnostic(
+        'SERVER_FILE_CLASH',
+        { first, second: name, file: `servers/${deriveNames(name).fileSlug}.ts` },
+        pins.config.locate(['mcpServers', name], { key: true }),
+      ),
+    );
+  }
+  return found;
 }

@@ -1,11 +1,14 @@
 /**
- * One tool as the catalogue holds it: its document, where it came from, its signature and derived
- * names. Apart from the catalogue so that the handler checks can read entries without a cycle.
+ * One tool as the catalogue holds it: a local one (its document, where it came from, its signature and
+ * derived names) or one on another MCP server (its pin). Apart from the catalogue so that the handler
+ * checks can read entries without a cycle.
  */
 import type { JsonSchema } from '../../language/json.js';
-import type { SourceFile } from '../load/source.js';
+import type { LockedTool } from '../../mcp-lock/format.js';
+import type { SourceFile, YamlPath } from '../load/source.js';
 import type { ParameterDoc, ToolDocument } from '../model.js';
 import type { DerivedNames } from '../names.js';
+import type { SkippedPart } from './pinned-schemas.js';
 
 export interface HandlerRef {
   /** Absolute path of the module that exports the handler. */
@@ -13,15 +16,38 @@ export interface HandlerRef {
   readonly exportName: string;
 }
 
-export interface CatalogueEntry {
+/** What a call is checked against, whoever serves it: its name, parameters and output schema. */
+export interface ToolSignature {
   readonly name: string;
+  readonly parameters: readonly ParameterDoc[];
+  /** What it returns as the checks read it; null when unknown. */
+  readonly returns: JsonSchema | null;
+  readonly names: DerivedNames;
+  /** It takes names its parameters do not list: a step's input names are not checked. */
+  readonly openInput?: boolean;
+}
+
+export interface CatalogueEntry extends ToolSignature {
   readonly kind: 'function' | 'composite';
   readonly document: ToolDocument;
   readonly source: SourceFile;
-  readonly parameters: readonly ParameterDoc[];
   readonly inputSchema: JsonSchema;
   /** The declared `returns`; null when the tool declares none. */
   readonly returns: JsonSchema | null;
-  readonly names: DerivedNames;
   readonly handler: HandlerRef | null;
+}
+
+/** A tool of another MCP server, `<server>/<tool>`, as the lock pins it. */
+export interface RemoteEntry extends ToolSignature {
+  readonly kind: 'remote';
+  readonly server: string;
+  /** The pin, verbatim: what the generated definition carries. */
+  readonly pin: LockedTool;
+  /** The lock, and where the pin is in it. */
+  readonly lock: SourceFile;
+  readonly at: YamlPath;
+  /** The outputSchema with what the checks cannot follow taken as any value; null when the server declares none. */
+  readonly returns: JsonSchema | null;
+  /** Parts of its schemas the checks skip (each taken as any value). */
+  readonly skipped: readonly SkippedPart[];
 }

@@ -24,7 +24,9 @@ export interface BuildOutcome {
   readonly held: readonly IndexedTool[];
   /** Tools a build by name did not select: left alone. */
   readonly unselected: readonly IndexedTool[];
-  /** Files made before for tools whose YAML is gone. */
+  /** The MCP servers' modules and `mcp-servers.ts`, when the lock pins servers (none when they went to a sink). */
+  readonly servers?: readonly OutputFile[];
+  /** Files made before for tools whose YAML is gone (or for servers no longer pinned). */
   readonly vanished: readonly string[];
   /** Every tool was selected and nothing has errors: files that no tool produces may be deleted. */
   readonly complete: boolean;
@@ -95,6 +97,11 @@ export function planOutput(
     files.push(...tool.files);
     if (tool.fresh) for (const file of tool.files) fresh.add(file.path);
     indexed.push(tool);
+  }
+  // Emitted afresh by every build that has pins: cheap, and the index imports them.
+  for (const file of outcome.servers ?? []) {
+    files.push(file);
+    fresh.add(file.path);
   }
   for (const tool of outcome.held) {
     const paths = toolPaths(outcome.outDir, tool.names.fileSlug);

@@ -1,0 +1,94 @@
+/**
+ * Stage 1 for the tools of other MCP servers: `toolgen.mcp-lock.json` beside toolgen.config.yaml,
+ * and the config file itself, whose `mcpServers` entries a problem may point at. The lock is JSON:
+ * JSON.parse decides what it holds, and its text is parsed as YAML (of which JSON is a part) only
+ * when a problem must be located at a line and column. Nothing here connects to a server.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { LOCK_FILE } from '../../mcp-lock/format.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { shownPath } from '../layout.js';
+import type { DeclaredServer } from '../options.js';
+import { locatableSource } from './load.js';
+import type { SourceFile } from './source.js';
+
+/** The lock, when there is one. */
+export interface LoadedLock {
+  readonly source: SourceFile;
+  /** What JSON.parse made of it; undefined when it is not JSON (a diagnostic says where). */
+  readonly value: unknown;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LoadedMcp {
+  /** The servers `mcpServers` declares, sorted by name. */
+  readonly servers: readonly DeclaredServer[];
+  /** toolgen.config.yaml, to point at its entries. */
+  readonly config: SourceFile;
+  /** The lock; null when there is none (no server was ever pulled). */
+  readonly lock: LoadedLock | null;
+}
+
+/**
+ * Reads the lock beside the config file; null when the project has no config file, or declares no
+ * server and has no lock (it then builds as it did before there were remote tools).
+ *
+ * @example (await loadMcp('/p/toolgen.config.yaml', servers, '/p'))?.lock?.value // the lock, as JSON.parse read it
+ */
+export async function loadMcp(
+  configFile: string | undefined,
+  servers: readonly DeclaredServer[],
+  root: string,
+): Promise<LoadedMcp | null> {
+  if (configFile === undefined) return null;
+  const lockFile = path.join(path.dirname(configFile), LOCK_FILE);
+  const read = await readText(lockFile);
+  if (read === null && servers.length === 0) return null;
+  // The CLI read it a moment ago; it only serves to point at its entries.
+  const configText = await readText(configFile);
+  const config = locatableSource(
+    typeof configText === 'string' ? configText : '',
+    configFile,
+    shownPath(root, configFile),
+  );
+  if (read === null) return { servers, config, lock: null };
+  const shown = shownPath(root, lockFile);
+  if (read instanceof Error) {
+    const source = locatableSource('', lockFile, shown);
+    return { servers, config, lock: { source, value: undefined, diagnostics: [lockProblem(source, read.message, 0)] } };
+  }
+  return { servers, config, lock: parseLockText(locatableSource(read, lockFile, shown)) };
+}
+
+/** A file's text; null when it does not exist, the error when it cannot be read. */
+async function readText(file: string): Promise<string | null | Error> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : (error as Error);
+  }
+}
+
+/**
+ * The lock's value, or where its text stops being JSON.
+ *
+ * @example parseLockText(locatableSource('{"a":', file, 'toolgen.mcp-lock.json')).diagnostics[0]?.code // 'TG1008'
+ */
+export function parseLockText(source: SourceFile): LoadedLock {
+  try {
+    return { source, value: JSON.parse(source.text), diagnostics: [] };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // V8 says where: "… in JSON at position 42"; at the end of the text it says nothing.
+    const position = /at position (\d+)/.exec(message);
+    const offset = position ? Number(position[1]) : source.text.length;
+    const reason = `it is not JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+    return { source, value: undefined, diagnostics: [lockProblem(source, reason, offset)] };
+  }
+}
+
+function lockProblem(source: SourceFile, problem: string, offset: number): Diagnostic {
+  const { line, col } = source.lineCounter.linePos(Math.min(offset, Math.max(0, source.text.length - 1)));
+  return diagnostic('LOCK_INVALID', { problem }, { file: source.displayPath, line, column: col, length: 1 });
+}

@@ -1,0 +1,83 @@
+/**
+ * Stage 3 for the tools of other MCP servers: each sound pin becomes a catalogue entry named
+ * `<server>/<tool>`, its parameters and output schema read from the pinned schemas
+ * (`pinned-schemas.ts`), its generated names derived from `<server>_<tool>` as a local tool's are from
+ * its name. Tool names that differ only in what an identifier cannot hold (`read-file`, `read_file`)
+ * are told apart by a number, in the lock's order: the user cannot rename a server's tools.
+ */
+import type { DerivedNames } from '../names.js';
+import { deriveNames } from '../names.js';
+import type { McpPins } from '../validate/mcp-pins.js';
+import type { RemoteEntry } from './entry.js';
+import { checkedView, parametersOf, type SkippedPart } from './pinned-schemas.js';
+
+/** What the module of a server's tools imports or declares itself: a tool's function may not take these names. */
+const SERVER_MODULE_NAMES = new Set(['defineRemoteTool', 'ChainExecutor', 'RunOptions']);
+
+/** The pinned servers of a build: what the catalogue knows of them besides their tools. */
+export interface ServerTable {
+  /** Every server mcpServers declares, sorted by name. */
+  readonly declared: readonly string[];
+  /** The tool names each usable server pins, sorted. */
+  readonly pinned: ReadonlyMap<string, readonly string[]>;
+  /** Declared servers whose pins cannot be used, and `<server>/<tool>` of pins that are not sound: reported already. */
+  readonly unusable: ReadonlySet<string>;
+}
+
+/**
+ * The entries of every sound pin of a declared server, in the lock's order (server, then tool). An
+ * entry of `previous` with the same pin and names is reused, so that a build after a pull checks again
+ * only what calls a changed tool.
+ *
+ * @example remoteEntries(pins, null)[0]?.name // 'everything/echo'
+ */
+export function remoteEntries(
+  pins: McpPins,
+  previous: (name: string) => RemoteEntry | undefined,
+): { entries: RemoteEntry[]; servers: ServerTable } {
+  const entries: RemoteEntry[] = [];
+  const taken = new Set<string>();
+  const pinned = new Map<string, readonly string[]>();
+  for (const [server, tools] of pins.tools) {
+    pinned.set(
+      server,
+      tools.map((tool) => tool.pin.name),
+    );
+    for (const { pin, at } of tools) {
+      const name = `${server}/${pin.name}`;
+      const names = distinctNames(`${server}_${pin.name}`, taken);
+      const before = previous(name);
+      if (before && before.pin.hash === pin.hash && before.names.functionName === names.functionName) {
+        entries.push(before);
+        continue;
+      }
+      const skipped: SkippedPart[] = [];
+      const { parameters, open } = parametersOf(pin.inputSchema, skipped);
+      const returns = pin.outputSchema ? checkedView(pin.outputSchema, ['outputSchema'], skipped) : null;
+      entries.push({
+        kind: 'remote',
+        name,
+        server,
+        pin,
+        lock: pins.lock!,
+        at,
+        names,
+        parameters,
+        ...(open ? { openInput: true } : {}),
+        returns,
+        skipped,
+      });
+    }
+  }
+  const unusable = new Set([...pins.unusableServers, ...pins.unusableTools]);
+  return { entries, servers: { declared: pins.declared.map((server) => server.name), pinned, unusable } };
+}
+
+/** Names for a remote tool that no earlier one has, nor the module's own imports. */
+function distinctNames(base: string, taken: Set<string>): DerivedNames {
+  let names = deriveNames(base);
+  for (let n = 2; taken.has(names.functionName) || SERVER_MODULE_NAMES.has(names.functionName); n += 1)
+    names = deriveNames(`${base}_${n}`);
+  taken.add(names.functionName);
+  return names;
+}

@@ -1,0 +1,158 @@
+/**
+ * Stage 2 for the tools of other MCP servers: the lock checked as toolgen writes it (version,
+ * servers, tools), each pin against its hash (a pin edited by hand is not trusted), and against the
+ * config: a declared server the lock does not pin was never pulled (an error at its entry in
+ * toolgen.config.yaml); a pinned server no longer declared cannot be called (a warning at its pin).
+ * What it hands on: the sound pins of the declared servers, and the names whose pins are not sound,
+ * so that a call to one is not reported a second time.
+ */
+import { isPlainObject } from '../../language/json.js';
+import { byCodeUnits, LOCKFILE_VERSION, toolHash, type LockedTool } from '../../mcp-lock/format.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LoadedMcp } from '../load/mcp.js';
+import type { SourceFile, YamlPath } from '../load/source.js';
+import type { DeclaredServer } from '../options.js';
+
+/** One tool as the lock pins it, with where. */
+export interface PinnedTool {
+  readonly server: string;
+  readonly pin: LockedTool;
+  readonly at: YamlPath;
+}
+
+export interface McpPins {
+  /** The lock, to point at; null when there is none. */
+  readonly lock: SourceFile | null;
+  /** toolgen.config.yaml, to point at its entries. */
+  readonly config: SourceFile;
+  /** Every server mcpServers declares, sorted by name. */
+  readonly declared: readonly DeclaredServer[];
+  /** The sound pins of each declared server the lock pins, by server, sorted by tool name. */
+  readonly tools: ReadonlyMap<string, readonly PinnedTool[]>;
+  /** Declared servers whose pins cannot be used (not pulled, or the lock unreadable): reported already. */
+  readonly unusableServers: ReadonlySet<string>;
+  /** `<server>/<tool>` of pins that are not sound: reported already. */
+  readonly unusableTools: ReadonlySet<string>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The pins a build may use, and what is wrong with the lock.
+ *
+ * @example validatePins(loaded).tools.get('files')?.map((tool) => tool.pin.name) // ['read_text_file', …]
+ */
+export function validatePins(loaded: LoadedMcp): McpPins {
+  const diagnostics: Diagnostic[] = [];
+  const declared = new Map(loaded.servers.map((server) => [server.name, server]));
+  const tools = new Map<string, PinnedTool[]>();
+  const unusableServers = new Set<string>();
+  const unusableTools = new Set<string>();
+  const pins = {
+    lock: loaded.lock?.source ?? null,
+    config: loaded.config,
+    declared: loaded.servers,
+    tools,
+    unusableServers,
+    unusableTools,
+    diagnostics,
+  };
+  const lock = loaded.lock;
+  if (lock && lock.diagnostics.length > 0) {
+    // One root cause: a lock that is not JSON says nothing of any server.
+    diagnostics.push(...lock.diagnostics);
+    for (const name of declared.keys()) unusableServers.add(name);
+    return pins;
+  }
+  const servers = lock ? lockServers(lock.value, lock.source, diagnostics) : {};
+  if (servers === null) {
+    for (const name of declared.keys()) unusableServers.add(name);
+    return pins;
+  }
+  // In name order, whatever order an edit left them in: the catalogue and the generated code follow it.
+  for (const [name, server] of Object.entries(servers).sort(([a], [b]) => byCodeUnits(a, b))) {
+    if (!declared.has(name)) {
+      const at = lock!.source.locate(['servers', name], { key: true });
+      diagnostics.push(diagnostic('SERVER_NOT_DECLARED', { server: name }, at));
+      continue;
+    }
+    const pinned = serverPins(name, server, lock!.source, diagnostics);
+    if (pinned === null) unusableServers.add(name);
+    else tools.set(name, pinned.sound);
+    for (const tool of pinned?.unsound ?? []) unusableTools.add(`${name}/${tool}`);
+  }
+  for (const name of declared.keys()) {
+    if (tools.has(name) || unusableServers.has(name)) continue;
+    diagnostics.push(
+      diagnostic('SERVER_NOT_PULLED', { server: name }, loaded.config.locate(['mcpServers', name], { key: true })),
+    );
+    unusableServers.add(name);
+  }
+  return pins;
+}
+
+/**
+ * A declared server's pins: the sound ones, sorted by name, and the names of the others (reported);
+ * null when the server's entry itself is not what a pull writes (reported).
+ */
+function serverPins(
+  name: string,
+  server: unknown,
+  source: SourceFile,
+  diagnostics: Diagnostic[],
+): { sound: PinnedTool[]; unsound: string[] } | null {
+  const at: YamlPath = ['servers', name];
+  if (!isPlainObject(server) || !isPlainObject(server['serverInfo']) || !isPlainObject(server['tools'])) {
+    const problem = `its server '${name}' has no serverInfo and tools`;
+    diagnostics.push(diagnostic('LOCK_INVALID', { problem }, source.locate(at)));
+    return null;
+  }
+  const sound: PinnedTool[] = [];
+  const unsound: string[] = [];
+  for (const [tool, pin] of Object.entries(server['tools'])) {
+    const found = pinProblem(name, tool, pin, [...at, 'tools', tool], source);
+    if (found) {
+      diagnostics.push(found);
+      unsound.push(tool);
+    } else sound.push({ server: name, pin: pin as LockedTool, at: [...at, 'tools', tool] });
+  }
+  return { sound: sound.sort((a, b) => byCodeUnits(a.pin.name, b.pin.name)), unsound };
+}
+
+/** The lock's servers, or null when the lock as a whole cannot be read (reported). */
+function lockServers(value: unknown, source: SourceFile, diagnostics: Diagnostic[]): Record<string, unknown> | null {
+  const problem = (text: string, at: YamlPath) => {
+    diagnostics.push(diagnostic('LOCK_INVALID', { problem: text }, source.locate(at)));
+    return null;
+  };
+  if (!isPlainObject(value)) return problem('it is not a JSON object', []);
+  const version = value['lockfileVersion'];
+  if (typeof version === 'number' && version > LOCKFILE_VERSION)
+    return problem(
+      `its lockfileVersion is ${version}, written by a newer toolgen (this one reads ${LOCKFILE_VERSION})`,
+      ['lockfileVersion'],
+    );
+  if (version !== LOCKFILE_VERSION)
+    return problem(`it has no lockfileVersion ${LOCKFILE_VERSION}`, ['lockfileVersion']);
+  const servers = value['servers'];
+  if (!isPlainObject(servers)) return problem("its 'servers' is not an object", ['servers']);
+  return servers;
+}
+
+/** What makes a tool's pin unusable: not what a pull writes, or not what its hash says. */
+function pinProblem(server: string, name: string, pin: unknown, at: YamlPath, source: SourceFile): Diagnostic | null {
+  const invalid = (reason: string, where: YamlPath = at) =>
+    diagnostic('LOCK_INVALID', { problem: `the pin of '${server}/${name}' ${reason}` }, source.locate(where));
+  if (!isPlainObject(pin)) return invalid('is not an object');
+  if (pin['name'] !== name) return invalid(`names the tool '${String(pin['name'])}'`, [...at, 'name']);
+  if (!isPlainObject(pin['inputSchema'])) return invalid('has no inputSchema object', [...at, 'inputSchema']);
+  for (const field of ['outputSchema', 'annotations'] as const)
+    if (pin[field] !== undefined && !isPlainObject(pin[field]))
+      return invalid(`has a ${field} that is not an object`, [...at, field]);
+  for (const field of ['title', 'description'] as const)
+    if (pin[field] !== undefined && typeof pin[field] !== 'string')
+      return invalid(`has a ${field} that is not text`, [...at, field]);
+  if (typeof pin['hash'] !== 'string') return invalid('has no hash', at);
+  if (pin['hash'] !== toolHash(pin))
+    return diagnostic('LOCK_HASH_MISMATCH', { tool: `${server}/${name}`, server }, source.locate([...at, 'hash']));
+  return null;
+}

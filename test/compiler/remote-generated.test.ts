@@ -1,0 +1,118 @@
+/**
+ * The code generated for a composite over tools of three real MCP servers (pinned by a pull of the
+ * reference servers), built through the CLI as an app builds it: it type-checks under `tsc --strict`,
+ * beside a function tool and a composite of the app's own, and its generated tests pass (their stubs
+ * stand in for the servers, so nothing connects). A made-up server whose names and texts hold what a
+ * comment, a string or an identifier cannot is pinned beside them.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { FIXTURE_LOCK, pinnedLock, REFERENCE_CONFIG, REMEMBER, type ListedTool } from '../helpers/mcp.js';
+import { BASE_FILES, RELAY } from '../helpers/project.js';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const modules = {
+  '@toolgen/runtime': path.join(repo, 'src/runtime/index.ts'),
+  '@toolgen/runtime/mcp-client': path.join(repo, 'src/mcp-client/index.ts'),
+};
+/** Tools whose names, titles, descriptions and fields hold what a comment, a string or an identifier cannot. */
+const HOSTILE: readonly ListedTool[] = [
+  {
+    name: "end*/ of 'it'\n${x}",
+    description: 'Closes a comment */ early, quotes \' and " and `, and ends a line\u2028 here',
+    inputSchema: {
+      type: 'object',
+      properties: { 'x-y': { type: 'string' }, ['__proto__']: { type: 'number' }, 'a"b': { enum: ["it's", 'a\nb'] } },
+      required: ['x-y'],
+    },
+    outputSchema: { type: 'object', properties: { '*/': { type: 'string' }, class: { type: 'boolean' } } },
+  },
+];
+let dir = '';
+let build = { code: -1, out: '', err: '' };
+
+beforeAll(async () => {
+  mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
+  dir = mkdtempSync(path.join(repo, 'test/.tmp/remote-'));
+  // Beside the reference servers, one whose names and texts would break code printed carelessly.
+  // `define/remote_tool` would be `defineRemoteTool`, which its module imports.
+  const hostile = JSON.parse(
+    pinnedLock({ "odd-server's": HOSTILE, define: [{ name: 'remote_tool', inputSchema: { type: 'object' } }] }),
+  ) as { servers: object };
+  const lock = JSON.parse(FIXTURE_LOCK) as { servers: object };
+  const files = {
+    ...BASE_FILES,
+    'config/tools/relay.yaml': RELAY,
+    'config/tools/remember_note.yaml': REMEMBER,
+    'toolgen.config.yaml': `${REFERENCE_CONFIG}  "odd-server's": { url: 'https://odd.example.com/mcp?a=1&b=\${B}' }\n  define: { command: define }\n`,
+    'toolgen.mcp-lock.json': JSON.stringify({ ...lock, servers: { ...lock.servers, ...hostile.servers } }, null, 2),
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text.replace(/^\n/, ''));
+  }
+  build = await runCli(['--no-cache'], dir);
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: path.join(repo, 'tsconfig.json'),
+      compilerOptions: { rootDir: repo, paths: Object.fromEntries(Object.entries(modules).map(([k, v]) => [k, [v]])) },
+      include: [path.join(dir, 'generated'), path.join(dir, 'config')],
+    }),
+  );
+  // The longer name first: an alias also matches what starts with it and a '/'.
+  const alias = Object.entries(modules)
+    .reverse()
+    .map(([find, replacement]) => ({ find, replacement }));
+  writeFileSync(
+    path.join(dir, 'vitest.config.mjs'),
+    `export default { resolve: { alias: ${JSON.stringify(alias)} }, test: { include: ['generated/**/*.test.ts'] } };\n`,
+  );
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('generated code over tools of other MCP servers', () => {
+  it('builds', () => {
+    expect(build.err).toBe('');
+    expect(build.code).toBe(0);
+    expect(build.out).toMatch(/^toolgen: 4 tools built, 17 files written in generated \(\d+ ms\); no problems$/);
+  });
+
+  it('type-checks under --strict', () => {
+    let output = '';
+    try {
+      execFileSync(
+        path.join(repo, 'node_modules/.bin/tsc'),
+        ['--noEmit', '--strict', '-p', path.join(dir, 'tsconfig.json')],
+        {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        },
+      );
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe('');
+  });
+
+  it('passes its generated tests, the remote tools stubbed', () => {
+    let output: string;
+    try {
+      output = execFileSync(
+        path.join(repo, 'node_modules/.bin/vitest'),
+        ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir],
+        { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+      );
+    } catch (error) {
+      const failure = error as { stdout?: string; stderr?: string };
+      output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
+    }
+    expect(output).toMatch(/Test Files {2}4 passed \(4\)/);
+  });
+});
