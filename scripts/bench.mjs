@@ -30,7 +30,9 @@
  *    rebuild after a YAML edit with and without it, side by side. No target: the cost is reported.
  *
  * 7. Tools on other MCP servers (BENCH_ONLY=mcp, scripts/bench-mcp.mjs): a remote call through toolgen
- *    against the bare SDK client's `callTool` on the same connection (target: at most 1.1x).
+ *    against the bare SDK client's `callTool` on the same connection (target: at most 1.1x), and the
+ *    cold build (whole process) of a project whose composites call 500 remote tools pinned in a lock
+ *    against the same project with 500 local tools (no target: reported).
  *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
@@ -60,7 +62,7 @@ import { parseDocument } from 'yaml';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
-import { remoteCallBench } from './bench-mcp.mjs';
+import { remoteAndLocalProjects, remoteCallBench } from './bench-mcp.mjs';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
@@ -992,13 +994,36 @@ async function main() {
 const REMOTE_CALL_TARGET = 1.1;
 
 async function mcpBench() {
-  return { call: await remoteCallBench({ rounds: size(30, 2), perBlock: size(100, 5) }) };
+  const call = await remoteCallBench({ rounds: size(30, 2), perBlock: size(100, 5) });
+  const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-mcp-build-'));
+  try {
+    const tools = size(500, 10);
+    const composites = size(100, 4);
+    const { remote, local } = remoteAndLocalProjects(root, { tools, composites });
+    // A cold build each time: no build cache, no generated/ from the run before.
+    const side = (cwd) => ({
+      args: [BIN, '--no-cache'],
+      cwd,
+      before: () => rmSync(path.join(cwd, 'generated'), { recursive: true, force: true }),
+    });
+    const [remoteBuild, localBuild] = interleave([side(remote), side(local)], size(5, 1));
+    return { call, build: { tools, composites, remote: remoteBuild, local: localBuild } };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
 
-function mcpRows({ call }) {
+function mcpRows({ call, build }) {
   row('remote call through toolgen', us(call.toolgenUs), `(median per call, ${call.calls} calls, stdio echo)`);
   row('  bare SDK client callTool', us(call.bareUs), '(same connection, alternating blocks)');
   ratioRow(call.toolgenUs / call.bareUs, REMOTE_CALL_TARGET);
+  row(
+    `build, ${build.tools} remote tools`,
+    ms(build.remote.ms),
+    `(${build.composites} composites, pinned in a lock; whole process, median)`,
+  );
+  row(`  the same, ${build.tools} local tools`, ms(build.local.ms), '(YAML, handlers in a .js module)');
+  row('  ratio', (build.remote.ms / build.local.ms).toFixed(2), 'no target: reported');
 }
 
 async function wholeProcessBuilds(bench = buildProcessBench) {

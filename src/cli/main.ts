@@ -25,6 +25,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly string[]>> = {
   serve: ['--out-dir'],
   pull: [],
   list: [],
+  diff: [],
 };
 
 export async function main(argv: readonly string[], options: { cwd?: string; output?: Output } = {}): Promise<number> {
@@ -214,6 +215,22 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     .action(async (servers: string[], options: { timeout: number }) => {
       const { mcpPullCommand } = await import('./mcp-command.js');
       code = await mcpPullCommand(servers, { root: cwd, timeoutSeconds: options.timeout, env: process.env }, output);
+    });
+  mcp
+    .command('diff')
+    .description(
+      'connect to each server (or the named ones) and report what changed since toolgen.mcp-lock.json pinned it, and what it breaks; writes nothing',
+    )
+    .argument('[servers...]', 'servers to compare, by their name under mcpServers; all when none are given')
+    .option('--timeout <seconds>', 'how long a server has to answer each request, initialize included', seconds, 30)
+    .option('--json', 'print the report as one JSON document')
+    .action(async (servers: string[], options: { timeout: number; json?: boolean }) => {
+      const { mcpDiffCommand } = await import('./mcp-diff.js');
+      code = await mcpDiffCommand(
+        servers,
+        { root: cwd, timeoutSeconds: options.timeout, env: process.env, json: options.json === true },
+        output,
+      );
     });
   mcp
     .command('list')

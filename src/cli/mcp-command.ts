@@ -110,7 +110,7 @@ export async function mcpListCommand(root: string, output: Output): Promise<numb
 }
 
 /** The servers toolgen.config.yaml declares, and where the lock is: beside it. */
-async function declaredServers(
+export async function declaredServers(
   root: string,
   output: Output,
 ): Promise<{ lockFile: string; shownLock: string; servers: readonly McpServerConfig[] }> {
@@ -127,7 +127,10 @@ async function declaredServers(
 }
 
 /** The servers named (all when none are), each name checked against mcpServers. */
-function chooseServers(servers: readonly McpServerConfig[], names: readonly string[]): readonly McpServerConfig[] {
+export function chooseServers(
+  servers: readonly McpServerConfig[],
+  names: readonly string[],
+): readonly McpServerConfig[] {
   if (servers.length === 0) throw new UsageError('toolgen.config.yaml declares no servers under mcpServers');
   if (names.length === 0) return servers;
   const known = servers.map((server) => server.name);
@@ -139,7 +142,8 @@ function chooseServers(servers: readonly McpServerConfig[], names: readonly stri
   return servers.filter((server) => names.includes(server.name));
 }
 
-async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
+/** `work` on every item, up to AT_ONCE at a time, the results in the items' order. */
+export async function inBatches<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   for (let start = 0; start < items.length; start += AT_ONCE)
     results.push(...(await Promise.all(items.slice(start, start + AT_ONCE).map(work))));
@@ -172,6 +176,6 @@ function summaryOf(description: string | undefined): string {
   return `  ${printable(first.length > 72 ? `${first.slice(0, 71)}…` : first)}`;
 }
 
-function plural(count: number, word: string): string {
+export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

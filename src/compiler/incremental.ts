@@ -249,7 +249,7 @@ export class Compiler {
     const sources = [...this.#sources.values()];
     if (this.#templates instanceof TemplateProblem)
       return templateFailure(this.#templates, sources, options.root, sink !== undefined);
-    const mcp: LoadedMcp | null = await loadMcp(options.configFile, this.#servers, options.root);
+    const mcp: LoadedMcp | null = await loadMcp(options.configFile, this.#servers, options.root, options.lockFile);
     const input = {
       sources,
       names,

@@ -20,6 +20,8 @@ export interface CompilerOptions {
   readonly checkHandlerTypes?: boolean;
   /** `toolgen.config.yaml` (absolute), when there is one: the lock `toolgen.mcp-lock.json` is read beside it. */
   readonly configFile?: string;
+  /** The lock to read instead of the one beside the config file (`toolgen mcp diff` checks against what servers list now). */
+  readonly lockFile?: string;
   /** The servers under `mcpServers` in that file, checked and sorted by name (the CLI reads them). */
   readonly mcpServers?: readonly DeclaredServer[];
 }
@@ -63,6 +65,7 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     ...(overrides.exclude ? { exclude: overrides.exclude } : {}),
     ...(overrides.checkHandlerTypes === false ? { checkHandlerTypes: false } : {}),
     ...(overrides.configFile ? { configFile: overrides.configFile } : {}),
+    ...(overrides.lockFile ? { lockFile: overrides.lockFile } : {}),
     ...(overrides.mcpServers ? { mcpServers: overrides.mcpServers } : {}),
   };
 }

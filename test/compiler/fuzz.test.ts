@@ -15,9 +15,11 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Compiler, defaultOptions, type HeldBuild } from '../../src/compiler/compile.js';
+import { runtimePaths } from '../helpers/runtime-modules.js';
+import { Compiler, type HeldBuild } from '../../src/compiler/compile.js';
 import { hasErrors } from '../../src/compiler/diagnostics/diagnostic.js';
 import { writeIfChanged } from '../../src/compiler/write/files.js';
+import { optionsOf } from '../helpers/mcp.js';
 import { seededRandom } from '../helpers/random.js';
 
 /**
@@ -204,7 +206,10 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(repo, 'test/.tmp/fuzz-'));
   root = path.join(work, 'project');
   cpSync(path.join(repo, 'config/tools'), path.join(root, 'config/tools'), { recursive: true });
-  const options = defaultOptions(root);
+  // The bundled examples call tools of MCP servers: their config and lock come too.
+  for (const file of ['toolgen.config.yaml', 'toolgen.mcp-lock.json'])
+    cpSync(path.join(repo, file), path.join(root, file));
+  const options = await optionsOf(root);
   const compiler = new Compiler(options);
   const first = await compiler.build();
   for (const file of first.files) await writeIfChanged(file);
@@ -271,7 +276,7 @@ beforeAll(async () => {
     path.join(work, 'tsconfig.json'),
     JSON.stringify({
       extends: path.join(repo, 'tsconfig.json'),
-      compilerOptions: { rootDir: repo, paths: { '@toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
+      compilerOptions: { rootDir: repo, paths: runtimePaths() },
       include: [path.join(root, 'generated'), ...trees.map((tree) => path.join(tree, 'generated'))],
     }),
   );

@@ -5,14 +5,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
+import { Compiler } from '../../src/compiler/compile.js';
 import { compareWithDisk } from '../../src/compiler/write/files.js';
+import { optionsOf } from '../helpers/mcp.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 describe('the bundled examples', () => {
   it('compile without problems', async () => {
-    const result = await new Compiler(defaultOptions(root)).build();
+    const result = await new Compiler(await optionsOf(root)).build();
     expect(result.diagnostics).toEqual([]);
     expect(result.built).toEqual([
       'approve_payment',
@@ -31,6 +32,7 @@ describe('the bundled examples', () => {
       'prepare_money_transfer',
       'primary_data_tool',
       'process_results',
+      'remember_note',
       'request_agent_handoff',
       'resilient_lookup',
       'resilient_workflow',
@@ -42,7 +44,7 @@ describe('the bundled examples', () => {
   });
 
   it('produce exactly the committed generated/ files', async () => {
-    const result = await new Compiler(defaultOptions(root)).build();
+    const result = await new Compiler(await optionsOf(root)).build();
     for (const file of result.files) {
       expect(file.content, path.relative(root, file.path)).toBe(readFileSync(file.path, 'utf8'));
     }
@@ -53,13 +55,13 @@ describe('the bundled examples', () => {
   });
 
   it('produce the same bytes on every run', async () => {
-    const first = await new Compiler(defaultOptions(root)).build();
-    const second = await new Compiler(defaultOptions(root)).build();
+    const first = await new Compiler(await optionsOf(root)).build();
+    const second = await new Compiler(await optionsOf(root)).build();
     expect(second.files).toEqual(first.files);
   });
 
   it('lower the seed examples to explicit plans', async () => {
-    const { plans } = await new Compiler(defaultOptions(root)).build();
+    const { plans } = await new Compiler(await optionsOf(root)).build();
     expect(plans.get('gmail_to_drive_pipeline')).toEqual({
       name: 'gmail_to_drive_pipeline',
       entry: 'gmail_search_messages',

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
 import { runCli } from '../helpers/cli.js';
 import { seededRandom } from '../helpers/random.js';
 
@@ -131,6 +132,9 @@ beforeAll(async () => {
   for (let seed = 1; seed <= SEEDS; seed += 1) {
     const project = path.join(dir, `seed-${seed}`);
     cpSync(path.join(repo, 'config/tools'), path.join(project, 'config/tools'), { recursive: true });
+    // The bundled examples call tools of MCP servers: their config and lock come too.
+    for (const file of ['toolgen.config.yaml', 'toolgen.mcp-lock.json'])
+      cpSync(path.join(repo, file), path.join(project, file));
     cpSync(path.join(repo, 'generated'), path.join(project, 'generated'), { recursive: true });
     const next = seededRandom(seed * 7919);
     const originals = new Map<string, string | null>();
@@ -146,14 +150,11 @@ beforeAll(async () => {
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: path.join(repo, 'tsconfig.json'),
-      compilerOptions: { rootDir: repo, paths: { '@toolgen/runtime': [path.join(repo, 'src/runtime/index.ts')] } },
+      compilerOptions: { rootDir: repo, paths: runtimePaths() },
       include,
     }),
   );
-  writeFileSync(
-    path.join(dir, 'vitest.config.mjs'),
-    `export default { resolve: { alias: { '@toolgen/runtime': ${JSON.stringify(path.join(repo, 'src/runtime/index.ts'))} } }, test: { include: ['tree-*/generated/**/*.test.ts'] } };\n`,
-  );
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), vitestConfigText(['tree-*/generated/**/*.test.ts']));
 }, 600_000);
 
 afterAll(() => {

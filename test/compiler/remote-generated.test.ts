@@ -9,15 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
 import { runCli } from '../helpers/cli.js';
 import { FIXTURE_LOCK, pinnedLock, REFERENCE_CONFIG, REMEMBER, type ListedTool } from '../helpers/mcp.js';
 import { BASE_FILES, RELAY } from '../helpers/project.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
-const modules = {
-  '@toolgen/runtime': path.join(repo, 'src/runtime/index.ts'),
-  '@toolgen/runtime/mcp-client': path.join(repo, 'src/mcp-client/index.ts'),
-};
 /** Tools whose names, titles, descriptions and fields hold what a comment, a string or an identifier cannot. */
 const HOSTILE: readonly ListedTool[] = [
   {
@@ -59,18 +56,11 @@ beforeAll(async () => {
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: path.join(repo, 'tsconfig.json'),
-      compilerOptions: { rootDir: repo, paths: Object.fromEntries(Object.entries(modules).map(([k, v]) => [k, [v]])) },
+      compilerOptions: { rootDir: repo, paths: runtimePaths() },
       include: [path.join(dir, 'generated'), path.join(dir, 'config')],
     }),
   );
-  // The longer name first: an alias also matches what starts with it and a '/'.
-  const alias = Object.entries(modules)
-    .reverse()
-    .map(([find, replacement]) => ({ find, replacement }));
-  writeFileSync(
-    path.join(dir, 'vitest.config.mjs'),
-    `export default { resolve: { alias: ${JSON.stringify(alias)} }, test: { include: ['generated/**/*.test.ts'] } };\n`,
-  );
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), vitestConfigText(['generated/**/*.test.ts']));
 }, 120_000);
 
 afterAll(() => {

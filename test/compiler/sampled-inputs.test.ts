@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vitestConfigText } from '../helpers/runtime-modules.js';
 import { runCli } from '../helpers/cli.js';
 import { BASE_FILES } from '../helpers/project.js';
 
@@ -41,16 +42,19 @@ implementation:
 beforeAll(async () => {
   mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
   dir = mkdtempSync(path.join(repo, 'test/.tmp/sampled-'));
-  for (const [file, text] of Object.entries({ ...BASE_FILES, 'config/tools/tagged_echo.yaml': TAGGED })) {
+  // A config of its own, so that the repository's (found by walking up) does not make it part of the repository's project.
+  const files = {
+    ...BASE_FILES,
+    'config/tools/tagged_echo.yaml': TAGGED,
+    'toolgen.config.yaml': 'configDir: config/tools\n',
+  };
+  for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
   const build = await runCli([], dir);
   expect(build.code, build.err).toBe(0);
-  writeFileSync(
-    path.join(dir, 'vitest.config.mjs'),
-    `export default { resolve: { alias: { '@toolgen/runtime': ${JSON.stringify(path.join(repo, 'src/runtime/index.ts'))} } }, test: { include: ['generated/**/*.test.ts'] } };\n`,
-  );
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), vitestConfigText(['generated/**/*.test.ts']));
 }, 120_000);
 
 afterAll(() => {

@@ -31,7 +31,7 @@ export interface LoadedMcp {
 }
 
 /**
- * Reads the lock beside the config file; null when the project has no config file, or declares no
+ * Reads the lock beside the config file (or `lockFile`); null when the project has no config file, or declares no
  * server and has no lock (it then builds as it did before there were remote tools).
  *
  * @example (await loadMcp('/p/toolgen.config.yaml', servers, '/p'))?.lock?.value // the lock, as JSON.parse read it
@@ -40,9 +40,9 @@ export async function loadMcp(
   configFile: string | undefined,
   servers: readonly DeclaredServer[],
   root: string,
+  lockFile = configFile === undefined ? undefined : path.join(path.dirname(configFile), LOCK_FILE),
 ): Promise<LoadedMcp | null> {
-  if (configFile === undefined) return null;
-  const lockFile = path.join(path.dirname(configFile), LOCK_FILE);
+  if (configFile === undefined || lockFile === undefined) return null;
   const read = await readText(lockFile);
   if (read === null && servers.length === 0) return null;
   // The CLI read it a moment ago; it only serves to point at its entries.

@@ -1,0 +1,239 @@
+/**
+ * `toolgen mcp diff [server…]`: connects to each server (as `mcp pull` does, writing nothing), and
+ * reports how what it lists now differs from what the lock pinned: tools added, removed and changed,
+ * which composites use each, and what the static checks find when they run against the live schemas
+ * instead of the pinned ones. Drift is what a server lists, never how it is started. Exit 1 when a
+ * tool a composite uses changed its schemas or vanished, when the live schemas break a composite, or
+ * when a server could not be reached or was never pulled; 0 otherwise (new tools and changed
+ * descriptions are reported, and break nothing).
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { CompilerOptions } from '../compiler/compile.js';
+import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { printable } from '../compiler/diagnostics/printable.js';
+import type { ChainPlan, PlanStep } from '../language/plan.js';
+import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../mcp-servers/drift.js';
+import { lockText, LOCKFILE_VERSION, type Lock, type LockedServer } from '../mcp-servers/lock.js';
+import { readLockFile } from '../mcp-servers/lock-file.js';
+import { settingsFor } from './commands.js';
+import { EXIT } from './exit.js';
+import { toJson } from './formats.js';
+import { chooseServers, declaredServers, inBatches, plural, type McpPullOptions } from './mcp-command.js';
+import { describeFailure } from './mcp-failures.js';
+import { printDiagnostics, type Output } from './output.js';
+import { VERSION } from './version.js';
+
+export interface McpDiffOptions extends McpPullOptions {
+  /** One JSON document on stdout instead of lines for people. */
+  readonly json: boolean;
+}
+
+/** One server's part of the report. */
+interface ServerReport {
+  readonly name: string;
+  readonly status: 'unchanged' | 'drifted' | 'not pinned' | 'unreachable';
+  readonly drift: ServerDrift | null;
+}
+
+/** What a drift means for the project: which composites use each remote tool, and what the live schemas break. */
+interface Impact {
+  readonly uses: ReadonlyMap<string, readonly string[]>;
+  readonly breaks: readonly Diagnostic[];
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+/** The schemas: a change to them is what a caller's checks depend on. */
+const BREAKING = new Set(['inputSchema', 'outputSchema']);
+
+export async function mcpDiffCommand(
+  names: readonly string[],
+  options: McpDiffOptions,
+  output: Output,
+): Promise<number> {
+  const { lockFile, shownLock, servers } = await declaredServers(options.root, output);
+  const chosen = chooseServers(servers, names);
+  const read = await readLockFile(lockFile);
+  if (read.kind === 'unreadable') {
+    output.err(`toolgen: cannot read ${shownLock}: ${printable(read.problem)}`);
+    return EXIT.problems;
+  }
+  const pinned = read.kind === 'lock' ? read.lock.servers : {};
+  const { pullServer } = await import('../mcp-servers/pull.js');
+  const results = await inBatches(chosen, (server) =>
+    pullServer(server, { timeoutSeconds: options.timeoutSeconds, env: options.env, clientVersion: VERSION }),
+  );
+  const live: Record<string, LockedServer> = {};
+  const reports: ServerReport[] = [];
+  for (const result of results) {
+    const name = result.server.name;
+    if (!result.ok) {
+      for (const line of describeFailure(result.server, result.failure, options.timeoutSeconds)) output.err(line);
+      reports.push({ name, status: 'unreachable', drift: null });
+      continue;
+    }
+    live[name] = result.locked;
+    if (!Object.hasOwn(pinned, name)) {
+      reports.push({ name, status: 'not pinned', drift: null });
+      continue;
+    }
+    const drift = serverDrift(pinned[name]!, result.locked);
+    reports.push({ name, status: hasDrift(drift) ? 'drifted' : 'unchanged', drift });
+  }
+  const drifted = reports.some((report) => report.status === 'drifted');
+  // The servers not asked about keep their pins: only the drift of those asked about is checked.
+  const impact = drifted ? await impactOf(options.root, output, { ...pinned, ...live }) : null;
+  const uses = impact?.uses ?? new Map<string, readonly string[]>();
+  const usedChanges = reports.flatMap((report) => brokenUses(report, uses));
+  const failing =
+    usedChanges.length > 0 ||
+    (impact?.breaks.length ?? 0) > 0 ||
+    reports.some((report) => report.status === 'unreachable' || report.status === 'not pinned');
+  if (options.json) {
+    output.out(JSON.stringify(jsonReport(reports, uses, impact, failing)));
+    return failing ? EXIT.problems : EXIT.ok;
+  }
+  for (const report of reports) for (const line of reportLines(report, live, uses)) output.out(line);
+  if (impact && impact.breaks.length > 0) {
+    output.out('Checked against the live schemas, the composites have these problems:');
+    printDiagnostics(output, impact.breaks, impact.sources);
+  }
+  output.out(summaryLine(reports, usedChanges.length, impact, shownLock));
+  return failing ? EXIT.problems : EXIT.ok;
+}
+
+/** The lines for one server: its state, then each tool added, changed or removed, with who uses it. */
+function reportLines(report: ServerReport, live: Record<string, LockedServer>, uses: Impact['uses']): string[] {
+  const name = printable(report.name);
+  const info = live[report.name]?.serverInfo;
+  const who = info ? ` (${printable(`${info.name} ${info.version}`.trim())})` : '';
+  if (report.status === 'unreachable') return [`${name}: could not be reached (above)`];
+  if (report.status === 'not pinned')
+    return [`${name}${who}: not pinned yet; npx toolgen mcp pull ${name} pins its tools`];
+  const drift = report.drift!;
+  const count = Object.keys(live[report.name]!.tools).length;
+  if (report.status === 'unchanged') return [`${name}${who}: no drift (${plural(count, 'tool')})`];
+  const usedBy = (tool: string) => {
+    const users = uses.get(`${report.name}/${tool}`) ?? [];
+    return users.length === 0 ? '' : `; used by ${users.join(', ')}`;
+  };
+  const counts = [
+    drift.added.length > 0 ? `${drift.added.length} added` : null,
+    drift.changed.length > 0 ? `${drift.changed.length} changed` : null,
+    drift.removed.length > 0 ? `${drift.removed.length} removed` : null,
+  ].filter((part) => part !== null);
+  return [
+    `${name}${who}: ${counts.join(', ')}`,
+    ...drift.added.map((tool) => `  + ${printable(`${report.name}/${tool}`)}`),
+    ...drift.changed.map(
+      (change) =>
+        `  ~ ${printable(`${report.name}/${change.tool}`)}: ${change.fields.join(', ')} changed${usedBy(change.tool)}`,
+    ),
+    ...drift.removed.map((tool) => `  - ${printable(`${report.name}/${tool}`)}: removed${usedBy(tool)}`),
+  ];
+}
+
+/** The remote tools a composite uses whose schemas changed or that vanished: what fails the diff. */
+function brokenUses(report: ServerReport, uses: Impact['uses']): string[] {
+  if (report.drift === null) return [];
+  const used = (tool: string) => (uses.get(`${report.name}/${tool}`) ?? []).length > 0;
+  const changed = report.drift.changed.filter(
+    (change: ChangedTool) => used(change.tool) && change.fields.some((field) => BREAKING.has(field)),
+  );
+  return [...changed.map((change) => change.tool), ...report.drift.removed.filter(used)].map(
+    (tool) => `${report.name}/${tool}`,
+  );
+}
+
+function summaryLine(
+  reports: readonly ServerReport[],
+  usedChanges: number,
+  impact: Impact | null,
+  lock: string,
+): string {
+  const drifted = reports.filter((report) => report.status === 'drifted').map((report) => printable(report.name));
+  const problems = reports.filter((report) => report.status === 'unreachable' || report.status === 'not pinned');
+  if (drifted.length === 0 && problems.length === 0)
+    return `toolgen: no drift: ${plural(reports.length, 'server')} list what ${lock} pins`;
+  const parts = [
+    drifted.length > 0 ? `${drifted.join(', ')} drifted from ${lock}` : null,
+    usedChanges > 0 ? `${plural(usedChanges, 'tool')} a composite uses changed or vanished` : null,
+    impact && impact.breaks.length > 0 ? `${plural(impact.breaks.length, 'problem')} against the live schemas` : null,
+    problems.length > 0 ? `${plural(problems.length, 'server')} not compared` : null,
+  ].filter((part) => part !== null);
+  return `toolgen: ${parts.join('; ')}${drifted.length > 0 ? '; npx toolgen mcp pull takes the new schemas' : ''}`;
+}
+
+function jsonReport(
+  reports: readonly ServerReport[],
+  uses: Impact['uses'],
+  impact: Impact | null,
+  failing: boolean,
+): unknown {
+  const usedBy = (server: string, tool: string) => uses.get(`${server}/${tool}`) ?? [];
+  return {
+    servers: reports.map((report) => ({
+      name: report.name,
+      status: report.status,
+      ...(report.drift
+        ? {
+            added: report.drift.added,
+            changed: report.drift.changed.map((change) => ({ ...change, usedBy: usedBy(report.name, change.tool) })),
+            removed: report.drift.removed.map((tool) => ({ tool, usedBy: usedBy(report.name, tool) })),
+          }
+        : {}),
+    })),
+    breaks: (impact?.breaks ?? []).map(toJson),
+    failing,
+  };
+}
+
+/**
+ * Which composites use each remote tool (from the build against the pinned lock), and the errors the
+ * build against the live lock has that the pinned one has not. Both builds are in memory, without
+ * type-checking handlers (no handler changed); the live lock is a temporary file.
+ */
+async function impactOf(root: string, output: Output, servers: Lock['servers']): Promise<Impact> {
+  const settings: CompilerOptions = { ...(await settingsFor({ root }, output)), checkHandlerTypes: false };
+  const { Compiler } = await import('../compiler/compile.js');
+  const before = await new Compiler(settings).build();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolgen-mcp-diff-'));
+  try {
+    const lockFile = path.join(dir, 'toolgen.mcp-lock.json');
+    await writeFile(lockFile, lockText({ lockfileVersion: LOCKFILE_VERSION, servers }));
+    const after = await new Compiler({ ...settings, lockFile }).build();
+    const known = new Set(before.diagnostics.map(key));
+    const breaks = after.diagnostics.filter((d) => d.severity === 'error' && !known.has(key(d)));
+    return { uses: remoteUses(before.plans), breaks, sources: after.sources };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function key(d: Diagnostic): string {
+  return `${d.code} ${d.location?.file}:${d.location?.line}:${d.location?.column} ${d.message}`;
+}
+
+/** `<server>/<tool>` → the composites whose plans call it, fall back to it or allow it next, sorted. */
+function remoteUses(plans: ReadonlyMap<string, ChainPlan>): Map<string, string[]> {
+  const uses = new Map<string, string[]>();
+  for (const [composite, plan] of [...plans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const tools = new Set([...plan.steps.flatMap(toolsOf), ...(plan.nextTools?.allow ?? [])]);
+    for (const tool of tools) if (tool.includes('/')) uses.set(tool, [...(uses.get(tool) ?? []), composite]);
+  }
+  return uses;
+}
+
+function toolsOf(step: PlanStep): string[] {
+  switch (step.kind) {
+    case 'call':
+      return [step.tool, ...(step.fallbacks ?? [])];
+    case 'parallel':
+      return step.branches.flatMap((branch) => branch.steps.flatMap(toolsOf));
+    case 'loop':
+      return step.body.steps.flatMap(toolsOf);
+    default:
+      return [];
+  }
+}
