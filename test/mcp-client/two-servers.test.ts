@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { toChainPlan } from '../../src/runtime/agents/index.js';
 import { defineTool } from '../../src/runtime/index.js';
 import { chain, step } from '../helpers/runtime.js';
 import { filesServer, memoryServer, remoteExecutor, tempDir } from './helpers.js';
@@ -57,4 +58,50 @@ it("fails a step with the server's own words when it refuses (a path outside its
     failure: { step: 'read', kind: 'execution', code: 'MCP_TOOL_ERROR' },
   });
   expect(result.success ? '' : result.failure.message).toMatch(/outside allowed directories/i);
+});
+
+it('runs plans an agent writes at run time over the same remote tools, in both formats', async () => {
+  const file = path.join(notes, 'alice.md');
+  const stepPlan = toChainPlan(
+    {
+      steps: [
+        { id: 'read', tool: 'files/read_text_file', arguments: { path: file } },
+        {
+          id: 'store',
+          tool: 'memory/create_entities',
+          arguments: { entities: [{ name: 'plan-a', entityType: 'note', observations: ['$ref:read.content'] }] },
+        },
+      ],
+    },
+    registry,
+  );
+  if (!('plan' in stepPlan)) throw new Error(stepPlan.errors.join('; '));
+  const first = await executor.executeChain(stepPlan.plan);
+  expect(first.success && first.outputs).toMatchObject({
+    store: { success: true, output: { entities: [{ name: 'plan-a', observations: ['Alice prefers tea.'] }] } },
+  });
+  // Named by tool, as seed 000's planner writes them: a name with '/' is read as a quoted step id.
+  const toolList = toChainPlan(
+    {
+      tools: [
+        { name: 'files/read_text_file', parameters: { path: file } },
+        {
+          name: 'memory/create_entities',
+          parameters: {
+            entities: [{ name: 'plan-b', entityType: 'note', observations: ['{{files/read_text_file.content}}'] }],
+          },
+          dependsOn: 'files/read_text_file',
+        },
+      ],
+    },
+    registry,
+  );
+  if (!('plan' in toolList)) throw new Error(toolList.errors.join('; '));
+  const second = await executor.executeChain(toolList.plan);
+  expect(second.success && second.outputs).toMatchObject({
+    'memory/create_entities': {
+      success: true,
+      output: { entities: [{ name: 'plan-b', observations: ['Alice prefers tea.'] }] },
+    },
+  });
 });

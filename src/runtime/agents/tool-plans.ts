@@ -35,7 +35,9 @@ export interface ToolListPlan {
 export const PLAN_TOOL = 'execute_tool_plan';
 
 const REF = /^\$ref:([A-Za-z_][\w-]*)((?:\.[^.\s]+)*)$/;
-const SEED_TEMPLATE = /\{\{\s*([A-Za-z_][\w-]*)\.([^{}\s]+?)\s*\}\}/g;
+/** `{{tool.field}}`: the tool's name may hold `/` and `.` (a tool of another MCP server), so it is matched against the plan's names. */
+const SEED_TEMPLATE = /\{\{\s*([^{}\s]+?)\s*\}\}/g;
+const IDENTIFIER = /^[A-Za-z_$][\w$-]*$/;
 
 /**
  * Validates a plan and turns it into a DAG `ChainPlan`. Everything wrong is reported at once, and
@@ -114,6 +116,11 @@ function fromToolList(
 ): { plan: ChainPlan } | { errors: string[] } {
   const errors: string[] = [];
   const drafts: Draft[] = [];
+  // Longest first: `{{files/read.v2.text}}` is the field `text` of `files/read.v2` when the plan has that tool.
+  const names = request.tools
+    .map((tool) => (isPlainObject(tool) && typeof tool.name === 'string' ? tool.name : ''))
+    .filter((name) => name !== '')
+    .sort((a, b) => b.length - a.length);
   request.tools.forEach((tool, index) => {
     if (!isPlainObject(tool) || typeof tool.name !== 'string' || tool.name === '') {
       errors.push(`tool ${index}: needs a name`);
@@ -128,13 +135,19 @@ function fromToolList(
     const dependsOn = new Set<string>(declared);
     const parameters = isPlainObject(tool.parameters) ? tool.parameters : {};
     const inputs = rewrite(parameters as Record<string, JsonValue>, (text) => {
-      if (!SEED_TEMPLATE.test(text)) return literal(text);
-      SEED_TEMPLATE.lastIndex = 0;
+      let found = false;
       // Every {{tool.field}}, wherever it is in the text: the old resolver kept only the first, and only whole strings.
-      return escaped(text).replace(SEED_TEMPLATE, (_, step: string, field: string) => {
+      const rewritten = escaped(text).replace(SEED_TEMPLATE, (whole, reference: string) => {
+        const step =
+          names.find((name) => reference.startsWith(`${name}.`)) ?? /^([A-Za-z_][\w-]*)\./.exec(reference)?.[1];
+        if (step === undefined || reference.length === step.length + 1) return whole;
+        found = true;
         dependsOn.add(step);
-        return `<< steps.${step}.${field} >>`;
+        // A name that is no identifier (`notes/read_text_file`) is read as a quoted key.
+        const at = IDENTIFIER.test(step) ? `.${step}` : `[${JSON.stringify(step)}]`;
+        return `<< steps${at}.${reference.slice(step.length + 1)} >>`;
       });
+      return found ? rewritten : literal(text);
     }) as Record<string, JsonValue>;
     drafts.push({ id: tool.name, tool: tool.name, inputs, dependsOn });
   });
