@@ -90,7 +90,11 @@ const RUNTIME_VALIDATES: jsonSchemaValidator = {
  * @example serveStdio(toolServerFactory({ registry: createToolRegistry() }));
  */
 export function toolServerFactory(options: ToolServerOptions): McpServerFactory {
-  const definitions = options.registry.names().map((name) => options.registry.get(name)!);
+  // The app's own tools: a tool of another MCP server is that server's to serve (and its name holds a '/').
+  const definitions = options.registry
+    .names()
+    .map((name) => options.registry.get(name)!)
+    .filter((definition) => definition.remote === undefined);
   return (request) => {
     const server = new McpServer({ name: options.name ?? 'toolgen', version: options.version ?? packageVersion() });
     // stdio: one factory call per connection, so one session id per connection.

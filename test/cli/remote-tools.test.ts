@@ -26,13 +26,28 @@ function project(): { root: string; pids: () => number[] } {
   const client = pathToFileURL(path.join(SRC, 'mcp-client/index.ts')).href;
   writeFileSync(
     path.join(root, 'index.mjs'),
-    `import { defineRemoteTool, ToolRegistry } from '${runtime}';
+    `import { defineRemoteTool, defineTool, ToolRegistry } from '${runtime}';
 import { McpServers } from '${client}';
 const echo = defineRemoteTool({ server: 'fixture', tool: 'echo', description: 'Echoes', parameters: { type: 'object' }, returns: null });
-export const generatedTools = [echo];
+const relay = defineTool({
+  name: 'relay',
+  description: 'Sends its text through the remote echo',
+  parameters: { type: 'object', properties: { via: { type: 'string' } }, required: ['via'] },
+  implementation: {
+    kind: 'composite',
+    plan: {
+      name: 'relay',
+      entry: 'echo',
+      maxStepExecutions: 10,
+      steps: [{ kind: 'call', id: 'echo', tool: 'fixture/echo', inputs: { via: '<< state.via >>' }, onSuccess: { mapOutputs: [{ from: 'via', to: 'echoed' }], next: null }, onFailure: { action: 'stop' } }],
+    },
+  },
+});
+export const generatedTools = [relay];
+export const remoteTools = [echo];
 const mcpServers = { fixture: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(FIXTURE_SERVER)}, 'tools.json', 'calls.jsonl'], cwd: 'servers' } };
 export function createToolRegistry(options = {}) {
-  return new ToolRegistry(generatedTools, { servers: new McpServers(mcpServers, options) });
+  return new ToolRegistry([...generatedTools, ...remoteTools], { servers: new McpServers(mcpServers, options) });
 }
 `,
   );
@@ -68,7 +83,7 @@ describe('an app with remote tools', () => {
     expect(pids().filter(running)).toEqual([]);
   });
 
-  it('toolgen serve proxies one, and stops its server when it stops', async () => {
+  it('toolgen serve serves the composite that calls one (not the remote tool itself), and stops its server when it stops', async () => {
     const { root, pids } = project();
     const lines: string[] = [];
     const stop = new AbortController();
@@ -104,8 +119,10 @@ describe('an app with remote tools', () => {
     }
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const result = await client.callTool({ name: 'fixture/echo', arguments: { via: 'serve' } });
-    expect(result.structuredContent).toEqual({ via: 'serve' });
+    // The remote tool is its own server's to serve; the composite that calls it is this app's.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['relay']);
+    const result = await client.callTool({ name: 'relay', arguments: { via: 'serve' } });
+    expect(result.structuredContent).toEqual({ via: 'serve', echoed: 'serve' });
     await client.close();
     expect(pids().filter(running)).toHaveLength(1);
     stop.abort();

@@ -142,15 +142,16 @@ export const mcpServers: Readonly<Record<string, McpServerSpec>> = {
     );
     expect(index).toContain("} from './servers/memory.js';\nimport { mcpServers } from './mcp-servers.js';\n");
     expect(index).toContain("export * from './servers/files.js';\n");
-    expect(index).toContain('  rememberNoteDefinition,\n  everythingEchoDefinition,\n');
+    expect(index).toContain('  rememberNoteDefinition,\n];\n');
     expect(index)
-      .toContain(`/** A new registry holding every generated tool; remote tools connect to their servers on first use. Close it when done. */
+      .toContain(`/** A new registry holding every generated tool and every pinned remote one; remote tools connect to their servers on first use. Close it when done. */
 export function createToolRegistry(options: McpServersOptions = {}): ToolRegistry {
-  return new ToolRegistry(generatedTools, { servers: new McpServers(mcpServers, options) });
+  return new ToolRegistry([...generatedTools, ...remoteTools], { servers: new McpServers(mcpServers, options) });
 }
 `);
-    // The 36 pinned tools, imported a server at a time; then all 39 tools in generatedTools.
-    expect(index.match(/^ {2}\w+Definition,$/gm)).toHaveLength(36 + 39);
+    // The 36 pinned tools, imported a server at a time; the 3 of the YAML in generatedTools, the 36 in remoteTools.
+    expect(index.match(/^ {2}\w+Definition,$/gm)).toHaveLength(36 + 3 + 36);
+    expect(index).toContain('export const remoteTools: readonly ToolDefinition[] = [\n  everythingEchoDefinition,\n');
   });
 
   it("types the composite's state from the remote outputs it maps", async () => {

@@ -86,6 +86,7 @@ describe('workflow pictures', () => {
       'echo_chain_demo.md',
       'gmail_to_drive_pipeline.md',
       'inbox_triage.md',
+      'remember_note.md',
       'resilient_lookup.md',
       'resilient_workflow.md',
       'route_payment.md',
