@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Output } from '../../src/cli/output.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/design');
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-migrate-'));
