@@ -1,0 +1,133 @@
+/**
+ * `toolgen migrate` on the original system's real files (fixtures/original/, one folder per format;
+ * its README says where each came from), then a build of each folder's result with the real
+ * compiler: what is converted, what the report says, and exactly which errors are left.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
+import type { Diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
+import { migrate } from '../../src/migrate/migrate.js';
+import type { MigrationReport } from '../../src/migrate/report.js';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const ORIGINAL = 'test/migrate/fixtures/original';
+const FORMATS = readdirSync(path.join(repo, ORIGINAL)).filter((entry) => !entry.includes('.'));
+
+let dest: string;
+const reports = new Map<string, MigrationReport>();
+const builds = new Map<string, readonly Diagnostic[]>();
+
+beforeAll(async () => {
+  mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
+  dest = mkdtempSync(path.join(repo, 'test/.tmp/original-'));
+  for (const format of FORMATS) {
+    const out = path.join(dest, format);
+    reports.set(format, await migrate(`${ORIGINAL}/${format}`, out, { cwd: repo }));
+    const project = path.join(dest, `${format}-build`);
+    cpSync(out, path.join(project, 'config/tools'), { recursive: true });
+    builds.set(format, (await new Compiler(defaultOptions(project)).build()).diagnostics);
+  }
+}, 120_000);
+afterAll(() => rmSync(dest, { recursive: true, force: true }));
+
+/** The errors a build of each format's migration leaves: the original's own bugs, and what migrate does not convert yet. */
+const REMAINING: Readonly<Record<string, readonly string[]>> = {
+  '67f182b': [
+    'conditional_validation_composite.yaml TG3006 a composite tool needs at least one step',
+    "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'error_handling', and its final state never has it",
+    "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'path', and its final state never has it",
+    "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'processing', and its final state never has it",
+    "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'validation', and its final state never has it",
+    "create_casefile_tool.yaml TG1101 'tags' must NOT have duplicate items (items ## 2 and 1 are identical)",
+    "create_session_tool.yaml TG1101 'tags' must NOT have duplicate items (items ## 2 and 1 are identical)",
+    'fetch_and_transform_composite.yaml TG3006 a composite tool needs at least one step',
+    "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'composite_status', and its final state never has it",
+    "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'fetched', and its final state never has it",
+    "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'original_input', and its final state never has it",
+    "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'transformed', and its final state never has it",
+  ],
+  b7ab8f5: [
+    "echo_chain_demo.yaml TG5001 'echo_tool' has no parameter 'session_id'",
+    "echo_chain_demo.yaml TG5001 'echo_tool' has no parameter 'session_id'",
+    "echo_chain_demo.yaml TG5001 'echo_tool' has no parameter 'session_id'",
+    "echo_chain_demo.yaml TG5004 'echo_tool' returns no 'data'",
+    "echo_chain_demo.yaml TG5004 'echo_tool' returns no 'data'",
+    "echo_chain_demo.yaml TG5004 'echo_tool' returns no 'data'",
+    "echo_chain_demo.yaml TG5013 expected_output expects 'status', and 'echo_chain_demo' never has it in its final state",
+    "echo_chain_demo.yaml TG5013 expected_output expects 'steps_executed', and 'echo_chain_demo' never has it in its final state",
+    "echo_chain_demo.yaml TG5013 expected_output expects 'tool', and 'echo_chain_demo' never has it in its final state",
+    "echo_chain_demo.yaml TG5015 this example's context does not grant 'tools:execute', which running 'echo_chain_demo' requires",
+    "echo_chain_demo.yaml TG5023 'echo_chain_demo' declares it returns 'chain_id', and its final state never has it",
+    "echo_chain_demo.yaml TG5023 'echo_chain_demo' declares it returns 'data', and its final state never has it",
+    "echo_chain_demo.yaml TG5023 'echo_chain_demo' declares it returns 'status', and its final state never has it",
+    "echo_chain_demo.yaml TG5023 'echo_chain_demo' declares it returns 'steps_executed', and its final state never has it",
+    "echo_chain_demo.yaml TG5023 'echo_chain_demo' declares it returns 'tool', and its final state never has it",
+    "echo_tool.yaml TG2009 the handler 'echoTool' (config/tools/echo_tool.ts:32:50) does not return what 'echo_tool' declares: at 'original_message': Type 'undefined' is not assignable to type 'string'",
+    "gmail_get_message.yaml TG5015 this example's context does not grant 'gmail.readonly', which running 'gmail_get_message' requires",
+    "gmail_search_messages.yaml TG5015 this example's context does not grant 'gmail.readonly', which running 'gmail_search_messages' requires",
+    "gmail_to_drive_pipeline.yaml TG2002 no tool named 'drive_upload_file'",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'files_uploaded', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'files_uploaded', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_found', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_found', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_processed', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_processed', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'success', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'success', and 'gmail_to_drive_pipeline' never has it in its final state",
+    "gmail_to_drive_pipeline.yaml TG5015 this example's context does not grant 'drive.write', 'gmail.read', 'gmail.readonly', which running 'gmail_to_drive_pipeline' requires",
+    "gmail_to_drive_pipeline.yaml TG5015 this example's context does not grant 'drive.write', 'gmail.read', 'gmail.readonly', which running 'gmail_to_drive_pipeline' requires",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'chain_id', and its final state never has it",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'drive_files', and its final state never has it",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'execution_history', and its final state never has it",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'files_uploaded', and its final state never has it",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'messages_found', and its final state never has it",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'messages_processed', and its final state never has it",
+    "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'success', and its final state never has it",
+    "multi_echo_pipeline.yaml TG5001 'echo_tool' has no parameter 'metadata'",
+    "multi_echo_pipeline.yaml TG5001 'echo_tool' has no parameter 'metadata'",
+    "multi_echo_pipeline.yaml TG5001 'echo_tool' has no parameter 'metadata'",
+    "multi_echo_pipeline.yaml TG5004 'echo_tool' returns no 'message'",
+    "multi_echo_pipeline.yaml TG5004 'echo_tool' returns no 'message'",
+    "multi_echo_pipeline.yaml TG5004 'echo_tool' returns no 'message'",
+    "multi_echo_pipeline.yaml TG5013 expected_output expects 'steps_executed', and 'multi_echo_pipeline' never has it in its final state",
+    "multi_echo_pipeline.yaml TG5013 expected_output expects 'steps_executed', and 'multi_echo_pipeline' never has it in its final state",
+    "multi_echo_pipeline.yaml TG5013 expected_output expects 'success', and 'multi_echo_pipeline' never has it in its final state",
+    "multi_echo_pipeline.yaml TG5013 expected_output expects 'success', and 'multi_echo_pipeline' never has it in its final state",
+    "multi_echo_pipeline.yaml TG5015 this example's context does not grant 'tools:execute', which running 'multi_echo_pipeline' requires",
+    "multi_echo_pipeline.yaml TG5015 this example's context does not grant 'tools:execute', which running 'multi_echo_pipeline' requires",
+    "multi_echo_pipeline.yaml TG5023 'multi_echo_pipeline' declares it returns 'chain_id', and its final state never has it",
+    "multi_echo_pipeline.yaml TG5023 'multi_echo_pipeline' declares it returns 'execution_history', and its final state never has it",
+    "multi_echo_pipeline.yaml TG5023 'multi_echo_pipeline' declares it returns 'steps_executed', and its final state never has it",
+    "multi_echo_pipeline.yaml TG5023 'multi_echo_pipeline' declares it returns 'success', and its final state never has it",
+  ],
+  c27e700: [
+    "create_casefile_inherited.yaml TG5006 this example's input is not valid input for 'create_casefile_inherited': input: unknown field 'title'",
+    "request_hub_create_casefile.yaml TG1104 'parameters[2].items' must be a mapping",
+    "request_hub_create_casefile.yaml TG1104 'parameters[3].items' must be a mapping",
+  ],
+  ceccb9d: [
+    "casefile_create_v2_standard.yaml TG5015 this example's context does not grant 'casefile.create', which running 'casefile_create_v2_standard' requires",
+  ],
+  cf1207c: [],
+  d8a3d1d: [
+    "create_casefile_tool.yaml TG5006 this example's input is not valid input for 'create_casefile_tool': input: unknown field 'title'; input: unknown field 'description'",
+  ],
+  e6bfa92: [],
+  fe8c72d: [
+    "get_casefile_tool.yaml TG2009 the handler 'getCasefileTool' (config/tools/get_casefile_tool.ts:46:64) does not return what 'get_casefile_tool' declares: at 'casefile_id': Type 'undefined' is not assignable to type 'string'",
+  ],
+};
+
+describe('a build of the result', () => {
+  it('covers every format', () => expect(Object.keys(REMAINING).sort()).toEqual([...FORMATS].sort()));
+
+  it.each(FORMATS)('%s: the errors left are exactly these', (format) => {
+    const errors = builds
+      .get(format)!
+      .filter((found) => found.severity === 'error')
+      .map((found) => `${path.basename(found.location?.file ?? '')} ${found.code} ${found.message}`);
+    expect(errors.sort()).toEqual([...REMAINING[format]!].sort());
+  });
+});
