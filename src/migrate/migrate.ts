@@ -36,7 +36,8 @@ export async function migrate(src: string, dest: string, options: MigrateOptions
   if (!existsSync(source)) throw new MigrateUsageError(`'${src}' does not exist: give a YAML file or a folder of them`);
   const files = statSync(source).isDirectory() ? await findToolFiles(source) : [source];
   const planned: PlannedFile[] = [];
-  const slugs = new Set<string>();
+  /** The source file of the tool that took each slug. */
+  const slugs = new Map<string, string>();
   const reports: FileReport[] = [];
   for (const file of files) {
     const { tools, notes } = await migrateFile(file, shown(file));
@@ -45,14 +46,15 @@ export async function migrate(src: string, dest: string, options: MigrateOptions
       const yamlFile = path.join(target, `${tool.slug}.yaml`);
       const handlerFile = tool.stub === null ? null : path.join(target, `${tool.slug}.ts`);
       const toolNotes = [...tool.notes];
-      if (slugs.has(tool.slug))
+      const taken = slugs.get(tool.slug);
+      if (taken !== undefined)
         toolNotes.push({
           kind: 'warning',
           where: 'name',
-          text: `another tool already goes to ${shown(yamlFile)}: this one is not written; rename one of them`,
+          text: `another tool (from ${taken}) already goes to ${shown(yamlFile)}: this one is not written, nor counted as written; rename one of them`,
         });
       else {
-        slugs.add(tool.slug);
+        slugs.set(tool.slug, shown(file));
         planned.push({ file: yamlFile, text: tool.yaml });
         if (handlerFile !== null) planned.push({ file: handlerFile, text: tool.stub! });
       }
@@ -60,6 +62,7 @@ export async function migrate(src: string, dest: string, options: MigrateOptions
         name: tool.name,
         yaml: shown(yamlFile),
         handler: handlerFile === null ? null : shown(handlerFile),
+        written: taken === undefined,
         notes: toolNotes,
       });
     }

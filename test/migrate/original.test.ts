@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import type { Diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
 import { migrate } from '../../src/migrate/migrate.js';
-import type { MigrationReport, ToolReport } from '../../src/migrate/report.js';
+import { countWritten, type MigrationReport, type ToolReport } from '../../src/migrate/report.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const ORIGINAL = 'test/migrate/fixtures/original';
@@ -36,7 +36,7 @@ const toolOf = (format: string, name: string): ToolReport =>
   reports
     .get(format)!
     .files.flatMap((file) => file.tools)
-    .find((tool) => tool.name === name)!;
+    .find((tool) => tool.name === name && tool.written)!;
 const sourceOf = (format: string, name: string) => readFileSync(path.join(repo, toolOf(format, name).handler!), 'utf8');
 
 it('types a stub to return the fields returns.required lists (TG2009 on its own stub otherwise)', () => {
@@ -46,6 +46,18 @@ it('types a stub to return the fields returns.required lists (TG2009 on its own 
   expect(sourceOf('fe8c72d', 'get_casefile_tool')).toMatch(
     /\{ casefile_id: string; title: string; .*owner_user_id: string;/,
   );
+});
+
+it('two tools of one name: the second is reported, and neither written nor counted as written', () => {
+  const report = reports.get('67f182b')!;
+  const sessions = report.files.flatMap((file) => file.tools).filter((tool) => tool.name === 'create_session_tool');
+  expect(sessions.map((tool) => tool.written)).toEqual([true, false]);
+  expect(sessions[1]!.notes).toContainEqual({
+    kind: 'warning',
+    where: 'name',
+    text: expect.stringContaining('this one is not written, nor counted as written'),
+  });
+  expect(countWritten(report)).toEqual({ tools: 4, stubs: 2 });
 });
 
 /** The errors a build of each format's migration leaves: the original's own bugs, and what migrate does not convert yet. */
