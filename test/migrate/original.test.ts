@@ -5,6 +5,7 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import type { Diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
@@ -37,6 +38,9 @@ const toolOf = (format: string, name: string): ToolReport =>
     .get(format)!
     .files.flatMap((file) => file.tools)
     .find((tool) => tool.name === name && tool.written)!;
+const notesOf = (format: string, name: string) => toolOf(format, name).notes;
+const documentOf = (format: string, name: string): Record<string, any> =>
+  parse(readFileSync(path.join(repo, toolOf(format, name).yaml), 'utf8'));
 const sourceOf = (format: string, name: string) => readFileSync(path.join(repo, toolOf(format, name).handler!), 'utf8');
 
 it('types a stub to return the fields returns.required lists (TG2009 on its own stub otherwise)', () => {
@@ -46,6 +50,45 @@ it('types a stub to return the fields returns.required lists (TG2009 on its own 
   expect(sourceOf('fe8c72d', 'get_casefile_tool')).toMatch(
     /\{ casefile_id: string; title: string; .*owner_user_id: string;/,
   );
+});
+
+describe('test_scenarios written as a mapping of happy_paths and unhappy_paths', () => {
+  it('become examples and error scenarios, with the context their environment names', () => {
+    const tool = documentOf('c27e700', 'create_casefile_inherited');
+    expect(tool['examples'].map((example: { description: string }) => example.description)).toEqual([
+      'Create basic casefile with inherited parameters',
+      'Create casefile with minimal valid inputs',
+      'Create casefile with all parameters',
+    ]);
+    expect(tool['examples'][1]['context']).toEqual({
+      user_id: 'test_user_123',
+      session_id: 'test_session_456',
+      permissions: ['casefiles:write', 'casefiles:read', 'casefiles:delete'],
+    });
+    expect(tool['examples'][1]['expected_output']).toEqual({ status: 'COMPLETED' });
+    expect(tool['error_scenarios'][1]).toMatchObject({
+      description: 'Fail when required title is missing',
+      input: {},
+      expected_error: { kind: 'validation' },
+    });
+    expect(tool['error_scenarios'][2]['context']['permissions']).toEqual(['casefiles:read']);
+  });
+
+  it('are counted, so the report no longer says there were none', () => {
+    const tool = documentOf('c27e700', 'request_hub_create_casefile');
+    expect(tool['examples']).toHaveLength(1);
+    expect(tool['error_scenarios']).toHaveLength(1);
+    expect(notesOf('c27e700', 'request_hub_create_casefile').map((note) => note.text)).not.toContainEqual(
+      expect.stringContaining('no examples or test scenarios'),
+    );
+  });
+});
+
+it("a Python ValueError or TypeError is the handler's own failure: kind execution, with its message", () => {
+  expect(documentOf('b7ab8f5', 'gmail_get_message')['error_scenarios'][0]['expected_error']).toEqual({
+    kind: 'execution',
+    message_contains: 'Message not found',
+  });
 });
 
 it('two tools of one name: the second is reported, and neither written nor counted as written', () => {
@@ -131,6 +174,8 @@ const REMAINING: Readonly<Record<string, readonly string[]>> = {
   ],
   c27e700: [
     "create_casefile_inherited.yaml TG5006 this example's input is not valid input for 'create_casefile_inherited': input: unknown field 'title'",
+    "create_casefile_inherited.yaml TG5006 this example's input is not valid input for 'create_casefile_inherited': input: unknown field 'title'",
+    "create_casefile_inherited.yaml TG5006 this example's input is not valid input for 'create_casefile_inherited': input: unknown field 'title'; input: unknown field 'description'; input: unknown field 'tags'",
     "request_hub_create_casefile.yaml TG1104 'parameters[2].items' must be a mapping",
     "request_hub_create_casefile.yaml TG1104 'parameters[3].items' must be a mapping",
   ],
