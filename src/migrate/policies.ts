@@ -66,6 +66,8 @@ export function migratePolicies(
   for (const group of ['business_rules', 'session_policies', 'casefile_policies']) {
     const values = tool[group];
     if (isRecord(values)) take(group, values, Object.keys(values));
+    // The later composites wrote their business rules as sentences.
+    else if (values !== undefined) conversion.keep([], group, values, 'not rules toolgen can read');
   }
   return Object.keys(policies).length > 0 ? policies : undefined;
 }

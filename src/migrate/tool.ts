@@ -5,8 +5,9 @@
 import { Conversion, isRecord } from './conversion.js';
 import { renderTool } from './document.js';
 import { deriveNames } from '../compiler/names.js';
-import { migrateParameters } from './parameters.js';
+import { PARAMETER_FIELDS, toolParameters } from './method-parameters.js';
 import { FLAT_RULES, migrateAudit, migratePolicies } from './policies.js';
+import { migrateReturns } from './returns.js';
 import { migrateScenarios } from './scenarios.js';
 import { migrateSteps } from './steps.js';
 import { stateReads } from './templates.js';
@@ -27,8 +28,9 @@ const DOCUMENTATION = ['name', 'display_name', 'description', 'category', 'versi
 /** Fields handled by their own converter, so not kept as comments. */
 const CONVERTED = new Set([
   ...DOCUMENTATION,
-  'parameters',
+  ...PARAMETER_FIELDS,
   'returns',
+  'response_schema',
   'implementation',
   'business_rules',
   'session_policies',
@@ -64,9 +66,11 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
       `toolgen requires a description: used '${String(tool['description'])}'; write a better one`,
     );
   }
-  const parameters = migrateParameters(old['parameters'], conversion);
+  if (Array.isArray(tool['tags'])) tool['tags'] = distinctTags(tool['tags'], conversion);
+  const parameters = toolParameters(old, conversion);
   if (parameters.length > 0) tool['parameters'] = parameters;
-  if (old['returns'] !== undefined) tool['returns'] = old['returns'];
+  const returns = migrateReturns(old, conversion);
+  if (returns !== undefined) tool['returns'] = returns;
   tool['policies'] = migratePolicies(old, conversion);
   tool['audit'] = migrateAudit(old, conversion);
   const { examples, errorScenarios } = migrateScenarios(old, conversion);
@@ -93,7 +97,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
       source,
       kind: kind === 'none' ? 'mock data, with no implementation' : kind,
       parameters,
-      returns: old['returns'],
+      returns,
       original,
     });
     conversion.note(
@@ -181,4 +185,14 @@ function addMissingParameters(tool: Record<string, unknown>, conversion: Convers
     );
   }
   tool['parameters'] = parameters;
+}
+
+/** Tags once each: the original let a tag repeat, toolgen's schema does not. */
+function distinctTags(tags: readonly unknown[], conversion: Conversion): unknown[] {
+  const distinct = [...new Set(tags)];
+  if (distinct.length < tags.length) {
+    const repeated = tags.filter((tag, index) => tags.indexOf(tag) !== index);
+    conversion.note('rewritten', 'tags', `${repeated.map(String).join(', ')} listed twice: kept once`);
+  }
+  return distinct;
 }
