@@ -36,6 +36,12 @@ export class Conversion {
    * @example conversion.keep([], 'session_policies', { requires_active_session: true }, 'toolgen has no sessions to check')
    */
   keep(at: OutPath, where: string, value: unknown, why: string): void {
+    this.comment(at, where, value, why);
+    this.note('commented', where, why);
+  }
+
+  /** Keeps an old field as a YAML comment, for a converter whose own note says what became of it. */
+  comment(at: OutPath, where: string, value: unknown, why: string): void {
     const key = where
       .split('.')
       .pop()!
@@ -44,7 +50,6 @@ export class Conversion {
       .trimEnd()
       .split('\n');
     this.comments.push({ at, lines: [`${where}: ${why}`, ...snippet.map((line) => `  ${line}`)] });
-    this.note('commented', where, why);
   }
 }
 

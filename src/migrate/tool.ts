@@ -7,10 +7,9 @@ import { renderTool } from './document.js';
 import { deriveNames } from '../compiler/names.js';
 import { PARAMETER_FIELDS, toolParameters } from './method-parameters.js';
 import { FLAT_RULES, migrateAudit, migratePolicies } from './policies.js';
+import { migrateComposite } from './composite.js';
 import { migrateReturns } from './returns.js';
 import { migrateScenarios } from './scenarios.js';
-import { migrateSteps } from './steps.js';
-import { stateReads } from './templates.js';
 import { stubSource } from './stub.js';
 import type { Note } from './conversion.js';
 
@@ -73,7 +72,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   if (returns !== undefined) tool['returns'] = returns;
   tool['policies'] = migratePolicies(old, conversion);
   tool['audit'] = migrateAudit(old, conversion);
-  const { examples, errorScenarios } = migrateScenarios(old, conversion);
+  const { examples, errorScenarios, origins } = migrateScenarios(old, conversion);
   if (examples.length > 0) tool['examples'] = examples;
   if (errorScenarios.length > 0) tool['error_scenarios'] = errorScenarios;
 
@@ -81,8 +80,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   const kind = typeof implementation['type'] === 'string' ? implementation['type'] : 'none';
   let stub: string | null = null;
   if (kind === 'composite') {
-    tool['implementation'] = migrateComposite(implementation, conversion);
-    addMissingParameters(tool, conversion);
+    migrateComposite(tool, implementation, conversion, origins.examples);
   } else if (kind === 'function' && typeof implementation['module'] === 'string') {
     tool['implementation'] = implementation;
   } else {
@@ -122,69 +120,6 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   }
   const yaml = renderTool(tool, conversion.comments, `Migrated by toolgen migrate from ${source}.`);
   return { name, slug, yaml, stub, notes: conversion.notes };
-}
-
-function migrateComposite(
-  implementation: Readonly<Record<string, unknown>>,
-  conversion: Conversion,
-): Record<string, unknown> {
-  const composite = isRecord(implementation['composite']) ? implementation['composite'] : {};
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(composite)) {
-    const where = `implementation.composite.${key}`;
-    if (key === 'steps' && Array.isArray(value))
-      out[key] = migrateSteps(value, conversion, where, ['implementation', 'composite', 'steps']);
-    else if (['max_step_executions', 'allow_next_tools', 'max_next_tool_depth', 'mode', 'output_steps'].includes(key))
-      out[key] = value;
-    else conversion.keep(['implementation'], where, value, 'no equivalent in a toolgen composite');
-  }
-  for (const [key, value] of Object.entries(implementation)) {
-    if (key !== 'type' && key !== 'composite')
-      conversion.keep(['implementation'], `implementation.${key}`, value, 'no equivalent in a toolgen composite');
-  }
-  if (!Array.isArray(out['steps'])) out['steps'] = [];
-  return { type: 'composite', composite: out };
-}
-
-/**
- * The original read a missing state variable as nothing (and passed the template on as text); toolgen
- * refuses to build it. A variable no parameter and no step defines was meant to come from the
- * caller: it becomes a required parameter, with a warning to give it a type.
- */
-function addMissingParameters(tool: Record<string, unknown>, conversion: Conversion): void {
-  const implementation = tool['implementation'] as { composite: { steps: unknown[] } };
-  const defined = new Set<string>(
-    ((tool['parameters'] as Record<string, unknown>[] | undefined) ?? []).map((parameter) => String(parameter['name'])),
-  );
-  const collect = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(collect);
-    else if (isRecord(value)) {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === 'map_outputs' && isRecord(item))
-          Object.values(item).forEach((target) => defined.add(String(target)));
-        else if (key === 'transform' && isRecord(item)) Object.keys(item).forEach((target) => defined.add(target));
-        else if (key === 'as' && typeof item === 'string') defined.add(item);
-        else collect(item);
-      }
-    }
-  };
-  collect(implementation.composite.steps);
-  const read = [...stateReads(implementation.composite.steps)].filter((name) => !defined.has(name));
-  if (read.length === 0) return;
-  const parameters = (tool['parameters'] as Record<string, unknown>[] | undefined) ?? [];
-  for (const name of read) {
-    parameters.push({
-      name,
-      required: true,
-      description: 'Added by toolgen migrate: the steps read it, and nothing set it.',
-    });
-    conversion.note(
-      'warning',
-      'parameters',
-      `state.${name} is read by the steps and set by nothing: added as a required parameter without a type; give it one`,
-    );
-  }
-  tool['parameters'] = parameters;
 }
 
 /** Tags once each: the original let a tag repeat, toolgen's schema does not. */
