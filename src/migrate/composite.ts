@@ -1,10 +1,11 @@
 /**
- * A composite's implementation: its steps, the parameters its steps read and nothing set, and what
- * it returns.
+ * A composite's implementation: its steps (the original's `implementation.composite.steps`, or the
+ * later `implementation.steps`), the parameters its steps read and nothing set, and what it returns.
  */
 import { type Conversion, isRecord } from './conversion.js';
 import { type ExampleOrigins, migrateCompositeReturns, setBySteps } from './composite-returns.js';
 import { migrateSteps } from './steps.js';
+import { migrateStepsV2 } from './steps-v2.js';
 import { stateReads } from './templates.js';
 
 const STEPS_AT = ['implementation', 'composite', 'steps'];
@@ -38,8 +39,11 @@ function compositeOf(
       out[key] = value;
     else conversion.keep(['implementation'], where, value, 'no equivalent in a toolgen composite');
   }
+  const later = implementation['composite'] === undefined && Array.isArray(implementation['steps']);
+  if (later)
+    out['steps'] = migrateStepsV2(implementation['steps'] as unknown[], conversion, 'implementation.steps', STEPS_AT);
   for (const [key, value] of Object.entries(implementation)) {
-    if (key !== 'type' && key !== 'composite')
+    if (key !== 'type' && key !== 'composite' && !(later && key === 'steps'))
       conversion.keep(['implementation'], `implementation.${key}`, value, 'no equivalent in a toolgen composite');
   }
   if (!Array.isArray(out['steps'])) out['steps'] = [];

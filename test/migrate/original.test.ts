@@ -200,16 +200,32 @@ it('two tools of one name: the second is reported, and neither written nor count
   expect(countWritten(report)).toEqual({ tools: 4, stubs: 2 });
 });
 
+it("the later composites' steps (step_id, ${…}, store_result, condition, abort) become toolgen steps", () => {
+  const steps = documentOf('67f182b', 'conditional_validation_composite')['implementation']['composite']['steps'];
+  expect(steps[0]).toEqual({
+    id: 'validation_step',
+    tool: 'validate_input',
+    description: 'Validate input meets requirements',
+    inputs: { input_value: '<< state.input_value >>' },
+    on_success: { transform: { validation_result: 'steps.validation_step' } },
+    on_failure: { action: 'stop' },
+  });
+  expect(steps[1]['when']).toBe('state.validation_result.valid = true');
+});
+
 /** The errors a build of each format's migration leaves: the original's own bugs, and what migrate does not convert yet. */
 const REMAINING: Readonly<Record<string, readonly string[]>> = {
   '67f182b': [
-    'conditional_validation_composite.yaml TG3006 a composite tool needs at least one step',
+    "conditional_validation_composite.yaml TG2002 no tool named 'handle_invalid'",
+    "conditional_validation_composite.yaml TG2002 no tool named 'process_valid'",
+    "conditional_validation_composite.yaml TG2002 no tool named 'validate_input'",
     "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'error_handling', and its final state never has it",
     "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'path', and its final state never has it",
     "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'processing', and its final state never has it",
     "conditional_validation_composite.yaml TG5023 'conditional_validation_composite' declares it returns 'validation', and its final state never has it",
     "create_session_tool.yaml TG5006 this example's input is not valid input for 'create_session_tool': request: must be object",
-    'fetch_and_transform_composite.yaml TG3006 a composite tool needs at least one step',
+    "fetch_and_transform_composite.yaml TG2002 no tool named 'fetch_data'",
+    "fetch_and_transform_composite.yaml TG2002 no tool named 'transform_data'",
     "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'composite_status', and its final state never has it",
     "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'fetched', and its final state never has it",
     "fetch_and_transform_composite.yaml TG5023 'fetch_and_transform_composite' declares it returns 'original_input', and its final state never has it",
