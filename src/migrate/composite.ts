@@ -11,19 +11,22 @@ import { stateReads } from './templates.js';
 const STEPS_AT = ['implementation', 'composite', 'steps'];
 
 /**
- * Converts the composite `implementation` of `tool` (the converted document so far) in place.
+ * Converts the composite `implementation` of `tool` (the converted document so far) in place, and
+ * returns where its steps were in the old YAML.
  *
- * @example migrateComposite(tool, { type: 'composite', composite: { steps } }, conversion, ['examples[0]'])
+ * @example migrateComposite(tool, { type: 'composite', composite: { steps } }, conversion, ['examples[0]']) // 'implementation.composite.steps'
  */
 export function migrateComposite(
   tool: Record<string, unknown>,
   implementation: Readonly<Record<string, unknown>>,
   conversion: Conversion,
   examples: ExampleOrigins,
-): void {
+): string {
   tool['implementation'] = { type: 'composite', composite: compositeOf(implementation, conversion) };
   addMissingParameters(tool, conversion);
   migrateCompositeReturns(tool, conversion, examples);
+  const later = implementation['composite'] === undefined && Array.isArray(implementation['steps']);
+  return later ? 'implementation.steps' : 'implementation.composite.steps';
 }
 
 function compositeOf(

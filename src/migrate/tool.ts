@@ -7,20 +7,36 @@ import { renderTool } from './document.js';
 import { deriveNames } from '../compiler/names.js';
 import { PARAMETER_FIELDS, toolParameters } from './method-parameters.js';
 import { FLAT_RULES, migrateAudit, migratePolicies } from './policies.js';
+import { migrateScenarios, type Scenarios } from './scenarios.js';
 import { migrateComposite } from './composite.js';
 import { migrateReturns } from './returns.js';
-import { migrateScenarios } from './scenarios.js';
 import { stubSource } from './stub.js';
-import type { Note } from './conversion.js';
 
+/**
+ * One converted tool, before it is written: the other tools of the migration may still add to it
+ * (the permissions its examples need, what its steps call), then `toolYaml` renders it.
+ */
 export interface MigratedTool {
   readonly name: string;
   /** File name without extension: the YAML is `<slug>.yaml`, a stub `<slug>.ts`. */
   readonly slug: string;
-  readonly yaml: string;
+  /** The toolgen document, in toolgen's field names. */
+  readonly document: Record<string, unknown>;
+  /** Its notes and the comments kept from the original. */
+  readonly conversion: Conversion;
+  /** Where each example and error scenario was in the old YAML, by output index. */
+  readonly origins: Scenarios['origins'];
+  /** The old file, as the report shows it. */
+  readonly source: string;
+  /** Where a composite's steps were in the old YAML (`implementation.composite.steps`). */
+  readonly stepsWhere: string;
   /** The handler stub's source, when the original implementation was not a function or composite. */
   readonly stub: string | null;
-  readonly notes: readonly Note[];
+}
+
+/** The tool's YAML, with what was kept from the original as comments. */
+export function toolYaml(tool: MigratedTool): string {
+  return renderTool(tool.document, tool.conversion.comments, `Migrated by toolgen migrate from ${tool.source}.`);
 }
 
 const DOCUMENTATION = ['name', 'display_name', 'description', 'category', 'version', 'tags'];
@@ -79,8 +95,9 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   const implementation = isRecord(old['implementation']) ? old['implementation'] : {};
   const kind = typeof implementation['type'] === 'string' ? implementation['type'] : 'none';
   let stub: string | null = null;
+  let stepsWhere = 'implementation.composite.steps';
   if (kind === 'composite') {
-    migrateComposite(tool, implementation, conversion, origins.examples);
+    stepsWhere = migrateComposite(tool, implementation, conversion, origins.examples);
   } else if (kind === 'function' && typeof implementation['module'] === 'string') {
     tool['implementation'] = implementation;
   } else {
@@ -118,8 +135,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
       'no examples or test scenarios: toolgen generates no test for it and warns (TG5007); add an example',
     );
   }
-  const yaml = renderTool(tool, conversion.comments, `Migrated by toolgen migrate from ${source}.`);
-  return { name, slug, yaml, stub, notes: conversion.notes };
+  return { name, slug, document: tool, conversion, origins, source, stepsWhere, stub };
 }
 
 /** Tags once each: the original let a tag repeat, toolgen's schema does not. */

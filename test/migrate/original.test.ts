@@ -75,6 +75,20 @@ describe("the original's composites returned an envelope; toolgen's return their
   });
 });
 
+it("gives example contexts the permissions a run needs, the tool's own and its callees' (TG5015)", () => {
+  const pipeline = documentOf('b7ab8f5', 'gmail_to_drive_pipeline');
+  expect(pipeline['examples'][0]['context']['permissions']).toEqual(['drive.write', 'gmail.read', 'gmail.readonly']);
+  expect(documentOf('b7ab8f5', 'echo_chain_demo')['examples'][0]['context']['permissions']).toEqual(['tools:execute']);
+  expect(documentOf('ceccb9d', 'casefile_create_v2_standard')['examples'][0]['context']['permissions']).toEqual([
+    'casefile.create',
+  ]);
+  expect(notesOf('b7ab8f5', 'echo_chain_demo')).toContainEqual({
+    kind: 'rewritten',
+    where: 'examples[0].context.permissions',
+    text: expect.stringContaining('granted tools:execute, which a run needs'),
+  });
+});
+
 it('types a stub to return the fields returns.required lists (TG2009 on its own stub otherwise)', () => {
   expect(sourceOf('b7ab8f5', 'echo_tool')).toContain(
     '{ original_message: string; repeat_count: number; echoed_messages: string[]; total_length: number }',
@@ -238,9 +252,6 @@ const REMAINING: Readonly<Record<string, readonly string[]>> = {
     "echo_chain_demo.yaml TG5004 'echo_tool' returns no 'data'",
     "echo_chain_demo.yaml TG5004 'echo_tool' returns no 'data'",
     "echo_chain_demo.yaml TG5004 'echo_tool' returns no 'data'",
-    "echo_chain_demo.yaml TG5015 this example's context does not grant 'tools:execute', which running 'echo_chain_demo' requires",
-    "gmail_get_message.yaml TG5015 this example's context does not grant 'gmail.readonly', which running 'gmail_get_message' requires",
-    "gmail_search_messages.yaml TG5015 this example's context does not grant 'gmail.readonly', which running 'gmail_search_messages' requires",
     "gmail_to_drive_pipeline.yaml TG2002 no tool named 'drive_upload_file'",
     "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'files_uploaded', and 'gmail_to_drive_pipeline' never has it in its final state",
     "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'files_uploaded', and 'gmail_to_drive_pipeline' never has it in its final state",
@@ -248,8 +259,6 @@ const REMAINING: Readonly<Record<string, readonly string[]>> = {
     "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_found', and 'gmail_to_drive_pipeline' never has it in its final state",
     "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_processed', and 'gmail_to_drive_pipeline' never has it in its final state",
     "gmail_to_drive_pipeline.yaml TG5013 expected_output expects 'messages_processed', and 'gmail_to_drive_pipeline' never has it in its final state",
-    "gmail_to_drive_pipeline.yaml TG5015 this example's context does not grant 'drive.write', 'gmail.read', 'gmail.readonly', which running 'gmail_to_drive_pipeline' requires",
-    "gmail_to_drive_pipeline.yaml TG5015 this example's context does not grant 'drive.write', 'gmail.read', 'gmail.readonly', which running 'gmail_to_drive_pipeline' requires",
     "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'drive_files', and its final state never has it",
     "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'files_uploaded', and its final state never has it",
     "gmail_to_drive_pipeline.yaml TG5023 'gmail_to_drive_pipeline' declares it returns 'messages_found', and its final state never has it",
@@ -260,13 +269,9 @@ const REMAINING: Readonly<Record<string, readonly string[]>> = {
     "multi_echo_pipeline.yaml TG5004 'echo_tool' returns no 'message'",
     "multi_echo_pipeline.yaml TG5004 'echo_tool' returns no 'message'",
     "multi_echo_pipeline.yaml TG5004 'echo_tool' returns no 'message'",
-    "multi_echo_pipeline.yaml TG5015 this example's context does not grant 'tools:execute', which running 'multi_echo_pipeline' requires",
-    "multi_echo_pipeline.yaml TG5015 this example's context does not grant 'tools:execute', which running 'multi_echo_pipeline' requires",
   ],
   c27e700: [],
-  ceccb9d: [
-    "casefile_create_v2_standard.yaml TG5015 this example's context does not grant 'casefile.create', which running 'casefile_create_v2_standard' requires",
-  ],
+  ceccb9d: [],
   cf1207c: [],
   d8a3d1d: [
     'create_casefile_tool.yaml TG5010 the default "" is not a valid \'description\': must NOT have fewer than 1 characters',
