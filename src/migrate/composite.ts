@@ -1,9 +1,11 @@
 /**
  * A composite's implementation: its steps (the original's `implementation.composite.steps`, or the
- * later `implementation.steps`), the parameters its steps read and nothing set, and what it returns.
+ * later `implementation.steps`), the parameters its steps read and nothing set, what it returns, and
+ * the variables a failure it goes on from leaves unset.
  */
 import { type Conversion, isRecord } from './conversion.js';
 import { type ExampleOrigins, migrateCompositeReturns, setBySteps } from './composite-returns.js';
+import { noteUnsetOnFailure } from './failure-paths.js';
 import { migrateSteps } from './steps.js';
 import { migrateStepsV2 } from './steps-v2.js';
 import { stateReads } from './templates.js';
@@ -25,8 +27,18 @@ export function migrateComposite(
   tool['implementation'] = { type: 'composite', composite: compositeOf(implementation, conversion) };
   addMissingParameters(tool, conversion);
   migrateCompositeReturns(tool, conversion, examples);
+  const names = new Set(
+    ((tool['parameters'] as Record<string, unknown>[] | undefined) ?? []).map((parameter) => String(parameter['name'])),
+  );
   const later = implementation['composite'] === undefined && Array.isArray(implementation['steps']);
-  return later ? 'implementation.steps' : 'implementation.composite.steps';
+  const where = later ? 'implementation.steps' : 'implementation.composite.steps';
+  noteUnsetOnFailure(
+    (tool['implementation'] as { composite: { steps: unknown[] } }).composite.steps,
+    names,
+    conversion,
+    where,
+  );
+  return where;
 }
 
 function compositeOf(

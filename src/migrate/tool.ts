@@ -9,6 +9,7 @@ import { PARAMETER_FIELDS, toolParameters } from './method-parameters.js';
 import { FLAT_RULES, migrateAudit, migratePolicies } from './policies.js';
 import { migrateScenarios, type Scenarios } from './scenarios.js';
 import { migrateComposite } from './composite.js';
+import { checkInputs } from './input-checks.js';
 import { migrateReturns } from './returns.js';
 import { stubSource } from './stub.js';
 
@@ -82,7 +83,8 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
     );
   }
   if (Array.isArray(tool['tags'])) tool['tags'] = distinctTags(tool['tags'], conversion);
-  const parameters = toolParameters(old, conversion);
+  const parameterOrigins: string[] = [];
+  const parameters = toolParameters(old, conversion, parameterOrigins);
   if (parameters.length > 0) tool['parameters'] = parameters;
   const returns = migrateReturns(old, conversion);
   if (returns !== undefined) tool['returns'] = returns;
@@ -123,6 +125,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
     for (const key of HOW_IT_RAN.slice(1))
       if (old[key] !== undefined) conversion.note('commented', key, `carried into ./${slug}.ts as a comment`);
   }
+  checkInputs(tool, conversion, { parameters: parameterOrigins, examples: origins.examples });
   for (const [key, value] of Object.entries(old)) {
     if (!CONVERTED.has(key) && !(stub !== null && HOW_IT_RAN.includes(key)))
       conversion.keep([], key, value, 'no equivalent in toolgen');

@@ -1,7 +1,8 @@
 /**
  * `toolgen migrate` on the original system's real files (fixtures/original/, one folder per format;
  * its README says where each came from), then a build of each folder's result with the real
- * compiler: what is converted, what the report says, and exactly which errors are left.
+ * compiler: what is converted, what the report says, and that the errors left are exactly the
+ * original's own bugs, each named in the report where it is.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -227,7 +228,7 @@ it("the later composites' steps (step_id, ${…}, store_result, condition, abort
   expect(steps[1]['when']).toBe('state.validation_result.valid = true');
 });
 
-/** The errors a build of each format's migration leaves: the original's own bugs, and what migrate does not convert yet. */
+/** What is left after migrating each format: the original's own bugs, and nothing migrate should have converted. */
 const REMAINING: Readonly<Record<string, readonly string[]>> = {
   '67f182b': [
     "conditional_validation_composite.yaml TG2002 no tool named 'handle_invalid'",
@@ -283,11 +284,28 @@ const REMAINING: Readonly<Record<string, readonly string[]>> = {
 describe('a build of the result', () => {
   it('covers every format', () => expect(Object.keys(REMAINING).sort()).toEqual([...FORMATS].sort()));
 
-  it.each(FORMATS)('%s: the errors left are exactly these', (format) => {
+  it.each(FORMATS)("%s: the errors left are exactly the original's own bugs", (format) => {
     const errors = builds
       .get(format)!
       .filter((found) => found.severity === 'error')
       .map((found) => `${path.basename(found.location?.file ?? '')} ${found.code} ${found.message}`);
     expect(errors.sort()).toEqual([...REMAINING[format]!].sort());
+  });
+
+  it.each(FORMATS)('%s: the report names each error and warning left, at the tool it is in', (format) => {
+    const warnings = reports
+      .get(format)!
+      .files.flatMap((file) => file.tools)
+      .filter((tool) => tool.written)
+      .flatMap((tool) =>
+        tool.notes.filter((note) => note.kind === 'warning').map((note) => `${path.basename(tool.yaml)} ${note.text}`),
+      );
+    for (const found of builds.get(format)!) {
+      const file = path.basename(found.location?.file ?? '');
+      expect(
+        warnings.some((note) => note.startsWith(`${file} `) && note.includes(found.code)),
+        `${file}: ${found.code} ${found.message}`,
+      ).toBe(true);
+    }
   });
 });
