@@ -30,7 +30,7 @@ export async function migrateCommand(src: string, dest: string, cwd: string, out
   const person = needsPerson(report);
   output.out(
     `toolgen migrate: ${report.files.length} file${report.files.length === 1 ? '' : 's'} read, ${tools} tool${tools === 1 ? '' : 's'} written to ${dest}` +
-      ` (${stubs} handler stub${stubs === 1 ? '' : 's'}); ${counts.renamed} renamed, ${counts.rewritten} rewritten, ${counts.commented} kept as comments, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}` +
+      ` (${stubs} handler stub${stubs === 1 ? '' : 's'}); ${counts.renamed} renamed, ${counts.rewritten} rewritten, ${counts.commented} kept as comments, ${counts.changed} behaviour change${counts.changed === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}` +
       (person ? '; needs a person: see the warnings and stubs above' : '; everything converted'),
   );
   return person ? EXIT.problems : EXIT.ok;

@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
 /** A path in the output document: where a comment is attached. `[]` is the document's head. */
 export type OutPath = readonly (string | number)[];
 
-export type NoteKind = 'renamed' | 'rewritten' | 'split' | 'stubbed' | 'commented' | 'warning';
+/** `changed` is a behaviour that differs from the original's: what the tool now does, or no longer does. */
+export type NoteKind = 'renamed' | 'rewritten' | 'split' | 'stubbed' | 'commented' | 'changed' | 'warning';
 
 /** One line of the report. `where` is a path in the old YAML (`steps[1].inputs.message`). */
 export interface Note {

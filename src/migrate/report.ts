@@ -48,7 +48,15 @@ export function countWritten(report: MigrationReport): { tools: number; stubs: n
 
 /** Counts by kind, for the summary line. */
 export function countNotes(report: MigrationReport): Record<NoteKind, number> {
-  const counts: Record<NoteKind, number> = { renamed: 0, rewritten: 0, split: 0, stubbed: 0, commented: 0, warning: 0 };
+  const counts: Record<NoteKind, number> = {
+    renamed: 0,
+    rewritten: 0,
+    split: 0,
+    stubbed: 0,
+    commented: 0,
+    changed: 0,
+    warning: 0,
+  };
   for (const note of allNotes(report)) counts[note.kind] += 1;
   return counts;
 }

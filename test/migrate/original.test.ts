@@ -228,6 +228,32 @@ it("the later composites' steps (step_id, ${…}, store_result, condition, abort
   expect(steps[1]['when']).toBe('state.validation_result.valid = true');
 });
 
+it('lists the behaviours that change: templates now interpolated, policies now enforced, what is retried', () => {
+  const notes = notesOf('b7ab8f5', 'multi_echo_pipeline').filter((note) => note.kind === 'changed');
+  expect(notes).toContainEqual({
+    kind: 'changed',
+    where: 'implementation.composite.steps[1].inputs.message',
+    text: expect.stringContaining('now interpolated: the original passed this text on as it was'),
+  });
+  expect(notes).toContainEqual({
+    kind: 'changed',
+    where: 'implementation.composite.steps[1].on_failure',
+    text: expect.stringContaining('only failures of kind execution, output or timeout are retried'),
+  });
+  expect(notes).toContainEqual({
+    kind: 'changed',
+    where: 'business_rules.timeout_seconds',
+    text: expect.stringContaining('now enforced'),
+  });
+  expect(notesOf('b7ab8f5', 'gmail_search_messages')).toContainEqual({
+    kind: 'changed',
+    where: 'business_rules.required_permissions',
+    text: expect.stringContaining('now enforced'),
+  });
+  // A whole input naming a state variable, the original resolved too: nothing changes there.
+  expect(notes.map((note) => note.where)).not.toContain('implementation.composite.steps[0].inputs.message');
+});
+
 /** What is left after migrating each format: the original's own bugs, and nothing migrate should have converted. */
 const REMAINING: Readonly<Record<string, readonly string[]>> = {
   '67f182b': [
