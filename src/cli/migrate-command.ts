@@ -4,7 +4,7 @@
  * 2 on bad usage, or when a file it would write already exists (then nothing is written).
  */
 import { migrate, MigrateUsageError } from '../migrate/migrate.js';
-import { countNotes, needsPerson, renderReport } from '../migrate/report.js';
+import { countNotes, countWritten, needsPerson, renderReport } from '../migrate/report.js';
 import { EXIT, UsageError } from './exit.js';
 import type { Output } from './output.js';
 
@@ -26,12 +26,11 @@ export async function migrateCommand(src: string, dest: string, cwd: string, out
   }
   if (output.format !== 'json') for (const line of renderReport(report)) output.out(line);
   const counts = countNotes(report);
-  const tools = report.files.reduce((sum, file) => sum + file.tools.length, 0);
-  const stubs = report.files.reduce((sum, file) => sum + file.tools.filter((tool) => tool.handler !== null).length, 0);
+  const { tools, stubs } = countWritten(report);
   const person = needsPerson(report);
   output.out(
     `toolgen migrate: ${report.files.length} file${report.files.length === 1 ? '' : 's'} read, ${tools} tool${tools === 1 ? '' : 's'} written to ${dest}` +
-      ` (${stubs} handler stub${stubs === 1 ? '' : 's'}); ${counts.renamed} renamed, ${counts.rewritten} rewritten, ${counts.commented} kept as comments, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}` +
+      ` (${stubs} handler stub${stubs === 1 ? '' : 's'}); ${counts.renamed} renamed, ${counts.rewritten} rewritten, ${counts.commented} kept as comments, ${counts.changed} behaviour change${counts.changed === 1 ? '' : 's'}, ${counts.warning} warning${counts.warning === 1 ? '' : 's'}` +
       (person ? '; needs a person: see the warnings and stubs above' : '; everything converted'),
   );
   return person ? EXIT.problems : EXIT.ok;

@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
 /** A path in the output document: where a comment is attached. `[]` is the document's head. */
 export type OutPath = readonly (string | number)[];
 
-export type NoteKind = 'renamed' | 'rewritten' | 'split' | 'stubbed' | 'commented' | 'warning';
+/** `changed` is a behaviour that differs from the original's: what the tool now does, or no longer does. */
+export type NoteKind = 'renamed' | 'rewritten' | 'split' | 'stubbed' | 'commented' | 'changed' | 'warning';
 
 /** One line of the report. `where` is a path in the old YAML (`steps[1].inputs.message`). */
 export interface Note {
@@ -36,6 +37,12 @@ export class Conversion {
    * @example conversion.keep([], 'session_policies', { requires_active_session: true }, 'toolgen has no sessions to check')
    */
   keep(at: OutPath, where: string, value: unknown, why: string): void {
+    this.comment(at, where, value, why);
+    this.note('commented', where, why);
+  }
+
+  /** Keeps an old field as a YAML comment, for a converter whose own note says what became of it. */
+  comment(at: OutPath, where: string, value: unknown, why: string): void {
     const key = where
       .split('.')
       .pop()!
@@ -44,7 +51,6 @@ export class Conversion {
       .trimEnd()
       .split('\n');
     this.comments.push({ at, lines: [`${where}: ${why}`, ...snippet.map((line) => `  ${line}`)] });
-    this.note('commented', where, why);
   }
 }
 

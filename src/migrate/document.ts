@@ -32,7 +32,8 @@ export function renderTool(
   header: string,
 ): string {
   const ordered = Object.fromEntries(ORDER.filter((key) => tool[key] !== undefined).map((key) => [key, tool[key]]));
-  const document = new Document(ordered);
+  // A value used twice (an environment's permissions) is written out twice, not as an alias.
+  const document = new Document(ordered, { aliasDuplicateObjects: false });
   const head = [header, ...comments.filter((comment) => comment.at.length === 0).flatMap((comment) => comment.lines)];
   document.commentBefore = head.map((line) => ` ${line}`).join('\n');
   const byNode = new Map<Node, string[]>();

@@ -12,7 +12,8 @@ import { isScalar, visit, type Document } from 'yaml';
 import { findToolFiles, parseSource } from '../compiler/load/load.js';
 import { isRecord, type Note } from './conversion.js';
 import type { FileReport, MigrationReport, ToolReport } from './report.js';
-import { migrateTool, type MigratedTool } from './tool.js';
+import { checkTogether } from './calls.js';
+import { migrateTool, toolYaml, type MigratedTool } from './tool.js';
 
 export interface MigrateOptions {
   /** What paths in the report are relative to. */
@@ -34,37 +35,50 @@ export async function migrate(src: string, dest: string, options: MigrateOptions
   const target = path.resolve(options.cwd, dest);
   const shown = (file: string) => path.relative(options.cwd, file).split(path.sep).join('/') || '.';
   if (!existsSync(source)) throw new MigrateUsageError(`'${src}' does not exist: give a YAML file or a folder of them`);
-  const files = statSync(source).isDirectory() ? await findToolFiles(source) : [source];
-  const planned: PlannedFile[] = [];
-  const slugs = new Set<string>();
-  const reports: FileReport[] = [];
-  for (const file of files) {
-    const { tools, notes } = await migrateFile(file, shown(file));
-    const toolReports: ToolReport[] = [];
+  const tree = statSync(source).isDirectory();
+  const files = tree ? await findToolFiles(source) : [source];
+  const read = [];
+  for (const file of files) read.push({ file, ...(await migrateFile(file, shown(file))) });
+  // A slug is the first tool's: a later tool of the same name is reported, and neither written nor
+  // read by the others (the original's registry kept one tool of a name too).
+  const slugs = new Map<string, string>();
+  const duplicates = new Map<MigratedTool, string>();
+  for (const { file, tools } of read)
     for (const tool of tools) {
+      const taken = slugs.get(tool.slug);
+      if (taken === undefined) slugs.set(tool.slug, shown(file));
+      else duplicates.set(tool, taken);
+    }
+  checkTogether(
+    read.flatMap(({ tools }) => tools.filter((tool) => !duplicates.has(tool))),
+    { tree },
+  );
+  const planned: PlannedFile[] = [];
+  const reports: FileReport[] = read.map(({ file, tools, notes }) => ({
+    source: shown(file),
+    notes,
+    tools: tools.map((tool): ToolReport => {
       const yamlFile = path.join(target, `${tool.slug}.yaml`);
       const handlerFile = tool.stub === null ? null : path.join(target, `${tool.slug}.ts`);
-      const toolNotes = [...tool.notes];
-      if (slugs.has(tool.slug))
-        toolNotes.push({
-          kind: 'warning',
-          where: 'name',
-          text: `another tool already goes to ${shown(yamlFile)}: this one is not written; rename one of them`,
-        });
-      else {
-        slugs.add(tool.slug);
-        planned.push({ file: yamlFile, text: tool.yaml });
+      const taken = duplicates.get(tool);
+      if (taken === undefined) {
+        planned.push({ file: yamlFile, text: toolYaml(tool) });
         if (handlerFile !== null) planned.push({ file: handlerFile, text: tool.stub! });
-      }
-      toolReports.push({
+      } else
+        tool.conversion.note(
+          'warning',
+          'name',
+          `another tool (from ${taken}) already goes to ${shown(yamlFile)}: this one is not written, nor counted as written; rename one of them`,
+        );
+      return {
         name: tool.name,
         yaml: shown(yamlFile),
         handler: handlerFile === null ? null : shown(handlerFile),
-        notes: toolNotes,
-      });
-    }
-    reports.push({ source: shown(file), tools: toolReports, notes });
-  }
+        written: taken === undefined,
+        notes: tool.conversion.notes,
+      };
+    }),
+  }));
   const refused = planned.filter((file) => existsSync(file.file)).map((file) => shown(file.file));
   if (refused.length === 0) {
     await mkdir(target, { recursive: true });

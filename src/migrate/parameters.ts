@@ -4,7 +4,8 @@
  */
 import { type Conversion, isRecord, joinPath } from './conversion.js';
 
-const TYPES: Readonly<Record<string, string>> = {
+/** The original's type names, by toolgen's (JSON Schema's). */
+export const TYPES: Readonly<Record<string, string>> = {
   string: 'string',
   str: 'string',
   integer: 'integer',
@@ -37,26 +38,43 @@ const ITEM_FIELDS = new Set<string>(
   KEPT_AS_IS.filter((key) => key !== 'name' && key !== 'required' && key !== 'default'),
 );
 
+/** Where a list of parameters came from, and where its converted items go. */
+export interface ParameterList {
+  /** The old field, for the report (`parameters`, `tool_params`). */
+  readonly where: string;
+  /** Output index of the first item converted (parameters from another field follow the tool's own). */
+  readonly first?: number;
+  /** Only these names are converted (the rest is someone else's); all when absent. */
+  readonly only?: ReadonlySet<string>;
+  /** Receives the old path of each parameter converted, in output order. */
+  readonly origins?: string[];
+}
+
 /**
- * Converts the `parameters` list (or map of name → parameter).
+ * Converts a list of parameters (or a map of name → parameter).
  *
  * @example migrateParameters([{ name: 'n', type: 'float', enum_values: [1, 2] }], conversion) // [{ name: 'n', type: 'number', enum: [1, 2] }]
  */
 export function migrateParameters(
   value: unknown,
   conversion: Conversion,
-  where = 'parameters',
-  at: readonly (string | number)[] = ['parameters'],
+  list: ParameterList = { where: 'parameters' },
 ): Record<string, unknown>[] {
-  const list = Array.isArray(value)
+  const { where, first = 0, only, origins } = list;
+  const items = Array.isArray(value)
     ? value
     : isRecord(value)
       ? Object.entries(value).map(([name, spec]) => ({ name, ...(isRecord(spec) ? spec : { type: spec }) }))
       : [];
   if (isRecord(value)) conversion.note('rewritten', where, 'a map of parameters → a list of { name, … }');
-  return list
-    .filter(isRecord)
-    .map((parameter, index) => migrateParameter(parameter, conversion, joinPath(where, index), [...at, index], true));
+  const out: Record<string, unknown>[] = [];
+  items.forEach((parameter, index) => {
+    if (!isRecord(parameter) || (only && !only.has(String(parameter['name'])))) return;
+    const at = ['parameters', first + out.length];
+    out.push(migrateParameter(parameter, conversion, joinPath(where, index), at, true));
+    origins?.push(joinPath(where, index));
+  });
+  return out;
 }
 
 function migrateParameter(
@@ -85,12 +103,15 @@ function migrateParameter(
     } else if (key === 'enum_values') {
       conversion.note('renamed', path, `enum_values → enum`);
       out['enum'] = value;
-    } else if (key === 'default' && value === null) {
+    } else if ((key === 'default' || key === 'default_value') && value === null) {
       conversion.note(
         'rewritten',
         path,
-        'default: null left out: an optional parameter without a default is absent when not given',
+        `${key}: null left out: an optional parameter without a default is absent when not given`,
       );
+    } else if (key === 'default_value' && !('default' in old)) {
+      conversion.note('renamed', path, 'default_value → default');
+      out['default'] = value;
     } else if (key === 'properties' && isRecord(value)) {
       conversion.note('rewritten', path, 'a map of properties → a list of { name, … }');
       out['properties'] = Object.entries(value).map(([name, spec], index) =>
@@ -104,6 +125,10 @@ function migrateParameter(
       );
     } else if (key === 'items' && isRecord(value)) {
       out['items'] = migrateParameter(value, conversion, path, [...at, 'items'], false);
+    } else if (key === 'items' && typeof value === 'string') {
+      // The later format named the item type alone: `items: string`.
+      conversion.note('rewritten', path, `items: ${value} → items: { type: ${value} }`);
+      out['items'] = migrateParameter({ type: value }, conversion, path, [...at, 'items'], false);
     } else if (named ? (KEPT_AS_IS as readonly string[]).includes(key) : ITEM_FIELDS.has(key)) {
       out[key] = value;
     } else {

@@ -33,6 +33,8 @@ export function migratePolicies(
   conversion: Conversion,
 ): Record<string, unknown> | undefined {
   const policies: Record<string, unknown> = {};
+  /** The old path each policy was first read from, for the note that it is now enforced. */
+  const from: Record<string, string> = {};
   const take = (group: string | null, values: Readonly<Record<string, unknown>>, keys: readonly string[]) => {
     for (const key of keys) {
       if (!(key in values)) continue;
@@ -44,6 +46,7 @@ export function migratePolicies(
           policies[key] = [...new Set(merged)];
         } else if (key === 'requires_casefile') policies[key] = policies[key] === true || value === true;
         else policies[key] = value;
+        from[key] ??= where;
         conversion.note('renamed', where, `→ policies.${key}`);
       } else if (key === 'enabled' && value === false) {
         conversion.keep([], where, value, WHY['enabled']!);
@@ -66,9 +69,26 @@ export function migratePolicies(
   for (const group of ['business_rules', 'session_policies', 'casefile_policies']) {
     const values = tool[group];
     if (isRecord(values)) take(group, values, Object.keys(values));
+    // The later composites wrote their business rules as sentences.
+    else if (values !== undefined) conversion.keep([], group, values, 'not rules toolgen can read');
+  }
+  for (const [key, why] of Object.entries(ENFORCED)) {
+    const value = policies[key];
+    if (value === true || typeof value === 'number' || (Array.isArray(value) && value.length > 0))
+      conversion.note('changed', from[key]!, why);
   }
   return Object.keys(policies).length > 0 ? policies : undefined;
 }
+
+/** What toolgen enforces that the original declared and never checked (its ToolDefinition's checks were never called). */
+const ENFORCED: Readonly<Record<string, string>> = {
+  required_permissions:
+    'now enforced: a call whose context lacks one of these permissions fails (kind policy) before the tool runs; the original never checked them',
+  requires_casefile:
+    'now enforced: a call without a casefile fails (kind policy) before the tool runs; the original never checked it',
+  timeout_seconds:
+    'now enforced: a call that runs longer fails (kind timeout) and is cancelled; the original never timed its tools out by this rule',
+};
 
 /**
  * `audit_events` (or `audit_config`) → `audit`.

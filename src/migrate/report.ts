@@ -11,6 +11,8 @@ export interface ToolReport {
   readonly yaml: string;
   /** The handler stub written beside it, if any. */
   readonly handler: string | null;
+  /** False when another tool of the same name took its file: it is reported, not written. */
+  readonly written: boolean;
   readonly notes: readonly Note[];
 }
 
@@ -38,9 +40,23 @@ export function needsPerson(report: MigrationReport): boolean {
   return allNotes(report).some((note) => NEEDS_A_PERSON.has(note.kind));
 }
 
+/** The tools written and the handler stubs written beside them: a tool whose name another took is neither. */
+export function countWritten(report: MigrationReport): { tools: number; stubs: number } {
+  const written = report.files.flatMap((file) => file.tools.filter((tool) => tool.written));
+  return { tools: written.length, stubs: written.filter((tool) => tool.handler !== null).length };
+}
+
 /** Counts by kind, for the summary line. */
 export function countNotes(report: MigrationReport): Record<NoteKind, number> {
-  const counts: Record<NoteKind, number> = { renamed: 0, rewritten: 0, split: 0, stubbed: 0, commented: 0, warning: 0 };
+  const counts: Record<NoteKind, number> = {
+    renamed: 0,
+    rewritten: 0,
+    split: 0,
+    stubbed: 0,
+    commented: 0,
+    changed: 0,
+    warning: 0,
+  };
   for (const note of allNotes(report)) counts[note.kind] += 1;
   return counts;
 }
@@ -62,7 +78,10 @@ export function renderReport(report: MigrationReport): string[] {
     lines.push(file.source);
     for (const note of file.notes) lines.push(line(note).slice(2));
     for (const tool of file.tools) {
-      lines.push(`  ${tool.name} → ${tool.yaml}${tool.handler ? ` (+ ${tool.handler})` : ''}`);
+      const files = tool.written
+        ? `${tool.yaml}${tool.handler ? ` (+ ${tool.handler})` : ''}`
+        : `not written: ${tool.yaml} is another tool's`;
+      lines.push(`  ${tool.name} → ${files}`);
       for (const note of tool.notes) lines.push(line(note));
     }
   }

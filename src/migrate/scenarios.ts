@@ -1,36 +1,54 @@
 /**
  * Tests: `examples` and `error_scenarios` keep their names but not all their fields; the original's
- * `test_scenarios` become examples, or error scenarios when they expect a failure.
+ * `test_scenarios` (a list, or a mapping of lists: `happy_paths`, `unhappy_paths`, …) become
+ * examples, or error scenarios when they expect a failure. A scenario's `environment` names one of
+ * the file's `test_environments`, which becomes its context.
  */
 import { type Conversion, isRecord, joinPath, type OutPath } from './conversion.js';
 
 export interface Scenarios {
   readonly examples: Record<string, unknown>[];
   readonly errorScenarios: Record<string, unknown>[];
+  /** Where each example and error scenario was in the old YAML (`test_scenarios.happy_paths[0]`), by output index. */
+  readonly origins: { readonly examples: string[]; readonly errorScenarios: string[] };
 }
 
 const INPUT_NAMES = ['input', 'inputs', 'parameters', 'params'];
 const OUTPUT_NAMES = ['expected_output', 'expected_result', 'expected'];
 const CONTEXT_FIELDS = ['user_id', 'session_id', 'casefile_id', 'permissions'];
-/** The original's exception classes, by the failure kind toolgen reports for the same cause. */
+/**
+ * The original's exception classes, by the failure kind toolgen reports for the same cause. Python's
+ * `ValueError` and `TypeError` are not among them: the tool itself raised those, and a handler that
+ * throws fails with `execution`; toolgen's own input checks are what give `validation`.
+ */
 const KINDS: readonly [RegExp, string][] = [
-  [/validation|valueerror|typeerror/i, 'validation'],
+  [/validation/i, 'validation'],
   [/polic|permission|casefile|session|auth|forbidden/i, 'policy'],
   [/notfound.*tool|unknown.?tool|toolnotfound/i, 'unknown_tool'],
   [/limit|recursion/i, 'limit'],
 ];
+/** The flags that made a test scenario an error scenario, carried by its expected_error. */
+const FAILURE_FLAGS = ['should_fail', 'expect_error', 'expect_failure'];
+/** How the original's `expected` said a run failed: `status: FAILED` and the error beside it. */
+const FAILED_STATUSES = new Set(['failed', 'failure', 'error']);
+/**
+ * Keys of the original's `expected` that its test runner read as checks, not output fields:
+ * `has_casefile_id: true`, `requires_session_id: true`, `execution_time_under: 1000`, `tags_contain: [a]`.
+ */
+const ASSERTION = /^(?:has|requires)_.+|.+_(?:under|over|contain|contains)$/;
 
 /**
- * Converts examples, error scenarios and test scenarios; `counts` says how many of each there were
- * before, so error scenarios from `test_scenarios` are appended at the right output index.
+ * Converts examples, error scenarios and test scenarios; error scenarios from `test_scenarios` are
+ * appended after the tool's own, at the right output index.
  *
  * @example migrateScenarios({ test_scenarios: [{ name: 'a', parameters: { q: 'x' } }] }, conversion).examples // [{ description: 'a', input: { q: 'x' } }]
  */
 export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conversion: Conversion): Scenarios {
   const examples: Record<string, unknown>[] = [];
   const errorScenarios: Record<string, unknown>[] = [];
-  const each = (field: string, visit: (item: Record<string, unknown>, where: string) => void) => {
-    const list = tool[field];
+  const origins = { examples: [] as string[], errorScenarios: [] as string[] };
+  const environments = isRecord(tool['test_environments']) ? tool['test_environments'] : {};
+  const each = (list: unknown, field: string, visit: (item: Record<string, unknown>, where: string) => void) => {
     if (Array.isArray(list))
       list.forEach((item, index) =>
         isRecord(item)
@@ -38,25 +56,38 @@ export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conver
           : conversion.keep([], joinPath(field, index), item, 'not a mapping'),
       );
   };
-  each('examples', (item, where) =>
-    examples.push(scenario(item, where, ['examples', examples.length], false, conversion)),
-  );
-  each('error_scenarios', (item, where) =>
-    errorScenarios.push(scenario(item, where, ['error_scenarios', errorScenarios.length], true, conversion)),
-  );
-  each('test_scenarios', (item, where) => {
-    const failing = expectsFailure(item);
+  const add = (item: Record<string, unknown>, where: string, failing: boolean) => {
     const target = failing ? errorScenarios : examples;
     const name = failing ? 'error_scenarios' : 'examples';
-    conversion.note('renamed', where, `→ ${name}[${target.length}]`);
-    target.push(scenario(item, where, [name, target.length], failing, conversion));
-  });
-  return { examples, errorScenarios };
+    (failing ? origins.errorScenarios : origins.examples).push(where);
+    const scope: ScenarioScope = { where, at: [name, target.length], failing, environments };
+    target.push(scenario(item, scope, conversion));
+  };
+  each(tool['examples'], 'examples', (item, where) => add(item, where, false));
+  each(tool['error_scenarios'], 'error_scenarios', (item, where) => add(item, where, true));
+  const fromTests = (item: Record<string, unknown>, where: string) => {
+    const failing = expectsFailure(item);
+    const name = failing ? 'error_scenarios' : 'examples';
+    conversion.note('renamed', where, `→ ${name}[${(failing ? errorScenarios : examples).length}]`);
+    add(item, where, failing);
+  };
+  const tests = tool['test_scenarios'];
+  if (isRecord(tests)) {
+    // Grouped as the later format wrote them: `happy_paths`, `unhappy_paths`, and any other list.
+    for (const [group, list] of Object.entries(tests)) {
+      const where = joinPath('test_scenarios', group);
+      if (Array.isArray(list)) each(list, where, fromTests);
+      else conversion.keep([], where, list, 'a group of test scenarios that is not a list');
+    }
+  } else each(tests, 'test_scenarios', fromTests);
+  return { examples, errorScenarios, origins };
 }
 
 function expectsFailure(item: Readonly<Record<string, unknown>>): boolean {
+  const expected = isRecord(item['expected']) ? item['expected'] : {};
   return (
     'expected_error' in item ||
+    (typeof expected['status'] === 'string' && FAILED_STATUSES.has(expected['status'].toLowerCase())) ||
     item['should_fail'] === true ||
     item['expect_error'] === true ||
     item['expect_failure'] === true ||
@@ -65,13 +96,22 @@ function expectsFailure(item: Readonly<Record<string, unknown>>): boolean {
   );
 }
 
+interface ScenarioScope {
+  /** The scenario's path in the old YAML. */
+  readonly where: string;
+  /** Where it goes in the output document. */
+  readonly at: OutPath;
+  readonly failing: boolean;
+  /** The file's `test_environments`, by name. */
+  readonly environments: Readonly<Record<string, unknown>>;
+}
+
 function scenario(
   item: Readonly<Record<string, unknown>>,
-  where: string,
-  at: OutPath,
-  failing: boolean,
+  scope: ScenarioScope,
   conversion: Conversion,
 ): Record<string, unknown> {
+  const { where, at, failing } = scope;
   const out: Record<string, unknown> = {};
   const name = typeof item['name'] === 'string' ? item['name'] : undefined;
   const description =
@@ -79,9 +119,10 @@ function scenario(
   out['description'] = description ?? name ?? `scenario ${at[1]}`;
   if (name !== undefined && description !== undefined)
     conversion.keep(at, joinPath(where, 'name'), name, 'toolgen names a test by its description');
-  const contextValue = item['context'];
+  const environment = item['context'] === undefined ? environmentOf(item, scope, conversion) : undefined;
+  const contextValue = item['context'] ?? environment?.value;
   if (contextValue !== undefined) {
-    const context = migrateContext(contextValue, joinPath(where, 'context'), at, conversion);
+    const context = migrateContext(contextValue, environment?.where ?? joinPath(where, 'context'), at, conversion);
     if (Object.keys(context).length > 0) out['context'] = context;
   }
   const inputKey = INPUT_NAMES.find((key) => key in item);
@@ -89,32 +130,85 @@ function scenario(
   if (inputKey && inputKey !== 'input') conversion.note('renamed', joinPath(where, inputKey), '→ input');
   if ('stubs' in item) out['stubs'] = item['stubs'];
   const outputKey = OUTPUT_NAMES.find((key) => key in item);
-  if (failing)
-    out['expected_error'] = expectedError(item['expected_error'], joinPath(where, 'expected_error'), at, conversion);
-  else if (outputKey) {
-    out['expected_output'] = item[outputKey];
+  const used = new Set(['name', 'description', 'context', 'environment', 'stubs', ...INPUT_NAMES, ...FAILURE_FLAGS]);
+  if (failing) {
+    // The later format said a run failed inside `expected` (status: FAILED, error_type, error_contains).
+    const inExpected = item['expected_error'] === undefined && isRecord(item['expected']);
+    const stated = inExpected
+      ? failureIn(item['expected'], joinPath(where, 'expected'), at, conversion)
+      : item['expected_error'];
+    out['expected_error'] = expectedError(stated, joinPath(where, 'expected_error'), at, conversion);
+    used.add(inExpected ? 'expected' : 'expected_error');
+  } else if (outputKey) {
+    out['expected_output'] = expectedOutput(item[outputKey], joinPath(where, outputKey), at, conversion);
     if (outputKey !== 'expected_output') conversion.note('renamed', joinPath(where, outputKey), '→ expected_output');
+    OUTPUT_NAMES.forEach((key) => used.add(key));
   }
-  const used = new Set([
-    'name',
-    'description',
-    'context',
-    'stubs',
-    'expected_error',
-    'should_fail',
-    'expect_error',
-    'expect_failure',
-    ...INPUT_NAMES,
-    ...OUTPUT_NAMES,
-  ]);
   for (const [key, value] of Object.entries(item)) {
-    if (used.has(key) && !(failing && OUTPUT_NAMES.includes(key))) continue;
+    if (used.has(key)) continue;
     conversion.keep(
       at,
       joinPath(where, key),
       value,
       key === 'expect_casefile_changes' ? 'toolgen tests do not observe casefiles' : 'no equivalent in a toolgen test',
     );
+  }
+  return out;
+}
+
+/** The context of a scenario that names one of the file's `test_environments`, and where it is, or undefined. */
+function environmentOf(
+  item: Readonly<Record<string, unknown>>,
+  scope: ScenarioScope,
+  conversion: Conversion,
+): { value: Record<string, unknown>; where: string } | undefined {
+  const name = item['environment'];
+  if (name === undefined) return undefined;
+  const where = joinPath(scope.where, 'environment');
+  const environment = typeof name === 'string' ? scope.environments[name] : undefined;
+  if (!isRecord(environment)) {
+    conversion.keep(
+      scope.at,
+      where,
+      name,
+      'names no test environment of this file: the test runs with a context that grants what the tool requires',
+    );
+    return undefined;
+  }
+  conversion.note('rewritten', where, `${name} → its context, from test_environments.${name}`);
+  return { value: environment, where: `test_environments.${name}` };
+}
+
+/** An `expected` that says the run failed (`status: FAILED`, `error_type`, `error_contains`) as an `expected_error`. */
+function failureIn(expected: unknown, where: string, at: OutPath, conversion: Conversion): Record<string, unknown> {
+  if (!isRecord(expected)) return {};
+  const error: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(expected)) {
+    if (key === 'error_type') error['type'] = value;
+    else if (key === 'error_contains') error['message_contains'] = value;
+    else if (key !== 'status') conversion.keep(at, joinPath(where, key), value, 'no equivalent in expected_error');
+  }
+  conversion.note(
+    'rewritten',
+    where,
+    `status: ${String(expected['status'] ?? 'FAILED')} with error_type and error_contains → expected_error`,
+  );
+  return error;
+}
+
+/** An example's expected output, without the keys that were checks of the original's test runner. */
+function expectedOutput(value: unknown, where: string, at: OutPath, conversion: Conversion): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (ASSERTION.test(key))
+      conversion.keep(
+        at,
+        joinPath(where, key),
+        item,
+        "a check of the original's test runner, not an output field: toolgen compares expected_output field by field",
+      );
+    else out[key] = item;
   }
   return out;
 }
@@ -151,8 +245,17 @@ function expectedError(value: unknown, where: string, at: OutPath, conversion: C
         : undefined;
   const kind = type === undefined ? undefined : KINDS.find(([pattern]) => pattern.test(type))?.[1];
   const out: Record<string, unknown> = { kind: kind ?? 'execution' };
-  if (type !== undefined) conversion.note('rewritten', joinPath(where, 'type'), `${type} → kind: ${out['kind']}`);
-  else conversion.note('warning', where, 'no error type to go on: expects kind execution (the tool threw); check it');
+  const why =
+    kind === undefined ? ' (the tool itself raised it, and a handler that throws fails with kind execution)' : '';
+  if (type === undefined)
+    conversion.note('warning', where, 'no error type to go on: expects kind execution (the tool threw); check it');
+  else conversion.note('rewritten', joinPath(where, 'type'), `${type} → kind: ${out['kind']}${why}`);
+  if (type !== undefined && /session|authenticat|token/i.test(type))
+    conversion.note(
+      'warning',
+      joinPath(where, 'type'),
+      `toolgen checks no sessions or tokens, so no run fails with ${type}: this scenario's test fails until it is rewritten or removed`,
+    );
   for (const [key, item] of Object.entries(old)) {
     if (key === 'type' || key === 'error_type') continue;
     if ((key === 'message' || key === 'message_contains') && typeof item === 'string' && out['kind'] === 'execution') {
@@ -164,7 +267,7 @@ function expectedError(value: unknown, where: string, at: OutPath, conversion: C
         at,
         joinPath(where, key),
         item,
-        key === 'message'
+        key === 'message' || key === 'message_contains'
           ? "toolgen words its own validation and policy failures: the original's message would not match"
           : 'no equivalent in expected_error',
       );

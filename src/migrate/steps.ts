@@ -5,7 +5,7 @@
  * tool after the current step, else before it, with a warning where that loops back.
  */
 import { type Conversion, isRecord, joinPath, type OutPath } from './conversion.js';
-import { expressionFor, rewriteValue } from './templates.js';
+import { expressionFor, noteInterpolation, rewriteValue } from './templates.js';
 
 const STEP_FIELDS = new Set([
   'id',
@@ -65,7 +65,17 @@ export function migrateSteps(
   at: OutPath,
 ): Record<string, unknown>[] {
   const ids = new StepIds();
-  walk(steps, (step) => (typeof step['id'] === 'string' ? ids.reserve(step['id']) : undefined));
+  let maps = false;
+  walk(steps, (step) => {
+    if (typeof step['id'] === 'string') ids.reserve(step['id']);
+    maps ||= isRecord(step['on_success']) && isRecord(step['on_success']['map_outputs']);
+  });
+  if (maps)
+    conversion.note(
+      'changed',
+      where,
+      'a map_outputs source missing from the output now fails its step (kind output); the original skipped it and left the state variable unset',
+    );
   return migrateSequence(steps, ids, conversion, where, at);
 }
 
@@ -105,8 +115,10 @@ function migrateSequence(
       const path = joinPath(stepWhere, key);
       if (key === 'id') continue;
       if (!STEP_FIELDS.has(key)) conversion.keep(stepAt, path, value, 'no equivalent in a toolgen step');
-      else if (key === 'inputs') out[key] = rewriteValue(value, conversion, path);
-      else if (key === 'when' && typeof value === 'string') {
+      else if (key === 'inputs') {
+        out[key] = rewriteValue(value, conversion, path);
+        noteInterpolation(value, conversion, path);
+      } else if (key === 'when' && typeof value === 'string') {
         const expression = expressionFor(value);
         if (expression === null) {
           conversion.keep(stepAt, path, value, 'not an expression toolgen can read: the step now always runs');
@@ -212,11 +224,16 @@ function onFailure(
       if (next !== null) out[key] = next;
     } else out[key] = item;
   }
-  if (out['action'] === 'retry' && !('initial_delay_ms' in out)) {
+  if (out['action'] === 'retry') {
+    const wait = 'initial_delay_ms' in out ? '' : 'retries now wait between attempts (1000 ms, ×2, at most 30000 ms), ';
+    const what =
+      'retry_on' in out || 'no_retry_on' in out
+        ? ''
+        : 'only failures of kind execution, output or timeout are retried, ';
     conversion.note(
-      'rewritten',
+      'changed',
       where,
-      'retries now wait between attempts (1000 ms, ×2, at most 30000 ms); the original retried at once',
+      `${wait}${what}and attempts are counted per step; the original retried at once, whatever failed (invalid input, a missing tool), counting per tool name`,
     );
   }
   return out;

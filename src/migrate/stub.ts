@@ -38,13 +38,20 @@ export function typeOf(schema: unknown): string {
     case 'object': {
       const properties = schema['properties'];
       // toolgen parameters list their fields; JSON Schema maps them.
+      // toolgen parameters list their fields, each saying if it is required; JSON Schema maps them
+      // and lists the required ones beside, which the handler must then return (TG2009 otherwise).
+      const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
       const fields = Array.isArray(properties)
-        ? properties.filter(isRecord).map((field) => [String(field['name']), field] as const)
+        ? properties
+            .filter(isRecord)
+            .map((field) => [String(field['name']), field, field['required'] === true] as const)
         : isRecord(properties)
-          ? Object.entries(properties)
+          ? Object.entries(properties).map(([name, field]) => [name, field, required.has(name)] as const)
           : [];
       if (fields.length === 0) return 'Record<string, unknown>';
-      return `{ ${fields.map(([name, field]) => `${propertyName(name)}?: ${typeOf(field)}`).join('; ')} }`;
+      const field = ([name, value, needed]: readonly [string, unknown, boolean]) =>
+        `${propertyName(name)}${needed ? '' : '?'}: ${typeOf(value)}`;
+      return `{ ${fields.map(field).join('; ')} }`;
     }
     default:
       return 'unknown';

@@ -110,3 +110,32 @@ export function stateReads(value: unknown, into: Set<string> = new Set()): Set<s
   else if (isRecord(value)) Object.values(value).forEach((item) => stateReads(item, into));
   return into;
 }
+
+/**
+ * The original resolved a template only when it was a whole input, and the name of a state variable:
+ * `{{ state.name }}` or `{{ name }}`. Anything else (inside longer text, nested in an object or a
+ * list, a path with dots or indexes) it passed on as text; toolgen interpolates it. Notes each.
+ *
+ * @example noteInterpolation({ message: 'Step 2: {{ state.a }}' }, conversion, 'steps[1].inputs') // changed: steps[1].inputs.message
+ */
+export function noteInterpolation(inputs: unknown, conversion: Conversion, where: string): void {
+  const visit = (value: unknown, path: string, whole: boolean): void => {
+    if (typeof value === 'string') {
+      if (!value.includes('{{') || (whole && resolvedByOriginal(value))) return;
+      // Only a template it rewrites is interpolated: one it keeps (a filter) stays text.
+      if ([...value.matchAll(OLD_TEMPLATE)].length === rewriteString(value).kept.length) return;
+      conversion.note(
+        'changed',
+        path,
+        `now interpolated: the original passed this text on as it was (it replaced only a whole input that named a state variable, {{ state.name }})`,
+      );
+    } else if (Array.isArray(value)) value.forEach((item, index) => visit(item, joinPath(path, index), false));
+    else if (isRecord(value)) for (const [key, item] of Object.entries(value)) visit(item, joinPath(path, key), false);
+  };
+  if (isRecord(inputs)) for (const [key, item] of Object.entries(inputs)) visit(item, joinPath(where, key), true);
+}
+
+/** Whether the original's executor replaced this whole input with a state variable (`_resolve_inputs`). */
+function resolvedByOriginal(text: string): boolean {
+  return /^\{\{ state\.\s*[A-Za-z_]\w*\s* \}\}$/.test(text) || /^\{\{\s*[A-Za-z_]\w*\s*\}\}$/.test(text);
+}

@@ -5,30 +5,48 @@
 import { Conversion, isRecord } from './conversion.js';
 import { renderTool } from './document.js';
 import { deriveNames } from '../compiler/names.js';
-import { migrateParameters } from './parameters.js';
+import { PARAMETER_FIELDS, toolParameters } from './method-parameters.js';
 import { FLAT_RULES, migrateAudit, migratePolicies } from './policies.js';
-import { migrateScenarios } from './scenarios.js';
-import { migrateSteps } from './steps.js';
-import { stateReads } from './templates.js';
+import { migrateScenarios, type Scenarios } from './scenarios.js';
+import { migrateComposite } from './composite.js';
+import { checkInputs } from './input-checks.js';
+import { migrateReturns } from './returns.js';
 import { stubSource } from './stub.js';
-import type { Note } from './conversion.js';
 
+/**
+ * One converted tool, before it is written: the other tools of the migration may still add to it
+ * (the permissions its examples need, what its steps call), then `toolYaml` renders it.
+ */
 export interface MigratedTool {
   readonly name: string;
   /** File name without extension: the YAML is `<slug>.yaml`, a stub `<slug>.ts`. */
   readonly slug: string;
-  readonly yaml: string;
+  /** The toolgen document, in toolgen's field names. */
+  readonly document: Record<string, unknown>;
+  /** Its notes and the comments kept from the original. */
+  readonly conversion: Conversion;
+  /** Where each example and error scenario was in the old YAML, by output index. */
+  readonly origins: Scenarios['origins'];
+  /** The old file, as the report shows it. */
+  readonly source: string;
+  /** Where a composite's steps were in the old YAML (`implementation.composite.steps`). */
+  readonly stepsWhere: string;
   /** The handler stub's source, when the original implementation was not a function or composite. */
   readonly stub: string | null;
-  readonly notes: readonly Note[];
+}
+
+/** The tool's YAML, with what was kept from the original as comments. */
+export function toolYaml(tool: MigratedTool): string {
+  return renderTool(tool.document, tool.conversion.comments, `Migrated by toolgen migrate from ${tool.source}.`);
 }
 
 const DOCUMENTATION = ['name', 'display_name', 'description', 'category', 'version', 'tags'];
 /** Fields handled by their own converter, so not kept as comments. */
 const CONVERTED = new Set([
   ...DOCUMENTATION,
-  'parameters',
+  ...PARAMETER_FIELDS,
   'returns',
+  'response_schema',
   'implementation',
   'business_rules',
   'session_policies',
@@ -64,21 +82,24 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
       `toolgen requires a description: used '${String(tool['description'])}'; write a better one`,
     );
   }
-  const parameters = migrateParameters(old['parameters'], conversion);
+  if (Array.isArray(tool['tags'])) tool['tags'] = distinctTags(tool['tags'], conversion);
+  const parameterOrigins: string[] = [];
+  const parameters = toolParameters(old, conversion, parameterOrigins);
   if (parameters.length > 0) tool['parameters'] = parameters;
-  if (old['returns'] !== undefined) tool['returns'] = old['returns'];
+  const returns = migrateReturns(old, conversion);
+  if (returns !== undefined) tool['returns'] = returns;
   tool['policies'] = migratePolicies(old, conversion);
   tool['audit'] = migrateAudit(old, conversion);
-  const { examples, errorScenarios } = migrateScenarios(old, conversion);
+  const { examples, errorScenarios, origins } = migrateScenarios(old, conversion);
   if (examples.length > 0) tool['examples'] = examples;
   if (errorScenarios.length > 0) tool['error_scenarios'] = errorScenarios;
 
   const implementation = isRecord(old['implementation']) ? old['implementation'] : {};
   const kind = typeof implementation['type'] === 'string' ? implementation['type'] : 'none';
   let stub: string | null = null;
+  let stepsWhere = 'implementation.composite.steps';
   if (kind === 'composite') {
-    tool['implementation'] = migrateComposite(implementation, conversion);
-    addMissingParameters(tool, conversion);
+    stepsWhere = migrateComposite(tool, implementation, conversion, origins.examples);
   } else if (kind === 'function' && typeof implementation['module'] === 'string') {
     tool['implementation'] = implementation;
   } else {
@@ -93,7 +114,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
       source,
       kind: kind === 'none' ? 'mock data, with no implementation' : kind,
       parameters,
-      returns: old['returns'],
+      returns,
       original,
     });
     conversion.note(
@@ -104,6 +125,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
     for (const key of HOW_IT_RAN.slice(1))
       if (old[key] !== undefined) conversion.note('commented', key, `carried into ./${slug}.ts as a comment`);
   }
+  checkInputs(tool, conversion, { parameters: parameterOrigins, examples: origins.examples });
   for (const [key, value] of Object.entries(old)) {
     if (!CONVERTED.has(key) && !(stub !== null && HOW_IT_RAN.includes(key)))
       conversion.keep([], key, value, 'no equivalent in toolgen');
@@ -116,69 +138,15 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
       'no examples or test scenarios: toolgen generates no test for it and warns (TG5007); add an example',
     );
   }
-  const yaml = renderTool(tool, conversion.comments, `Migrated by toolgen migrate from ${source}.`);
-  return { name, slug, yaml, stub, notes: conversion.notes };
+  return { name, slug, document: tool, conversion, origins, source, stepsWhere, stub };
 }
 
-function migrateComposite(
-  implementation: Readonly<Record<string, unknown>>,
-  conversion: Conversion,
-): Record<string, unknown> {
-  const composite = isRecord(implementation['composite']) ? implementation['composite'] : {};
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(composite)) {
-    const where = `implementation.composite.${key}`;
-    if (key === 'steps' && Array.isArray(value))
-      out[key] = migrateSteps(value, conversion, where, ['implementation', 'composite', 'steps']);
-    else if (['max_step_executions', 'allow_next_tools', 'max_next_tool_depth', 'mode', 'output_steps'].includes(key))
-      out[key] = value;
-    else conversion.keep(['implementation'], where, value, 'no equivalent in a toolgen composite');
+/** Tags once each: the original let a tag repeat, toolgen's schema does not. */
+function distinctTags(tags: readonly unknown[], conversion: Conversion): unknown[] {
+  const distinct = [...new Set(tags)];
+  if (distinct.length < tags.length) {
+    const repeated = tags.filter((tag, index) => tags.indexOf(tag) !== index);
+    conversion.note('rewritten', 'tags', `${repeated.map(String).join(', ')} listed twice: kept once`);
   }
-  for (const [key, value] of Object.entries(implementation)) {
-    if (key !== 'type' && key !== 'composite')
-      conversion.keep(['implementation'], `implementation.${key}`, value, 'no equivalent in a toolgen composite');
-  }
-  if (!Array.isArray(out['steps'])) out['steps'] = [];
-  return { type: 'composite', composite: out };
-}
-
-/**
- * The original read a missing state variable as nothing (and passed the template on as text); toolgen
- * refuses to build it. A variable no parameter and no step defines was meant to come from the
- * caller: it becomes a required parameter, with a warning to give it a type.
- */
-function addMissingParameters(tool: Record<string, unknown>, conversion: Conversion): void {
-  const implementation = tool['implementation'] as { composite: { steps: unknown[] } };
-  const defined = new Set<string>(
-    ((tool['parameters'] as Record<string, unknown>[] | undefined) ?? []).map((parameter) => String(parameter['name'])),
-  );
-  const collect = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(collect);
-    else if (isRecord(value)) {
-      for (const [key, item] of Object.entries(value)) {
-        if (key === 'map_outputs' && isRecord(item))
-          Object.values(item).forEach((target) => defined.add(String(target)));
-        else if (key === 'transform' && isRecord(item)) Object.keys(item).forEach((target) => defined.add(target));
-        else if (key === 'as' && typeof item === 'string') defined.add(item);
-        else collect(item);
-      }
-    }
-  };
-  collect(implementation.composite.steps);
-  const read = [...stateReads(implementation.composite.steps)].filter((name) => !defined.has(name));
-  if (read.length === 0) return;
-  const parameters = (tool['parameters'] as Record<string, unknown>[] | undefined) ?? [];
-  for (const name of read) {
-    parameters.push({
-      name,
-      required: true,
-      description: 'Added by toolgen migrate: the steps read it, and nothing set it.',
-    });
-    conversion.note(
-      'warning',
-      'parameters',
-      `state.${name} is read by the steps and set by nothing: added as a required parameter without a type; give it one`,
-    );
-  }
-  tool['parameters'] = parameters;
+  return distinct;
 }

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Output } from '../../src/cli/output.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, 'fixtures');
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/design');
+const ORIGINAL = path.resolve(import.meta.dirname, 'fixtures/original');
 let root: string;
 beforeEach(() => {
   root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-migrate-'));
@@ -43,6 +44,16 @@ describe('toolgen migrate', () => {
     expect(out).toMatch(
       /7 files read, 11 tools written to out \(6 handler stubs\); .* warnings; needs a person: see the warnings and stubs above$/,
     );
+  });
+
+  it('counts a tool whose name another took as neither written nor stubbed', async () => {
+    const { code, out } = await run(['migrate', path.join(ORIGINAL, '67f182b'), 'out']);
+    expect(code).toBe(1);
+    expect(readdirSync(path.join(root, 'out')).filter((file) => file.startsWith('create_session_tool'))).toHaveLength(
+      2,
+    );
+    expect(out).toMatch(/create_session_tool → not written: out\/create_session_tool\.yaml is another tool's/);
+    expect(out).toMatch(/5 files read, 4 tools written to out \(2 handler stubs\); /);
   });
 
   it('prints the report as JSON with --format json', async () => {

@@ -12,8 +12,8 @@ import { needsPerson, renderReport, type FileReport, type MigrationReport } from
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const GOLDEN = path.join(import.meta.dirname, 'golden');
-const FIXTURES = 'test/migrate/fixtures';
-const LIBRARY = ['test/migrate/fixtures/library/echo_tool.yaml', 'test/migrate/fixtures/library/workspace_tools.yaml'];
+const FIXTURES = 'test/migrate/fixtures/design';
+const LIBRARY = [`${FIXTURES}/library/echo_tool.yaml`, `${FIXTURES}/library/workspace_tools.yaml`];
 
 let dest: string;
 let report: MigrationReport;

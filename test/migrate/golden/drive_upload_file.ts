@@ -1,7 +1,7 @@
 /**
  * drive_upload_file: Upload a file to Google Drive with optional metadata
  *
- * Written by `toolgen migrate` from test/migrate/fixtures/library/workspace_tools.yaml.
+ * Written by `toolgen migrate` from test/migrate/fixtures/design/library/workspace_tools.yaml.
  * The original ran it as mock data, with no implementation, which toolgen does not run:
  * write the handler here. Until then it throws.
  *

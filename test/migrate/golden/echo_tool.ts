@@ -1,7 +1,7 @@
 /**
  * echo_tool: Echoes input message back with metadata
  *
- * Written by `toolgen migrate` from test/migrate/fixtures/library/echo_tool.yaml.
+ * Written by `toolgen migrate` from test/migrate/fixtures/design/library/echo_tool.yaml.
  * The original ran it as simple, which toolgen does not run:
  * write the handler here. Until then it throws.
  *

@@ -1,7 +1,7 @@
 /**
  * fallback_data_tool: Reads results from the archive
  *
- * Written by `toolgen migrate` from test/migrate/fixtures/library/workspace_tools.yaml.
+ * Written by `toolgen migrate` from test/migrate/fixtures/design/library/workspace_tools.yaml.
  * The original ran it as data_transform, which toolgen does not run:
  * write the handler here. Until then it throws.
  *

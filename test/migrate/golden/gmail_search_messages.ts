@@ -1,7 +1,7 @@
 /**
  * gmail_search_messages: Search Gmail messages using advanced query syntax
  *
- * Written by `toolgen migrate` from test/migrate/fixtures/library/workspace_tools.yaml.
+ * Written by `toolgen migrate` from test/migrate/fixtures/design/library/workspace_tools.yaml.
  * The original ran it as api_call, which toolgen does not run:
  * write the handler here. Until then it throws.
  *

@@ -1,7 +1,7 @@
 /**
  * process_results: Summarises a list of results
  *
- * Written by `toolgen migrate` from test/migrate/fixtures/library/workspace_tools.yaml.
+ * Written by `toolgen migrate` from test/migrate/fixtures/design/library/workspace_tools.yaml.
  * The original ran it as simple, which toolgen does not run:
  * write the handler here. Until then it throws.
  *
