@@ -12,6 +12,7 @@ export default tseslint.config(
       'generated/**',
       'node_modules/**',
       'test/.tmp/**',
+      'test/adapters/project/generated/**',
       'test/compiler/golden-diagnostics/**',
       'test/migrate/golden/**',
       'src/compiler/validate/tool-schema.validator.ts',

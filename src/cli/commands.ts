@@ -51,6 +51,7 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
     // The lock of the MCP servers is read beside the config file.
     ...(found.file ? { configFile: path.resolve(options.root, found.file) } : {}),
     ...(found.config.mcpServers ? { mcpServers: found.config.mcpServers } : {}),
+    ...(found.config.adapters ? { adapters: found.config.adapters } : {}),
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * `toolgen.config.yaml`: where a project's tools, output and templates are, found by walking up from
  * the current directory, so `npx toolgen` needs no flags in any folder of the project. The file's
- * folder is the project root. Flags override it.
+ * folder is the project root. Flags override it. It also declares the MCP servers whose tools steps
+ * call (`mcpServers`), and the agent frameworks the tools are adapted to (`adapters`).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { readServers, type McpServerConfig } from '../mcp-servers/config.js';
+import { ADAPTER_NAMES, type AdapterName } from '../compiler/options.js';
 
 export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;
 
@@ -22,6 +24,8 @@ export interface ProjectConfig {
   readonly exclude?: readonly string[];
   /** The servers of `mcpServers`, sorted by name (`toolgen mcp pull`). */
   readonly mcpServers?: readonly McpServerConfig[];
+  /** The agent frameworks of `adapters`, in its order. */
+  readonly adapters?: readonly AdapterName[];
 }
 
 export interface FoundConfig {
@@ -35,13 +39,13 @@ export interface FoundConfig {
   readonly sources: ReadonlyMap<string, string>;
 }
 
-const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude', 'mcpServers'] as const;
-const LISTS: readonly string[] = ['include', 'exclude'];
+const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude', 'mcpServers', 'adapters'] as const;
+const LISTS: readonly string[] = ['include', 'exclude', 'adapters'];
 
 /**
  * What is wrong with the config's value, worded as JSON Schema validators word it: `at` is the path of
  * the value, `unknown` a field that is not one. Checked by hand: six fields do not need a validator
- * compiled at every run. `mcpServers` is checked by `readServers`.
+ * compiled at every run. `mcpServers` is checked by `readServers`, the names in `adapters` by `adapterProblems`.
  */
 function problems(value: unknown): { at: (string | number)[]; unknown?: string; message?: string }[] {
   if (!isPlainObject(value)) return [{ at: [], message: 'must be object' }];
@@ -81,6 +85,16 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
   const found = problems(value);
   const servers =
     isPlainObject(value) && value['mcpServers'] !== undefined ? readServers(value['mcpServers'], root) : null;
+  const adapters = isPlainObject(value) && found.length === 0 ? adapterProblems(value['adapters']) : [];
+  for (const problem of adapters)
+    diagnostics.push(
+      diagnostic(
+        'CONFIG_ADAPTER',
+        { problem: problem.message, frameworks: ADAPTER_NAMES.join(', ') },
+        loaded.source.locate(['adapters', problem.at]),
+        { suggestion: problem.suggestion },
+      ),
+    );
   for (const problem of servers?.problems ?? [])
     diagnostics.push(
       diagnostic(
@@ -93,7 +107,7 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
         { suggestion: problem.suggestion ?? null },
       ),
     );
-  if (found.length > 0 || (servers?.problems.length ?? 0) > 0) {
+  if (found.length > 0 || (servers?.problems.length ?? 0) > 0 || adapters.length > 0) {
     for (const { at, unknown, message } of found) {
       if (unknown !== undefined) {
         diagnostics.push(
@@ -117,6 +131,7 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
     templatesDir?: string;
     include?: string[];
     exclude?: string[];
+    adapters?: AdapterName[];
   };
   const config: ProjectConfig = {
     ...(raw.configDir ? { configDir: path.resolve(root, raw.configDir) } : {}),
@@ -125,8 +140,24 @@ export async function findConfig(cwd: string): Promise<FoundConfig> {
     ...(raw.include ? { include: raw.include } : {}),
     ...(raw.exclude ? { exclude: raw.exclude } : {}),
     ...(servers ? { mcpServers: servers.servers } : {}),
+    ...(raw.adapters ? { adapters: raw.adapters } : {}),
   };
   return { root, file: shown, config, diagnostics, sources };
+}
+
+/**
+ * The entries of `adapters` that name no framework toolgen knows, or one named before; the list and
+ * its entries are known to be strings (`problems` said so).
+ */
+function adapterProblems(list: unknown): { at: number; message: string; suggestion: string | null }[] {
+  if (!Array.isArray(list)) return [];
+  const seen = new Set<string>();
+  return list.flatMap((name: string, at) => {
+    if (seen.has(name)) return [{ at, message: `the adapter '${name}' is listed twice`, suggestion: null }];
+    seen.add(name);
+    if ((ADAPTER_NAMES as readonly string[]).includes(name)) return [];
+    return [{ at, message: `unknown adapter '${name}'`, suggestion: closestName(name, ADAPTER_NAMES) }];
+  });
 }
 
 function nearest(from: string): string | null {

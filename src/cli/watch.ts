@@ -2,7 +2,8 @@
  * `toolgen --watch`: build once, then rebuild what each edit affects, until stopped. An error never
  * stops the watch: it is printed like a normal build's, the previous files stay, and the next save
  * tries again. Beside the YAML, templates and schema it watches toolgen.config.yaml (for the servers
- * `mcpServers` declares) and the MCP lock beside it (a pull), which need not exist yet.
+ * `mcpServers` declares and the frameworks `adapters` names) and the MCP lock beside it (a pull),
+ * which need not exist yet.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -132,7 +133,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     const begun = performance.now();
     const seen = await Promise.all(changed.map(fingerprint));
     recheck(changed, seen);
-    if (options.configFile && changed.includes(options.configFile)) await redeclareServers(compiler, output);
+    if (options.configFile && changed.includes(options.configFile)) await rereadConfig(compiler, output);
     let result: HeldBuild | null = null;
     try {
       const reload = changed.some((file) => file === options.schemaPath || isInside(file, options.templatesDir));
@@ -227,15 +228,16 @@ function projectFilesWatcher(options: Compiler['options']): FSWatcher | null {
   return watch(folder, { ignoreInitial: true, atomic: false, depth: 0, ignored: (file) => !wanted.has(file) });
 }
 
-/** The servers under mcpServers as the config file says now; a config with problems keeps the last ones. */
-async function redeclareServers(compiler: Compiler, output: Output): Promise<void> {
+/** The servers under mcpServers and the adapters as the config file says now; a config with problems keeps the last ones. */
+async function rereadConfig(compiler: Compiler, output: Output): Promise<void> {
   const found = await findConfig(path.dirname(compiler.options.configFile!));
   if (found.diagnostics.length > 0) {
     printDiagnostics(output, found.diagnostics, found.sources);
-    output.err('toolgen: toolgen.config.yaml has problems (above): the servers it declared before stay');
+    output.err('toolgen: toolgen.config.yaml has problems (above): the servers and adapters it declared before stay');
     return;
   }
   compiler.declareServers(found.config.mcpServers ?? []);
+  compiler.declareAdapters(found.config.adapters ?? []);
 }
 
 /**

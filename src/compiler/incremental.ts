@@ -22,7 +22,7 @@ import { selectedBy } from './load/globs.js';
 import { findToolFiles, loadFile, parseSource } from './load/load.js';
 import { loadMcp, type LoadedMcp } from './load/mcp.js';
 import { readTemplates } from './load/templates.js';
-import type { CompilerOptions, DeclaredServer } from './options.js';
+import type { AdapterName, CompilerOptions, DeclaredServer } from './options.js';
 import {
   build,
   templateFailure,
@@ -79,6 +79,8 @@ export class Compiler {
   #texts: ReadonlyMap<string, string> | null;
   /** The servers under `mcpServers`: the options' at first, the config's as watch mode reads it again. */
   #servers: readonly DeclaredServer[];
+  /** The frameworks under `adapters`: the options' at first, the config's as watch mode reads it again. */
+  #adapters: readonly AdapterName[];
 
   /**
    * `handlerExports`: what handler modules export, and `handlerChecks`: what their type checks found, as
@@ -98,6 +100,7 @@ export class Compiler {
     this.#typescriptFor = memory.typescriptFor ?? null;
     this.#texts = memory.texts ?? null;
     this.#servers = options.mcpServers ?? [];
+    this.#adapters = options.adapters ?? [];
     for (const [key, check] of memory.handlerChecks ?? [])
       if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
@@ -151,6 +154,11 @@ export class Compiler {
    */
   declareServers(servers: readonly DeclaredServer[]): void {
     this.#servers = servers;
+  }
+
+  /** The agent frameworks `adapters` names now (watch mode reads the config file again); the next build writes theirs. */
+  declareAdapters(adapters: readonly AdapterName[]): void {
+    this.#adapters = adapters;
   }
 
   /** What handler modules export, by file and content hash: for the build cache. */
@@ -255,6 +263,7 @@ export class Compiler {
       names,
       options,
       mcp,
+      adapters: this.#adapters,
       templates: this.#templates,
       handlerExports: this.#handlerExports,
       ...(options.checkHandlerTypes === false ? {} : { handlerChecks: this.#handlerChecks }),

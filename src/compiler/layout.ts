@@ -1,7 +1,8 @@
 /**
  * Where generated files go in the out dir: `tools/<slug>.ts`, `tests/<slug>.test.ts`,
  * `graphs/<slug>.md` (a composite's picture), `index.ts`; and, when the lock pins MCP servers,
- * `servers/<server-slug>.ts` (a server's tools) and `mcp-servers.ts` (how to reach them).
+ * `servers/<server-slug>.ts` (a server's tools) and `mcp-servers.ts` (how to reach them); and, for each
+ * agent framework `adapters` names, `adapters/<framework>.ts` (every tool as that framework's tool).
  * One place, because lowering, the output plan and the build all need the same paths.
  */
 import path from 'node:path';
@@ -37,6 +38,11 @@ export function serverModulePath(outDir: string, serverSlug: string): string {
 /** @example mcpServersPath('/p/generated') // '/p/generated/mcp-servers.ts' */
 export function mcpServersPath(outDir: string): string {
   return path.join(outDir, 'mcp-servers.ts');
+}
+
+/** @example adapterPath('/p/generated', 'ai-sdk') // '/p/generated/adapters/ai-sdk.ts' */
+export function adapterPath(outDir: string, framework: string): string {
+  return path.join(outDir, 'adapters', `${framework}.ts`);
 }
 
 /** A path relative to the project root, with forward slashes, as banners and messages show it. */

@@ -1,6 +1,7 @@
 /**
  * Where a project's files are: the YAML, the output, the templates and the schema; and, when it has a
- * `toolgen.config.yaml`, that file and the MCP servers it declares (their pins are read beside it).
+ * `toolgen.config.yaml`, that file, the MCP servers it declares (their pins are read beside it) and the
+ * agent frameworks it wants the tools adapted to.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,17 @@ export interface CompilerOptions {
   readonly lockFile?: string;
   /** The servers under `mcpServers` in that file, checked and sorted by name (the CLI reads them). */
   readonly mcpServers?: readonly DeclaredServer[];
+  /** The agent frameworks under `adapters` in that file: each gets `adapters/<name>.ts` in the out dir. */
+  readonly adapters?: readonly AdapterName[];
 }
+
+/**
+ * The agent frameworks toolgen writes an adapter for, by the name `adapters` lists them under: the
+ * AI SDK (`ai`), LangChain.js (`@langchain/core`), the OpenAI Agents SDK (`@openai/agents`), Mastra
+ * (`@mastra/core`).
+ */
+export const ADAPTER_NAMES = ['ai-sdk', 'langchain', 'openai-agents', 'mastra'] as const;
+export type AdapterName = (typeof ADAPTER_NAMES)[number];
 
 /**
  * A server under `mcpServers`, as the CLI's config reader hands it over: how it is started (stdio) or
@@ -67,5 +78,6 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     ...(overrides.configFile ? { configFile: overrides.configFile } : {}),
     ...(overrides.lockFile ? { lockFile: overrides.lockFile } : {}),
     ...(overrides.mcpServers ? { mcpServers: overrides.mcpServers } : {}),
+    ...(overrides.adapters ? { adapters: overrides.adapters } : {}),
   };
 }

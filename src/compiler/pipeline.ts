@@ -3,7 +3,8 @@
  * Each function takes what the stage before it handed on and returns its own named type:
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`. The pins
  * of other MCP servers take the same road beside them: `LoadedMcp` → `McpPins` → the catalogue's remote
- * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`.
+ * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`. The adapters are made from
+ * the index's list of tools, as the index is: `LoweredAdapter` → `generated/adapters/<framework>.ts`.
  * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds. After
  * check, `handler-signatures.ts` holds each TypeScript handler to its generated types (TG2009), and
  * `select.ts` picks what is emitted. A build with errors writes nothing (`planOutput`), so `generated/`
@@ -14,18 +15,20 @@ import { calleesOf } from './check/callees.js';
 import { affectedBy, checkCatalogue, forgetAnalysis, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { collapseRepeatedCauses } from './diagnostics/root-causes.js';
+import { emitAdapter } from './emit/adapters.js';
 import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
 import { emitMcpServers, emitServer } from './emit/remote.js';
 import { TemplateProblem, type TemplateSet } from './emit/templates.js';
-import { indexPath, shownPath } from './layout.js';
+import { adapterPath, indexPath, shownPath } from './layout.js';
 import { byCodePoint, type LoadedFile } from './load/load.js';
+import { lowerAdapters } from './lower/adapters.js';
 import { lowerRemote } from './lower/remote.js';
 import { lowerTool, planOf } from './lower/tool.js';
 import type { IndexedTool, LoweredIndex, LoweredTool } from './lower/unit.js';
 import type { SourceFile } from './load/source.js';
 import type { ToolDocument, ToolSource } from './model.js';
 import { deriveNames } from './names.js';
-import type { CompilerOptions } from './options.js';
+import type { AdapterName, CompilerOptions } from './options.js';
 import { resolveCatalogue, type Catalogue, type CatalogueEntry } from './resolve/catalogue.js';
 import type { HandlerExports } from './resolve/handlers.js';
 import { handlerSignatureDiagnostics, readText } from './handler-signatures.js';
@@ -66,7 +69,7 @@ interface BuildSummary {
 }
 
 /** A build without a sink: it holds everything it made. */
-export interface HeldBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'index'> {
+export interface HeldBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'index' | 'adapters'> {
   readonly streamed: false;
   /** Every file `generated/` should hold for the built tools, and the index (last); none when the build has errors. */
   readonly files: readonly OutputFile[];
@@ -75,7 +78,7 @@ export interface HeldBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'ind
 }
 
 /** A build with a sink: each tool's files went to it as they were emitted, so only the index, emitted last, is left. */
-export interface StreamedBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'index'> {
+export interface StreamedBuild extends BuildSummary, Omit<OutputPlan, 'files' | 'index' | 'adapters'> {
   readonly streamed: true;
   /** The index; null when the build has errors (it writes nothing). */
   readonly index: OutputFile | null;
@@ -95,8 +98,8 @@ export interface Reuse {
   readonly handlerDependencies: readonly string[];
   /** The handler type checks' results this build used, by `handlerCheckKey` (a build cache keeps them across runs). */
   readonly handlerChecks: ReadonlyMap<string, HandlerCheck>;
-  /** The MCP servers' modules and `mcp-servers.ts` as the last written build made them: those it no longer makes go. */
-  readonly serverFiles: readonly string[];
+  /** The MCP servers' modules, `mcp-servers.ts` and the adapters as the last written build made them: those it no longer makes go. */
+  readonly sharedFiles: readonly string[];
 }
 
 export interface EmittedTool {
@@ -125,6 +128,8 @@ export interface BuildInput {
   readonly outDir: OutDirListing;
   /** The config file and the lock beside it, as read; null when the project has no config file. */
   readonly mcp?: LoadedMcp | null;
+  /** The agent frameworks to write an adapter for (`adapters` in the config file); none by default. */
+  readonly adapters?: readonly AdapterName[];
   /**
    * Where each tool's files go as they are emitted, when the build has no errors: then the result is a
    * `StreamedBuild`, and `reuse.emitted` knows no files (the next build must start afresh). A one-off
@@ -191,7 +196,7 @@ function resultOf(
   plans: ReadonlyMap<string, ChainPlan>,
   streamed: boolean,
 ): BuildResult {
-  const { files, index, ...plan } = output;
+  const { files, index, adapters: _adapters, ...plan } = output;
   return streamed
     ? { ...summary, ...plan, streamed: true, index }
     : { ...summary, ...plan, streamed: false, files, plans };
@@ -236,8 +241,12 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     sink,
   });
   const servers = withErrors ? null : emitServers(analysed, input, sink);
-  const serverFiles = servers?.files.map((file) => file.path) ?? [];
-  const gone = (reuse?.serverFiles ?? []).filter((file) => !serverFiles.includes(file));
+  const frameworks = input.adapters ?? [];
+  const sharedFiles = [
+    ...(servers?.files.map((file) => file.path) ?? []),
+    ...frameworks.map((framework) => adapterPath(input.options.outDir, framework)),
+  ];
+  const gone = (reuse?.sharedFiles ?? []).filter((file) => !sharedFiles.includes(file));
   const output = planOutput(
     {
       ...outcome,
@@ -248,8 +257,15 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       failed: withErrors,
     },
     input.outDir,
-    (index) => emitIndex(index, input.templates),
+    (index) => ({
+      index: emitIndex(index, input.templates),
+      adapters: lowerAdapters(index, { frameworks, outDir: input.options.outDir }).map((adapter) =>
+        emitAdapter(adapter, input.templates),
+      ),
+    }),
   );
+  // Made from the index's list, so only now: a build that streams hands them on with the servers' modules.
+  if (sink) for (const file of output.adapters) sink.accept(file);
   const summary = {
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map([
@@ -271,7 +287,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       broken: new Set(analysed.brokenNames),
       handlerDependencies: handlerChecks.dependencies,
       handlerChecks: handlerChecks.checks,
-      serverFiles: withErrors ? (reuse?.serverFiles ?? []) : serverFiles,
+      sharedFiles: withErrors ? (reuse?.sharedFiles ?? []) : sharedFiles,
     },
   };
 }

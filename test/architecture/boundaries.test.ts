@@ -192,6 +192,12 @@ describe('boundaries', () => {
     expect(disk.map((module) => module.file)).toEqual([]);
   });
 
+  it('nothing imports an agent framework: the generated adapters do, and the frameworks are the app’s dependencies', () => {
+    const framework = /^((ai|langchain)(\/|$)|@langchain\/|@openai\/agents|@mastra\/)/;
+    const users = modules.filter((module) => module.packages.some((name) => framework.test(name)));
+    expect(users.map((module) => module.file)).toEqual([]);
+  });
+
   it('nothing imports @opentelemetry/api: the app hands its own tracer in, so spans reach the SDK it registered', () => {
     const tracing = modules.filter((module) => module.packages.some((name) => name.startsWith('@opentelemetry/')));
     expect(tracing.map((module) => module.file)).toEqual([]);

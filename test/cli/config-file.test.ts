@@ -91,6 +91,25 @@ describe('toolgen.config.yaml', () => {
     expect(err).toContain('a server under mcpServers takes command, args, env and cwd (stdio), or url and headers');
   });
 
+  it('reads adapters, and locates an unknown or repeated framework, with a suggestion', async () => {
+    project = movedProject('configDir: tools\nadapters: [ai_sdk, langchain, langchain, crewai]\n');
+    const { code, err } = await run(['validate']);
+    expect(code).toBe(2);
+    const problems = err.split('\n').filter((line) => line.startsWith('toolgen.config.yaml:'));
+    expect(problems).toEqual([
+      "toolgen.config.yaml:2:12 error TG1005 unknown adapter 'ai_sdk'; did you mean 'ai-sdk'?",
+      "toolgen.config.yaml:2:31 error TG1005 the adapter 'langchain' is listed twice",
+      "toolgen.config.yaml:2:42 error TG1005 unknown adapter 'crewai'",
+    ]);
+    expect(err).toContain(
+      'hint: adapters lists the agent frameworks toolgen writes the tools for: ai-sdk, langchain, openai-agents, mastra',
+    );
+    project.write('toolgen.config.yaml', 'configDir: tools\nadapters: mastra\n');
+    expect((await run(['validate'])).err).toContain("toolgen.config.yaml:2:11 error TG1005 'adapters' must be array");
+    project.write('toolgen.config.yaml', 'configDir: tools\nadapters: [ai-sdk, mastra]\n');
+    expect((await run(['validate'])).code).toBe(0);
+  });
+
   it('a YAML that is not a tool gets one diagnostic saying how to exclude it, and exclude does', async () => {
     project = createProject({ 'config/tools/infra/docker-compose.yml': 'services:\n  db:\n    image: postgres\n' });
     const before = await run(['validate']);

@@ -35,10 +35,16 @@ const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /**
  * Ids no tool YAML can produce: an unreadable file is a disk problem; the config file is the CLI's
- * (test/cli/config-file.test.ts), its `mcpServers` too (test/mcp-servers, test/cli/mcp-pull.test.ts); a
- * broken template is the templates dir's (test/cli/cli.test.ts).
+ * (test/cli/config-file.test.ts), its `mcpServers` and `adapters` too (test/mcp-servers,
+ * test/cli/mcp-pull.test.ts); a broken template is the templates dir's (test/cli/cli.test.ts).
  */
-const NOT_FROM_YAML: readonly DiagnosticId[] = ['FILE_UNREADABLE', 'CONFIG_FILE', 'CONFIG_MCP_SERVER', 'TEMPLATE_FILE'];
+const NOT_FROM_YAML: readonly DiagnosticId[] = [
+  'FILE_UNREADABLE',
+  'CONFIG_FILE',
+  'CONFIG_MCP_SERVER',
+  'CONFIG_ADAPTER',
+  'TEMPLATE_FILE',
+];
 
 const cases = readdirSync(CORPUS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))

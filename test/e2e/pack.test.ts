@@ -296,6 +296,157 @@ const GENERATED_FILES = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// The agents app: step 9 of the guide, each framework's agent loop over the same tools
+// ---------------------------------------------------------------------------------------------
+
+/** The frameworks step 9 installs, at this repository's versions (what `npm ci` cached). */
+const FRAMEWORKS = ['ai', '@langchain/core', 'langchain', '@openai/agents', '@mastra/core'] as const;
+
+/**
+ * What step 9 of "Use toolgen in your app" shows, as it is: each code block that starts with a file's
+ * name (its toolgen.config.yaml and its four modules), by that name.
+ */
+function stepNineFiles(): Record<string, string> {
+  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const start = readme.indexOf('**9. Hand them to an agent framework.**');
+  const section = readme.slice(start, readme.indexOf('`test/e2e/pack.test.ts` follows these steps', start));
+  const blocks = [...section.matchAll(/```(?:ts|yaml)\n((?:\/\/|#) (\S+)\n[\s\S]*?)```/g)];
+  return Object.fromEntries(blocks.map((block) => [block[2]!, block[1]!]));
+}
+
+/** The agents app's own test: each of step 9's modules, with its framework's mock or scripted model. */
+const AGENTS_TEST = `import { AIMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { setTracingDisabled, Usage, type AgentOutputItem, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
+import type { LanguageModel } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { AuditContext, ChainExecutor } from '${RUNTIME_MODULE}';
+import { createToolRegistry, type ShoutTwiceChainState } from '../generated/index.js';
+import { askAiSdk } from '../src/agents/ai-sdk.js';
+import { askLangChain } from '../src/agents/langchain.js';
+import { askMastra } from '../src/agents/mastra.js';
+import { askOpenAIAgents } from '../src/agents/openai-agents.js';
+
+const TOOL = 'shout_twice_chain';
+const VALID = { greeting: 'hi' };
+const INVALID = { greeting: 42 };
+const STATE: ShoutTwiceChainState = { greeting: 'hi', first_loud: 'HI', final_loud: 'HI, AGAIN HI, AGAIN', final_length: 19 };
+
+function request(userId: string): { context: AuditContext; executor: ChainExecutor } {
+  const context = new AuditContext({ userId, sessionId: 's1' });
+  return { context, executor: new ChainExecutor({ registry: createToolRegistry(), context }) };
+}
+
+/** The composite's runs in the trail: who ran it, and how it ended. */
+const runs = (context: AuditContext) =>
+  context.trail.filter((record) => record.tool === TOOL).map((record) => [record.userId, record.status, record.error?.kind ?? null]);
+
+setTracingDisabled(true);
+
+describe("step 9's agents", () => {
+  it('AI SDK: generateText runs the composite through toolgen, and refuses the invalid call as a tool error', async () => {
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
+    const call = (toolCallId: string, input: unknown) => ({
+      content: [{ type: 'tool-call' as const, toolCallId, toolName: TOOL, input: JSON.stringify(input) }],
+      finishReason: { unified: 'tool-calls' as const, raw: undefined },
+      usage,
+      warnings: [],
+    });
+    const done = { content: [{ type: 'text' as const, text: 'done' }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] };
+    const model = new MockLanguageModelV3({ doGenerate: [call('1', VALID), call('2', INVALID), done] });
+    const { context, executor } = request('ai-sdk');
+    expect(await askAiSdk(model as LanguageModel, executor, 'Shout hi.')).toBe('done');
+    const sent = (turn: number) => model.doGenerateCalls[turn]!.prompt.flatMap((message) => (message.role === 'tool' ? message.content : [])).at(-1);
+    expect(sent(1)).toMatchObject({ type: 'tool-result', output: { type: 'json', value: STATE } });
+    expect(sent(2)).toMatchObject({ type: 'tool-result', output: { type: 'error-text' } });
+    expect(runs(context)).toEqual([['ai-sdk', 'success', null], ['ai-sdk', 'failed', 'validation']]);
+  });
+
+  it('LangChain: createAgent runs the composite through toolgen, and answers the invalid call with an error ToolMessage', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: TOOL, args: VALID, id: '1' }])
+      .respondWithTools([{ name: TOOL, args: INVALID, id: '2' }])
+      .respond(new AIMessage('done'));
+    const context = new AuditContext({ userId: 'langchain', sessionId: 's1' });
+    expect(await askLangChain(model, context, 'Shout hi.')).toBe('done');
+    const sent = (turn: number) => model.calls[turn]!.messages.filter(ToolMessage.isInstance).at(-1)!;
+    expect(JSON.parse(sent(1).content as string)).toEqual(STATE);
+    expect(sent(2).status).toBe('error');
+    expect(runs(context)).toEqual([['langchain', 'success', null]]);
+  });
+
+  it('OpenAI Agents: run() runs the composite through toolgen, and words the invalid call with its errorFunction', async () => {
+    const script: AgentOutputItem[][] = [
+      [{ type: 'function_call', callId: '1', name: TOOL, arguments: JSON.stringify(VALID), status: 'completed' }],
+      [{ type: 'function_call', callId: '2', name: TOOL, arguments: JSON.stringify(INVALID), status: 'completed' }],
+      [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'done' }] }],
+    ];
+    const requests: ModelRequest[] = [];
+    const model: Model = {
+      async getResponse(request: ModelRequest): Promise<ModelResponse> {
+        requests.push(request);
+        return { usage: new Usage(), output: script.shift()! };
+      },
+      getStreamedResponse(): AsyncIterable<StreamEvent> {
+        throw new Error('not streamed');
+      },
+    };
+    const { context, executor } = request('openai-agents');
+    expect(await askOpenAIAgents(model, executor, 'Shout hi.')).toBe('done');
+    const sent = (turn: number) => {
+      const input = requests[turn]!.input;
+      const last = (typeof input === 'string' ? [] : input).filter((item) => item.type === 'function_call_result').at(-1);
+      return last?.type === 'function_call_result' ? (last.output as { text: string }).text : '';
+    };
+    expect(JSON.parse(sent(1))).toEqual(STATE);
+    expect(sent(2)).toContain("input to 'shout_twice_chain' is invalid");
+    expect(runs(context)).toEqual([['openai-agents', 'success', null], ['openai-agents', 'failed', 'validation']]);
+  });
+
+  it('Mastra: Agent.generate runs the composite through toolgen, and returns the invalid call as the error it made of it', async () => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const call = (toolCallId: string, input: unknown) => ({
+      content: [{ type: 'tool-call', toolCallId, toolName: TOOL, input: JSON.stringify(input) }],
+      finishReason: 'tool-calls',
+    });
+    const script = [call('1', VALID), call('2', INVALID), { content: [{ type: 'text', text: 'done' }], finishReason: 'stop' }];
+    const prompts: unknown[][] = [];
+    const model = {
+      specificationVersion: 'v2' as const,
+      provider: 'openai.chat',
+      modelId: 'gpt-4o',
+      supportedUrls: {},
+      async doGenerate(options: { prompt: unknown[] }) {
+        prompts.push(options.prompt);
+        return { ...script.shift()!, usage, warnings: [] };
+      },
+      async doStream(): Promise<never> {
+        throw new Error('not streamed');
+      },
+    };
+    const { context, executor } = request('mastra');
+    expect(await askMastra(model as never, executor, 'Shout hi.')).toBe('done');
+    const sent = (turn: number) => JSON.parse(JSON.stringify(prompts[turn]!.at(-1)));
+    expect(sent(1)).toMatchObject({ role: 'tool', content: [{ output: { type: 'json', value: STATE } }] });
+    expect(JSON.stringify(sent(2))).toContain("input to 'shout_twice_chain' is invalid");
+    expect(runs(context)).toEqual([['mastra', 'success', null], ['mastra', 'failed', 'validation']]);
+  });
+});
+`;
+
+/** What the agents app's test is called; all of it must pass, with the generated tests. */
+const AGENTS_TESTS: readonly string[] = [
+  'AI SDK: generateText runs the composite through toolgen, and refuses the invalid call as a tool error',
+  'LangChain: createAgent runs the composite through toolgen, and answers the invalid call with an error ToolMessage',
+  'OpenAI Agents: run() runs the composite through toolgen, and words the invalid call with its errorFunction',
+  'Mastra: Agent.generate runs the composite through toolgen, and returns the invalid call as the error it made of it',
+];
+
+// ---------------------------------------------------------------------------------------------
 // Processes
 // ---------------------------------------------------------------------------------------------
 
@@ -445,12 +596,49 @@ function diskUsage(dir: string): number {
 // The test
 // ---------------------------------------------------------------------------------------------
 
+/** Where both apps live, and the packed packages they install: made once for the file. */
+let tmp = '';
+let cli: Packed;
+let runtime: Packed;
+let repoVersion = '';
+
+beforeAll(() => {
+  // dist/ must be what src/ compiles to; `npm test` has just built it, a lone run may need to.
+  const stale = staleDist();
+  if (stale.length > 0) expectSuccess(run('npm', ['run', 'build'], REPO, SETUP_TIMEOUT));
+  expect(staleDist(), 'dist/ is older than src/ even after `npm run build`').toEqual([]);
+
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'toolgen-e2e-'));
+
+  // 1. Pack both packages (`npm run pack` without its build: dist/ is current, and rebuilding it
+  //    would rewrite it while other test files may be reading it).
+  const packed = expectSuccess(
+    run(
+      process.execPath,
+      [path.join(REPO, 'scripts/pack.mjs'), '--out', path.join(tmp, 'pack'), '--json'],
+      REPO,
+      SETUP_TIMEOUT,
+    ),
+  );
+  const report = JSON.parse(packed.stdout) as Packed[];
+  cli = report.find((entry) => entry.name === 'toolgen')!;
+  runtime = report.find((entry) => entry.name === RUNTIME_MODULE)!;
+  expect(
+    [cli, runtime].every((entry) => entry && existsSync(entry.tarball)),
+    show(packed),
+  ).toBe(true);
+  repoVersion = readJson<PackageJson>(path.join(REPO, 'package.json')).version;
+}, SETUP_TIMEOUT);
+
+// Removing an app's node_modules took 14 s on a busy disk: past the default 10 s hook timeout.
+afterAll(() => {
+  if (!tmp) return;
+  if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}, SETUP_TIMEOUT);
+
 describe('the packed packages, installed into a fresh app as the README says', () => {
-  let tmp = '';
   let app = '';
-  let cli: Packed;
-  let runtime: Packed;
-  let repoVersion = '';
   /** The three `npm install`s of the guide: the runtime, the CLI and its companions, tsx. */
   const installs: Run[] = [];
 
@@ -470,33 +658,8 @@ describe('the packed packages, installed into a fresh app as the README says', (
   }
 
   beforeAll(() => {
-    // dist/ must be what src/ compiles to; `npm test` has just built it, a lone run may need to.
-    const stale = staleDist();
-    if (stale.length > 0) expectSuccess(run('npm', ['run', 'build'], REPO, SETUP_TIMEOUT));
-    expect(staleDist(), 'dist/ is older than src/ even after `npm run build`').toEqual([]);
-
-    tmp = mkdtempSync(path.join(os.tmpdir(), 'toolgen-e2e-'));
     app = path.join(tmp, 'app');
     mkdirSync(app);
-
-    // 1. Pack both packages (`npm run pack` without its build: dist/ is current, and rebuilding it
-    //    would rewrite it while other test files may be reading it).
-    const packed = expectSuccess(
-      run(
-        process.execPath,
-        [path.join(REPO, 'scripts/pack.mjs'), '--out', path.join(tmp, 'pack'), '--json'],
-        REPO,
-        SETUP_TIMEOUT,
-      ),
-    );
-    const report = JSON.parse(packed.stdout) as Packed[];
-    cli = report.find((entry) => entry.name === 'toolgen')!;
-    runtime = report.find((entry) => entry.name === RUNTIME_MODULE)!;
-    expect(
-      [cli, runtime].every((entry) => entry && existsSync(entry.tarball)),
-      show(packed),
-    ).toBe(true);
-    repoVersion = readJson<PackageJson>(path.join(REPO, 'package.json')).version;
 
     // 2. The guide, with the tarballs for the package names: an ES module package, the runtime as a
     //    production dependency, the CLI (and TypeScript, vitest, Node's types) as development ones,
@@ -517,13 +680,6 @@ describe('the packed packages, installed into a fresh app as the README says', (
     );
     installs.push(expectSuccess(npmInstall('--save-dev', `tsx@${installedVersion('tsx')}`)));
     for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
-  }, SETUP_TIMEOUT);
-
-  // Removing the app's node_modules took 14 s on a busy disk: past the default 10 s hook timeout.
-  afterAll(() => {
-    if (!tmp) return;
-    if (process.env['TOOLGEN_E2E_KEEP']) console.log(`toolgen e2e: kept ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
   }, SETUP_TIMEOUT);
 
   it('packs the CLI with dist/, the templates and the schema, and none of the repository itself', () => {
@@ -967,6 +1123,111 @@ describe('the packed packages, installed into a fresh app as the README says', (
       expect(after).toEqual(before);
     },
   );
+});
+
+describe("the generated adapters in a fresh app, each in its framework's agent loop, as step 9 says", () => {
+  let agents = '';
+  /** The install of the runtime with the four frameworks, the app's own dependencies. */
+  let frameworks: Run;
+  const inAgents = (...args: string[]) => run('npx', ['--no-install', ...args], agents);
+
+  beforeAll(() => {
+    agents = path.join(tmp, 'agents');
+    mkdirSync(agents);
+    const npmInstall = (...args: string[]) =>
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], agents, SETUP_TIMEOUT);
+    expectSuccess(run('npm', ['init', '-y'], agents));
+    expectSuccess(run('npm', ['pkg', 'set', 'type=module'], agents));
+    frameworks = expectSuccess(
+      npmInstall(runtime.tarball, ...FRAMEWORKS.map((name) => `${name}@${installedVersion(name)}`)),
+    );
+    expectSuccess(
+      npmInstall(
+        '--save-dev',
+        cli.tarball,
+        `typescript@${installedVersion('@typescript/native')}`,
+        `vitest@${installedVersion('vitest')}`,
+        `@types/node@${installedVersion('@types/node')}`,
+      ),
+    );
+    const shared = ['tsconfig.json', 'vitest.config.ts', 'config/tools/text/shout.ts', FUNCTION_YAML, COMPOSITE_YAML];
+    for (const file of shared) write(agents, file, APP_FILES[file]!);
+    for (const [file, text] of Object.entries(stepNineFiles())) write(agents, file, text);
+    write(agents, 'test/agents.test.ts', AGENTS_TEST);
+  }, SETUP_TIMEOUT);
+
+  it('takes the config and the four modules from the README, and the frameworks install with no script but the one it names', () => {
+    expect(Object.keys(stepNineFiles()).sort()).toEqual([
+      'src/agents/ai-sdk.ts',
+      'src/agents/langchain.ts',
+      'src/agents/mastra.ts',
+      'src/agents/openai-agents.ts',
+      'toolgen.config.yaml',
+    ]);
+    // Mastra's OpenTelemetry exporters bring protobufjs, whose postinstall the README says to deny.
+    expect(
+      installScriptWarnings(`${frameworks.stdout}\n${frameworks.stderr}`).filter((line) => !/\bprotobufjs@/.test(line)),
+      show(frameworks),
+    ).toEqual([]);
+    const manifest = readJson<PackageJson>(path.join(agents, 'package.json'));
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([...FRAMEWORKS, RUNTIME_MODULE].sort());
+  });
+
+  it('`npx toolgen` writes a module per framework beside the tools, and `toolgen check` passes', () => {
+    const build = expectSuccess(inAgents('toolgen'));
+    expect(diagnosticsIn(build.stderr), show(build)).toEqual([]);
+    expect(build.stdout).toMatch(/toolgen: 2 tools built, 10 files written in generated\b/);
+    expect(listFiles(path.join(agents, 'generated/adapters'))).toEqual([
+      'ai-sdk.ts',
+      'langchain.ts',
+      'mastra.ts',
+      'openai-agents.ts',
+    ]);
+    expectSuccess(inAgents('toolgen', 'check'));
+  });
+
+  it('each adapter imports only the runtime, its framework and the generated index', () => {
+    const allowed: Record<string, readonly string[]> = {
+      'ai-sdk.ts': ['ai'],
+      'langchain.ts': ['@langchain/core/tools'],
+      'openai-agents.ts': ['@openai/agents'],
+      'mastra.ts': ['@mastra/core/tools'],
+    };
+    for (const [file, framework] of Object.entries(allowed)) {
+      const text = readFileSync(path.join(agents, 'generated/adapters', file), 'utf8');
+      const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((match) => match[1]);
+      expect(specifiers.sort(), file).toEqual([...framework, RUNTIME_MODULE, '../index.js'].sort());
+    }
+  });
+
+  it("the adapters and the README's modules type-check strictly with the frameworks' own types (`tsc --noEmit`)", () => {
+    if (!existsSync(path.join(agents, 'generated/adapters/ai-sdk.ts'))) expectSuccess(inAgents('toolgen'));
+    const tsc = inAgents('tsc', '--noEmit', '-p', '.');
+    expect(tsc.status, show(tsc)).toBe(0);
+    expect(tsc.stdout.trim(), show(tsc)).toBe('');
+  });
+
+  it("each README module runs its framework's loop over the composite, through toolgen, with a mock model (`npx vitest run`)", () => {
+    if (!existsSync(path.join(agents, 'generated/adapters/ai-sdk.ts'))) expectSuccess(inAgents('toolgen'));
+    const reportFile = path.join(tmp, 'agents-report.json');
+    const vitest = inAgents(
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reportFile}`,
+    );
+    expect(vitest.status, show(vitest)).toBe(0);
+    const report = readJson<{
+      numFailedTests: number;
+      testResults: Array<{ name: string; assertionResults: Array<{ title: string; status: string }> }>;
+    }>(reportFile);
+    expect(report.numFailedTests).toBe(0);
+    const ours = report.testResults.find((file) => file.name.endsWith('test/agents.test.ts'));
+    expect(Object.fromEntries((ours?.assertionResults ?? []).map((test) => [test.title, test.status]))).toEqual(
+      Object.fromEntries(AGENTS_TESTS.map((title) => [title, 'passed'])),
+    );
+  });
 });
 
 function lineOf(text: string, line: string): number {

@@ -107,9 +107,13 @@ export function remoteProject(
 export async function optionsOf(root: string) {
   const found = await findConfig(root);
   if (found.diagnostics.length > 0) throw new Error(`the config has problems: ${found.diagnostics[0]!.message}`);
+  const { configDir, outDir, mcpServers, adapters } = found.config;
   return defaultOptions(root, {
+    ...(configDir ? { configDir } : {}),
+    ...(outDir ? { outDir } : {}),
     ...(found.file ? { configFile: path.join(root, found.file) } : {}),
-    ...(found.config.mcpServers ? { mcpServers: found.config.mcpServers } : {}),
+    ...(mcpServers ? { mcpServers } : {}),
+    ...(adapters ? { adapters } : {}),
   });
 }
 

@@ -5,8 +5,8 @@
  *
  * It is keyed by content, never by time: the SHA-256 of every tool YAML file, template, the schema,
  * every handler module a tool names (and where its module path resolves to), the MCP lock, the options
- * (the servers `mcpServers` declares among them), toolgen's version and the size and mtime of
- * toolgen's own modules. Any difference is a miss, and the build runs
+ * (the servers `mcpServers` declares and the frameworks `adapters` names among them), toolgen's version
+ * and the size and mtime of toolgen's own modules. Any difference is a miss, and the build runs
  * as if there were no cache. The generated files are checked against the size and mtime each had
  * when the last build wrote or compared it (and the out dir for generated files nobody wants), so
  * a deleted or edited output is noticed. A cache file that does not read as one is ignored, then
@@ -128,6 +128,7 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
       options.schemaPath,
       options.include ?? null,
       options.exclude ?? null,
+      options.adapters ?? null,
     ],
     templates: Object.values(TEMPLATE_FILES).map((name) => read(path.join(options.templatesDir, name))),
     schema: read(options.schemaPath),

@@ -98,7 +98,13 @@ export const CATALOGUE = {
     code: 'TG1005',
     severity: 'error',
     message: '{problem}',
-    hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include, exclude and mcpServers',
+    hint: 'toolgen.config.yaml takes configDir, outDir, templatesDir, include, exclude, mcpServers and adapters',
+  },
+  CONFIG_ADAPTER: {
+    code: 'TG1005',
+    severity: 'error',
+    message: '{problem}',
+    hint: 'adapters lists the agent frameworks toolgen writes the tools for: {frameworks}',
   },
   CONFIG_MCP_SERVER: {
     code: 'TG1005',

@@ -13,6 +13,10 @@ export const TEMPLATE_NAMES = [
   'index',
   'remote-server',
   'mcp-servers',
+  'adapter-ai-sdk',
+  'adapter-langchain',
+  'adapter-openai-agents',
+  'adapter-mastra',
 ] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 

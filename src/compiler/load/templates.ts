@@ -1,7 +1,7 @@
 /**
  * Reads the template texts from a templates directory; emit compiles them. Reading them here keeps
- * the disk out of emit. The templates of the MCP servers' modules came later than many a copy of
- * `templates/`: a templates dir without them uses toolgen's own.
+ * the disk out of emit. The templates of the MCP servers' modules and of the adapters came later than
+ * many a copy of `templates/`: a templates dir without them uses toolgen's own.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,10 +16,21 @@ export const TEMPLATE_FILES = {
   index: 'index.ts.hbs',
   'remote-server': 'remote-server.ts.hbs',
   'mcp-servers': 'mcp-servers.ts.hbs',
+  'adapter-ai-sdk': 'adapters/ai-sdk.ts.hbs',
+  'adapter-langchain': 'adapters/langchain.ts.hbs',
+  'adapter-openai-agents': 'adapters/openai-agents.ts.hbs',
+  'adapter-mastra': 'adapters/mastra.ts.hbs',
 } as const;
 
 /** Templates a templates dir of one's own may lack: toolgen's are used then. */
-const OPTIONAL: ReadonlySet<string> = new Set([TEMPLATE_FILES['remote-server'], TEMPLATE_FILES['mcp-servers']]);
+const OPTIONAL: ReadonlySet<string> = new Set([
+  TEMPLATE_FILES['remote-server'],
+  TEMPLATE_FILES['mcp-servers'],
+  TEMPLATE_FILES['adapter-ai-sdk'],
+  TEMPLATE_FILES['adapter-langchain'],
+  TEMPLATE_FILES['adapter-openai-agents'],
+  TEMPLATE_FILES['adapter-mastra'],
+]);
 
 export type TemplateTexts = {
   readonly [K in keyof typeof TEMPLATE_FILES]: { readonly file: string; readonly text: string };

@@ -8,6 +8,7 @@ import type { ChainPlan } from '../../language/plan.js';
 import type { Stub, TestContext } from '../../language/testing.js';
 import type { ToolPaths } from '../layout.js';
 import type { DerivedNames } from '../names.js';
+import type { AdapterName } from '../options.js';
 
 export interface LoweredTool {
   readonly name: string;
@@ -156,4 +157,22 @@ export interface LoweredMcpServers {
   readonly source: string;
   /** By server name, sorted: `{ command, args, env, cwd }` or `{ url, headers }`, `${NAME}` unread. */
   readonly servers: Readonly<Record<string, JsonValue>>;
+}
+
+/** A framework's module: every tool the index lists, as that framework's tool (`adapters/<framework>.ts`). */
+export interface LoweredAdapter {
+  readonly framework: AdapterName;
+  readonly path: string;
+  /** The config dir, relative to the project root: the banner names it, as the index's does. */
+  readonly source: string;
+  /** In the index's order: its tools, then each server's. */
+  readonly tools: readonly AdaptedTool[];
+}
+
+/** A tool as a framework offers it to a model. */
+export interface AdaptedTool {
+  readonly name: string;
+  readonly names: DerivedNames;
+  /** What the model calls it: the tool's name where models take it as it is, else one made of its words. */
+  readonly modelName: string;
 }

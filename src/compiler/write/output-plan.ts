@@ -48,11 +48,19 @@ export interface OutDirListing {
   has(file: string): boolean;
 }
 
+/** What is made from the index's list of tools: the index, and the adapters, which offer the same tools. */
+export interface IndexOutput {
+  readonly index: OutputFile;
+  readonly adapters: readonly OutputFile[];
+}
+
 export interface OutputPlan {
-  /** The files to write: the built tools' (but those handed to a sink as they were emitted), then the index. */
+  /** The files to write: the built tools' (but those handed to a sink as they were emitted), the adapters, then the index. */
   readonly files: readonly OutputFile[];
   /** The index; null when the build writes nothing. */
   readonly index: OutputFile | null;
+  /** The adapters' modules (also in `files`): a build that streams hands them to its sink with the servers'. */
+  readonly adapters: readonly OutputFile[];
   /** Paths in `files` made by this build; the others are as the previous build made them. */
   readonly fresh: ReadonlySet<string>;
   /** Generated files to leave alone: those of tools held back. */
@@ -67,6 +75,7 @@ export interface OutputPlan {
 export const NOTHING_WRITTEN: OutputPlan = {
   files: [],
   index: null,
+  adapters: [],
   fresh: new Set(),
   keep: new Set(),
   gone: [],
@@ -78,15 +87,15 @@ export const NOTHING_WRITTEN: OutputPlan = {
  * consistent tree (it type-checks, every composite in the index calls only tools in it, its tests
  * pass). Writing the good part instead would pair old modules of the broken part with new modules of
  * the tools they call, or with an index that no longer lists them. A held-back or unselected tool
- * stays in the index while its module is on disk; the index is emitted by `emitIndex` once its tools
- * are known.
+ * stays in the index while its module is on disk; the index and the adapters are emitted by
+ * `emitIndex` once its tools are known.
  *
- * @example planOutput(outcome, { has: existsSync }, (index) => emitIndex(index, templates)).files.at(-1)?.path // '/p/generated/index.ts'
+ * @example planOutput(outcome, { has: existsSync }, (index) => ({ index: emitIndex(index, templates), adapters: [] })).files.at(-1)?.path // '/p/generated/index.ts'
  */
 export function planOutput(
   outcome: BuildOutcome,
   listing: OutDirListing,
-  emitIndex: (index: LoweredIndex) => OutputFile,
+  emitIndex: (index: LoweredIndex) => IndexOutput,
 ): OutputPlan {
   if (outcome.failed) return NOTHING_WRITTEN;
   const files: OutputFile[] = [];
@@ -111,14 +120,16 @@ export function planOutput(
   // Not built this time: in the index only if it was built before.
   for (const tool of outcome.unselected)
     if (listing.has(toolPaths(outcome.outDir, tool.names.fileSlug).module)) indexed.push(tool);
-  const index = emitIndex({
+  const { index, adapters } = emitIndex({
     ...outcome.index,
     tools: [...indexed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   });
-  files.push(index);
-  fresh.add(index.path);
+  for (const file of [...adapters, index]) {
+    files.push(file);
+    fresh.add(file.path);
+  }
   const gone = outcome.vanished.filter((file) => !keep.has(file));
-  return { files, index, fresh, keep, gone, prune: outcome.complete };
+  return { files, index, adapters, fresh, keep, gone, prune: outcome.complete };
 }
 
 export interface Staleness {

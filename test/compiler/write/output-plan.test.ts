@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { OutputFile } from '../../../src/compiler/emit/emit.js';
 import type { LoweredIndex } from '../../../src/compiler/lower/unit.js';
 import { deriveNames } from '../../../src/compiler/names.js';
-import { compareOutput, planOutput, type BuildOutcome } from '../../../src/compiler/write/output-plan.js';
+import {
+  compareOutput,
+  planOutput,
+  type BuildOutcome,
+  type IndexOutput,
+} from '../../../src/compiler/write/output-plan.js';
 
 const tool = (name: string) => ({ name, names: deriveNames(name) });
 const module = (name: string) => `/p/generated/tools/${name}.ts`;
@@ -23,9 +28,9 @@ const outcome = (parts: Partial<BuildOutcome>): BuildOutcome => ({
   failed: false,
   ...parts,
 });
-const emitIndex = (index: LoweredIndex): OutputFile => ({
-  path: index.path,
-  content: index.tools.map((t) => t.name).join(','),
+const emitIndex = (index: LoweredIndex): IndexOutput => ({
+  index: { path: index.path, content: index.tools.map((t) => t.name).join(',') },
+  adapters: [],
 });
 const onDisk = (...paths: string[]) => ({ has: (file: string) => paths.includes(file) });
 
@@ -86,6 +91,24 @@ describe('planOutput', () => {
     );
     expect(plan).toMatchObject({ files: [], index: null, gone: [], prune: false });
     expect(plan.fresh.size).toBe(0);
+  });
+
+  it('writes the adapters before the index, made from the same list of tools, held-back ones included', () => {
+    const withAdapters = (index: LoweredIndex): IndexOutput => ({
+      ...emitIndex(index),
+      adapters: [{ path: '/p/generated/adapters/ai-sdk.ts', content: index.tools.map((t) => t.name).join(',') }],
+    });
+    const plan = planOutput(
+      outcome({ built: [{ ...tool('alpha'), files: filesOf('alpha'), fresh: false }], held: [tool('relay')] }),
+      onDisk(module('relay')),
+      withAdapters,
+    );
+    expect(plan.files.slice(-2).map((file) => [file.path, file.content])).toEqual([
+      ['/p/generated/adapters/ai-sdk.ts', 'alpha,relay'],
+      ['/p/generated/index.ts', 'alpha,relay'],
+    ]);
+    expect(plan.adapters).toEqual([plan.files.at(-2)]);
+    expect([...plan.fresh]).toEqual(['/p/generated/adapters/ai-sdk.ts', '/p/generated/index.ts']);
   });
 
   it('prunes only after a complete build', () => {

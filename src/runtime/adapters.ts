@@ -1,0 +1,170 @@
+/**
+ * What the generated adapters (`generated/adapters/<framework>.ts`) share, whichever agent framework
+ * runs them: the executor a request's tool calls go through, one call, and its outcome as a model
+ * should read it. Nothing here knows a framework: the adapters import the frameworks, the runtime
+ * does not, so an app pays only for the framework it uses.
+ */
+import { ToolCallError, type ToolFailure } from './errors.js';
+import { ChainExecutor, type ChainExecutorOptions } from './executor.js';
+import type { ChainFailure, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting } from './result.js';
+import type { ToolDefinition } from './tool.js';
+import { unwaitedStep } from './unwaited.js';
+
+/** What a request has for its tool calls: its executor, or what makes one (a registry and an audit context at least). */
+export type AdapterCaller = ChainExecutor | ChainExecutorOptions;
+
+/** A generated tool's typed function, as its module exports it: `echoChainDemo(executor, params, options)`. */
+export type GeneratedFunction<P, X> = (
+  executor: ChainExecutor,
+  params: P,
+  options?: { readonly signal?: AbortSignal },
+) => Promise<X>;
+
+/**
+ * What a model gets from a tool, by what its generated function returns: an atomic tool's output, a
+ * composite's final state, or, when a durable run suspends, what it waits for. A failure is no output:
+ * it is thrown.
+ */
+export type AdapterOutput<X> =
+  X extends ChainSuccess<infer S>
+    ? S
+    : X extends ChainSuspended<unknown>
+      ? SuspendedRunOutput
+      : X extends ChainFailure<unknown>
+        ? never
+        : X;
+
+/**
+ * A durable run that waits for a signal (a person's approval): not the tool's output yet, and no
+ * failure either, so the model is told not to call the tool again. `executor.signal(run_id, …)` goes on.
+ */
+export interface SuspendedRunOutput {
+  readonly status: 'suspended';
+  readonly run_id: string;
+  readonly waiting: ChainWaiting;
+  /** The same in words, for the model. */
+  readonly message: string;
+}
+
+/**
+ * Runs one tool call for a framework: the tool's definition, its generated function (whose types are
+ * the tool's: its parameters, and what it returns), the model's input, the framework's signal.
+ */
+export type AdapterRun = <P, X>(
+  definition: ToolDefinition,
+  run: GeneratedFunction<P, X>,
+  input: unknown,
+  signal?: AbortSignal,
+) => Promise<AdapterOutput<X>>;
+
+/**
+ * The calls of one request: every call runs the tool's generated function on the request's executor,
+ * so it is audited as that caller, traced, held to its permissions and, with a store, durable. The
+ * input is the model's, unchecked: the executor checks it against the tool's parameters and refuses
+ * it with a `validation` failure. A failure throws a `ToolCallError` whose message says what went
+ * wrong (each framework hands it to the model as the tool's error); so does a composite whose wait
+ * step could not wait, for want of a store.
+ *
+ * @example
+ * const run = adapterRunner({ registry, context: new AuditContext({ userId: 'u1', sessionId: 's1' }) });
+ * await run(echoChainDemoDefinition, echoChainDemo, { initial_message: 'hi' }); // the final state
+ */
+export function adapterRunner(caller: AdapterCaller): AdapterRun {
+  const executor = caller instanceof ChainExecutor ? caller : new ChainExecutor(caller);
+  return async <P, X>(
+    definition: ToolDefinition,
+    run: GeneratedFunction<P, X>,
+    input: unknown,
+    signal?: AbortSignal,
+  ) => {
+    // An atomic tool's function throws a ToolCallError itself when the call fails.
+    const result = await run(executor, input as P, signal ? { signal } : {});
+    if (definition.implementation.kind !== 'composite') return result as AdapterOutput<X>;
+    return chainOutput(definition, result as ChainResult<unknown, boolean>) as AdapterOutput<X>;
+  };
+}
+
+/** A composite's run as the model reads it: its final state, what it waits for, or (thrown) why it failed. */
+function chainOutput(definition: ToolDefinition, result: ChainResult<unknown, boolean>): unknown {
+  if (result.status === 'suspended') return suspendedOutput(result);
+  const unwaited = unwaitedStep(definition, result);
+  // Its message names the step already.
+  if (unwaited?.error) throw new ToolCallError(definition.name, unwaited.error);
+  if (result.success) return result.final_state;
+  const { step, ...failure } = result.failure;
+  throw new ToolCallError(definition.name, step === null ? failure : atStep(step, failure));
+}
+
+function atStep(step: string, failure: ToolFailure): ToolFailure {
+  return { ...failure, message: `step '${step}' failed (${failure.kind}): ${failure.message}` };
+}
+
+function suspendedOutput(run: ChainSuspended<unknown>): SuspendedRunOutput {
+  const { step, signal, deadline } = run.waiting;
+  const until = deadline ? `until ${deadline}` : 'with no time limit';
+  return {
+    status: 'suspended',
+    run_id: run.run_id,
+    waiting: run.waiting,
+    message: `run '${run.run_id}' waits at step '${step}' for the signal '${signal}' ${until}; it goes on when the signal comes, so do not call the tool again for it`,
+  };
+}
+
+/** Keywords OpenAI's strict mode takes; any other (`minLength`, `default`, `oneOf`, …) makes a schema unfit for it. */
+const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'description',
+  'title',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'const',
+  'anyOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+]);
+
+/**
+ * Whether a tool's parameters meet the rules of OpenAI's strict mode as they are: an object at the top,
+ * every object listing all its properties as required and closing with `additionalProperties: false`,
+ * and no keyword strict mode refuses. Strict mode would otherwise rewrite the schema (optional
+ * properties become required and nullable), and the tool would get `null`s its parameters refuse.
+ *
+ * @example meetsStrictMode({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }) // true
+ */
+export function meetsStrictMode(schema: unknown): boolean {
+  return isRecord(schema) && schema['type'] === 'object' && strictNode(schema);
+}
+
+function strictNode(node: unknown): boolean {
+  if (!isRecord(node)) return false;
+  for (const [key, value] of Object.entries(node)) {
+    if (!STRICT_KEYWORDS.has(key)) return false;
+    if (key === 'items' || key === 'additionalProperties') {
+      if (typeof value !== 'boolean' && !strictNode(value)) return false;
+    } else if (key === 'properties' || key === '$defs' || key === 'definitions') {
+      if (!isRecord(value) || !Object.values(value).every(strictNode)) return false;
+    } else if (key === 'anyOf' && (!Array.isArray(value) || !value.every(strictNode))) return false;
+  }
+  const objectLike = node['type'] === 'object' || node['properties'] !== undefined;
+  if (!objectLike) return true;
+  const names = Object.keys(isRecord(node['properties']) ? node['properties'] : {});
+  const required = Array.isArray(node['required']) ? node['required'] : [];
+  return node['additionalProperties'] === false && names.every((name) => required.includes(name));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,93 @@
+/**
+ * The OpenAI Agents SDK adapter in the SDK's own agent loop (`run` of an `Agent`), driven by a scripted
+ * model: the SDK's `Model` interface, answering each turn from a script, as a provider would. The
+ * model calls the composite with valid arguments, then with invalid ones, then answers.
+ */
+import {
+  Agent,
+  run,
+  setTracingDisabled,
+  Usage,
+  type AgentInputItem,
+  type AgentOutputItem,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type StreamEvent,
+} from '@openai/agents';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAIAgentsTools } from './project/generated/adapters/openai-agents.js';
+import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from './helpers.js';
+
+/** A model that answers each turn with the next items of its script, and remembers what it was sent. */
+class ScriptedModel implements Model {
+  readonly requests: ModelRequest[] = [];
+  constructor(private readonly script: AgentOutputItem[][]) {}
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    this.requests.push(request);
+    const output = this.script.shift();
+    if (!output) throw new Error('the script has no more turns');
+    return { usage: new Usage(), output, responseId: `response-${this.requests.length}` };
+  }
+
+  // eslint-disable-next-line require-yield -- the loop under test does not stream
+  async *getStreamedResponse(): AsyncIterable<StreamEvent> {
+    throw new Error('not streamed');
+  }
+}
+
+const call = (callId: string, input: unknown): AgentOutputItem => ({
+  type: 'function_call',
+  callId,
+  name: COMPOSITE,
+  arguments: JSON.stringify(input),
+  status: 'completed',
+});
+const say = (text: string): AgentOutputItem => ({
+  type: 'message',
+  role: 'assistant',
+  status: 'completed',
+  content: [{ type: 'output_text', text }],
+});
+
+/** The output of the last function call result among what a model was sent. */
+function lastResult(items: string | AgentInputItem[]): { callId: string; output: unknown } {
+  const results = (typeof items === 'string' ? [] : items).filter((item) => item.type === 'function_call_result');
+  const last = results.at(-1)!;
+  if (last.type !== 'function_call_result') throw new Error('no result');
+  return { callId: last.callId, output: last.output };
+}
+
+beforeAll(() => setTracingDisabled(true));
+
+describe('the OpenAI Agents SDK adapter', () => {
+  it("runs the composite through toolgen in run()'s loop: its typed result reaches the next turn, an invalid call the SDK's error path", async () => {
+    const model = new ScriptedModel([[call('call-1', VALID)], [call('call-2', INVALID)], [say('Shouted.')]]);
+    const { context, executor } = request('openai-user');
+    const agent = new Agent({ name: 'shouter', instructions: 'Shout.', model, tools: openAIAgentsTools(executor) });
+    const result = await run(agent, 'Shout hi twice.', { maxTurns: 5 });
+
+    expect(result.finalOutput).toBe('Shouted.');
+    // The tool as the SDK sends it: strict, since the composite's parameters meet strict mode as they are.
+    expect(model.requests[0]!.tools.find((tool) => tool.name === COMPOSITE)).toMatchObject({
+      type: 'function',
+      strict: true,
+      parameters: { type: 'object', required: ['greeting'], additionalProperties: false },
+    });
+    expect(model.requests[0]!.tools.find((tool) => tool.name === 'shout_tool')).toMatchObject({ strict: false });
+
+    // What the model was sent on its second and third turns: the state, then the refusal.
+    const first = lastResult(model.requests[1]!.input);
+    expect(first.callId).toBe('call-1');
+    expect(first.output).toMatchObject({ type: 'text' });
+    expect(JSON.parse((first.output as { text: string }).text)).toEqual(FINAL_STATE);
+    const second = lastResult(model.requests[2]!.input);
+    expect(second.callId).toBe('call-2');
+    expect((second.output as { text: string }).text).toContain(
+      `An error occurred while running the tool. Please try again. Error: ToolCallError: ${COMPOSITE}: input to '${COMPOSITE}' is invalid: greeting: must be string`,
+    );
+
+    expectTrail(context, 'openai-user', true);
+  });
+});

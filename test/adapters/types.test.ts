@@ -1,0 +1,72 @@
+/**
+ * The adapters are typed with the generated types: each framework's tool takes the tool's generated
+ * input type and gives its generated output type (a composite's state; with a wait step, or what its
+ * suspended run waits for). `npx tsc` checks these assertions; vitest only runs them.
+ */
+import type { FunctionTool } from '@openai/agents';
+import type { InferToolInput, InferToolOutput } from 'ai';
+import { describe, expectTypeOf, it } from 'vitest';
+import type { SuspendedRunOutput } from '../../src/runtime/index.js';
+import type {
+  ApprovedShoutParams,
+  ApprovedShoutState,
+  EverythingGetSumInput,
+  EverythingGetSumOutput,
+  ShoutToolParams,
+  ShoutToolResult,
+  ShoutTwiceChainParams,
+  ShoutTwiceChainState,
+} from './project/generated/index.js';
+import type { aiSdkTools } from './project/generated/adapters/ai-sdk.js';
+import type { langchainTools } from './project/generated/adapters/langchain.js';
+import type { mastraTools } from './project/generated/adapters/mastra.js';
+import type { openAIAgentsTools } from './project/generated/adapters/openai-agents.js';
+
+type AiSdk = ReturnType<typeof aiSdkTools>;
+type LangChain<N extends string> = Extract<ReturnType<typeof langchainTools>[number], { name: N }>;
+type LangChainOutput<T extends { func: (...args: any[]) => unknown }> = Exclude<
+  Awaited<ReturnType<T['func']>>,
+  AsyncGenerator<unknown, unknown, unknown>
+>;
+type Mastra = ReturnType<typeof mastraTools>;
+type MastraInput<T extends { execute?: (...args: any[]) => unknown }> = Parameters<
+  NonNullable<T['execute']>
+>[0]['context'];
+type MastraOutput<T extends { execute?: (...args: any[]) => unknown }> = Awaited<ReturnType<NonNullable<T['execute']>>>;
+type OpenAI<N extends string> = Extract<ReturnType<typeof openAIAgentsTools>[number], { name: N }>;
+type OpenAIOutput<T> = T extends FunctionTool<any, any, infer R> ? R : never;
+
+describe('the adapters’ types', () => {
+  it('AI SDK: each tool’s input and output are the generated types', () => {
+    expectTypeOf<InferToolInput<AiSdk['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainParams>();
+    expectTypeOf<InferToolOutput<AiSdk['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainState>();
+    expectTypeOf<InferToolInput<AiSdk['approved_shout']>>().toEqualTypeOf<ApprovedShoutParams>();
+    expectTypeOf<InferToolOutput<AiSdk['approved_shout']>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
+    expectTypeOf<InferToolInput<AiSdk['shout_tool']>>().toEqualTypeOf<ShoutToolParams>();
+    expectTypeOf<InferToolOutput<AiSdk['shout_tool']>>().toEqualTypeOf<ShoutToolResult>();
+    expectTypeOf<InferToolInput<AiSdk['everything_get_sum']>>().toEqualTypeOf<EverythingGetSumInput>();
+    expectTypeOf<InferToolOutput<AiSdk['everything_get_sum']>>().toEqualTypeOf<EverythingGetSumOutput>();
+  });
+
+  it('LangChain: each tool, by its literal name, takes the generated input and returns the generated output', () => {
+    expectTypeOf<Parameters<LangChain<'shout_twice_chain'>['func']>[0]>().toEqualTypeOf<ShoutTwiceChainParams>();
+    expectTypeOf<LangChainOutput<LangChain<'shout_twice_chain'>>>().toEqualTypeOf<ShoutTwiceChainState>();
+    expectTypeOf<LangChainOutput<LangChain<'approved_shout'>>>().toEqualTypeOf<
+      ApprovedShoutState | SuspendedRunOutput
+    >();
+    expectTypeOf<Parameters<LangChain<'shout_tool'>['func']>[0]>().toEqualTypeOf<ShoutToolParams>();
+  });
+
+  it('Mastra: execute receives the generated input as its context and returns the generated output', () => {
+    expectTypeOf<MastraInput<Mastra['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainParams>();
+    expectTypeOf<MastraOutput<Mastra['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainState>();
+    expectTypeOf<MastraOutput<Mastra['approved_shout']>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
+    expectTypeOf<MastraInput<Mastra['everything_get_sum']>>().toEqualTypeOf<EverythingGetSumInput>();
+  });
+
+  it('OpenAI Agents: each function tool, by its literal name, carries the generated output (its input is JSON text the SDK does not type)', () => {
+    expectTypeOf<OpenAIOutput<OpenAI<'shout_twice_chain'>>>().toEqualTypeOf<ShoutTwiceChainState>();
+    expectTypeOf<OpenAIOutput<OpenAI<'approved_shout'>>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
+    expectTypeOf<OpenAIOutput<OpenAI<'shout_tool'>>>().toEqualTypeOf<ShoutToolResult>();
+  });
+});
