@@ -20,11 +20,15 @@ export const generatedTools: readonly ToolDefinition[] = [
   approvedShoutDefinition,
   shoutToolDefinition,
   shoutTwiceChainDefinition,
+];
+
+/** Every tool of another MCP server that toolgen.mcp-lock.json pins, by server and name. */
+export const remoteTools: readonly ToolDefinition[] = [
   everythingEchoDefinition,
   everythingGetSumDefinition,
 ];
 
-/** A new registry holding every generated tool; remote tools connect to their servers on first use. Close it when done. */
+/** A new registry holding every generated tool and every pinned remote one; remote tools connect to their servers on first use. Close it when done. */
 export function createToolRegistry(options: McpServersOptions = {}): ToolRegistry {
-  return new ToolRegistry(generatedTools, { servers: new McpServers(mcpServers, options) });
+  return new ToolRegistry([...generatedTools, ...remoteTools], { servers: new McpServers(mcpServers, options) });
 }
