@@ -25,6 +25,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly string[]>> = {
   serve: ['--out-dir'],
   pull: [],
   list: [],
+  lsp: [],
 };
 
 export async function main(argv: readonly string[], options: { cwd?: string; output?: Output } = {}): Promise<number> {
@@ -202,6 +203,17 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       output,
     );
   });
+
+  program
+    .command('lsp')
+    .description(
+      'speak the Language Server Protocol on stdin and stdout: diagnostics, completion, hover, navigation in editors',
+    )
+    .option('--stdio', 'over stdin and stdout (the default, and the only transport; editors pass it)')
+    .action(async () => {
+      const { lspCommand } = await import('./lsp-command.js');
+      code = await lspCommand();
+    });
 
   const mcp = program
     .command('mcp')
