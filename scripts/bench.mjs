@@ -32,6 +32,10 @@
  * 7. Tools on other MCP servers (BENCH_ONLY=mcp, scripts/bench-mcp.mjs): a remote call through toolgen
  *    against the bare SDK client's `callTool` on the same connection (target: at most 1.1x).
  *
+ * 8. The language server (BENCH_ONLY=lsp, scripts/bench-lsp.mjs): `toolgen lsp` over stdio in a project
+ *    of 1,000 tools, the time from a change of an open document to its diagnostics (target: under
+ *    100 ms, as a save in watch mode).
+ *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
  * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
@@ -61,6 +65,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { remoteCallBench } from './bench-mcp.mjs';
+import { lspBench } from './bench-lsp.mjs';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
@@ -887,6 +892,16 @@ async function main() {
     for (const line of rows) console.log(line);
     return;
   }
+  if (process.env.BENCH_ONLY === 'lsp') {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
+    try {
+      lspRows(await lspBench(root, { tools: size(1000, 20), edits: LSP_EDITS }));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+    for (const line of rows) console.log(line);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'dbos') {
     // Sections 3 and 5 only: nothing else needs to run first.
     const durable = await durableBench();
@@ -924,10 +939,12 @@ async function main() {
     cleanup().finally(() => process.exit(130));
   });
   let compile;
+  let lsp;
   const watches = [];
   try {
     compile = await compileBench(root);
     watches.push(await watchBench(root, 10), await watchBench(root, size(1000, 20)));
+    lsp = await lspBench(root, { tools: size(1000, 20), edits: LSP_EDITS });
   } finally {
     await cleanup();
   }
@@ -973,6 +990,7 @@ async function main() {
     `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`,
   );
   ratioRow(large.latencyMs / small.latencyMs, WATCH_SCALING_TARGET, `ratio ${large.tools} / ${small.tools} tools`);
+  lspRows(lsp);
   executorRows(chain, clean);
   tracingRows(tracing);
   durableRows(durable);
@@ -984,6 +1002,25 @@ async function main() {
   for (const line of rows.splice(0)) console.log(line);
   // Last, as they take minutes: builds as users run them, whole processes against the parse floor.
   await wholeProcessBuilds();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 8. The language server
+
+const LSP_EDITS = size(21, 2);
+const LSP_TARGET_MS = 100;
+
+function lspRows(lsp) {
+  row(
+    `lsp, ${lsp.tools} tools: edit → problems`,
+    ms(lsp.latencyMs),
+    `(median of ${lsp.edits} edits, p90 ${ms(lsp.p90Ms)}; first build on open ${ms(lsp.firstMs)})`,
+  );
+  row(
+    `  ${lsp.tools} tools`,
+    ms(lsp.latencyMs),
+    `target < ${LSP_TARGET_MS} ms   ${lsp.latencyMs < LSP_TARGET_MS ? 'ok' : 'MISSED'}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
