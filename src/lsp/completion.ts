@@ -59,7 +59,7 @@ export function completionsAt(at: DocumentAt): CompletionItem[] {
   if (isExpression(path)) return referenceItems(at, cursor, expressionBeforeCursor(at), { expression: true });
   if ((last === 'tool' && isStepPath(path.slice(0, -1))) || (typeof parent === 'string' && TOOL_LISTS.has(parent)))
     return toolItems(at);
-  if (last === 'next' || last === 'default') return stepItems(at, path, { end: true });
+  if (isTransition(path)) return stepItems(at, path, { end: true });
   if ((typeof parent === 'string' && STEP_LISTS.has(parent)) || (last === 'step' && parent === 'expected_error'))
     return stepItems(at, path, { end: false });
   return [];
@@ -68,6 +68,13 @@ export function completionsAt(at: DocumentAt): CompletionItem[] {
 function isStepPath(path: YamlPath): boolean {
   const parent = path[path.length - 2];
   return typeof path[path.length - 1] === 'number' && (parent === 'steps' || parent === 'parallel');
+}
+
+/** Where a step id (or `end`) goes: `on_success.next`, `on_failure.next`, a choice's `next` and its `default`. */
+function isTransition(path: YamlPath): boolean {
+  const [last, parent] = [path[path.length - 1], path[path.length - 2]];
+  if (last === 'default') return isStepPath(path.slice(0, -1));
+  return last === 'next' && (parent === 'on_success' || parent === 'on_failure' || path[path.length - 3] === 'choose');
 }
 
 /** `when`, a choice's `when`, a transform's expression: JSONata. */

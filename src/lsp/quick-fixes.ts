@@ -30,9 +30,13 @@ export function fixFor(data: DiagnosticData, covered: string): Fix | null {
   }
   const suggestion = data.suggestion;
   if (!suggestion) return null;
-  const written = Object.values(data.args).filter((value) => value.length > 0 && covered.includes(value));
-  // The range is the misspelt name itself, which no argument holds alone (a config file's problem is a sentence).
-  if (written.length === 0 && closestName(suggestion, [covered]) === covered)
+  // What is written there and is not already the suggestion (a list of the known names may hold it).
+  const written = Object.values(data.args).filter(
+    (value) => value.length > 0 && value !== suggestion && covered.includes(value),
+  );
+  // The range is the misspelt name itself, which no argument holds alone (a config file's problem is a
+  // sentence; a bad enum value is named by its path).
+  if (written.length === 0 && /^[\w./-]+$/.test(covered))
     return { title: `Change to '${suggestion}'`, start: 0, end: covered.length, text: suggestion };
   if (written.length === 0) return null;
   const wrong = closestName(suggestion, written) ?? written.sort((a, b) => b.length - a.length)[0]!;

@@ -5,6 +5,7 @@
  * is now and the project's last build (`completion.ts`, `hover.ts`, `navigation.ts`, `rename.ts`,
  * `quick-fixes.ts`), after waiting for the edits made so far to be compiled.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -129,7 +130,10 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     for (const change of changes) {
       const file = fileOf(change.uri);
       if (!file) continue;
-      if (/toolgen\.config\.ya?ml$/.test(file) && change.type !== FileChangeType.Changed) workspace.forget();
+      if (/toolgen\.config\.ya?ml$/.test(file)) {
+        if (change.type === FileChangeType.Changed) await workspace.configChanged(file);
+        else workspace.forget();
+      }
       for (const project of workspace.projects()) void project.changedOnDisk(file);
     }
   });
@@ -195,23 +199,44 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     }));
     return { changes: { [textDocument.uri]: edits } };
   });
+  /** A document's text: the editor's when it is open, else the disk's. */
+  const textOf = (uri: string): TextDocument | null => {
+    const open = documents.get(uri);
+    if (open) return open;
+    try {
+      return TextDocument.create(uri, 'yaml', 0, readFileSync(fileURLToPath(uri), 'utf8'));
+    } catch {
+      return null;
+    }
+  };
   connection.onCodeAction(({ textDocument, context }) => {
-    const document = documents.get(textDocument.uri);
-    if (!document) return [];
     const actions: CodeAction[] = [];
     for (const diagnostic of context.diagnostics) {
       if (diagnostic.source !== 'toolgen' || !diagnostic.data) continue;
-      const start = document.offsetAt(diagnostic.range.start);
-      const covered = document.getText(diagnostic.range);
-      const fix = fixFor(diagnostic.data as DiagnosticData, covered);
-      if (!fix) continue;
-      const range = { start: document.positionAt(start + fix.start), end: document.positionAt(start + fix.end) };
+      const data = diagnostic.data as DiagnosticData;
+      // The diagnostic's own place, and the other uses of the same missing name (its related places).
+      const places = [
+        { uri: textDocument.uri, range: diagnostic.range },
+        ...(diagnostic.relatedInformation ?? []).map((related) => related.location),
+      ];
+      const changes: Record<string, TextEdit[]> = {};
+      let title: string | null = null;
+      for (const place of places) {
+        const document = textOf(place.uri);
+        const fix = document ? fixFor(data, document.getText(place.range)) : null;
+        if (!document || !fix) continue;
+        const start = document.offsetAt(place.range.start);
+        const range = { start: document.positionAt(start + fix.start), end: document.positionAt(start + fix.end) };
+        (changes[place.uri] ??= []).push({ range, newText: fix.text });
+        title ??= places.length > 1 ? `${fix.title} (all ${places.length} uses)` : fix.title;
+      }
+      if (title === null || !changes[textDocument.uri]) continue;
       actions.push({
-        title: fix.title,
+        title,
         kind: CodeActionKind.QuickFix,
         diagnostics: [diagnostic],
         isPreferred: true,
-        edit: { changes: { [textDocument.uri]: [{ range, newText: fix.text }] } },
+        edit: { changes },
       });
     }
     return actions;

@@ -26,6 +26,8 @@ export class Workspace {
   #folders: readonly string[] = [];
   readonly #byDir = new Map<string, Promise<Project | null>>();
   readonly #byRoot = new Map<string, Project>();
+  /** Config files whose problems are published. */
+  readonly #broken = new Set<string>();
 
   constructor(
     private readonly find: FindProject,
@@ -45,6 +47,22 @@ export class Workspace {
   /** Every project found so far. */
   projects(): Project[] {
     return [...this.#byRoot.values()];
+  }
+
+  /**
+   * A config file changed: its project checks against the servers `mcpServers` declares now (as watch
+   * mode does; its other settings are read when the project is first found), or it reports the file's
+   * problems and keeps the servers it had.
+   */
+  async configChanged(file: string): Promise<void> {
+    for (const project of this.projects()) {
+      if (project.options.configFile !== file) continue;
+      const found = await this.find(project.root);
+      // Its problems, or none once they are mended; what the build says of it (the lock's servers) is the project's to publish.
+      if (found.diagnostics.length > 0 || this.#broken.delete(file)) this.publish(file, found.diagnostics, undefined);
+      if (found.diagnostics.length > 0) this.#broken.add(file);
+      if (found.options) project.compiler.declareServers(found.options.mcpServers ?? []);
+    }
   }
 
   /** Forgets which folder is whose (a config file came or went); projects found keep their compilers. */

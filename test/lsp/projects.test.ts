@@ -72,7 +72,7 @@ describe('a document', () => {
     expect(missing).toMatchObject({ code: 'TG2002', message: "no tool named 'echo'" });
   });
 
-  it('links the other uses of a missing tool as related information', async () => {
+  it('links the other uses of a missing tool as related information, and fixes them all at once', async () => {
     const twice = RELAY.replace('tool: count', 'tool: ecko').replace('tool: echo', 'tool: ecko');
     project = createProject({ 'config/tools/relay.yaml': twice });
     client = await startLsp(project.root);
@@ -92,6 +92,22 @@ describe('a document', () => {
           message: "another use of 'ecko'",
         },
       ],
+    });
+    const [action] = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: uriOf(relay) },
+      range: found!.range,
+      context: { diagnostics: [found] },
+    });
+    expect(action).toMatchObject({
+      title: "Change to 'echo' (all 2 uses)",
+      edit: {
+        changes: {
+          [uriOf(relay)]: [
+            { range: { start: { line: 8, character: 14 }, end: { line: 8, character: 18 } }, newText: 'echo' },
+            { range: { start: { line: 11, character: 14 }, end: { line: 11, character: 18 } }, newText: 'echo' },
+          ],
+        },
+      },
     });
   });
 });
