@@ -75,12 +75,17 @@ function describeOccurrence(
   return lines.join('\n');
 }
 
+const SETS: Record<NonNullable<Occurrence['via']>, string> = {
+  parameter: 'the parameter',
+  map_outputs: 'an output mapped by step',
+  transform: 'a transform of step',
+  loop: 'the loop variable of step',
+};
+
 function setterText(setter: Occurrence, view: YamlView): string {
   const line = positionOf(view.text, setter.start).line;
-  if (!setter.step) return `the parameter (line ${line})`;
-  const where = view.text.slice(view.text.lastIndexOf('\n', setter.start) + 1, setter.start);
-  const how = /as:\s*$/.test(where) ? 'the loop variable of' : setter.step ? 'an output of' : 'set in';
-  return `${how} step \`${setter.step.id}\` (line ${line})`;
+  const how = SETS[setter.via ?? 'parameter'];
+  return setter.step ? `${how} \`${setter.step.id}\` (line ${line})` : `${how} (line ${line})`;
 }
 
 /** 1-based line and column of an offset. */

@@ -26,6 +26,8 @@ export interface Occurrence {
   readonly derived?: boolean;
   /** The step the place belongs to, when it is inside one. */
   readonly step?: StepNode;
+  /** How a definition of a state variable sets it. */
+  readonly via?: 'parameter' | 'map_outputs' | 'transform' | 'loop';
 }
 
 /**
@@ -70,17 +72,33 @@ export function occurrencesOf(view: YamlView): Occurrence[] {
     const from = offsets?.[0] ?? start;
     found.push({ kind, name, role, start: from, end: from + name.length, ...extra });
   };
-  const addKey = (kind: NameKind, role: Occurrence['role'], path: YamlPath, step?: StepNode) => {
+  const addKey = (
+    kind: NameKind,
+    role: Occurrence['role'],
+    path: YamlPath,
+    step?: StepNode,
+    via?: Occurrence['via'],
+  ) => {
     const key = keyNode(view, path);
     if (!key?.range) return;
     const name = String(key.value);
     const offsets = contentOffsets(key, view.text);
     const from = offsets?.[0] ?? key.range[0];
-    found.push({ kind, name, role, start: from, end: from + name.length, ...(step ? { step } : {}) });
+    found.push({
+      kind,
+      name,
+      role,
+      start: from,
+      end: from + name.length,
+      ...(step ? { step } : {}),
+      ...(via ? { via } : {}),
+    });
   };
   const value = view.value;
   add('tool', 'definition', ['name']);
-  listAt(value, ['parameters']).forEach((_, index) => add('state', 'definition', ['parameters', index, 'name']));
+  listAt(value, ['parameters']).forEach((_, index) =>
+    add('state', 'definition', ['parameters', index, 'name'], { via: 'parameter' }),
+  );
   const composite = ['implementation', 'composite'];
   listAt(value, [...composite, 'output_steps']).forEach((_, index) =>
     add('step', 'use', [...composite, 'output_steps', index]),
@@ -106,7 +124,7 @@ export function occurrencesOf(view: YamlView): Occurrence[] {
 
 interface Collect {
   add(kind: NameKind, role: Occurrence['role'], path: YamlPath, extra?: Partial<Occurrence>): void;
-  addKey(kind: NameKind, role: Occurrence['role'], path: YamlPath, step?: StepNode): void;
+  addKey(kind: NameKind, role: Occurrence['role'], path: YamlPath, step?: StepNode, via?: Occurrence['via']): void;
   readonly found: Occurrence[];
 }
 
@@ -134,12 +152,12 @@ function stepOccurrences(view: YamlView, node: StepNode, { add, addKey, found }:
   add('tool', 'use', [...at, 'tool'], step);
   listAt(doc, ['fallbacks']).forEach((_, index) => add('tool', 'use', [...at, 'fallbacks', index], step));
   for (const from of Object.keys(objectAt(doc, ['on_success', 'map_outputs'])))
-    add('state', 'definition', [...at, 'on_success', 'map_outputs', from], step);
+    add('state', 'definition', [...at, 'on_success', 'map_outputs', from], { ...step, via: 'map_outputs' });
   for (const to of Object.keys(objectAt(doc, ['on_success', 'transform']))) {
-    addKey('state', 'definition', [...at, 'on_success', 'transform', to], node);
+    addKey('state', 'definition', [...at, 'on_success', 'transform', to], node, 'transform');
     expressionAt(view, [...at, 'on_success', 'transform', to], node, found);
   }
-  add('state', 'definition', [...at, 'loop', 'as'], step);
+  add('state', 'definition', [...at, 'loop', 'as'], { ...step, via: 'loop' });
   templatesUnder(view, [...at, 'loop', 'over'], node, found);
   templatesUnder(view, [...at, 'inputs'], node, found);
   expressionAt(view, [...at, 'when'], node, found);

@@ -37,6 +37,8 @@ export class Project {
   readonly #entries = new Map<string, CatalogueEntry>();
   #queue: Promise<void> = Promise.resolve();
   #built = false;
+  /** The last build's result (its diagnostics, for hover); null before the first. */
+  lastBuild: HeldBuild | null = null;
   #reload = false;
 
   constructor(
@@ -92,9 +94,6 @@ export class Project {
     const analysis = this.compiler.analysis();
     return analysis ? { ...analysis, entries: this.#entries } : null;
   }
-
-  /** The last build's result; null before the first. */
-  lastBuild: HeldBuild | null = null;
 
   #schedule(file: string): Promise<void> {
     this.#pending.add(file);

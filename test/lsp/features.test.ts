@@ -201,7 +201,7 @@ describe('hover', () => {
     });
     const text = (hover.contents as { value: string }).value;
     expect(text).toMatch(/^state `found_messages: \{ id: string;/);
-    expect(text).toContain('- an output of step `gmail_search_messages` (line 39)');
+    expect(text).toContain('- an output mapped by step `gmail_search_messages` (line 39)');
     expect(text).toContain('set on every path to this step');
   });
 
