@@ -46,7 +46,8 @@ export function definitionsAt(view: YamlView, offset: number, file: string, stat
 export function toolDefinitions(name: string, state: ProjectState): Place[] {
   const tool = toolNamed(state.catalogue, name);
   if (!tool) return [];
-  if (tool.kind === 'remote') return [placeOf(tool.lock.absolutePath, tool.lock.text, tool.lock.locate(tool.at))];
+  if (tool.kind === 'remote')
+    return [placeOf(tool.lock.absolutePath, tool.lock.text, tool.lock.locate(tool.at, { key: true }))];
   const places = [placeOf(tool.source.absolutePath, tool.source.text, tool.source.locate(['name']))];
   const module = state.catalogue.handlerFile(name);
   if (tool.handler && module) {
