@@ -210,6 +210,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       'speak the Language Server Protocol on stdin and stdout: diagnostics, completion, hover, navigation in editors',
     )
     .option('--stdio', 'over stdin and stdout (the default, and the only transport; editors pass it)')
+    .option('--clientProcessId <pid>', "the editor's process, as some clients pass it: the server exits when it does")
     .action(async () => {
       const { lspCommand } = await import('./lsp-command.js');
       code = await lspCommand();

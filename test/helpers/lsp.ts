@@ -38,7 +38,8 @@ export const uriOf = (file: string) => pathToFileURL(file).href;
 
 /** Starts a server in `cwd` with these workspace folders, and initializes it. */
 export async function startLsp(cwd: string, folders: readonly string[] = [cwd]): Promise<LspClient> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'lsp', '--stdio'], {
+  // As VS Code's client starts a server it forks: --stdio, and its own process id.
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'lsp', '--stdio', `--clientProcessId=${process.pid}`], {
     cwd,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },

@@ -288,13 +288,44 @@ describe('rename', () => {
     ]);
   });
 
-  it("renames a step id: its id, next, steps.x in templates and JSONata, an error scenario's step", async () => {
+  it("renames a step id: its id, steps.x in templates and JSONata, a next, an error scenario's step", async () => {
+    const text = triageText
+      .replace('over: << state.messages >>', 'over: << steps.search.messages >>')
+      .replace('when: state.urgent_count > 0', 'when: state.urgent_count > 0 and $count(steps.search.messages) > 0')
+      .replace(
+        '          map_outputs: { messages: messages }',
+        '          map_outputs: { messages: messages }\n          next: search_done',
+      )
+      .replace(
+        '      - id: summarise',
+        '      - id: search_done\n        tool: echo_tool\n        inputs: { message: done }\n\n      - id: summarise',
+      )
+      .concat(
+        'error_scenarios:\n  - description: the search fails\n    input: { query: x }\n    stubs: { gmail_search_messages: { error: down } }\n    expected_error: { step: search, kind: execution }\n',
+      );
+    const version = client.change(TRIAGE, text);
+    await client.diagnostics(TRIAGE, version);
     const edit = await client.request<WorkspaceEdit>('textDocument/rename', {
       textDocument: { uri: uriOf(TRIAGE) },
-      position: at(triageText, 'id: search', 'id: s'.length),
+      position: at(text, 'id: search', 'id: s'.length),
       newName: 'lookup',
     });
-    expect(edit.changes![uriOf(TRIAGE)]).toEqual([{ range: range(17, 12, 18), newText: 'lookup' }]);
+    const edits = edit.changes![uriOf(TRIAGE)]!;
+    expect(
+      edits.map((one) => [
+        one.range.start.line + 1,
+        text.split('\n')[one.range.start.line]!.slice(one.range.start.character, one.range.end.character),
+      ]),
+    ).toEqual([
+      [18, 'search'],
+      [32, 'search'],
+      [46, 'search'],
+      [82, 'search'],
+    ]);
+    expect(edits.every((one) => one.newText === 'lookup')).toBe(true);
+    // `next: search_done` names another step, which keeps its name.
+    expect(edits.some((one) => one.range.start.line === 22)).toBe(false);
+    client.change(TRIAGE, triageText);
   });
 
   it('refuses a step whose id is derived from its tool, and a name that is not one', async () => {
