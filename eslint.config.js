@@ -28,6 +28,12 @@ export default tseslint.config(
     },
   },
   {
+    // The VS Code extension is CommonJS, as VS Code loads extensions with require.
+    files: ['src/vscode/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests reach into values of any shape on purpose.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -34,6 +34,10 @@
  *    cold build (whole process) of a project whose composites call 500 remote tools pinned in a lock
  *    against the same project with 500 local tools (no target: reported).
  *
+ * 8. The language server (BENCH_ONLY=lsp, scripts/bench-lsp.mjs): `toolgen lsp` over stdio in a project
+ *    of 1,000 tools, the time from a change of an open document to its diagnostics (target: under
+ *    100 ms, as a save in watch mode).
+ *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
  * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
@@ -63,6 +67,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { remoteAndLocalProjects, remoteCallBench } from './bench-mcp.mjs';
+import { lspBench } from './bench-lsp.mjs';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
@@ -889,6 +894,16 @@ async function main() {
     for (const line of rows) console.log(line);
     return;
   }
+  if (process.env.BENCH_ONLY === 'lsp') {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
+    try {
+      lspRows(await lspBench(root, { tools: size(1000, 20), edits: LSP_EDITS }));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+    for (const line of rows) console.log(line);
+    return;
+  }
   if (process.env.BENCH_ONLY === 'dbos') {
     // Sections 3 and 5 only: nothing else needs to run first.
     const durable = await durableBench();
@@ -926,10 +941,12 @@ async function main() {
     cleanup().finally(() => process.exit(130));
   });
   let compile;
+  let lsp;
   const watches = [];
   try {
     compile = await compileBench(root);
     watches.push(await watchBench(root, 10), await watchBench(root, size(1000, 20)));
+    lsp = await lspBench(root, { tools: size(1000, 20), edits: LSP_EDITS });
   } finally {
     await cleanup();
   }
@@ -975,6 +992,7 @@ async function main() {
     `target < ${WATCH_TARGET_MS} ms   ${large.latencyMs < WATCH_TARGET_MS ? 'ok' : 'MISSED'}`,
   );
   ratioRow(large.latencyMs / small.latencyMs, WATCH_SCALING_TARGET, `ratio ${large.tools} / ${small.tools} tools`);
+  lspRows(lsp);
   executorRows(chain, clean);
   tracingRows(tracing);
   durableRows(durable);
@@ -986,6 +1004,25 @@ async function main() {
   for (const line of rows.splice(0)) console.log(line);
   // Last, as they take minutes: builds as users run them, whole processes against the parse floor.
   await wholeProcessBuilds();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 8. The language server
+
+const LSP_EDITS = size(21, 2);
+const LSP_TARGET_MS = 100;
+
+function lspRows(lsp) {
+  row(
+    `lsp, ${lsp.tools} tools: edit → problems`,
+    ms(lsp.latencyMs),
+    `(median of ${lsp.edits} edits, p90 ${ms(lsp.p90Ms)}; first build on open ${ms(lsp.firstMs)})`,
+  );
+  row(
+    `  ${lsp.tools} tools`,
+    ms(lsp.latencyMs),
+    `target < ${LSP_TARGET_MS} ms   ${lsp.latencyMs < LSP_TARGET_MS ? 'ok' : 'MISSED'}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -42,7 +42,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'dist');
 /** Folders of dist/ that belong to the CLI only. */
-const CLI_ONLY = ['compiler/', 'cli/', 'migrate/', 'mcp-servers/', 'index.js', 'index.d.ts'];
+const CLI_ONLY = ['compiler/', 'cli/', 'lsp/', 'migrate/', 'mcp-servers/', 'index.js', 'index.d.ts'];
+/** What the build writes into dist/ that no package carries: the VS Code extension (scripts/vsix.mjs). */
+const UNPACKED = path.join(DIST, 'vscode');
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -244,7 +246,7 @@ The README of toolgen documents all of it.
 
 function copy(from, to) {
   mkdirSync(path.dirname(to), { recursive: true });
-  cpSync(from, to, { recursive: true });
+  cpSync(from, to, { recursive: true, filter: (file) => file !== UNPACKED });
 }
 
 /** `npm pack` of a staged folder into `out`: the report npm gives, one package. */

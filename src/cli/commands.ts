@@ -11,7 +11,7 @@ import { defaultOptions } from '../compiler/options.js';
 import { OutputComparer, OutputWriter, type WriteReport } from '../compiler/write/files.js';
 import { newCompiler, openCache, saveCache, type OpenCache } from './cache.js';
 import { collectSooner } from './heap.js';
-import { findConfig } from './config-file.js';
+import { findConfig, type FoundConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
@@ -38,6 +38,15 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
     printDiagnostics(output, found.diagnostics, found.sources);
     throw new UsageError(`${found.file} has problems (above); fix it, or move it away and pass flags`);
   }
+  return optionsOf(found, options);
+}
+
+/**
+ * The compiler's options from a config file (without problems) and the flags given over it.
+ *
+ * @example optionsOf(await findConfig('/p'), { root: '/p' }).configDir // '/p/config/tools'
+ */
+export function optionsOf(found: FoundConfig, options: CommandOptions): CompilerOptions {
   const flag = (value: string | undefined) => (value === undefined ? undefined : path.resolve(options.root, value));
   const configDir = flag(options.configDir) ?? found.config.configDir;
   const outDir = flag(options.outDir) ?? found.config.outDir;

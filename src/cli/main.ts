@@ -26,6 +26,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly string[]>> = {
   pull: [],
   list: [],
   diff: [],
+  lsp: [],
 };
 
 export async function main(argv: readonly string[], options: { cwd?: string; output?: Output } = {}): Promise<number> {
@@ -203,6 +204,18 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       output,
     );
   });
+
+  program
+    .command('lsp')
+    .description(
+      'speak the Language Server Protocol on stdin and stdout: diagnostics, completion, hover, navigation in editors',
+    )
+    .option('--stdio', 'over stdin and stdout (the default, and the only transport; editors pass it)')
+    .option('--clientProcessId <pid>', "the editor's process, as some clients pass it: the server exits when it does")
+    .action(async () => {
+      const { lspCommand } = await import('./lsp-command.js');
+      code = await lspCommand();
+    });
 
   const mcp = program
     .command('mcp')

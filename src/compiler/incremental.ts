@@ -10,19 +10,22 @@
  * what chokidar reports); `build(names, { sink })` keeps nothing, so the build after it starts afresh.
  * The MCP lock and the config file are read again by every build (two small files): a pull, or a
  * server declared or dropped, is seen at once, and only the callers of what changed are checked again.
+ * An editor hands it a `TextOverlay` of unsaved documents, which every build reads instead of the disk.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { warmHandlerFacts } from './handler-signatures.js';
 import { TemplateProblem, TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
-import { findToolFiles, loadFile, parseSource } from './load/load.js';
+import { byCodePoint, findToolFiles, loadFile, parseSource } from './load/load.js';
 import { loadMcp, type LoadedMcp } from './load/mcp.js';
+import { readSourceText, type TextOverlay } from './load/overlay.js';
 import { readTemplates } from './load/templates.js';
 import type { AdapterName, CompilerOptions, DeclaredServer } from './options.js';
+import type { CheckResult } from './check/index.js';
+import type { Catalogue } from './resolve/catalogue.js';
 import {
   build,
   templateFailure,
@@ -81,11 +84,14 @@ export class Compiler {
   #servers: readonly DeclaredServer[];
   /** The frameworks under `adapters`: the options' at first, the config's as watch mode reads it again. */
   #adapters: readonly AdapterName[];
+  /** Unsaved texts that stand in for files on disk (an editor's documents); none for the CLI. */
+  readonly #overlay: TextOverlay | null;
 
   /**
    * `handlerExports`: what handler modules export, and `handlerChecks`: what their type checks found, as
    * a previous run found them (the build cache keeps both; a check's result is used only while the
-   * files it read are unchanged).
+   * files it read are unchanged). `overlay`: texts read instead of the disk's (an editor's unsaved
+   * documents), consulted by every build.
    */
   constructor(
     readonly options: CompilerOptions,
@@ -94,8 +100,10 @@ export class Compiler {
       readonly handlerChecks?: ReadonlyMap<string, HandlerCheck>;
       readonly texts?: ReadonlyMap<string, string>;
       readonly typescriptFor?: (files: number) => TypeScriptHost | undefined;
+      readonly overlay?: TextOverlay;
     } = {},
   ) {
+    this.#overlay = memory.overlay ?? null;
     this.#handlerExports = memory.handlerExports ?? new Map();
     this.#typescriptFor = memory.typescriptFor ?? null;
     this.#texts = memory.texts ?? null;
@@ -117,7 +125,7 @@ export class Compiler {
   build(names: readonly string[], options: { readonly sink: OutputSink }): Promise<StreamedBuild>;
   build(names?: readonly string[], options?: { readonly sink?: OutputSink }): Promise<BuildResult>;
   async build(names: readonly string[] = [], { sink }: { readonly sink?: OutputSink } = {}): Promise<BuildResult> {
-    const files = await findToolFiles(this.options.configDir, this.options);
+    const files = await this.#toolFiles();
     const present = new Set(files);
     for (const file of this.#sources.keys()) if (!present.has(file)) this.#sources.delete(file);
     const texts = this.#texts;
@@ -141,7 +149,8 @@ export class Compiler {
     if (this.#reuse === null) return this.build();
     await Promise.all(
       changedFiles.map(async (file) => {
-        if (isToolFile(file, this.options) && existsSync(file)) await this.#refresh(file);
+        const present = this.#overlay?.has(file) === true || existsSync(file);
+        if (isToolFile(file, this.options) && present) await this.#refresh(file);
         else this.#sources.delete(file);
       }),
     );
@@ -159,6 +168,28 @@ export class Compiler {
   /** The agent frameworks `adapters` names now (watch mode reads the config file again); the next build writes theirs. */
   declareAdapters(adapters: readonly AdapterName[]): void {
     this.#adapters = adapters;
+  }
+
+  /**
+   * What the last build knew: every tool's entry and what its checks found; null before the first build
+   * and after one that kept nothing. For editors, which read a project without building it again.
+   */
+  analysis(): { readonly catalogue: Catalogue; readonly checked: CheckResult } | null {
+    return this.#reuse ? { catalogue: this.#reuse.catalogue, checked: this.#reuse.checked } : null;
+  }
+
+  /** Whether a file is one of the project's tools: a YAML file under the config dir that the globs select. */
+  isToolFile(file: string): boolean {
+    return isToolFile(file, this.options);
+  }
+
+  /** The tool files: those under the config dir, and any new one that exists only in the overlay. */
+  async #toolFiles(): Promise<string[]> {
+    const found = await findToolFiles(this.options.configDir, this.options);
+    const unsaved = (this.#overlay?.files() ?? []).filter(
+      (file) => isToolFile(file, this.options) && !found.includes(file),
+    );
+    return unsaved.length === 0 ? found : [...found, ...unsaved].sort(byCodePoint);
   }
 
   /** What handler modules export, by file and content hash: for the build cache. */
@@ -194,7 +225,7 @@ export class Compiler {
   /** Reads a file (unless its text is given) and, when its text changed since the last time, parses and validates it. */
   async #refresh(file: string, given?: string): Promise<void> {
     const shown = shownPath(this.options.root, file);
-    const text = given ?? (await readFile(file, 'utf8').catch(() => null));
+    const text = given ?? (await readSourceText(file, this.#overlay));
     const cached = this.#sources.get(file);
     if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
     const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
@@ -221,7 +252,7 @@ export class Compiler {
       given ??
       new Map(
         await Promise.all(
-          files.map(async (file) => [file, await readFile(file, 'utf8').catch(() => undefined)] as const),
+          files.map(async (file) => [file, (await readSourceText(file, this.#overlay)) ?? undefined] as const),
         ),
       );
     const first = files.filter((file) => texts.get(file)?.includes('function'));

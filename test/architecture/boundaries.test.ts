@@ -167,6 +167,15 @@ describe('boundaries', () => {
     expect(modules.some((module) => module.file.startsWith('mcp-lock/'))).toBe(true);
   });
 
+  it('the language server (lsp/) reads projects through the compiler, the language and the lock format; only the CLI imports it, and only it speaks the protocol', () => {
+    const allowed = (to: string) => ['lsp', 'compiler', 'language', 'mcp-lock'].includes(area(to));
+    expect(violations((from, to) => area(from) === 'lsp' && !allowed(to))).toEqual([]);
+    expect(violations((from, to) => area(to) === 'lsp' && area(from) !== 'lsp' && area(from) !== 'cli')).toEqual([]);
+    const speakers = modules.filter((module) => module.packages.some((name) => name.startsWith('vscode-')));
+    expect(speakers.length).toBeGreaterThan(0);
+    expect(speakers.filter((module) => area(module.file) !== 'lsp').map((module) => module.file)).toEqual([]);
+  });
+
   it('no stage imports a later stage', () => {
     expect(violations((from, to) => stageOf(from) >= 0 && stageOf(to) > stageOf(from))).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * packages in Node's module cache when it exits. A re-run with nothing changed loads no YAML parser,
  * validator, template engine or ts-morph; a run whose handler modules did not change never loads
  * ts-morph; a first build of a large project loads it in a worker thread, never in the compiler's;
- * `graph` after a build reads the picture it wrote; `--version` and `--help` load only commander; only `mcp pull` loads the MCP client.
+ * `graph` after a build reads the picture it wrote; `--version` and `--help` (`lsp --help` too) load only commander; only `mcp pull` loads the MCP client.
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -103,6 +103,7 @@ describe('what a run loads', () => {
     project = createProject();
     expect(loadedBy('--version')).toEqual(['commander']);
     expect(loadedBy('--help')).toEqual(['commander']);
+    expect(loadedBy('lsp', '--help')).toEqual(['commander']);
   });
 
   it('the MCP client only when mcp pull connects to a server; mcp list reads the lock without it', () => {

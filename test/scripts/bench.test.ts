@@ -23,6 +23,7 @@ describe('npm run bench', () => {
       'parallel: 3 × 50 ms tools',
       'loop: 200 × 10 ms, 20 at once',
       'watch, 20 tools: save → disk',
+      'lsp, 20 tools: edit → problems',
       '10-step chain via ChainExecutor',
       'in a clean process',
       '10-step chain, no tracer',

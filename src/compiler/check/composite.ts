@@ -55,9 +55,13 @@ export interface CompositeAnalysis {
   } | null;
 }
 
+/** Told what is defined when each step starts (undefined when no run reaches it): for editors (`scopes.ts`). */
+export type ScopeObserver = (node: StepNode, here: Definitions | undefined) => void;
+
 export function checkComposite(
   entry: CatalogueEntry,
   env: CheckEnvironment,
+  observe?: ScopeObserver,
 ): { analysis: CompositeAnalysis; diagnostics: Diagnostic[] } {
   const { source, document } = entry;
   if (document.implementation.type !== 'composite') throw new Error('checkComposite called on a function tool');
@@ -102,7 +106,16 @@ export function checkComposite(
   ];
   const stepIds = new Map(everyNode.map((node) => [node.id, node]));
   const variableSchema = variableSchemas(entry, everyNode, outputSchema);
-  const context: SequenceContext = { entry, env, report, allNames, stepIds, variableSchema, outputSchema };
+  const context: SequenceContext = {
+    entry,
+    env,
+    report,
+    allNames,
+    stepIds,
+    variableSchema,
+    outputSchema,
+    ...(observe ? { observe } : {}),
+  };
   const composite = document.implementation.composite;
   const isDag = composite.mode === 'dag' || steps.some((step) => step.depends_on !== undefined);
   // A run suspends as a whole: a wait with other steps in flight (branches, items, DAG steps) could not.
@@ -136,7 +149,7 @@ export function checkComposite(
   };
 }
 
-type SequenceContext = ReferenceScope;
+type SequenceContext = ReferenceScope & { readonly observe?: ScopeObserver };
 
 /** The state variables and step outputs a step defines when it succeeds. */
 function definedBy(node: StepNode): string[] {
@@ -312,6 +325,7 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
   const { entry, report } = ctx;
   const { source } = entry;
   const { doc } = node;
+  ctx.observe?.(node, here);
   if (doc.when !== undefined) {
     checkExpression(doc.when, [...node.path, 'when'], source, report);
     if (here) checkExpressionReferences(doc.when, [...node.path, 'when'], here, ctx);

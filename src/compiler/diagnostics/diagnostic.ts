@@ -24,6 +24,8 @@ interface DiagnosticOf<Id extends DiagnosticId> {
   readonly hint?: string;
   /** The name a misspelling probably meant. */
   readonly suggestion?: string;
+  /** Other places of the same cause (the other uses of a missing tool, the first tool of a name): an editor links them. */
+  readonly related?: readonly Location[];
 }
 
 /**
@@ -35,6 +37,7 @@ export type Diagnostic<Id extends DiagnosticId = DiagnosticId> = { [K in Id]: Di
 export interface DiagnosticExtras {
   /** From `closestName`: null (no near name) is the same as leaving it out. */
   readonly suggestion?: string | null;
+  readonly related?: readonly Location[];
 }
 
 /**
@@ -62,6 +65,7 @@ export function diagnostic<Id extends DiagnosticId>(
     location,
     ...(entry.hint === undefined ? {} : { hint: fillTemplate(entry.hint, values) }),
     ...(suggestion === undefined ? {} : { suggestion }),
+    ...(extras.related && extras.related.length > 0 ? { related: extras.related } : {}),
   };
   return found as Diagnostic<Id>;
 }

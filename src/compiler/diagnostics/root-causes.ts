@@ -2,9 +2,9 @@
  * One diagnostic per root cause. A tool that is not there (renamed, deleted, misspelt the same way
  * everywhere) is one mistake however many steps, fallbacks and stubs name it: it is reported at its
  * first use, with how many more there are and where. So is a server that is not there, whichever of
- * its tools each use names, and a tool a server does not have.
+ * its tools each use names, and a tool a server does not have. The other places go with it as `related`.
  */
-import { diagnostic, type Diagnostic } from './diagnostic.js';
+import { diagnostic, type Diagnostic, type Location } from './diagnostic.js';
 
 /**
  * The diagnostics with every group of "no tool named X" (steps, fallbacks, stubs) folded into its first.
@@ -32,14 +32,19 @@ export function collapseRepeatedCauses(diagnostics: readonly Diagnostic[]): Diag
       .map((other) => (other.location ? `${other.location.file}:${other.location.line}` : 'the command line'))
       .join(', ');
     const count = { more: String(others.length), uses: others.length === 1 ? 'use' : 'uses', places };
-    out.push(folded(kept, count));
+    const related = others.flatMap((other) => (other.location ? [other.location] : []));
+    out.push(folded(kept, count, related));
   }
   return out;
 }
 
 /** The first use's diagnostic, saying how many more uses there are and where. */
-function folded(kept: Diagnostic, count: { more: string; uses: string; places: string }): Diagnostic {
-  const extras = { suggestion: kept.suggestion ?? null };
+function folded(
+  kept: Diagnostic,
+  count: { more: string; uses: string; places: string },
+  related: readonly Location[],
+): Diagnostic {
+  const extras = { suggestion: kept.suggestion ?? null, related };
   if (kept.id === 'UNKNOWN_SERVER')
     return diagnostic('UNKNOWN_SERVER_USES', { ...kept.args, ...count }, kept.location, extras);
   if (kept.id === 'UNKNOWN_REMOTE_TOOL')

@@ -194,6 +194,7 @@ export async function resolveCatalogue(
           'DUPLICATE_TOOL',
           { name: document.name, where: `${where.file}:${where.line}` },
           source.locate(['name']),
+          { related: [where] },
         ),
       );
       continue;

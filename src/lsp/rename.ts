@@ -1,0 +1,55 @@
+/**
+ * Rename of a step id or a state variable, everywhere the file names it: ids and `next`s, `depends_on`,
+ * templates and JSONata, parameters, `map_outputs` targets, transforms, examples' inputs and expected
+ * outputs. A step without an id has none to rename (its id is derived from its tool), nor has a tool
+ * here (its name is what other files call).
+ */
+import { PROTOTYPE_NAMES } from '../language/json.js';
+import { RESERVED_NAMES } from '../language/template.js';
+import { occurrencesOf, type Occurrence } from './occurrences.js';
+import { occurrenceAt } from './navigation.js';
+import type { YamlView } from './yaml-view.js';
+
+export type Renamable = { readonly found: Occurrence } | { readonly refused: string };
+
+/**
+ * What the cursor is on, if it can be renamed; else why not.
+ *
+ * @example renamableAt(view, offset) // { found: { kind: 'step', name: 'search', … } }
+ */
+export function renamableAt(view: YamlView, offset: number): Renamable | null {
+  const found = occurrenceAt(view, offset);
+  if (!found) return null;
+  if (found.kind === 'tool')
+    return { refused: "a tool's name is what other tools call it by: rename it in its own file" };
+  const derived = occurrencesOf(view).some(
+    (other) => other.kind === 'step' && other.name === found.name && other.derived,
+  );
+  if (found.kind === 'step' && derived)
+    return { refused: `step '${found.name}' has no id of its own (it is derived from its tool): give it an id first` };
+  return { found };
+}
+
+/** Why a new name cannot be taken, or null. */
+export function refusedName(kind: Occurrence['kind'], name: string): string | null {
+  const pattern = kind === 'state' ? /^[A-Za-z_][A-Za-z0-9_]*$/ : /^[A-Za-z_][A-Za-z0-9_-]*$/;
+  if (!pattern.test(name)) return `'${name}' is not a valid ${kind === 'state' ? 'variable name' : 'step id'}`;
+  if (RESERVED_NAMES.has(name) || PROTOTYPE_NAMES.has(name) || (kind === 'step' && name === 'end'))
+    return `'${name}' is reserved`;
+  return null;
+}
+
+/**
+ * The edits that rename what `found` names to `name`, as offsets in the text.
+ *
+ * @example renameEdits(view, found, 'lookup') // [{ start: 120, end: 126, text: 'lookup' }, …]
+ */
+export function renameEdits(
+  view: YamlView,
+  found: Occurrence,
+  name: string,
+): { start: number; end: number; text: string }[] {
+  return occurrencesOf(view)
+    .filter((other) => other.kind === found.kind && other.name === found.name && !other.derived)
+    .map((other) => ({ start: other.start, end: other.end, text: name }));
+}
