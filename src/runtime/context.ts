@@ -8,6 +8,11 @@ export interface AuditContextOptions {
   readonly permissions?: Iterable<string>;
   /** Called with every record as it is made, e.g. to ship it to a log store. */
   readonly onRecord?: (record: AuditRecord) => void;
+  /**
+   * Whether `trail` keeps every record (default true). A context that serves many chains and ships
+   * its records with `onRecord` passes false, so that it does not grow with every attempt.
+   */
+  readonly keepTrail?: boolean;
 }
 
 const MAX_FINISHED_CHAINS = 1000;
@@ -44,6 +49,7 @@ export class AuditContext {
   readonly #chains = new Map<string, ChainRecord>();
   #finished = 0;
   readonly #onRecord: ((record: AuditRecord) => void) | undefined;
+  readonly #keepTrail: boolean;
 
   constructor(options: AuditContextOptions) {
     this.userId = options.userId;
@@ -51,15 +57,16 @@ export class AuditContext {
     this.casefileId = options.casefileId ?? null;
     this.permissions = new Set(options.permissions ?? []);
     this.#onRecord = options.onRecord;
+    this.#keepTrail = options.keepTrail ?? true;
   }
 
-  /** Every attempt recorded so far, oldest first. */
+  /** Every attempt recorded so far, oldest first; none with `keepTrail: false`. */
   get trail(): readonly AuditRecord[] {
     return this.#trail;
   }
 
   record(record: AuditRecord): void {
-    this.#trail.push(record);
+    if (this.#keepTrail) this.#trail.push(record);
     this.#onRecord?.(record);
   }
 

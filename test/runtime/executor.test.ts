@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { RuntimeUsageError, ToolCallError, type ChainPlan } from '../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  RuntimeUsageError,
+  ToolCallError,
+  ToolRegistry,
+  type AuditRecord,
+  type ChainPlan,
+} from '../../src/runtime/index.js';
 import { backoffDelay } from '../../src/runtime/retry.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
 
@@ -373,6 +381,24 @@ describe('ChainExecutor: policies and audit', () => {
     });
     expect(typeof record?.durationMs).toBe('number');
     expect(JSON.stringify(audit.trail)).not.toContain('hunter2');
+  });
+
+  it('ships every record with onRecord, and keeps none in the trail with keepTrail: false', async () => {
+    const shipped: AuditRecord[] = [];
+    const context = new AuditContext({
+      userId: 'u1',
+      sessionId: 's1',
+      keepTrail: false,
+      onRecord: (r) => shipped.push(r),
+    });
+    const run = new ChainExecutor({ registry: new ToolRegistry([echo]), context });
+    await run.executeChain(chain('c', [step('a', 'echo', { inputs: { message: 'x' } })]));
+    await run.call('echo', { message: 'y' });
+    expect(shipped).toMatchObject([
+      { tool: 'echo', stepId: 'a', status: 'success' },
+      { tool: 'echo', stepId: null, status: 'success' },
+    ]);
+    expect(context.trail).toEqual([]);
   });
 
   it('tracks chains in the context: planned, running, finished', async () => {
