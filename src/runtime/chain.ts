@@ -37,6 +37,8 @@ export interface ChainRequest {
   readonly onStep: StepListener | undefined;
   /** When tracing: the parent of the chain's span. */
   readonly trace: TraceContext | undefined;
+  /** When the call that runs the chain started (epoch ms): the chain starts then. Undefined: now. */
+  readonly startedAt: number | undefined;
 }
 
 /** A chain under way: what its end needs. */
@@ -66,7 +68,9 @@ function startChain(core: Core, request: ChainRequest): Settled<AnyChainResult> 
   const compiled = compilePlan(plan);
   // A resumed run is the same chain: its id and start (a built-in templates may read) come from the journal.
   const chainId = journal?.start.chainId ?? newChainId();
-  const startedAt = journal?.start.startedAt ?? isoTime(core.clock.now());
+  // One clock read for the call, the chain and its first step: nothing between them waits.
+  const startedMs = request.startedAt ?? core.clock.now();
+  const startedAt = journal?.start.startedAt ?? isoTime(startedMs);
   // Not a spread: V8 adds properties to a spread-made object on a slow path (see `newState`).
   const state = newState(request.initialState);
   const run: Run = {
@@ -108,7 +112,7 @@ function startChain(core: Core, request: ChainRequest): Settled<AnyChainResult> 
         ? { failure: tooDeep(), last: null }
         : plan.mode === 'dag'
           ? runDag(compiled, compiled.dependsOn, context)
-          : runSequence(compiled, context);
+          : runSequence(compiled, context, startedMs);
   } catch (error) {
     return failed(error);
   }
@@ -156,7 +160,7 @@ function endChain(core: Core, chain: ChainRun, end: SequenceEnd): AnyChainResult
     state: chain.state,
     failure,
     startedAt: chain.startedAt,
-    completedAt: isoTime(core.clock.now()),
+    completedAt: isoTime(end.endedAt ?? core.clock.now()),
     outputs: request.plan.mode === 'dag' ? dagOutputs(request.plan, run.results) : undefined,
     runId: request.journal?.runId,
     waiting,

@@ -258,6 +258,7 @@ export class ChainExecutor implements ToolCaller {
       journal: undefined,
       onStep: options.onStep,
       trace: undefined,
+      startedAt: undefined,
     }) as Settled<ChainResult>;
   }
 
@@ -377,6 +378,7 @@ export class ChainExecutor implements ToolCaller {
         journal: site.journal,
         onStep: site.onStep,
         trace: chainParent,
+        startedAt: call.startedAt,
       });
       return mapSettled(chain, (ran) => ({ attempt: this.#finish(call, chainOutcome(definition, ran)), chain: ran }));
     }
