@@ -401,6 +401,30 @@ describe('ChainExecutor: policies and audit', () => {
     expect(context.trail).toEqual([]);
   });
 
+  it('keeps the newest 1,000 finished chains, forgetting the one that finished first', () => {
+    const context = new AuditContext({ userId: 'u1', sessionId: 's1' });
+    const planned = context.planChain([{ name: 'echo' }]);
+    const track = (id: string, status: 'running' | 'success' | 'failed') => context.trackChain(id, 'c', [], status);
+    track('slow', 'running');
+    for (let i = 0; i < 1000; i += 1) {
+      track(`c${i}`, 'running');
+      track(`c${i}`, i % 2 ? 'failed' : 'success');
+    }
+    // A finished chain that runs again (a resumed run) and finishes again counts once, as finishing last.
+    track('c0', 'running');
+    track('c0', 'success');
+    expect(context.chains.size).toBe(1002);
+    track('slow', 'success');
+    expect(context.chains.has('c1')).toBe(false);
+    expect(context.chains.has('c0')).toBe(true);
+    expect([...context.chains.values()].filter((c) => c.status !== 'planned').length).toBe(1000);
+    track('c1000', 'running');
+    track('c1000', 'success');
+    expect(context.chains.has('c2')).toBe(false);
+    expect(context.chains.get(planned)).toMatchObject({ status: 'planned' });
+    expect(context.chains.get('slow')).toMatchObject({ status: 'success' });
+  });
+
   it('tracks chains in the context: planned, running, finished', async () => {
     const { executor: run, audit } = executor([echo]);
     const planned = audit.planChain([{ name: 'echo', parameters: { message: 'x' } }], {
