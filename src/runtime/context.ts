@@ -8,6 +8,11 @@ export interface AuditContextOptions {
   readonly permissions?: Iterable<string>;
   /** Called with every record as it is made, e.g. to ship it to a log store. */
   readonly onRecord?: (record: AuditRecord) => void;
+  /**
+   * Whether `trail` keeps every record (default true). A context that serves many chains and ships
+   * its records with `onRecord` passes false, so that it does not grow with every attempt.
+   */
+  readonly keepTrail?: boolean;
 }
 
 const MAX_FINISHED_CHAINS = 1000;
@@ -42,8 +47,18 @@ export class AuditContext {
   readonly permissions: ReadonlySet<string>;
   readonly #trail: AuditRecord[] = [];
   readonly #chains = new Map<string, ChainRecord>();
-  #finished = 0;
+  /**
+   * The records of finished chains in the order they finished, from `#oldest` on, so that forgetting
+   * the one that finished first costs nothing. (Looking for it in `#chains` walked past every entry
+   * deleted from the front of the map since V8 last rehashed it: about half the cost of a 10-step
+   * chain once a context ran 1,000.) A record replaced since (its chain ran again) is passed over.
+   */
+  #finished: ChainRecord[] = [];
+  #oldest = 0;
+  /** How many chains in `#chains` are finished. */
+  #finishedCount = 0;
   readonly #onRecord: ((record: AuditRecord) => void) | undefined;
+  readonly #keepTrail: boolean;
 
   constructor(options: AuditContextOptions) {
     this.userId = options.userId;
@@ -51,15 +66,16 @@ export class AuditContext {
     this.casefileId = options.casefileId ?? null;
     this.permissions = new Set(options.permissions ?? []);
     this.#onRecord = options.onRecord;
+    this.#keepTrail = options.keepTrail ?? true;
   }
 
-  /** Every attempt recorded so far, oldest first. */
+  /** Every attempt recorded so far, oldest first; none with `keepTrail: false`. */
   get trail(): readonly AuditRecord[] {
     return this.#trail;
   }
 
   record(record: AuditRecord): void {
-    this.#trail.push(record);
+    if (this.#keepTrail) this.#trail.push(record);
     this.#onRecord?.(record);
   }
 
@@ -94,7 +110,7 @@ export class AuditContext {
     return this.#chains;
   }
 
-  /** @internal The executor reports a chain's life here. Finished chains beyond the newest 1,000 are forgotten. */
+  /** @internal The executor reports a chain's life here. Past 1,000 finished chains, the one that finished first is forgotten. */
   trackChain(
     chainId: string,
     chainName: string,
@@ -102,15 +118,36 @@ export class AuditContext {
     status: 'running' | 'suspended' | 'success' | 'failed',
   ): void {
     const previous = this.#chains.get(chainId);
-    this.#chains.set(chainId, { chainId, chainName, status, tools, reasoning: previous?.reasoning ?? null });
-    if ((status === 'success' || status === 'failed') && ++this.#finished > MAX_FINISHED_CHAINS) {
-      for (const [id, chain] of this.#chains) {
-        if (chain.status === 'success' || chain.status === 'failed') {
-          this.#chains.delete(id);
-          this.#finished -= 1;
-          break;
-        }
+    const record: ChainRecord = { chainId, chainName, status, tools, reasoning: previous?.reasoning ?? null };
+    this.#chains.set(chainId, record);
+    if (previous !== undefined && isFinished(previous)) this.#finishedCount -= 1;
+    if (!isFinished(record)) return;
+    this.#finished.push(record);
+    this.#finishedCount += 1;
+    if (this.#finishedCount > MAX_FINISHED_CHAINS || this.#finished.length > 3 * MAX_FINISHED_CHAINS)
+      this.#forgetFinished();
+  }
+
+  /** Forgets the chains that finished first, past the newest 1,000, and lets go of replaced records. */
+  #forgetFinished(): void {
+    // Every finished chain's record is in `#finished` from `#oldest` on, so this stops in time.
+    while (this.#finishedCount > MAX_FINISHED_CHAINS) {
+      const oldest = this.#finished[this.#oldest]!;
+      this.#oldest += 1;
+      if (this.#chains.get(oldest.chainId) === oldest) {
+        this.#chains.delete(oldest.chainId);
+        this.#finishedCount -= 1;
       }
     }
+    if (this.#oldest >= MAX_FINISHED_CHAINS || this.#finished.length > 3 * MAX_FINISHED_CHAINS) {
+      this.#finished = this.#finished.filter(
+        (chain, index) => index >= this.#oldest && this.#chains.get(chain.chainId) === chain,
+      );
+      this.#oldest = 0;
+    }
   }
+}
+
+function isFinished(chain: ChainRecord): boolean {
+  return chain.status === 'success' || chain.status === 'failed';
 }

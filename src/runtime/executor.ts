@@ -260,6 +260,7 @@ export class ChainExecutor implements ToolCaller {
       idempotencyKey: options.idempotencyKey,
       onStep: options.onStep,
       trace: undefined,
+      startedAt: undefined,
     }) as Settled<ChainResult>;
   }
 
@@ -380,6 +381,7 @@ export class ChainExecutor implements ToolCaller {
         idempotencyKey: site.journal === undefined ? site.idempotencyKey : undefined,
         onStep: site.onStep,
         trace: chainParent,
+        startedAt: call.startedAt,
       });
       return mapSettled(chain, (ran) => ({ attempt: this.#finish(call, chainOutcome(definition, ran)), chain: ran }));
     }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { RuntimeUsageError, ToolCallError, type ChainPlan } from '../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  RuntimeUsageError,
+  ToolCallError,
+  ToolRegistry,
+  type AuditRecord,
+  type ChainPlan,
+} from '../../src/runtime/index.js';
 import { backoffDelay } from '../../src/runtime/retry.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
 
@@ -373,6 +381,48 @@ describe('ChainExecutor: policies and audit', () => {
     });
     expect(typeof record?.durationMs).toBe('number');
     expect(JSON.stringify(audit.trail)).not.toContain('hunter2');
+  });
+
+  it('ships every record with onRecord, and keeps none in the trail with keepTrail: false', async () => {
+    const shipped: AuditRecord[] = [];
+    const context = new AuditContext({
+      userId: 'u1',
+      sessionId: 's1',
+      keepTrail: false,
+      onRecord: (r) => shipped.push(r),
+    });
+    const run = new ChainExecutor({ registry: new ToolRegistry([echo]), context });
+    await run.executeChain(chain('c', [step('a', 'echo', { inputs: { message: 'x' } })]));
+    await run.call('echo', { message: 'y' });
+    expect(shipped).toMatchObject([
+      { tool: 'echo', stepId: 'a', status: 'success' },
+      { tool: 'echo', stepId: null, status: 'success' },
+    ]);
+    expect(context.trail).toEqual([]);
+  });
+
+  it('keeps the newest 1,000 finished chains, forgetting the one that finished first', () => {
+    const context = new AuditContext({ userId: 'u1', sessionId: 's1' });
+    const planned = context.planChain([{ name: 'echo' }]);
+    const track = (id: string, status: 'running' | 'success' | 'failed') => context.trackChain(id, 'c', [], status);
+    track('slow', 'running');
+    for (let i = 0; i < 1000; i += 1) {
+      track(`c${i}`, 'running');
+      track(`c${i}`, i % 2 ? 'failed' : 'success');
+    }
+    // A finished chain that runs again (a resumed run) and finishes again counts once, as finishing last.
+    track('c0', 'running');
+    track('c0', 'success');
+    expect(context.chains.size).toBe(1002);
+    track('slow', 'success');
+    expect(context.chains.has('c1')).toBe(false);
+    expect(context.chains.has('c0')).toBe(true);
+    expect([...context.chains.values()].filter((c) => c.status !== 'planned').length).toBe(1000);
+    track('c1000', 'running');
+    track('c1000', 'success');
+    expect(context.chains.has('c2')).toBe(false);
+    expect(context.chains.get(planned)).toMatchObject({ status: 'planned' });
+    expect(context.chains.get('slow')).toMatchObject({ status: 'success' });
   });
 
   it('tracks chains in the context: planned, running, finished', async () => {

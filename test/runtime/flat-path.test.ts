@@ -1,6 +1,7 @@
 /**
  * The flat path of plain call steps: a step that follows one which settled at once starts when that
- * one ended (one clock read per step); anything that could take time between two steps reads again.
+ * one ended (one clock read per step), the first step when the chain started, and the chain ends when
+ * its last step did; anything that could take time between two steps reads again.
  */
 import { describe, expect, it } from 'vitest';
 import { AuditContext, ChainExecutor, ToolRegistry, type Clock } from '../../src/runtime/index.js';
@@ -43,15 +44,19 @@ describe('the flat path of plain call steps', () => {
     expect(history.map((entry) => entry.duration_ms)).toEqual([1, 1, 1]);
     for (let i = 1; i < history.length; i += 1)
       expect(history[i]!.started_at_ms).toBe(history[i - 1]!.started_at_ms + history[i - 1]!.duration_ms);
-    // The chain's start and end, the first step's start, and each step's end.
-    expect(reads).toBe(2 + 1 + 3);
+    // The chain's start (its first step's too), and each step's end (the last one's is the chain's end).
+    expect(reads).toBe(1 + 3);
+    expect(result.started_at).toBe(new Date(history[0]!.started_at_ms).toISOString());
+    const last = history[history.length - 1]!;
+    expect(result.completed_at).toBe(new Date(last.started_at_ms + last.duration_ms).toISOString());
   });
 
   it('with a step listener, or a handler that settles later, each step reads its own start', async () => {
+    // The chain's start (its first step's too), each step's end, the next two steps' starts, the chain's end.
     const listened = await run('sync', () => {});
-    expect(listened.reads).toBe(2 + 3 * 2);
+    expect(listened.reads).toBe(1 + 3 + 2 + 1);
     const asynchronous = await run('later');
-    expect(asynchronous.reads).toBe(2 + 3 * 2);
+    expect(asynchronous.reads).toBe(1 + 3 + 2 + 1);
     for (const { result } of [listened, asynchronous]) {
       const history = result.execution_history;
       for (let i = 1; i < history.length; i += 1)

@@ -22,6 +22,8 @@ export interface SequenceEnd {
   readonly last: unknown;
   /** Set when a wait step suspended the run: the sequence stopped there. */
   readonly suspended?: ChainWaiting;
+  /** When its last step ended (epoch ms), when that step settled at once and nothing came after it. */
+  readonly endedAt?: number | undefined;
 }
 
 /** Runs a sequence of steps (at once when every step settles at once); blocks are handed it, so that they need not import the sequence runner. */

@@ -10,21 +10,19 @@ import type { CompiledStep } from '../compiled-plan.js';
 import { evaluate, expressionFailure, type EvaluationLimits } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
 import type { Settled } from '../settled.js';
+import { limitsOf, type StepContext } from './context.js';
 import { newState } from './state.js';
 
 /**
- * Maps and transforms a step's output into `scope.state`; the failure (and state unchanged) when a
- * mapping finds nothing or a transform does not evaluate. Synchronous without transforms.
+ * Maps and transforms a step's output into the context's state; the failure (and state unchanged)
+ * when a mapping finds nothing or a transform does not evaluate. Synchronous without transforms.
  *
- * @example intoState(step, { a: { b: 1 } }, scope, limits) // null, and scope.state.one === 1 for `a.b: one`
+ * @example intoState(step, { a: { b: 1 } }, context) // null, and context.scope.state.one === 1 for `a.b: one`
  */
-export function intoState(
-  step: CompiledStep,
-  output: unknown,
-  scope: TemplateScope & { readonly state: Record<string, unknown> },
-  limits: EvaluationLimits,
-): Settled<ToolFailure | null> {
+export function intoState(step: CompiledStep, output: unknown, context: StepContext): Settled<ToolFailure | null> {
+  const { scope } = context;
   if (step.transform.length === 0) return mapOutputs(step, output, scope.state);
+  const limits = limitsOf(context);
   // The transforms run on a copy, so that one failing leaves state as the step found it.
   const staged = {
     state: newState(scope.state),

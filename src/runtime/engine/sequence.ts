@@ -12,26 +12,32 @@ import { limitReached, toolOf, type SequenceEnd, type StepContext } from './cont
 import { executeCall, executeStep, recordFailure } from './step.js';
 import type { StepRun } from './step-run.js';
 
-export function runSequence(sequence: CompiledSequence, context: StepContext): Settled<SequenceEnd> {
-  return runFrom(sequence, context, sequence.entry, null);
+/** Runs a sequence from its entry; its first step starts at `startedAt` when the caller just read the clock. */
+export function runSequence(
+  sequence: CompiledSequence,
+  context: StepContext,
+  startedAt?: number,
+): Settled<SequenceEnd> {
+  return runFrom(sequence, context, sequence.entry, null, startedAt);
 }
 
 /**
  * Runs the sequence from step `current` on, `last` being the output of the last step that succeeded
  * before it. A plain call step takes the flat path (`executeCall`); when it settled at once, the next
- * one starts when it ended: one clock read per step. (A step listener may take time between two
- * steps, so with one the clock is read again.) At the first step that does not settle at once, the
- * rest waits for it, and goes on from the step after it in this same loop.
+ * one starts when it ended: one clock read per step, and the sequence ends then too. (A step listener
+ * may take time between two steps, so with one the clock is read again.) At the first step that does
+ * not settle at once, the rest waits for it, and goes on from the step after it in this same loop.
  */
 function runFrom(
   sequence: CompiledSequence,
   context: StepContext,
   current: string | null,
   last: unknown,
+  startedAt?: number,
 ): Settled<SequenceEnd> {
   const flat = isFlat(context);
   const chained = context.run.onStep === undefined;
-  let endedAt: number | undefined;
+  let endedAt = startedAt;
   while (current !== null) {
     const stopped = enter(current, context, last);
     if (stopped !== null) return stopped;
@@ -52,7 +58,7 @@ function runFrom(
     current = next;
     endedAt = plain && chained ? lastEnded(context.run.history) : undefined;
   }
-  return { failure: null, last };
+  return { failure: null, last, endedAt };
 }
 
 /** The sequence's last output once `step` ran: a choice is not an output, the last call's or block's stays. */
