@@ -15,7 +15,7 @@ import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
 import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../mcp-servers/drift.js';
-import { lockText, LOCKFILE_VERSION, type Lock, type LockedServer } from '../mcp-servers/lock.js';
+import { byCodeUnits, lockText, LOCKFILE_VERSION, type Lock, type LockedServer } from '../mcp-servers/lock.js';
 import { readLockFile } from '../mcp-servers/lock-file.js';
 import { settingsFor } from './commands.js';
 import { EXIT } from './exit.js';
@@ -218,7 +218,7 @@ function key(d: Diagnostic): string {
 /** `<server>/<tool>` → the composites whose plans call it, fall back to it or allow it next, sorted. */
 function remoteUses(plans: ReadonlyMap<string, ChainPlan>): Map<string, string[]> {
   const uses = new Map<string, string[]>();
-  for (const [composite, plan] of [...plans].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [composite, plan] of [...plans].sort(([a], [b]) => byCodeUnits(a, b))) {
     const tools = new Set([...plan.steps.flatMap(toolsOf), ...(plan.nextTools?.allow ?? [])]);
     for (const tool of tools) if (tool.includes('/')) uses.set(tool, [...(uses.get(tool) ?? []), composite]);
   }
