@@ -128,7 +128,13 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       .option('--registry <file>', 'the generated index to import (.ts through tsx, or compiled .js)')
       .option('--user <id>', 'the caller in the audit context', 'cli')
       .option('--permissions <list>', 'comma-separated permissions the caller has', '')
-      .option('--casefile <id>', 'the casefile of the audit context');
+      .option('--casefile <id>', 'the casefile of the audit context')
+      .option(
+        '--expression-time-ms <ms>',
+        'how long one evaluation of a when, transform or choice may compute (default 1000)',
+        count,
+      )
+      .option('--expression-depth <levels>', 'how deeply one evaluation may nest (default 1000)', count);
   caller(
     program
       .command('run')
@@ -264,6 +270,10 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       userId: options.user,
       permissions: list(options.permissions),
       casefileId: options.casefile ?? null,
+      expressionBudget: {
+        ...(options.expressionTimeMs !== undefined ? { timeMs: options.expressionTimeMs } : {}),
+        ...(options.expressionDepth !== undefined ? { depth: options.expressionDepth } : {}),
+      },
     };
   }
 
@@ -332,6 +342,8 @@ interface CallerFlags {
   readonly user: string;
   readonly permissions: string;
   readonly casefile?: string;
+  readonly expressionTimeMs?: number;
+  readonly expressionDepth?: number;
 }
 
 interface ServeFlags {

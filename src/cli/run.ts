@@ -12,6 +12,7 @@ import {
   redact,
   unwaitedStep,
   type ChainResult,
+  type ExpressionBudget,
   type Stub,
   type ToolHandler,
   type ToolRegistry,
@@ -38,6 +39,8 @@ export interface RunOptions {
   readonly userId: string;
   readonly permissions: readonly string[];
   readonly casefileId: string | null;
+  /** What one evaluation of an expression may spend; the runtime's defaults for what it leaves out. */
+  readonly expressionBudget?: Partial<ExpressionBudget>;
 }
 
 /** `toolgen run NAME`: the exit code. */
@@ -76,7 +79,12 @@ async function runWith(
     permissions: options.permissions,
   });
   const store = options.store ? new FileRunStore(path.resolve(options.root, options.store)) : null;
-  const executor = new ChainExecutor({ registry, context, ...(store ? { store } : {}) });
+  const executor = new ChainExecutor({
+    registry,
+    context,
+    ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
+    ...(store ? { store } : {}),
+  });
   const fields = definition.audit.redactFields;
   let trace: Trace;
   if (definition.implementation.kind === 'composite') {

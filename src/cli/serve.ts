@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { isLoopback } from '../mcp/hosts.js';
 import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../mcp/index.js';
-import { FileRunStore, type AuditRecord, type ToolRegistry } from '../runtime/index.js';
+import { FileRunStore, type AuditRecord, type ExpressionBudget, type ToolRegistry } from '../runtime/index.js';
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
@@ -30,6 +30,8 @@ export interface ServeOptions {
   readonly auditLog: string | null;
   /** Journal durable runs here (a `FileRunStore`): wait steps suspend instead of failing. */
   readonly store: string | null;
+  /** What one evaluation of an expression may spend; the runtime's defaults for what it leaves out. */
+  readonly expressionBudget?: Partial<ExpressionBudget>;
   readonly httpFlags: HttpFlags;
 }
 
@@ -74,6 +76,7 @@ async function serveRegistry(
     name: 'toolgen',
     version: VERSION,
     defaults: { userId: options.userId, permissions: options.permissions, casefileId: options.casefileId },
+    ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
     ...(auditLog ? { onAudit: (record: AuditRecord) => appendFileSync(auditLog, `${JSON.stringify(record)}\n`) } : {}),
     ...(options.store ? { store: new FileRunStore(path.resolve(options.root, options.store)) } : {}),
   };

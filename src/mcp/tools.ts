@@ -26,6 +26,7 @@ import {
   type AuditRecord,
   type ChainResult,
   type Clock,
+  type ExpressionBudget,
   type JsonSchema,
   type RunStore,
   type StepListener,
@@ -66,6 +67,8 @@ export interface ToolServerOptions {
    * instead of failing its wait.
    */
   readonly store?: RunStore;
+  /** What one evaluation of a `when`, `transform` or choice condition may spend (the executor's option). */
+  readonly expressionBudget?: Partial<ExpressionBudget>;
   /** For tests: the executor's clock (and the HTTP server's, for idle sessions). */
   readonly clock?: Clock;
   /** The app's OpenTelemetry tracer, handed to every call's executor (see the README's Tracing section). */
@@ -137,6 +140,7 @@ async function callTool(
     registry: options.registry,
     context,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.tracer ? { tracer: options.tracer, traceContent: options.traceContent ?? false } : {}),
   });

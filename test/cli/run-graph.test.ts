@@ -108,6 +108,20 @@ describe('toolgen run', () => {
     expect(approval?.error?.kind).toBe('execution');
   });
 
+  it('--expression-depth and --expression-time-ms set the budget of every expression the run evaluates', () => {
+    const triage = ['run', 'inbox_triage', '--input', '{"query":"invoice"}', '--permissions', 'gmail.read,drive.write'];
+    const run = toolgen(...triage, '--expression-depth', '2', '--json');
+    expect(run.status, run.stderr).toBe(1);
+    const trace = JSON.parse(run.stdout) as { failure: { kind: string; message: string } };
+    expect(trace.failure.kind).toBe('limit');
+    expect(trace.failure.message).toMatch(/nested deeper than its budget of 2 levels \(expressionBudget\.depth\)/);
+    const roomy = toolgen(...triage, '--expression-time-ms', '5000', '--expression-depth', '50');
+    expect(roomy.status, roomy.stderr).toBe(0);
+    const zero = toolgen('run', 'inbox_triage', '--expression-time-ms', '0');
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toMatch(/--expression-time-ms.*expected a whole number of at least 1/);
+  });
+
   it('reads --input from a file', () => {
     const run = toolgen('run', 'echo_tool', '--input', '@config/tools/demo/../../tool.schema.json', '--json');
     // The schema is JSON but not an echo_tool input: a failed call, exit 1.
