@@ -60,6 +60,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -494,11 +495,120 @@ function chainFixture() {
     }
     return state;
   };
-  return { registry, composite, plan, byHand };
+  // The floor of the executor's contract: the same calls by hand, plus what its result and audit
+  // trail hold, made as cheaply as plain code makes them: the composite's input validated, a chain
+  // id, the chain's start and end (ISO, one formatting a millisecond, as the executor does), per
+  // step its start and end, a step result, a history entry and an audit record, a record for the
+  // composite, and the chain listed in its context. No executor can do less and keep the contract.
+  const validateInput = ajv.compile(composite.parameters);
+  const stepIds = plan.steps.map((step) => step.id);
+  const toolNames = tools.map((tool) => tool.name);
+  let lastMs = Number.NaN;
+  let lastIso = '';
+  const iso = (ms) => {
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
+  };
+  const record = (context, { tool, stepId, chainId, startedAt, endedAt, input, output }) => ({
+    event: 'tool_success',
+    tool,
+    status: 'success',
+    userId: context.userId,
+    sessionId: context.sessionId,
+    casefileId: null,
+    chainId,
+    stepId,
+    attempt: 1,
+    startedAtMs: startedAt,
+    durationMs: endedAt - startedAt,
+    waitedMs: 0,
+    input,
+    output,
+  });
+  const withRecords = async (input, context) => {
+    if (!validateInput(input)) throw new Error(ajv.errorsText(validateInput.errors));
+    const chainId = randomUUID();
+    Number(chainId); // flattened, as the executor keeps its ids
+    const started = Date.now();
+    context.chains.set(chainId, {
+      chainId,
+      chainName: plan.name,
+      status: 'running',
+      tools: toolNames,
+      reasoning: null,
+    });
+    const state = Object.assign({}, input);
+    const results = [];
+    const history = [];
+    let at = started;
+    for (let i = 0; i < CHAIN_STEPS; i += 1) {
+      const toolInput = { value: state[valueIn[i]], label: `step ${i + 1} of ${state.name}` };
+      if (!validators[i](toolInput)) throw new Error(`step ${i}: ${ajv.errorsText(validators[i].errors)}`);
+      const handlerContext = { audit: context, chainId, stepId: stepIds[i], attempt: 1 };
+      const output = await handlers[i](toolInput, handlerContext);
+      const ended = Date.now();
+      state[valueOut[i]] = output.value;
+      state[labelOut[i]] = output.label;
+      results.push({ step: stepIds[i], tool: toolNames[i], status: 'success', attempts: 1, output });
+      history.push({
+        step: stepIds[i],
+        tool: toolNames[i],
+        attempt: 1,
+        status: 'success',
+        started_at_ms: at,
+        duration_ms: ended - at,
+        waited_ms: 0,
+      });
+      const fields = { tool: toolNames[i], stepId: stepIds[i], chainId, startedAt: at, endedAt: ended };
+      context.record(record(context, { ...fields, input: toolInput, output }));
+      at = ended;
+    }
+    const result = {
+      success: true,
+      status: 'success',
+      chain_id: chainId,
+      chain_name: plan.name,
+      steps_executed: CHAIN_STEPS,
+      steps_succeeded: CHAIN_STEPS,
+      steps_failed: 0,
+      results,
+      execution_history: history,
+      final_state: state,
+      started_at: iso(started),
+      completed_at: iso(at),
+    };
+    context.chains.set(chainId, {
+      chainId,
+      chainName: plan.name,
+      status: 'success',
+      tools: toolNames,
+      reasoning: null,
+    });
+    const fields = { tool: plan.name, stepId: null, chainId: null, startedAt: started, endedAt: at };
+    context.record(record(context, { ...fields, input, output: result }));
+    return result;
+  };
+  return { registry, composite, plan, byHand, withRecords };
+}
+
+/** What `withRecords` keeps its records in: a context per chain, as the executor per chain has. */
+function recordsContext() {
+  return {
+    userId: 'bench_user',
+    sessionId: 'bench_session',
+    chains: new Map(),
+    records: 0,
+    record() {
+      this.records += 1;
+    },
+  };
 }
 
 async function executorBench() {
-  const { registry, composite, plan, byHand } = chainFixture();
+  const { registry, composite, plan, byHand, withRecords } = chainFixture();
   const input = { value_0: 1, name: 'bench' };
   // One AuditContext and executor per chain, as an app makes one per request.
   const newExecutor = () =>
@@ -513,6 +623,14 @@ async function executorBench() {
   assert.equal(executor.context.trail.length, CHAIN_STEPS + 1, 'one audit record per step and one for the composite');
   assert.deepEqual(result.final_state, await byHand(input, handContext));
   assert.equal(result.final_state[`value_${CHAIN_STEPS}`], 1 + CHAIN_STEPS);
+  const floorContext = recordsContext();
+  const floor = await withRecords(input, floorContext);
+  assert.equal(floorContext.records, CHAIN_STEPS + 1, 'the floor makes the records the executor makes');
+  assert.deepEqual(floor.final_state, result.final_state);
+  assert.deepEqual(
+    floor.execution_history.map(({ step, tool, status }) => ({ step, tool, status })),
+    result.execution_history.map(({ step, tool, status }) => ({ step, tool, status })),
+  );
 
   // One executor for every chain, as an app that keeps one: an executor's audit context is its own,
   // so that app ships each record elsewhere (`onRecord`) and keeps no trail, which would grow with
@@ -538,6 +656,7 @@ async function executorBench() {
     reused: () => shared.runComposite(composite, input),
     executeChain: () => newExecutor().executeChain(plan, input),
     byHand: () => byHand(input, handContext),
+    withRecords: () => withRecords(input, recordsContext()),
   };
   const loop = async (fn, count) => {
     for (let i = 0; i < count; i += 1) await fn();
@@ -864,6 +983,11 @@ function executorRows(chain, clean) {
     `(runComposite, an executor per chain, median of ${CHAIN_ROUNDS} × ${CHAINS_PER_ROUND.toLocaleString('en')})`,
   );
   row('same calls by hand + validation', us(chain.byHand));
+  row(
+    '  + result and audit records',
+    us(chain.withRecords),
+    `(ratio ${(chain.withRecords / chain.byHand).toFixed(2)}: the floor of the contract, what the executor must make; see the README)`,
+  );
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET, 'ratio, executor per chain');
   row('  one executor reused', us(chain.reused));
   ratioRow(chain.reused / chain.byHand, EXECUTOR_TARGET, 'ratio, executor reused');
@@ -879,6 +1003,11 @@ function executorRows(chain, clean) {
   );
   ratioRow(clean.runComposite / clean.byHand, EXECUTOR_TARGET, 'ratio, clean process');
   ratioRow(clean.reused / clean.byHand, EXECUTOR_TARGET, 'ratio, clean, reused');
+  row(
+    '  executor over the floor',
+    `${(chain.runComposite / chain.withRecords).toFixed(2)}`,
+    `(per chain; reused ${(chain.reused / chain.withRecords).toFixed(2)}, clean ${(clean.runComposite / clean.withRecords).toFixed(2)}, clean reused ${(clean.reused / clean.withRecords).toFixed(2)}: what interpreting the plan adds)`,
+  );
 }
 
 async function main() {

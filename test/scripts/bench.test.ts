@@ -29,6 +29,8 @@ describe('npm run bench', () => {
       'lsp, 20 tools: edit → problems',
       '10-step chain via ChainExecutor',
       'in a clean process',
+      '+ result and audit records',
+      'executor over the floor',
       '10-step chain, no tracer',
       'tracer, SDK + memory exporter',
       'durable step, file store',
