@@ -59,6 +59,15 @@ function success(output: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
+/** A call refused before it ran: a tool error that names the failure kind (and its code). */
+export function failureResult(failure: {
+  readonly kind: string;
+  readonly code: string;
+  readonly message: string;
+}): CallToolResult {
+  return error(failure);
+}
+
 function error(failure: {
   readonly kind: string;
   readonly message: string;

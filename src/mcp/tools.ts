@@ -7,11 +7,12 @@
  * `_meta` (`IDEMPOTENCY_KEY_META`, as a toolgen composite's remote step does in a durable run) is
  * handed on (`RunOptions.idempotencyKey`), so that a retried call deduplicates end to end.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   fromJsonSchema,
   McpServer,
   type AuthInfo,
+  type CallToolResult,
   type jsonSchemaValidator,
   type McpServerFactory,
   type ServerContext,
@@ -21,6 +22,7 @@ import { packageVersion } from '../language/package-version.js';
 import {
   AuditContext,
   ChainExecutor,
+  DurableRunError,
   IDEMPOTENCY_KEY_META,
   type AuditContextOptions,
   type AuditRecord,
@@ -34,7 +36,7 @@ import {
   type ToolRegistry,
   type Tracer,
 } from '../runtime/index.js';
-import { toolResult } from './results.js';
+import { failureResult, toolResult } from './results.js';
 
 /** Who is calling, as the MCP connection tells it. */
 export interface McpCaller {
@@ -150,14 +152,40 @@ async function callTool(
   if (definition.implementation.kind === 'function')
     return toolResult(await executor.call(definition, input, { signal, ...keyed }));
   const reporter = progress(ctx);
-  const result: ChainResult<unknown, boolean> = await executor.runComposite(definition, input, {
-    signal,
-    ...keyed,
-    ...(reporter ? { onStep: reporter.onStep } : {}),
-  });
+  // With a store, a keyed call is a durable run named by its key: sent again, it is the same run.
+  const once =
+    options.store && typeof key === 'string' && key !== '' ? { runId: keyedRunId(who.userId, definition, key) } : keyed;
+  let result: ChainResult<unknown, boolean>;
+  try {
+    result = await executor.runComposite(definition, input, {
+      signal,
+      ...once,
+      ...(reporter ? { onStep: reporter.onStep } : {}),
+    });
+  } catch (error) {
+    if (error instanceof DurableRunError) return refusedRun(error);
+    throw error;
+  }
   // The result ends the request: notifications still on their way would arrive after it, and be dropped.
   await reporter?.sent();
   return toolResult(result, definition);
+}
+
+/** The run id of a keyed call: the same for the same caller, tool and key, and a valid run id on every store. */
+function keyedRunId(userId: string, tool: ToolDefinition, key: string): string {
+  const hash = createHash('sha256').update(JSON.stringify([userId, tool.name, key]));
+  return `mcp-${hash.digest('hex').slice(0, 40)}`;
+}
+
+/** A keyed call the run under its key refuses: sent before with other input, or its run cannot go on. */
+function refusedRun(error: DurableRunError): CallToolResult {
+  if (error.code === 'run_mismatch')
+    return failureResult({
+      kind: 'validation',
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: `this ${IDEMPOTENCY_KEY_META} was sent before with other input: a key names one call; send a new key for a new call`,
+    });
+  return failureResult({ kind: 'execution', code: error.code.toUpperCase(), message: error.message });
 }
 
 function defaultContext(caller: McpCaller, options: ToolServerOptions): Omit<AuditContextOptions, 'onRecord'> {

@@ -90,6 +90,6 @@ export type {
 } from './tool.js';
 export type { TraceAttributes, TraceAttributeValue, TraceContext, Tracer, TraceSpan } from './tracing.js';
 export { createTestExecutor } from './testing.js';
-export type { TestExecutor } from './testing.js';
+export type { TestExecutor, TestExecutorOptions } from './testing.js';
 export type { Stub, StubResponse, TestContext } from '../language/testing.js';
 export { unwaitedStep } from './unwaited.js';

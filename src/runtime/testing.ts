@@ -19,18 +19,27 @@ export interface TestExecutor {
   readonly calls: ReadonlyMap<string, number>;
 }
 
+export interface TestExecutorOptions {
+  readonly context?: TestContext;
+  /** Tool name to a stub, as the YAML writes one. */
+  readonly stubs?: Readonly<Record<string, Stub>>;
+  /**
+   * Let the tools of other MCP servers that no stub replaces call their servers. Off by default: a
+   * test that reaches one fails there, and no server is started.
+   */
+  readonly callServers?: boolean;
+}
+
 /**
  * @example
  * const { executor, clock } = createTestExecutor(createToolRegistry(), {
  *   stubs: { drive_upload_file: { error: 'quota exceeded' } },
  * });
  */
-export function createTestExecutor(
-  registry: ToolRegistry,
-  options: { context?: TestContext; stubs?: Readonly<Record<string, Stub>> } = {},
-): TestExecutor {
+export function createTestExecutor(registry: ToolRegistry, options: TestExecutorOptions = {}): TestExecutor {
   const calls = new Map<string, number>();
   const handlers: Record<string, ToolHandler<unknown, unknown>> = {};
+  if (options.callServers !== true) for (const name of registry.names()) unstubbedRemote(registry, name, handlers);
   for (const [name, stub] of Object.entries(options.stubs ?? {})) {
     const responses = 'sequence' in stub ? stub.sequence : [stub];
     handlers[name] = () => {
@@ -57,6 +66,22 @@ export function createTestExecutor(
     random: () => TEST_RANDOM,
   });
   return { executor, clock, context, calls };
+}
+
+/** A tool of another MCP server, when it is one: a handler that fails the call, naming the stub it needs. */
+function unstubbedRemote(
+  registry: ToolRegistry,
+  name: string,
+  handlers: Record<string, ToolHandler<unknown, unknown>>,
+) {
+  const remote = registry.get(name)?.remote;
+  if (remote === undefined) return;
+  handlers[name] = () => {
+    throw new Error(
+      `'${name}' is a tool of the MCP server '${remote.server}', which a test executor does not call: ` +
+        `stub it (stubs: { '${name}': { output: … } }), or pass callServers: true`,
+    );
+  };
 }
 
 const CONTEXT_KEYS: readonly string[] = ['userId', 'sessionId', 'casefileId', 'permissions'];
