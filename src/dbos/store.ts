@@ -366,6 +366,10 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     return this.#journal.mark(runId, mark);
   }
 
+  appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<void> {
+    return this.#journal.appendAndMark(runId, record, mark);
+  }
+
   unfinished(): Promise<string[]> {
     return this.#journal.unfinished();
   }

@@ -27,6 +27,11 @@ export interface RunStore {
   read(runId: string): Promise<readonly JournalRecord[] | undefined>;
   /** Moves a run in the index. */
   mark(runId: string, mark: RunMark): Promise<void>;
+  /**
+   * Appends a record and moves the run in the index in one write, where a store can (the PostgreSQL
+   * one): `signal` uses it, so that no crash falls between the two. A store without it gets two writes.
+   */
+  appendAndMark?(runId: string, record: JournalRecord, mark: RunMark): Promise<void>;
   /** Ids of runs that started and neither ended nor suspended: a crash left them, or they are running now. */
   unfinished(): Promise<string[]>;
   /** Runs waiting for a signal, with what each waits for. */
