@@ -118,13 +118,13 @@ export class DurableRuns {
       .filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now)
       .map(({ runId }) => runId);
     // A dispatching store knows which workers died, and continues their runs on live ones; an unfinished
-    // run of a live worker is running there, not left by a crash.
+    // run of a live worker is running there, not left by a crash. Only one that no stretch runs or
+    // waits to run is resumed here.
     const recovered = this.#dispatcher ? await this.#dispatcher.recover() : { resumed: [], refused: [] };
     const resumed = [...recovered.resumed];
     const refused = [...recovered.refused];
-    const ids = [...(this.#dispatcher ? [] : await this.#store.unfinished()), ...expired].filter(
-      (id) => !this.#active.has(id),
-    );
+    const unfinished = this.#dispatcher ? await this.#dispatcher.unattended() : await this.#store.unfinished();
+    const ids = [...unfinished, ...expired].filter((id) => !this.#active.has(id));
     for (const id of ids) {
       try {
         resumed.push(await this.resume(id, options));

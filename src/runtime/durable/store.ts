@@ -80,4 +80,10 @@ export interface RunDispatcher {
   dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult>;
   /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones; a run it cannot continue is refused, not thrown. */
   recover(): Promise<ResumeAllResult>;
+  /**
+   * Ids of the runs the store lists as running that no stretch runs or waits to run: a crash came
+   * between a store write and the stretch it was to start (a signal's, a run's first), or a caller is
+   * about to start it. `resumeAll()` resumes them; a stretch started twice runs once.
+   */
+  unattended(): Promise<string[]>;
 }
