@@ -96,6 +96,15 @@ export class JournalTables {
     ]);
   }
 
+  /** One statement, so both land or neither does. */
+  async appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<void> {
+    const statement =
+      `WITH appended AS (INSERT INTO ${this.#records} (run_id, record) VALUES ($1, $2)) ` +
+      `UPDATE ${this.#runs} SET status = $3, waiting = $4 WHERE run_id = $1`;
+    const waiting = mark.status === 'suspended' ? JSON.stringify(mark.waiting) : null;
+    await this.#pool.query(statement, [runId, JSON.stringify(record), mark.status, waiting]);
+  }
+
   async unfinished(): Promise<string[]> {
     const { rows } = await this.#pool.query<{ run_id: string }>(
       `SELECT run_id FROM ${this.#runs} WHERE status = 'running' ORDER BY run_id`,

@@ -278,8 +278,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     );
     const report: ResumeAllResult = { resumed: [], refused: [] };
     outcomes.forEach((outcome, index) => {
-      // A stretch's workflow id is the run id, or `<run id>:wait-N`.
-      const runId = moved[index]!.split(':')[0]!;
+      const runId = runIdOf(moved[index]!);
       if (outcome.status === 'fulfilled') {
         const value = outcome.value;
         if ('result' in value) report.resumed.push(value.result);
@@ -293,6 +292,24 @@ export class DbosRunStore implements RunStore, RunDispatcher {
       }
     });
     return report;
+  }
+
+  /**
+   * The runs marked running without a workflow pending or queued: a caller died between its write and
+   * the workflow it was to start, or is about to start it. The runs are read first: a run whose
+   * workflow starts between the two reads is not among them.
+   */
+  async unattended(): Promise<string[]> {
+    const running = await this.#journal.unfinished();
+    if (running.length === 0) return [];
+    const active = await DBOS.listWorkflows({
+      status: ['PENDING', 'ENQUEUED'],
+      workflowName: WORKFLOW_NAME,
+      loadInput: false,
+      loadOutput: false,
+    });
+    const attended = new Set(active.map((workflow) => runIdOf(workflow.workflowID)));
+    return running.filter((runId) => !attended.has(runId));
   }
 
   /**
@@ -366,6 +383,10 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     return this.#journal.mark(runId, mark);
   }
 
+  appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<void> {
+    return this.#journal.appendAndMark(runId, record, mark);
+  }
+
   unfinished(): Promise<string[]> {
     return this.#journal.unfinished();
   }
@@ -383,6 +404,11 @@ function exitOnLostId(executorId: string): (error: Error) => void {
     );
     process.exit(75);
   };
+}
+
+/** A stretch's workflow id is the run id, or `<run id>:wait-N`. */
+function runIdOf(workflowID: string): string {
+  return workflowID.split(':')[0]!;
 }
 
 function unwrap(outcome: WorkflowOutcome): DispatchedResult {

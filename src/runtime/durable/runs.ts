@@ -118,13 +118,13 @@ export class DurableRuns {
       .filter(({ waiting }) => waiting.deadline !== null && Date.parse(waiting.deadline) <= now)
       .map(({ runId }) => runId);
     // A dispatching store knows which workers died, and continues their runs on live ones; an unfinished
-    // run of a live worker is running there, not left by a crash.
+    // run of a live worker is running there, not left by a crash. Only one that no stretch runs or
+    // waits to run is resumed here.
     const recovered = this.#dispatcher ? await this.#dispatcher.recover() : { resumed: [], refused: [] };
     const resumed = [...recovered.resumed];
     const refused = [...recovered.refused];
-    const ids = [...(this.#dispatcher ? [] : await this.#store.unfinished()), ...expired].filter(
-      (id) => !this.#active.has(id),
-    );
+    const unfinished = this.#dispatcher ? await this.#dispatcher.unattended() : await this.#store.unfinished();
+    const ids = [...unfinished, ...expired].filter((id) => !this.#active.has(id));
     for (const id of ids) {
       try {
         resumed.push(await this.resume(id, options));
@@ -165,10 +165,16 @@ export class DurableRuns {
       // decides for itself; this process checks only a tool it knows.
       if (!this.#dispatcher || this.#registry.get(records[0].tool)) this.#composite(runId, records[0], options);
       const record: JournalRecord = { type: 'signal', key, name, payload };
-      // The index first: a crash between the two writes leaves a run that resumeAll() continues (to
-      // its wait again, then suspended) and that still takes the signal, never one that does neither.
-      await this.#store.mark(runId, { status: 'running' });
-      await this.#store.append(runId, record);
+      if (this.#store.appendAndMark) {
+        // One write where the store can: on DBOS, resuming a run marked running whose signal was never
+        // journaled joins the stretch that suspended it, which is over, and nothing marks it suspended again.
+        await this.#store.appendAndMark(runId, record, { status: 'running' });
+      } else {
+        // The index first: a crash between the two writes leaves a run that resumeAll() continues (to
+        // its wait again, then suspended) and that still takes the signal, never one that does neither.
+        await this.#store.mark(runId, { status: 'running' });
+        await this.#store.append(runId, record);
+      }
       return this.#continue(runId, [...records, record], options);
     });
   }

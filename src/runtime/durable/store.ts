@@ -27,6 +27,11 @@ export interface RunStore {
   read(runId: string): Promise<readonly JournalRecord[] | undefined>;
   /** Moves a run in the index. */
   mark(runId: string, mark: RunMark): Promise<void>;
+  /**
+   * Appends a record and moves the run in the index in one write, where a store can (the PostgreSQL
+   * one): `signal` uses it, so that no crash falls between the two. A store without it gets two writes.
+   */
+  appendAndMark?(runId: string, record: JournalRecord, mark: RunMark): Promise<void>;
   /** Ids of runs that started and neither ended nor suspended: a crash left them, or they are running now. */
   unfinished(): Promise<string[]>;
   /** Runs waiting for a signal, with what each waits for. */
@@ -75,4 +80,10 @@ export interface RunDispatcher {
   dispatch(runId: string, segment: string, options: { readonly allowPlanChange?: boolean }): Promise<DispatchedResult>;
   /** What `resumeAll()` does on this store: the runs of workers that died, continued on live ones; a run it cannot continue is refused, not thrown. */
   recover(): Promise<ResumeAllResult>;
+  /**
+   * Ids of the runs the store lists as running that no stretch runs or waits to run: a crash came
+   * between a store write and the stretch it was to start (a signal's, a run's first), or a caller is
+   * about to start it. `resumeAll()` resumes them; a stretch started twice runs once.
+   */
+  unattended(): Promise<string[]>;
 }

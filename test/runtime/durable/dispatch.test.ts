@@ -29,6 +29,8 @@ class InProcessDispatcher implements RunDispatcher {
   readonly asked: string[] = [];
   #continueHere: ContinueHere | undefined;
   recovered: ResumeAllResult = { resumed: [], refused: [] };
+  /** What `unattended()` answers. */
+  idle: string[] = [];
   attach(continueHere: ContinueHere): void {
     this.#continueHere = continueHere;
   }
@@ -39,6 +41,9 @@ class InProcessDispatcher implements RunDispatcher {
   async recover(): Promise<ResumeAllResult> {
     this.asked.push('recover');
     return this.recovered;
+  }
+  async unattended(): Promise<string[]> {
+    return this.idle;
   }
 }
 
@@ -149,5 +154,14 @@ describe('a store with a dispatcher', () => {
     expect(await store.unfinished()).toEqual(['left']);
     expect(await executor.resumeAll()).toEqual({ resumed: [], refused: [] });
     expect(store.dispatcher.asked.at(-1)).toBe('recover');
+  });
+
+  it('resumeAll resumes the unfinished runs the dispatcher says no stretch runs or waits to run', async () => {
+    store.dispatcher.idle = ['left'];
+    const { resumed, refused } = await executor.resumeAll();
+    expect(store.dispatcher.asked.slice(-2)).toEqual(['recover', 'left:start']);
+    // Its start record names a plan that is not the tool's: the stretch is refused, and reported.
+    expect(resumed).toEqual([]);
+    expect(refused).toMatchObject([{ runId: 'left', code: 'plan_changed' }]);
   });
 });
