@@ -512,7 +512,7 @@ function chainFixture() {
     }
     return lastIso;
   };
-  const record = (context, { tool, stepId, chainId, startedAt, endedAt, input, output }) => ({
+  const record = (context, { tool, stepId, chainId, startedAt, endedAt, input }, output) => ({
     event: 'tool_success',
     tool,
     status: 'success',
@@ -562,8 +562,8 @@ function chainFixture() {
         duration_ms: ended - at,
         waited_ms: 0,
       });
-      const fields = { tool: toolNames[i], stepId: stepIds[i], chainId, startedAt: at, endedAt: ended };
-      context.record(record(context, { ...fields, input: toolInput, output }));
+      const step = { tool: toolNames[i], stepId: stepIds[i], chainId, startedAt: at, endedAt: ended, input: toolInput };
+      context.record(record(context, step, output));
       at = ended;
     }
     const result = {
@@ -587,8 +587,8 @@ function chainFixture() {
       tools: toolNames,
       reasoning: null,
     });
-    const fields = { tool: plan.name, stepId: null, chainId: null, startedAt: started, endedAt: at };
-    context.record(record(context, { ...fields, input, output: result }));
+    const call = { tool: plan.name, stepId: null, chainId: null, startedAt: started, endedAt: at, input };
+    context.record(record(context, call, result));
     return result;
   };
   return { registry, composite, plan, byHand, withRecords };
