@@ -23,6 +23,9 @@ import { printable } from '../compiler/diagnostics/printable.js';
 const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly string[]>> = {
   run: ['--out-dir'],
   serve: ['--out-dir'],
+  runs: [],
+  signal: ['--out-dir'],
+  resume: ['--out-dir'],
   pull: [],
   list: [],
   diff: [],
@@ -211,6 +214,47 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     );
   });
 
+  const storeHelp = 'the store the run is journaled in: the --store DIR of `toolgen run` or `toolgen serve`';
+  program
+    .command('runs')
+    .description('list the durable runs in a store that wait for a signal or are unfinished')
+    .requiredOption('--store <dir>', 'the store: the --store DIR of `toolgen run` or `toolgen serve`')
+    .option('--json', 'print them as JSON')
+    .action(async (options: { store: string; json?: boolean }) => {
+      const { runsCommand } = await import('./runs.js');
+      code = await runsCommand({ root: cwd, store: options.store, json: options.json === true }, output);
+    });
+  caller(
+    program
+      .command('signal')
+      .description(
+        "deliver a signal to a suspended durable run, continue it with the app's real handlers, and print its trace",
+      )
+      .argument('<run-id>', 'the run, as `toolgen runs` lists it')
+      .argument('<signal>', 'the signal it waits for')
+      .requiredOption('--store <dir>', storeHelp)
+      .option('--payload <json>', "the signal's payload: JSON text, or @file.json", '{}')
+      .option('--allow-plan-change', "replay the run even when its tool's plan changed since it started")
+      .option('--json', 'print the result and the trace as JSON'),
+  ).action(async (runId: string, signal: string, options: ContinueFlags & { payload: string } & CallerFlags) => {
+    const { signalCommand } = await import('./signal.js');
+    code = await signalCommand(runId, signal, options.payload, await continueSettings(options), output);
+  });
+  caller(
+    program
+      .command('resume')
+      .description(
+        'continue a durable run no process runs (left by a crash), or fail a wait past its deadline, and print its trace',
+      )
+      .argument('<run-id>', 'the run, as `toolgen runs` lists it')
+      .requiredOption('--store <dir>', storeHelp)
+      .option('--allow-plan-change', "replay the run even when its tool's plan changed since it started")
+      .option('--json', 'print the result and the trace as JSON'),
+  ).action(async (runId: string, options: ContinueFlags & CallerFlags) => {
+    const { resumeCommand } = await import('./signal.js');
+    code = await resumeCommand(runId, await continueSettings(options), output);
+  });
+
   program
     .command('lsp')
     .description(
@@ -274,6 +318,16 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         ...(options.expressionTimeMs !== undefined ? { timeMs: options.expressionTimeMs } : {}),
         ...(options.expressionDepth !== undefined ? { depth: options.expressionDepth } : {}),
       },
+    };
+  }
+
+  /** What `signal` and `resume` take: the caller, the store, and how to print. */
+  async function continueSettings(options: ContinueFlags & CallerFlags) {
+    return {
+      ...(await callerSettings(options)),
+      store: options.store,
+      json: options.json === true,
+      allowPlanChange: options.allowPlanChange === true,
     };
   }
 
@@ -344,6 +398,12 @@ interface CallerFlags {
   readonly casefile?: string;
   readonly expressionTimeMs?: number;
   readonly expressionDepth?: number;
+}
+
+interface ContinueFlags {
+  readonly store: string;
+  readonly json?: boolean;
+  readonly allowPlanChange?: boolean;
 }
 
 interface ServeFlags {

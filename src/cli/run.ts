@@ -45,7 +45,7 @@ export interface RunOptions {
 
 /** `toolgen run NAME`: the exit code. */
 export async function runCommand(name: string, options: RunOptions, output: Output): Promise<number> {
-  const input = readInput(options.root, options.input);
+  const input = readJsonArgument(options.root, '--input', options.input);
   const stubs = options.stubs.map(parseStub);
   const loaded = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
   try {
@@ -108,19 +108,24 @@ async function runWith(
   return trace.success ? EXIT.ok : EXIT.problems;
 }
 
-function readInput(root: string, text: string): unknown {
+/**
+ * A JSON argument: the text itself, or `@file.json` for a file's. `flag` names it in usage errors.
+ *
+ * @example readJsonArgument(process.cwd(), '--payload', '@approval.json')
+ */
+export function readJsonArgument(root: string, flag: string, text: string): unknown {
   let source = text;
   if (text.startsWith('@')) {
     try {
       source = readFileSync(path.resolve(root, text.slice(1)), 'utf8');
     } catch (error) {
-      throw new UsageError(`cannot read --input ${text}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(`cannot read ${flag} ${text}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   try {
     return JSON.parse(source);
   } catch (error) {
-    throw new UsageError(`--input is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(`${flag} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -99,6 +99,9 @@ describe('help and command words', () => {
   it.each([
     ['serve', ['--out-dir']],
     ['run', ['--out-dir']],
+    ['signal', ['--out-dir']],
+    ['resume', ['--out-dir']],
+    ['runs', []],
   ])("%s --help lists, of the program's options, only those it reads", async (command, read) => {
     project = createProject();
     const { code, out } = await run([command, '--help']);

@@ -1,0 +1,160 @@
+/**
+ * `toolgen signal RUN_ID SIGNAL --store DIR` and `toolgen resume RUN_ID --store DIR`: continue a
+ * durable run that `toolgen run --store` or `toolgen serve --store` left, in this process, with the
+ * app's real handlers and the caller the flags give, and print its trace as `toolgen run` does.
+ * Exit 0 when the run succeeded, 1 when it failed or suspended again, 2 when nothing was done: bad
+ * usage, or a request the store refused (a `DurableRunError`; the run stays as it was).
+ */
+import path from 'node:path';
+import {
+  AuditContext,
+  ChainExecutor,
+  DurableRunError,
+  redact,
+  type ChainResult,
+  type ExpressionBudget,
+  type ToolRegistry,
+} from '../runtime/index.js';
+import { printable } from '../compiler/diagnostics/printable.js';
+import { EXIT, UsageError } from './exit.js';
+import { loadRegistry } from './load-tools.js';
+import type { Output } from './output.js';
+import { readJsonArgument } from './run.js';
+import { openStore, startOf } from './runs.js';
+import { chainTrace, printTrace } from './trace.js';
+
+export interface ContinueOptions {
+  /** Where relative paths on the command line start: the current directory. */
+  readonly root: string;
+  /** The project root, the config file's folder: what a stdio MCP server's relative `cwd` is relative to. */
+  readonly projectRoot: string;
+  /** The generated index to import. */
+  readonly registry: string;
+  /** The store the run is journaled in (a `FileRunStore`). */
+  readonly store: string;
+  readonly json: boolean;
+  /** Replay the run against its tool's plan even when the plan changed since the run started. */
+  readonly allowPlanChange: boolean;
+  readonly userId: string;
+  readonly permissions: readonly string[];
+  readonly casefileId: string | null;
+  /** What one evaluation of an expression may spend; the runtime's defaults for what it leaves out. */
+  readonly expressionBudget?: Partial<ExpressionBudget>;
+}
+
+/** `toolgen signal RUN_ID SIGNAL --payload JSON`: delivers the signal, and the continued run's exit code. */
+export async function signalCommand(
+  runId: string,
+  signal: string,
+  payloadText: string,
+  options: ContinueOptions,
+  output: Output,
+): Promise<number> {
+  const payload = readJsonArgument(options.root, '--payload', payloadText);
+  return continueRun('signal', runId, options, output, (executor, allowPlanChange) =>
+    executor.signal(runId, signal, payload, { allowPlanChange }),
+  );
+}
+
+/** `toolgen resume RUN_ID`: continues an unfinished run, or fails a wait past its deadline. */
+export async function resumeCommand(runId: string, options: ContinueOptions, output: Output): Promise<number> {
+  return continueRun('resume', runId, options, output, (executor, allowPlanChange) =>
+    executor.resume(runId, { allowPlanChange }),
+  );
+}
+
+type Continuation = (executor: ChainExecutor, allowPlanChange: boolean) => Promise<ChainResult<unknown, boolean>>;
+
+/** Loads the registry, continues the run as `proceed` says, and prints its trace or why the store refused. */
+async function continueRun(
+  command: 'signal' | 'resume',
+  runId: string,
+  options: ContinueOptions,
+  output: Output,
+  proceed: Continuation,
+): Promise<number> {
+  const store = openStore(options.root, options.store);
+  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  try {
+    checkCaller(runId, startOf(store.dir, runId)?.tool, registry, options);
+    const context = new AuditContext({
+      userId: options.userId,
+      sessionId: `${command}-${process.pid}`,
+      casefileId: options.casefileId,
+      permissions: options.permissions,
+    });
+    const executor = new ChainExecutor({
+      registry,
+      context,
+      store,
+      ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
+    });
+    let result: ChainResult<unknown, boolean>;
+    try {
+      result = await proceed(executor, options.allowPlanChange);
+    } catch (error) {
+      if (!(error instanceof DurableRunError)) throw error;
+      const hint = await refusal(error, { runId, store: options.store, executor });
+      output.err(`toolgen: ${command} refused (${error.code}): ${printable(hint)}`);
+      return EXIT.usage;
+    }
+    const trace = chainTrace(result, context.trail, (value) => redact(value, redactFields(registry, result)));
+    if (options.json) output.out(JSON.stringify(trace, null, 2));
+    else for (const line of printTrace(trace)) output.out(line);
+    return trace.success ? EXIT.ok : EXIT.problems;
+  } finally {
+    // Stops the stdio MCP servers remote tools started: none outlives the command.
+    await registry.close();
+  }
+}
+
+/**
+ * The composite's policy is checked again when its run continues, as the caller the flags give: a
+ * caller it refuses would end the run failed for good, the signal spent. Said before anything is sent.
+ */
+function checkCaller(runId: string, tool: string | undefined, registry: ToolRegistry, options: ContinueOptions): void {
+  const policies = tool === undefined ? undefined : registry.get(tool)?.policies;
+  if (!policies) return;
+  const missing = policies.requiredPermissions.filter((permission) => !options.permissions.includes(permission));
+  const needs = [
+    ...(missing.length > 0 ? [`--permissions ${missing.join(',')}`] : []),
+    ...(policies.requiresCasefile && options.casefileId === null ? ['--casefile ID'] : []),
+  ];
+  if (needs.length > 0)
+    throw new UsageError(
+      `run '${runId}' runs '${tool}', whose policy needs ${needs.join(' and ')} of the caller; continued without, the run would fail for good (the run stays as it was)`,
+    );
+}
+
+/** The composite's own `redact_fields`, applied to its final state as `toolgen run` does. */
+function redactFields(registry: ToolRegistry, result: ChainResult<unknown, boolean>): readonly string[] {
+  return registry.get(result.chain_name)?.audit.redactFields ?? [];
+}
+
+/** The runtime's reason, and what to do about it on the command line. */
+async function refusal(
+  error: DurableRunError,
+  { runId, store, executor }: { runId: string; store: string; executor: ChainExecutor },
+): Promise<string> {
+  const list = `\`toolgen runs --store ${store}\` lists the runs waiting for a signal, and what each waits for`;
+  switch (error.code) {
+    case 'unknown_run':
+    case 'not_suspended':
+      return `${error.message}; ${list}`;
+    case 'wrong_signal':
+      return `${error.message}; send that one (${list})`;
+    case 'invalid_payload': {
+      const waiting = (await executor.suspended()).find((run) => run.runId === runId)?.waiting;
+      const schema = waiting ? `: ${JSON.stringify(waiting.schema)}` : '';
+      return `${error.message}; the run still waits: send a --payload its schema accepts${schema}`;
+    }
+    case 'expired':
+      return `${error.message.replace(/; resume it to follow the wait's failure policy$/, '')}; \`toolgen resume ${runId} --store ${store}\` fails the wait and follows its on_failure`;
+    case 'plan_changed':
+      return `${error.message.replace(/; resume with \{ allowPlanChange: true \} to replay it anyway$/, '')}; pass --allow-plan-change to replay it against the new plan anyway`;
+    case 'unknown_tool':
+      return `${error.message}; pass --registry with the generated index that has it`;
+    default:
+      return error.message;
+  }
+}
