@@ -91,7 +91,7 @@ function unfinishedLine(run: UnfinishedEntry): string {
  *
  * @example startOf(store.dir, 'transfer-42')?.tool // 'approved_transfer'
  */
-export function startOf(dir: string, runId: string): StartRecord | null {
+function startOf(dir: string, runId: string): StartRecord | null {
   // Not a run id the store could hold (`../x`): the executor refuses it, with the reason.
   if (runId.startsWith('.') || path.basename(runId) !== runId) return null;
   try {

@@ -16,11 +16,11 @@ import {
   type ToolRegistry,
 } from '../runtime/index.js';
 import { printable } from '../compiler/diagnostics/printable.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT } from './exit.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
 import { readJsonArgument } from './run.js';
-import { openStore, startOf } from './runs.js';
+import { openStore } from './runs.js';
 import { chainTrace, printTrace } from './trace.js';
 
 export interface ContinueOptions {
@@ -76,7 +76,6 @@ async function continueRun(
   const store = openStore(options.root, options.store);
   const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
   try {
-    checkCaller(runId, startOf(store.dir, runId)?.tool, registry, options);
     const context = new AuditContext({
       userId: options.userId,
       sessionId: `${command}-${process.pid}`,
@@ -108,24 +107,6 @@ async function continueRun(
   }
 }
 
-/**
- * The composite's policy is checked again when its run continues, as the caller the flags give: a
- * caller it refuses would end the run failed for good, the signal spent. Said before anything is sent.
- */
-function checkCaller(runId: string, tool: string | undefined, registry: ToolRegistry, options: ContinueOptions): void {
-  const policies = tool === undefined ? undefined : registry.get(tool)?.policies;
-  if (!policies) return;
-  const missing = policies.requiredPermissions.filter((permission) => !options.permissions.includes(permission));
-  const needs = [
-    ...(missing.length > 0 ? [`--permissions ${missing.join(',')}`] : []),
-    ...(policies.requiresCasefile && options.casefileId === null ? ['--casefile ID'] : []),
-  ];
-  if (needs.length > 0)
-    throw new UsageError(
-      `run '${runId}' runs '${tool}', whose policy needs ${needs.join(' and ')} of the caller; continued without, the run would fail for good (the run stays as it was)`,
-    );
-}
-
 /** The composite's own `redact_fields`, applied to its final state as `toolgen run` does. */
 function redactFields(registry: ToolRegistry, result: ChainResult<unknown, boolean>): readonly string[] {
   return registry.get(result.chain_name)?.audit.redactFields ?? [];
@@ -154,6 +135,8 @@ async function refusal(
       return `${error.message.replace(/; resume with \{ allowPlanChange: true \} to replay it anyway$/, '')}; pass --allow-plan-change to replay it against the new plan anyway`;
     case 'unknown_tool':
       return `${error.message}; pass --registry with the generated index that has it`;
+    case 'policy':
+      return `${error.message.replace(/; continue it as a caller the tool allows$/, '')}; pass the --permissions (or --casefile) it needs: the run still waits`;
     default:
       return error.message;
   }

@@ -28,7 +28,14 @@ import type { CallOutcome, ChainFailureReason, ChainResult } from './result.js';
 import { isPending, isPromiseLike, mapSettled, type Settled } from './settled.js';
 import { abortFailure, AbortReason, childController, NEVER, whenAborted } from './signals.js';
 import { endToolSpan, parentOf, startToolSpan, underSpan } from './spans.js';
-import type { CompositeRunOptions, RunOptions, ToolCaller, ToolCallContext, ToolDefinition } from './tool.js';
+import {
+  policyRefusal,
+  type CompositeRunOptions,
+  type RunOptions,
+  type ToolCaller,
+  type ToolCallContext,
+  type ToolDefinition,
+} from './tool.js';
 import { UNRECORDED, type TraceContext, type Tracer, type Tracing } from './tracing.js';
 
 export type { CompositeRunOptions, RunOptions } from './tool.js';
@@ -142,12 +149,8 @@ export class ChainExecutor implements ToolCaller {
       callAtOnce: options.fastPath === undefined ? atOnce : probed(options.fastPath, atOnce),
     };
     this.#durable = options.store
-      ? new DurableRuns(
-          options.store,
-          this.registry,
-          this.#clock,
-          this.context.userId,
-          (tool, input, journal, options) => this.#runJournaled(tool, input, journal, options),
+      ? new DurableRuns(options.store, this.registry, this.#clock, this.context, (tool, input, journal, options) =>
+          this.#runJournaled(tool, input, journal, options),
         )
       : null;
   }
@@ -507,19 +510,7 @@ export class ChainExecutor implements ToolCaller {
   }
 
   #policyRefusal(tool: ToolDefinition): ToolFailure | null {
-    const { policies } = tool;
-    if (policies.requiresCasefile && !this.context.casefileId) {
-      return { kind: 'policy', message: `'${tool.name}' requires a casefile, and the context has none` };
-    }
-    if (policies.requiredPermissions.length === 0) return null;
-    const missing = policies.requiredPermissions.filter((permission) => !this.context.hasPermission(permission));
-    if (missing.length > 0) {
-      return {
-        kind: 'policy',
-        message: `'${tool.name}' requires permission ${missing.map((p) => `'${p}'`).join(', ')}`,
-      };
-    }
-    return null;
+    return policyRefusal(tool, this.context);
   }
 
   /** The attempt at a tool the registry does not have: nothing was called, so nothing is audited (the run's history still shows it). */

@@ -1,5 +1,6 @@
 import type { AuditContext } from './context.js';
 import type { RemoteServers, RemoteTarget } from './remote.js';
+import type { ToolFailure } from './errors.js';
 import type { CallOutcome, ChainResult, StepResult } from './result.js';
 import type { JsonSchema } from '../language/json.js';
 import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../language/plan.js';
@@ -8,6 +9,21 @@ export interface ToolPolicies {
   readonly requiresCasefile: boolean;
   readonly requiredPermissions: readonly string[];
   readonly timeoutSeconds: number | null;
+}
+
+/**
+ * Why the context's caller may not call the tool (a `policy` failure); null when it may.
+ *
+ * @example policyRefusal(transfer, new AuditContext({ userId: 'u', sessionId: 's' }))?.message // "'transfer' requires permission 'banking.transfer'"
+ */
+export function policyRefusal(tool: ToolDefinition, context: AuditContext): ToolFailure | null {
+  const { policies } = tool;
+  if (policies.requiresCasefile && !context.casefileId)
+    return { kind: 'policy', message: `'${tool.name}' requires a casefile, and the context has none` };
+  if (policies.requiredPermissions.length === 0) return null;
+  const missing = policies.requiredPermissions.filter((permission) => !context.hasPermission(permission));
+  if (missing.length === 0) return null;
+  return { kind: 'policy', message: `'${tool.name}' requires permission ${missing.map((p) => `'${p}'`).join(', ')}` };
 }
 
 export interface AuditPolicy {

@@ -135,7 +135,7 @@ describe('toolgen runs and toolgen signal', () => {
     const unpermitted = toolgen('signal', runId, 'approval', '--store', store, '--payload', payload);
     expect(unpermitted.status).toBe(2);
     expect(unpermitted.stderr).toBe(
-      `toolgen: run '${runId}' runs 'approved_transfer', whose policy needs --permissions banking.transfer of the caller; continued without, the run would fail for good (the run stays as it was)\n`,
+      `toolgen: signal refused (policy): run '${runId}' cannot go on as this caller: 'approved_transfer' requires permission 'banking.transfer'; pass the --permissions (or --casefile) it needs: the run still waits\n`,
     );
     expect(listing().suspended.map((run) => run.run_id)).toEqual([runId]);
     expect(toolgen('signal', runId, 'approval', '--store', store, ...CALLER, '--payload', payload).status).toBe(0);

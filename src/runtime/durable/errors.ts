@@ -4,6 +4,7 @@ export type DurableRunErrorCode =
   | 'unknown_run'
   | 'unknown_tool'
   | 'plan_changed'
+  | 'policy'
   | 'run_mismatch'
   | 'not_suspended'
   | 'wrong_signal'

@@ -9,7 +9,8 @@ import { schemaErrors } from '../../language/validation.js';
 import { stableJson } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
-import type { RunOptions, ToolDefinition, ToolLookup } from '../tool.js';
+import type { AuditContext } from '../context.js';
+import { policyRefusal, type RunOptions, type ToolDefinition, type ToolLookup } from '../tool.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
 import type { JournalRecord, StartRecord } from './records.js';
@@ -44,18 +45,19 @@ export class DurableRuns {
   readonly #store: RunStore;
   readonly #registry: ToolLookup;
   readonly #clock: Clock;
-  readonly #userId: string;
+  /** The executor's caller: whose run a new one is, and who must be allowed to continue one. */
+  readonly #context: AuditContext;
   readonly #execute: JournaledRunner;
   /** Set when the store runs runs where it chooses (`@toolgen/runtime/dbos`): this process then runs only what it hands back. */
   readonly #dispatcher: RunDispatcher | undefined;
   /** Runs this process is running now: asking for one again joins it instead of starting it twice. */
   readonly #active = new Map<string, Promise<AnyChainResult>>();
 
-  constructor(store: RunStore, registry: ToolLookup, clock: Clock, userId: string, execute: JournaledRunner) {
+  constructor(store: RunStore, registry: ToolLookup, clock: Clock, context: AuditContext, execute: JournaledRunner) {
     this.#store = store;
     this.#registry = registry;
     this.#clock = clock;
-    this.#userId = userId;
+    this.#context = context;
     this.#execute = execute;
     this.#dispatcher = store.dispatcher;
     this.#dispatcher?.attach((runId, options) => this.#continueHere(runId, options));
@@ -79,7 +81,7 @@ export class DurableRuns {
         chainId: randomUUID(),
         startedAt: new Date(this.#clock.now()).toISOString(),
         input,
-        userId: this.#userId,
+        userId: this.#context.userId,
       };
       if (await this.#store.create(id, start)) {
         if (this.#dispatcher) return this.#dispatcher.dispatch(id, 'start', options);
@@ -198,7 +200,10 @@ export class DurableRuns {
     return this.#execute(tool, start.input, new RunJournal(this.#store, records), options);
   }
 
-  /** The run's tool in this registry; refused when it is missing, or its plan changed and that is not allowed. */
+  /**
+   * The run's tool in this registry; refused when it is missing, its plan changed and that is not
+   * allowed, or its policy refuses the caller (continued, the run would fail for good).
+   */
   #composite(runId: string, start: StartRecord, options: ResumeOptions): ToolDefinition {
     const tool = this.#registry.get(start.tool);
     if (!tool || tool.implementation.kind !== 'composite')
@@ -213,6 +218,13 @@ export class DurableRuns {
         `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`,
       );
     }
+    // On a dispatching store the stretch runs as its worker's caller, which decides for itself.
+    const refused = this.#dispatcher ? null : policyRefusal(tool, this.#context);
+    if (refused)
+      throw new DurableRunError(
+        'policy',
+        `run '${runId}' cannot go on as this caller: ${refused.message}; continue it as a caller the tool allows`,
+      );
     return tool;
   }
 

@@ -176,6 +176,35 @@ describe('a wait step in process', () => {
     await expect(executor.signal('nope', 'reviewed', {})).rejects.toBeInstanceOf(DurableRunError);
   });
 
+  it('refuses a signal, a resume and resumeAll as a caller the tool refuses: the run still waits', async () => {
+    const guarded = defineTool({
+      name: 'guarded_review',
+      description: 'waits, for reviewers only',
+      parameters: { type: 'object' },
+      policies: { requiredPermissions: ['reviews.write'] },
+      implementation: { kind: 'composite', plan: { ...waitPlan({ action: 'stop' }), name: 'guarded_review' } },
+    });
+    const store = new FileRunStore(path.join(root, 'policy'), { fsync: false });
+    const as = (permissions: string[]) =>
+      new ChainExecutor({
+        registry: new ToolRegistry([note, guarded]),
+        context: new AuditContext({ userId: 'u', sessionId: 's', permissions }),
+        store,
+      });
+    const reviewer = as(['reviews.write']);
+    expect((await reviewer.runComposite<unknown, unknown, true>(guarded, {}, { runId: 'g' })).status).toBe('suspended');
+    const stranger = as([]);
+    const refusal = {
+      code: 'policy',
+      message:
+        "run 'g' cannot go on as this caller: 'guarded_review' requires permission 'reviews.write'; continue it as a caller the tool allows",
+    };
+    await expect(stranger.signal('g', 'reviewed', {})).rejects.toMatchObject(refusal);
+    await expect(stranger.resume('g')).rejects.toMatchObject(refusal);
+    expect((await store.suspended()).map((run) => run.runId)).toEqual(['g']);
+    expect((await reviewer.signal('g', 'reviewed', {})).status).toBe('success');
+  });
+
   it('gives a composite with a wait step a run id of its own when there is a store', async () => {
     const { executor, review } = setup('own-id', { action: 'stop' });
     const result = await executor.runComposite<unknown, unknown, true>(review, {});
