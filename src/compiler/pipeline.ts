@@ -144,7 +144,11 @@ export interface BuildInput {
  * @example validateSource(parseSource(text, file, 'config/tools/a.yaml'), validator).document?.name
  */
 export function validateSource(loaded: LoadedFile, validator: SchemaValidator): SourceState {
-  if (loaded.value === null) return { loaded, document: null, schemaDiagnostics: [] };
+  if (loaded.value === null) {
+    // Parsed, and nothing in it (empty, comments only, `null`): no tool, said so, never a tool quietly gone.
+    const empty = hasErrors(loaded.diagnostics) ? [] : [diagnostic('EMPTY_TOOL_FILE', {}, loaded.source.locate([]))];
+    return { loaded, document: null, schemaDiagnostics: empty };
+  }
   const { document, diagnostics } = validator.validate(loaded.value, loaded.source);
   return { loaded, document, schemaDiagnostics: diagnostics };
 }

@@ -173,6 +173,12 @@ export const CATALOGUE = {
     message: "{where} is missing the required field '{field}'",
   },
   SCHEMA_WRONG_TYPE: { code: 'TG1104', severity: 'error', message: '{where} must be {type}' },
+  EMPTY_TOOL_FILE: {
+    code: 'TG1104',
+    severity: 'error',
+    message: 'this file holds no tool: it is empty, or only comments or null',
+    hint: 'write the tool here (name, description, parameters, implementation), or delete the file to remove its tool',
+  },
   SCHEMA_YES_NO: {
     code: 'TG1104',
     severity: 'error',
