@@ -27,6 +27,8 @@ interface CompiledBase {
     readonly from: string;
     readonly to: string;
     readonly segments: readonly PathSegment[];
+    /** The path's one name, when it is one name (most are): read without `lookupPath`'s loop. */
+    readonly name: string | null;
   }[];
   readonly when: Expression | null;
   readonly transform: readonly { readonly to: string; readonly expression: Expression }[];
@@ -124,11 +126,11 @@ function compileSequence(
 function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], missing: 'fail' | 'null'): CompiledStep {
   const base: CompiledBase = {
     // The paths parse: planProblems checked them.
-    outputs: step.onSuccess.mapOutputs.map(({ from, to }) => ({
-      from,
-      to,
-      segments: (parsePath(from) as { segments: PathSegment[] }).segments,
-    })),
+    outputs: step.onSuccess.mapOutputs.map(({ from, to }) => {
+      const { segments } = parsePath(from) as { segments: PathSegment[] };
+      const [first] = segments;
+      return { from, to, segments, name: segments.length === 1 && typeof first === 'string' ? first : null };
+    }),
     when: step.when === undefined ? null : compileExpression(step.when, `${where}, when`),
     transform: (step.onSuccess.transform ?? []).map(({ to, expression }) => ({
       to,

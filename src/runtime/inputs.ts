@@ -66,16 +66,43 @@ export function compileInputs(value: JsonValue, where: string, missing: 'fail' |
           });
         return out;
       };
-    // Indexed loops, no destructuring: this runs once per attempt of every step.
-    const resolve: InputResolver = (scope) => {
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i += 1) out[keys[i]!] = items[i]!(scope);
-      return out;
-    };
+    const resolve = objectResolver(keys, items);
     const shape: Record<string, unknown> = {};
     for (let i = 0; i < keys.length; i += 1) shape[keys[i]!] = null;
     shapes.set(resolve, shape);
     return resolve;
   }
   return () => value;
+}
+
+/**
+ * Makes an object of the keys, each value resolved in key order. One or two keys (most steps' inputs)
+ * get a store of their own each, whose inline cache sees one key; more go through an indexed loop.
+ */
+function objectResolver(keys: readonly string[], items: readonly InputResolver[]): InputResolver {
+  if (keys.length === 1) {
+    const [key] = keys as [string];
+    const [item] = items as [InputResolver];
+    return (scope) => {
+      const out: Record<string, unknown> = {};
+      out[key] = item(scope);
+      return out;
+    };
+  }
+  if (keys.length === 2) {
+    const [first, second] = keys as [string, string];
+    const [one, other] = items as [InputResolver, InputResolver];
+    return (scope) => {
+      const out: Record<string, unknown> = {};
+      out[first] = one(scope);
+      out[second] = other(scope);
+      return out;
+    };
+  }
+  // Indexed loops, no destructuring: this runs once per attempt of every step.
+  return (scope) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i += 1) out[keys[i]!] = items[i]!(scope);
+    return out;
+  };
 }

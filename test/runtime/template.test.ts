@@ -70,6 +70,32 @@ describe('templates', () => {
     expect(() => resolve({ deep: [template] })).toThrow(/has no value/);
   });
 
+  // Objects of one or two keys have resolvers of their own (inputs.ts): the same objects, keys in
+  // order, and the first key's error first, as objects of more keys.
+  it.each([
+    [{ only: '<< name >>' }, { only: 'Ada' }],
+    [
+      { b: '<< count >>', a: 'n: << count >>' },
+      { b: 3, a: 'n: 3' },
+    ],
+    [
+      { c: 1, b: '<< flag >>', a: '<< nothing >>' },
+      { c: 1, b: false, a: null },
+    ],
+  ])('resolves the object %j in its key order', (template, expected) => {
+    const resolved = resolve(template);
+    expect(resolved).toEqual(expected);
+    expect(Object.keys(resolved as object)).toEqual(Object.keys(expected));
+  });
+
+  it.each([
+    [{ a: '<< state.first >>' }, 'inputs.a: << state.first >>'],
+    [{ a: '<< state.first >>', b: '<< state.second >>' }, 'inputs.a: << state.first >>'],
+    [{ a: '<< name >>', b: '<< state.second >>' }, 'inputs.b: << state.second >>'],
+  ])('in %j, the first key that does not resolve is the error', (template, message) => {
+    expect(() => resolve(template)).toThrow(message);
+  });
+
   it('names where the unresolved reference was', () => {
     expect(() => resolve({ message: '<< state.missing >>' })).toThrow(
       'inputs.message: << state.missing >> has no value: state has no missing',

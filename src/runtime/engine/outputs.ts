@@ -45,15 +45,30 @@ function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, u
     const outputs = step.outputs;
     if (outputs.length === 0) return null;
     // Each path read once; state changes only once every one was found. One or two mappings (the
-    // usual case) are held in locals: this runs once per step.
-    const first = lookupPath(output, outputs[0]!.segments);
-    if (first === MISSING) return missingOutput(step, outputs[0]!);
+    // usual case) are held in locals: this runs once per step. A path of one name is read here, each
+    // at a read of its own, whose inline cache sees the names mapped first (or second), not all.
+    const one = outputs[0]!;
+    const name = one.name;
+    const first =
+      name === null
+        ? lookupPath(output, one.segments)
+        : isFields(output) && hasOwn.call(output, name)
+          ? definedOr(output[name])
+          : MISSING;
+    if (first === MISSING) return missingOutput(step, one);
     if (outputs.length === 1) {
-      state[outputs[0]!.to] = first;
+      state[one.to] = first;
       return null;
     }
-    const second = lookupPath(output, outputs[1]!.segments);
-    if (second === MISSING) return missingOutput(step, outputs[1]!);
+    const other = outputs[1]!;
+    const otherName = other.name;
+    const second =
+      otherName === null
+        ? lookupPath(output, other.segments)
+        : isFields(output) && hasOwn.call(output, otherName)
+          ? definedOr(output[otherName])
+          : MISSING;
+    if (second === MISSING) return missingOutput(step, other);
     if (outputs.length === 2) {
       state[outputs[0]!.to] = first;
       state[outputs[1]!.to] = second;
@@ -72,6 +87,18 @@ function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, u
   } catch (error) {
     return { kind: 'output', message: `step '${step.plan.id}': its output cannot be read: ${describeError(error)}` };
   }
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Whether `lookupPath` would read a name of the value: an object, not an array. */
+function isFields(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A field's value as `lookupPath` answers it: undefined is MISSING. */
+function definedOr(value: unknown): unknown {
+  return value === undefined ? MISSING : value;
 }
 
 function missingOutput(step: CompiledStep, mapping: CompiledStep['outputs'][number]): ToolFailure {

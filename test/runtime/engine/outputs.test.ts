@@ -116,6 +116,42 @@ describe('outputs: map_outputs', () => {
     expect(result.failure?.message).toBe(`step 's': the output of 'src' has no '${from}' to map to state.v`);
   });
 
+  // A path of one name is read without lookupPath (engine/outputs.ts): own fields of an object,
+  // and nothing else, as every other path.
+  it.each([
+    ['an array', ['v']],
+    ['null', null],
+    ['a string', 'v'],
+    ['a number', 1],
+    ['an object without it', { w: 1 }],
+    ['an object whose v is undefined', { v: undefined }],
+    ['an object that only inherits it', Object.create({ v: 1 })],
+  ])('fails the mapping of a name from %s', async (_, output) => {
+    for (const handler of [() => output, async () => output]) {
+      const { executor: run } = executor([tool('src', handler)]);
+      const result = await run.executeChain(chain('c', [mapping([['v', 'v']])]), { kept: true });
+      expect(result.failure?.message).toBe("step 's': the output of 'src' has no 'v' to map to state.v");
+      expect(result.final_state).toEqual({ kept: true });
+    }
+  });
+
+  it.each(['constructor', 'toString', 'hasOwnProperty'])(
+    'reads %s from an output as missing, not as what Object.prototype has',
+    async (name) => {
+      const { executor: run } = executor([tool('src', () => ({ other: 1 }))]);
+      for (const map of [
+        [[name, 'v']],
+        [
+          ['other', 'o'],
+          [name, 'v'],
+        ],
+      ] as [string, string][][]) {
+        const result = await run.executeChain(chain('c', [mapping(map)]));
+        expect(result.failure?.message).toBe(`step 's': the output of 'src' has no '${name}' to map to state.v`);
+      }
+    },
+  );
+
   it("names the block when a block's output lacks the path", async () => {
     const { executor: run } = executor([tool('src', modes[0][1]())]);
     const result = await run.executeChain(
