@@ -214,11 +214,11 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     );
   });
 
-  const storeHelp = 'the store the run is journaled in: the --store DIR of `toolgen run` or `toolgen serve`';
+  const storeHelp = 'the store the run is journaled in (required): the --store DIR of `toolgen run` or `toolgen serve`';
   program
     .command('runs')
     .description('list the durable runs in a store that wait for a signal or are unfinished')
-    .requiredOption('--store <dir>', 'the store: the --store DIR of `toolgen run` or `toolgen serve`')
+    .requiredOption('--store <dir>', 'the store (required): the --store DIR of `toolgen run` or `toolgen serve`')
     .option('--json', 'print them as JSON')
     .action(async (options: { store: string; json?: boolean }) => {
       const { runsCommand } = await import('./runs.js');

@@ -43,6 +43,12 @@ export const CATALOGUE = {
     message: "the value of '{key}' holds ': ', which YAML reads as a mapping inside it{more}",
     hint: 'quote the whole value: {quoted}',
   },
+  YAML_DUPLICATE_KEY: {
+    code: 'TG1001',
+    severity: 'error',
+    message: "'{key}' is a key of this mapping already{more}",
+    hint: 'keep one of the two: merge what they hold under the first, or remove this one',
+  },
   YAML_TAB: {
     code: 'TG1001',
     severity: 'error',

@@ -180,6 +180,11 @@ function syntaxDiagnostic(source: SourceFile, error: YAMLError, after: number): 
       { ...at, column: line.indexOf('{{') + 1, length: Math.max(2, line.lastIndexOf('}}') + 2 - line.indexOf('{{')) },
     );
   if (error.code === 'TAB_AS_INDENT') return diagnostic('YAML_TAB', { more }, at);
+  if (error.code === 'DUPLICATE_KEY') {
+    // The error marks where the key begins: it runs to its colon.
+    const key = /^([^\n:]+?)\s*:(?:\s|$)/.exec(source.text.slice(error.pos[0]))?.[1];
+    if (key) return diagnostic('YAML_DUPLICATE_KEY', { more, key }, { ...at, length: key.length });
+  }
   if (error.code === 'BLOCK_AS_IMPLICIT_KEY') {
     // `key: text: more`: a plain value holding ': ' reads as a second key on the same line.
     const pair = /^(\s*(?:-\s+)?)([^\s:#'"][^:#]*?):\s+(\S.*?)\s*$/.exec(line);
