@@ -455,7 +455,12 @@ export const CATALOGUE = {
     severity: 'warning',
     message: "step '{step}' has succeeded on some paths that reach this step, not all",
   },
-  TEMPLATE_SYNTAX: { code: 'TG4003', severity: 'error', message: '{problem}' },
+  TEMPLATE_SYNTAX: {
+    code: 'TG4003',
+    severity: 'error',
+    message: '{problem}',
+    hint: 'a template is << state.name >>, << steps.<id>.<field> >>, << chain_id >>, << chain_name >> or << started_at >>; \\<< writes a literal <<',
+  },
   SEED_TEMPLATE: {
     code: 'TG4004',
     severity: 'warning',
