@@ -177,3 +177,27 @@ describe('toolgen run and a wait step', () => {
     }
   });
 });
+
+describe('toolgen serve and the expression budget', () => {
+  it('--expression-depth is the budget of every call it serves', async () => {
+    const { url, child } = await serve([
+      '--http',
+      '0',
+      '--expression-depth',
+      '2',
+      '--permissions',
+      'gmail.read,drive.write',
+    ]);
+    const client = new Client({ name: 'toolgen-test', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result = await client.callTool({ name: 'inbox_triage', arguments: { query: 'invoice' } });
+      expect(result.isError).toBe(true);
+      expect(result._meta?.['toolgen/failure']).toMatchObject({ kind: 'limit' });
+      expect(JSON.stringify(result.content)).toContain('nested deeper than its budget of 2 levels');
+    } finally {
+      await client.close();
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
