@@ -9,6 +9,16 @@ import type { Output } from './output.js';
 /** What the scaffold's tsconfig and vitest config need, besides toolgen itself. */
 const DEVELOPMENT_PACKAGES = ['typescript', 'vitest', '@types/node'] as const;
 
+/**
+ * What to install for each: vitest 4 takes the newest vite 8, and vite 8.4.0 lists an optional
+ * dependency the registry does not serve, so npm writes a lock that `npm ci` refuses; vite 8.3 installs.
+ */
+const INSTALL_AS: Readonly<Record<(typeof DEVELOPMENT_PACKAGES)[number], string>> = {
+  typescript: 'typescript',
+  vitest: 'vitest vite@~8.3.8',
+  '@types/node': '@types/node',
+};
+
 export async function initCommand(root: string, output: Output): Promise<number> {
   const { written, refused, vitestIncludeNeeded } = await initProject(root);
   if (refused.length > 0)
@@ -20,7 +30,7 @@ export async function initCommand(root: string, output: Output): Promise<number>
   const missing = DEVELOPMENT_PACKAGES.filter((name) => !resolvable(root, `${name}/package.json`));
   if (missing.length > 0)
     output.out(
-      `  npm install --save-dev ${missing.join(' ')}   # type-check handlers and generated code, run the tests`,
+      `  npm install --save-dev ${missing.map((name) => INSTALL_AS[name]).join(' ')}   # type-check handlers and generated code, run the tests`,
     );
   output.out('  npx toolgen          # compile tools/ into generated/');
   output.out('  npx vitest run       # run the generated tests');

@@ -69,10 +69,10 @@ describe('toolgen init', () => {
     expect(init.out).toContain('npx toolgen ');
   });
 
-  it('names the development packages a fresh app lacks: TypeScript, vitest and the types of Node', async () => {
+  it('names the development packages a fresh app lacks: TypeScript, vitest (with a vite that installs today) and the types of Node', async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-init-'));
     const init = await run(['init']);
-    expect(init.out).toContain('npm install --save-dev typescript vitest @types/node');
+    expect(init.out).toContain('npm install --save-dev typescript vitest vite@~8.3.8 @types/node');
   });
 
   it("writes a tsconfig under which a handler using node:fs and process type-checks with TypeScript 7, whose 'types' defaults to none", async () => {

@@ -674,6 +674,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
           cli.tarball,
           `typescript@${installedVersion('@typescript/native')}`,
           `vitest@${installedVersion('vitest')}`,
+          `vite@${installedVersion('vite')}`,
           `@types/node@${installedVersion('@types/node')}`,
         ),
       ),
@@ -771,6 +772,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
       'toolgen',
       'tsx',
       'typescript',
+      'vite',
       'vitest',
     ]);
     // The CLI asks for a runtime of its own version, and never pulls one in for production.
@@ -1147,6 +1149,7 @@ describe("the generated adapters in a fresh app, each in its framework's agent l
         cli.tarball,
         `typescript@${installedVersion('@typescript/native')}`,
         `vitest@${installedVersion('vitest')}`,
+        `vite@${installedVersion('vite')}`,
         `@types/node@${installedVersion('@types/node')}`,
       ),
     );
