@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { RUNTIME_MODULE } from '../compiler/emit/runtime-module.js';
+import { packageVersion } from '../language/package-version.js';
 import { EXIT, UsageError } from './exit.js';
 import { initProject } from './init.js';
 import type { Output } from './output.js';
@@ -26,7 +27,9 @@ export async function initCommand(root: string, output: Output): Promise<number>
   for (const file of written) output.out(`  created ${file}`);
   output.out('toolgen: a new project is ready. Next:');
   if (!resolvable(root, `${RUNTIME_MODULE}/package.json`))
-    output.out(`  npm install ${RUNTIME_MODULE}   # the runtime the generated code imports (a production dependency)`);
+    output.out(
+      `  npm install ${RUNTIME_MODULE}   # the runtime the generated code imports (a production dependency); until it is published, the toolgen-runtime-${packageVersion()}.tgz that toolgen's \`npm run pack\` writes`,
+    );
   const missing = DEVELOPMENT_PACKAGES.filter((name) => !resolvable(root, `${name}/package.json`));
   if (missing.length > 0)
     output.out(

@@ -39,6 +39,10 @@ describe('toolgen init', () => {
     expect(init.out).toContain('npx vitest run');
     // No runtime installed in (or above) a fresh temporary folder: the first next step installs it.
     expect(init.out).toContain('npm install @toolgen/runtime');
+    // Not on the registry yet: the line names the tarball that works today.
+    expect(init.out).toMatch(
+      /until it is published, the toolgen-runtime-\d+\.\d+\.\d+\.tgz that toolgen's `npm run pack` writes/,
+    );
     const validate = await run(['validate']);
     expect(validate).toMatchObject({ code: 0, err: '' });
     expect(validate.out).toMatch(/validated 2 files; no problems$/);
