@@ -18,6 +18,7 @@ import { LOCK_FILE } from '../mcp-lock/format.js';
 import { findConfig } from './config-file.js';
 import { printDiagnostics, type Output } from './output.js';
 import { printable } from '../compiler/diagnostics/printable.js';
+import { RebuildQueue } from './rebuild-queue.js';
 
 export interface WatchControl {
   /** Stops the watch when aborted (the CLI aborts it on Ctrl-C). */
@@ -71,24 +72,8 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     ),
   );
 
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let initialDone = false;
-  const schedule = (file: string) => {
-    pending.add(path.resolve(file));
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, control.debounceMs ?? 30);
-  };
-  const flush = () => {
-    timer = null;
-    // The running rebuild (or the first build) picks the new saves up when it ends.
-    if (running || !initialDone) return;
-    running = (async () => {
-      while (pending.size > 0) await rebuild();
-      running = null;
-    })();
-  };
+  const queue = new RebuildQueue((changed) => rebuild(changed), control.debounceMs ?? 30);
+  const schedule = (file: string) => queue.add(path.resolve(file));
   for (const each of [watcher, project]) {
     each?.on('add', schedule).on('change', schedule).on('unlink', schedule);
     each?.on('error', (error) =>
@@ -127,9 +112,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
   report(output, initial);
   control.onBuild?.(initial);
 
-  const rebuild = async (): Promise<void> => {
-    const changed = [...pending];
-    pending.clear();
+  const rebuild = async (changed: readonly string[]): Promise<void> => {
     const begun = performance.now();
     const seen = await Promise.all(changed.map(fingerprint));
     recheck(changed, seen);
@@ -202,15 +185,13 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
 
   output.out(`toolgen: watching ${shown(options.configDir)} for changes (Ctrl-C to stop)`);
   control.onReady?.();
-  initialDone = true;
-  if (pending.size > 0 && !timer) flush();
+  queue.open();
 
   await new Promise<void>((resolve) => {
     if (control.signal.aborted) resolve();
     else control.signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  if (timer) clearTimeout(timer);
-  await running;
+  await queue.close();
   await watcher.close();
   await project?.close();
   output.out('toolgen: stopped watching');

@@ -4,7 +4,7 @@
  * `<< … >>` and JSONata the state variables defined on the paths to the step, step ids after `steps.`,
  * and the fields of a value of known shape after a dot.
  */
-import { CompletionItemKind, type CompletionItem } from 'vscode-languageserver';
+import { CompletionItemKind, type CompletionItem, type Range } from 'vscode-languageserver';
 import { isMap } from 'yaml';
 import { BUILTINS } from '../language/template.js';
 import { isPlainObject, type JsonSchema } from '../language/json.js';
@@ -82,10 +82,20 @@ function isExpression(path: YamlPath): boolean {
   return path[path.length - 1] === 'when' || path[path.length - 2] === 'transform';
 }
 
+/**
+ * The tools that may go at the cursor. What is typed (`memory/sea`) is replaced whole by the item, and
+ * once a `server/` is typed only that server's tools are offered: editors filter labels holding `/`
+ * each their own way, so the server decides what matches the server part.
+ */
 function toolItems(at: DocumentAt): CompletionItem[] {
   if (!at.state) return [];
   const own = at.state.entries.get(at.file)?.name;
-  const tools: Tool[] = [...at.state.catalogue.entries(), ...at.state.catalogue.remoteEntries()];
+  const word = wordAt(at, TOOL_NAME);
+  const slash = word.typed.indexOf('/');
+  const server = slash < 0 ? null : word.typed.slice(0, slash + 1);
+  const tools: Tool[] = server
+    ? at.state.catalogue.remoteEntries().filter((tool) => tool.name.startsWith(server))
+    : [...at.state.catalogue.entries(), ...at.state.catalogue.remoteEntries()];
   return tools
     .filter((tool) => tool.name !== own)
     .map((tool) => ({
@@ -93,7 +103,29 @@ function toolItems(at: DocumentAt): CompletionItem[] {
       kind: CompletionItemKind.Function,
       detail: descriptionOf(tool),
       documentation: { kind: 'markdown', value: signatureMarkdown(tool) },
+      filterText: tool.name,
+      textEdit: { range: word.range, newText: tool.name },
     }));
+}
+
+/** The characters of a tool's name (`server/tool` included) and of a step id. */
+const TOOL_NAME = /[A-Za-z0-9_./-]/;
+const STEP_ID = /[A-Za-z0-9_-]/;
+
+/** The word the cursor is in (what an item replaces), and its part before the cursor. */
+function wordAt(at: DocumentAt, chars: RegExp): { typed: string; range: Range } {
+  const { text } = at.view;
+  let start = at.offset;
+  while (start > 0 && chars.test(text[start - 1]!)) start -= 1;
+  let end = at.offset;
+  while (end < text.length && chars.test(text[end]!)) end += 1;
+  return { typed: text.slice(start, at.offset), range: { start: positionOf(at, start), end: positionOf(at, end) } };
+}
+
+/** An offset as a protocol position (lines and UTF-16 characters from 0). */
+function positionOf(at: DocumentAt, offset: number): { line: number; character: number } {
+  const { line, col } = at.view.lineCounter.linePos(offset);
+  return { line: line - 1, character: col - 1 };
 }
 
 function stepItems(at: DocumentAt, path: YamlPath, { end }: { end: boolean }): CompletionItem[] {
@@ -102,12 +134,22 @@ function stepItems(at: DocumentAt, path: YamlPath, { end }: { end: boolean }): C
   // A DAG step depends on other top-level steps; `next` goes to any step, blocks' included.
   const own = JSON.stringify(path.slice(0, -2));
   const candidates = dependsOn ? nodes.filter((node) => JSON.stringify(node.path) !== own) : everyStep(nodes);
+  const { range } = wordAt(at, STEP_ID);
   const items: CompletionItem[] = candidates.map((node) => ({
     label: node.id,
     kind: CompletionItemKind.Reference,
     detail: 'tool' in node.doc ? `step calling ${node.doc.tool}` : 'step',
+    filterText: node.id,
+    textEdit: { range, newText: node.id },
   }));
-  if (end) items.push({ label: 'end', kind: CompletionItemKind.Keyword, detail: 'end the chain here' });
+  if (end)
+    items.push({
+      label: 'end',
+      kind: CompletionItemKind.Keyword,
+      detail: 'end the chain here',
+      filterText: 'end',
+      textEdit: { range, newText: 'end' },
+    });
   return items;
 }
 

@@ -36,14 +36,48 @@ export interface Occurrence {
  * @example stepsOf(viewOf(text)).map((node) => node.id) // ['echo_tool', 'echo_tool_2']
  */
 export function stepsOf(view: YamlView): StepNode[] {
-  const steps = readPath(view.value, stepsPath());
-  if (!Array.isArray(steps)) return [];
-  try {
-    return buildSteps(steps as StepDoc[], view.source).nodes;
-  } catch {
-    // Steps still being typed (a loop without its steps): nothing to number yet.
-    return [];
+  return once(stepsByView, view, () => {
+    const steps = readPath(view.value, stepsPath());
+    if (!Array.isArray(steps)) return [];
+    try {
+      return buildSteps(steps.map(withoutEmptyKeys) as StepDoc[], view.source).nodes;
+    } catch {
+      // Steps still being typed (a loop without its steps): nothing to number yet.
+      return [];
+    }
+  });
+}
+
+/**
+ * A document's steps and occurrences, worked out once per text (the server keeps one view per
+ * document version), so that no request on a long document walks it again.
+ */
+const stepsByView = new WeakMap<YamlView, StepNode[]>();
+const occurrencesByView = new WeakMap<YamlView, Occurrence[]>();
+
+function once<T>(memo: WeakMap<YamlView, T>, view: YamlView, make: () => T): T {
+  let found = memo.get(view);
+  if (found === undefined) {
+    found = make();
+    memo.set(view, found);
   }
+  return found;
+}
+
+/** A value with its keys that hold nothing yet left out (`next: ` while the id is being typed). */
+function withoutEmptyKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyKeys);
+  if (!isPlainObject(value)) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value))
+    if (inner !== null)
+      Object.defineProperty(kept, key, {
+        value: withoutEmptyKeys(inner),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  return kept;
 }
 
 /** Every step, those inside blocks included, in document order. */
@@ -60,7 +94,11 @@ export function everyStep(nodes: readonly StepNode[]): StepNode[] {
  *
  * @example occurrencesOf(view).filter((o) => o.kind === 'step' && o.name === 'search')
  */
-export function occurrencesOf(view: YamlView): Occurrence[] {
+export function occurrencesOf(view: YamlView): readonly Occurrence[] {
+  return once(occurrencesByView, view, () => findOccurrences(view));
+}
+
+function findOccurrences(view: YamlView): Occurrence[] {
   const found: Occurrence[] = [];
   const add = (kind: NameKind, role: Occurrence['role'], path: YamlPath, extra: Partial<Occurrence> = {}) => {
     const node = nodeAt(view, path);

@@ -6,7 +6,7 @@
  */
 import { PROTOTYPE_NAMES } from '../language/json.js';
 import { RESERVED_NAMES } from '../language/template.js';
-import { occurrencesOf, type Occurrence } from './occurrences.js';
+import { everyStep, occurrencesOf, stepsOf, type Occurrence } from './occurrences.js';
 import { occurrenceAt } from './navigation.js';
 import type { YamlView } from './yaml-view.js';
 
@@ -30,12 +30,24 @@ export function renamableAt(view: YamlView, offset: number): Renamable | null {
   return { found };
 }
 
-/** Why a new name cannot be taken, or null. */
-export function refusedName(kind: Occurrence['kind'], name: string): string | null {
+/**
+ * Why `found` cannot be renamed to `name`, or null: not a valid name, a reserved one, or one already in
+ * use, which would merge two steps (or two variables) into one name.
+ *
+ * @example refusedName(view, found, 'end') // "'end' is reserved"
+ */
+export function refusedName(view: YamlView, found: Occurrence, name: string): string | null {
+  const { kind } = found;
   const pattern = kind === 'state' ? /^[A-Za-z_][A-Za-z0-9_]*$/ : /^[A-Za-z_][A-Za-z0-9_-]*$/;
   if (!pattern.test(name)) return `'${name}' is not a valid ${kind === 'state' ? 'variable name' : 'step id'}`;
   if (RESERVED_NAMES.has(name) || PROTOTYPE_NAMES.has(name) || (kind === 'step' && name === 'end'))
     return `'${name}' is reserved`;
+  if (name === found.name) return null;
+  if (kind === 'step' && everyStep(stepsOf(view)).some((node) => node.id === name))
+    return `step id '${name}' is already in use: two steps would have one id`;
+  const defined = (other: Occurrence) => other.kind === 'state' && other.name === name && other.role === 'definition';
+  if (kind === 'state' && occurrencesOf(view).some(defined))
+    return `state.${name} is already set here: the two variables would become one`;
   return null;
 }
 

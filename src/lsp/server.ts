@@ -31,7 +31,7 @@ import type { Project } from './project.js';
 import { fixFor } from './quick-fixes.js';
 import { refusedName, renameEdits, renamableAt } from './rename.js';
 import { Workspace, type FindProject } from './workspace.js';
-import { viewOf } from './yaml-view.js';
+import { viewOf, type YamlView } from './yaml-view.js';
 
 export type { FindProject, FoundProject } from './workspace.js';
 
@@ -71,8 +71,8 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
   let foldersChange = false;
 
   connection.onInitialize((params) => {
-    const folders = params.workspaceFolders?.map((folder) => fileURLToPath(folder.uri)) ?? [];
-    if (folders.length === 0 && params.rootUri) folders.push(fileURLToPath(params.rootUri));
+    const folders = localFiles(params.workspaceFolders?.map((folder) => folder.uri) ?? []);
+    if (folders.length === 0 && params.rootUri) folders.push(...localFiles([params.rootUri]));
     workspace.setFolders(folders);
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     foldersChange = params.capabilities.workspace?.workspaceFolders === true;
@@ -99,14 +99,12 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
       });
     if (foldersChange)
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
-        const removed = new Set(event.removed.map((folder) => fileURLToPath(folder.uri)));
-        const added = event.added.map((folder) => fileURLToPath(folder.uri));
+        const removed = new Set(localFiles(event.removed.map((folder) => folder.uri)));
+        const added = localFiles(event.added.map((folder) => folder.uri));
         workspace.setFolders([...workspace.folders.filter((folder) => !removed.has(folder)), ...added]);
       });
   });
 
-  /** The file of a document, when it is a file. */
-  const fileOf = (uri: string): string | null => (uri.startsWith('file:') ? fileURLToPath(uri) : null);
   const projectFor = async (uri: string): Promise<{ file: string; project: Project } | null> => {
     const file = fileOf(uri);
     const project = file ? await workspace.projectOf(file) : null;
@@ -121,6 +119,7 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     await project?.edit(file, document.getText(), document.version);
   });
   documents.onDidClose(async ({ document }) => {
+    views.delete(document.uri);
     const found = await projectFor(document.uri);
     if (!found) return;
     await found.project.close(found.file);
@@ -138,13 +137,23 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     }
   });
 
+  /** Each open document's text parsed once per version: every request on that version reads the same view. */
+  const views = new Map<string, { version: number; view: YamlView }>();
+  const viewFor = (document: TextDocument, file: string): YamlView => {
+    const known = views.get(document.uri);
+    if (known?.version === document.version) return known.view;
+    const view = viewOf(document.getText(), file);
+    views.set(document.uri, { version: document.version, view });
+    return view;
+  };
+
   /** A request's document, its project, and the project once every edit so far is compiled. */
   const requestContext = async (uri: string, position: { line: number; character: number }) => {
     const document = documents.get(uri);
     const found = await projectFor(uri);
     if (!document || !found) return null;
     await found.project.settled();
-    const view = viewOf(document.getText(), found.file);
+    const view = viewFor(document, found.file);
     return { document, view, offset: document.offsetAt(position), ...found, state: found.project.state() };
   };
   /** A place as a protocol location (offsets turned into lines and characters of its own text). */
@@ -191,7 +200,7 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     const renamable = at ? renamableAt(at.view, at.offset) : null;
     if (!at || !renamable) return null;
     if ('refused' in renamable) throw new ResponseError(0, renamable.refused);
-    const refused = refusedName(renamable.found.kind, newName);
+    const refused = refusedName(at.view, renamable.found, newName);
     if (refused) throw new ResponseError(0, refused);
     const edits: TextEdit[] = renameEdits(at.view, renamable.found, newName).map((edit) => ({
       range: { start: at.document.positionAt(edit.start), end: at.document.positionAt(edit.end) },
@@ -203,8 +212,10 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
   const textOf = (uri: string): TextDocument | null => {
     const open = documents.get(uri);
     if (open) return open;
+    const file = fileOf(uri);
+    if (!file) return null;
     try {
-      return TextDocument.create(uri, 'yaml', 0, readFileSync(fileURLToPath(uri), 'utf8'));
+      return TextDocument.create(uri, 'yaml', 0, readFileSync(file, 'utf8'));
     } catch {
       return null;
     }
@@ -245,4 +256,21 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
   documents.listen(connection);
   connection.listen();
   return connection;
+}
+
+/**
+ * The local file a URI names, or null: another scheme, another host (`file://server/x.yaml`), or a
+ * path Node cannot map (an encoded `/`). What the server cannot read as a file it leaves alone.
+ */
+export function fileOf(uri: string): string | null {
+  if (!uri.startsWith('file:')) return null;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return null;
+  }
+}
+
+function localFiles(uris: readonly string[]): string[] {
+  return uris.map(fileOf).filter((file): file is string => file !== null);
 }

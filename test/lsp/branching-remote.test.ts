@@ -45,6 +45,21 @@ describe('a choice step', () => {
       position: at(routeText, 'next: french_desk', 'next: '.length),
     });
     expect(items.map((item) => item.label)).toEqual(['route', 'manual_review', 'french_desk', 'auto_approve', 'end']);
+    // A choice's default with nothing typed yet: every step too.
+    const empty = routeText.replace('default: auto_approve', 'default: ');
+    await client.diagnostics(ROUTE, client.change(ROUTE, empty));
+    const atDefault = await client.request<CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri: uriOf(ROUTE) },
+      position: at(empty, 'default: \n', 'default: '.length),
+    });
+    expect(atDefault.map((item) => item.label)).toEqual([
+      'route',
+      'manual_review',
+      'french_desk',
+      'auto_approve',
+      'end',
+    ]);
+    await client.diagnostics(ROUTE, client.change(ROUTE, routeText));
 
     const step = await client.request<WorkspaceEdit>('textDocument/rename', {
       textDocument: { uri: uriOf(ROUTE) },
@@ -107,6 +122,24 @@ implementation:
     expect(items.map((item) => item.label)).toEqual(
       expect.arrayContaining(['echo', 'files/read_text_file', 'memory/add_observations', 'everything/echo']),
     );
+    // `memory/sea` typed: the tools of that server only, each replacing the whole name typed.
+    const typed = FLOW.replace('tool: files/read_text_file', 'tool: memory/sea');
+    await client.diagnostics(flow, client.change(flow, typed));
+    const cursor = at(typed, 'tool: memory/sea', 'tool: memory/sea'.length);
+    const memory = await client.request<CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri: uriOf(flow) },
+      position: cursor,
+    });
+    expect(memory.map((item) => item.label)).toContain('memory/search_nodes');
+    expect(memory.every((item) => item.label.startsWith('memory/'))).toBe(true);
+    expect(memory.find((item) => item.label === 'memory/search_nodes')).toMatchObject({
+      filterText: 'memory/search_nodes',
+      textEdit: {
+        range: { start: { ...cursor, character: cursor.character - 'memory/sea'.length }, end: cursor },
+        newText: 'memory/search_nodes',
+      },
+    });
+    await client.diagnostics(flow, client.change(flow, FLOW));
     const hover = await client.request<Hover>('textDocument/hover', {
       textDocument: { uri: uriOf(flow) },
       position: at(FLOW, 'files/read_text_file', 2),

@@ -39,7 +39,8 @@ beforeAll(async () => {
   // The bundled examples are clean.
   expect(await client.diagnostics(PIPELINE)).toEqual([]);
   expect(await client.diagnostics(TRIAGE)).toEqual([]);
-});
+  // The first build of the bundled project: longer than a hook's default 10 s on a busy machine.
+}, 120_000);
 afterAll(() => client?.stop());
 
 const labels = (items: CompletionItem[] | null) => (items ?? []).map((item) => item.label);
@@ -123,6 +124,29 @@ describe('completion', () => {
   it('offers step ids and end after next:', async () => {
     const items = await complete(PIPELINE, at(pipelineText, 'next: drive_upload_file', 'next: '.length));
     expect(labels(items)).toEqual(['gmail_search_messages', 'drive_upload_file', 'end']);
+  });
+
+  it('offers every step id and end after next: with nothing typed yet, each replacing what is typed', async () => {
+    const text = pipelineText.replace('next: drive_upload_file', 'next: ');
+    const version = client.change(PIPELINE, text);
+    await client.diagnostics(PIPELINE, version);
+    const cursor = at(text, 'next: \n', 'next: '.length);
+    const items = await complete(PIPELINE, cursor);
+    expect(labels(items)).toEqual(['gmail_search_messages', 'drive_upload_file', 'end']);
+    expect(items[1]).toMatchObject({
+      filterText: 'drive_upload_file',
+      textEdit: { range: { start: cursor, end: cursor }, newText: 'drive_upload_file' },
+    });
+    // Half typed, with the rest of a word after the cursor: the whole word is replaced.
+    const typed = pipelineText.replace('next: drive_upload_file', 'next: drxx');
+    await client.diagnostics(PIPELINE, client.change(PIPELINE, typed));
+    const word = at(typed, 'next: drxx', 'next: '.length);
+    const [first] = await complete(PIPELINE, { ...word, character: word.character + 2 });
+    expect(first!.textEdit).toEqual({
+      range: { start: word, end: { ...word, character: word.character + 4 } },
+      newText: 'gmail_search_messages',
+    });
+    client.change(PIPELINE, pipelineText);
   });
 
   it("offers the called tool's parameters not given yet, required first, with their types", async () => {
@@ -326,6 +350,23 @@ describe('rename', () => {
     // `next: search_done` names another step, which keeps its name.
     expect(edits.some((one) => one.range.start.line === 22)).toBe(false);
     client.change(TRIAGE, triageText);
+  });
+
+  it('refuses to rename a step to an id already in use, or a variable to one already set', async () => {
+    await expect(
+      client.request('textDocument/rename', {
+        textDocument: { uri: uriOf(TRIAGE) },
+        position: at(triageText, 'id: search', 'id: s'.length),
+        newName: 'summarise',
+      }),
+    ).rejects.toThrow("step id 'summarise' is already in use: two steps would have one id");
+    await expect(
+      client.request('textDocument/rename', {
+        textDocument: { uri: uriOf(PIPELINE) },
+        position: at(pipelineText, 'found_messages', 2),
+        newName: 'total_found',
+      }),
+    ).rejects.toThrow('state.total_found is already set here: the two variables would become one');
   });
 
   it('refuses a step whose id is derived from its tool, and a name that is not one', async () => {

@@ -131,6 +131,29 @@ describe('what is not a project, or does not build', () => {
     expect(items).toEqual([]);
   });
 
+  it.each([
+    ['on another host', 'file://otherhost/config/tools/x.yaml'],
+    ['whose path holds an encoded /', 'file:///tmp/a%2Fb/config/tools/x.yaml'],
+  ])('ignores a document %s, and keeps serving the others', async (_, uri) => {
+    project = createProject({ 'config/tools/relay.yaml': RELAY });
+    client = await startLsp(project.root);
+    const textDocument = { uri, languageId: 'yaml', version: 1, text: 'name: x\ntool: ech\n' };
+    await client.connection.sendNotification('textDocument/didOpen', { textDocument });
+    const items = await client.request<CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 1, character: 9 },
+    });
+    expect(items).toEqual([]);
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: 'name: y\n' }],
+    });
+    await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+    const relay = file('config/tools/relay.yaml');
+    client.open(relay);
+    expect(await client.diagnostics(relay)).toEqual([]);
+  });
+
   it('reports a config file with problems, with a quick fix for its misspelt field, and builds nothing', async () => {
     project = createProject({ 'config/tools/relay.yaml': RELAY, 'toolgen.config.yaml': 'exlude: [x.yaml]\n' });
     client = await startLsp(project.root);
