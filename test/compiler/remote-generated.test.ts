@@ -35,9 +35,11 @@ beforeAll(async () => {
   mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
   dir = mkdtempSync(path.join(repo, 'test/.tmp/remote-'));
   // Beside the reference servers, one whose names and texts would break code printed carelessly.
-  // `define/remote_tool` would be `defineRemoteTool`, which its module imports.
+  // `define/remote_tool` would be `defineRemoteTool`, which its module imports; `define/b_definition`'s
+  // function would be `define/b`'s definition.
+  const plain = (name: string): ListedTool => ({ name, inputSchema: { type: 'object' } });
   const hostile = JSON.parse(
-    pinnedLock({ "odd-server's": HOSTILE, define: [{ name: 'remote_tool', inputSchema: { type: 'object' } }] }),
+    pinnedLock({ "odd-server's": HOSTILE, define: [plain('remote_tool'), plain('b'), plain('b_definition')] }),
   ) as { servers: object };
   const lock = JSON.parse(FIXTURE_LOCK) as { servers: object };
   const files = {
