@@ -143,6 +143,12 @@ export const CATALOGUE = {
       "server '{server}' is pinned in toolgen.mcp-lock.json and no longer declared under mcpServers, so its tools cannot be called",
     hint: 'the next npx toolgen mcp pull drops its pins; to call its tools, declare it under mcpServers again',
   },
+  PIN_TOO_DEEP: {
+    code: 'TG1012',
+    severity: 'error',
+    message: "the pin of '{tool}' nests its {field} more than {limit} levels deep",
+    hint: 'toolgen pins schemas at most {limit} levels deep (npx toolgen mcp pull refuses deeper ones): ask for a flatter schema, or remove the server from mcpServers',
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',

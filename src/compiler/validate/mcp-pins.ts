@@ -7,7 +7,14 @@
  * so that a call to one is not reported a second time.
  */
 import { isPlainObject } from '../../language/json.js';
-import { byCodeUnits, LOCKFILE_VERSION, toolHash, type LockedTool } from '../../mcp-lock/format.js';
+import {
+  byCodeUnits,
+  LOCKFILE_VERSION,
+  MAX_PIN_DEPTH,
+  pinTooDeep,
+  toolHash,
+  type LockedTool,
+} from '../../mcp-lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedMcp } from '../load/mcp.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
@@ -151,6 +158,12 @@ function pinProblem(server: string, name: string, pin: unknown, at: YamlPath, so
   for (const field of ['title', 'description'] as const)
     if (pin[field] !== undefined && typeof pin[field] !== 'string')
       return invalid(`has a ${field} that is not text`, [...at, field]);
+  // Before anything that recurses into the pin (its hash, the checks, the printed types).
+  const deep = pinTooDeep(pin);
+  if (deep) {
+    const args = { tool: `${server}/${name}`, field: String(deep[0]), limit: String(MAX_PIN_DEPTH) };
+    return diagnostic('PIN_TOO_DEEP', args, source.locate([...at, ...deep]));
+  }
   if (typeof pin['hash'] !== 'string') return invalid('has no hash', at);
   if (pin['hash'] !== toolHash(pin))
     return diagnostic('LOCK_HASH_MISMATCH', { tool: `${server}/${name}`, server }, source.locate([...at, 'hash']));

@@ -1,0 +1,96 @@
+/**
+ * What a build refuses in a lock, each at its place there with a code and a hint, never a crash or a
+ * thrown error: schemas nested deeper than toolgen pins (at any depth), schemas ajv cannot compile, and
+ * names with control characters.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { pinnedLock, remoteProject, type ListedTool, type RemoteProject } from '../helpers/mcp.js';
+
+let project: RemoteProject | null = null;
+afterEach(() => project?.dispose());
+
+const CONFIG = 'mcpServers:\n  srv: { command: srv }\n';
+const FLOW = 'config/tools/flow.yaml';
+const flow = (tool: string) =>
+  `name: flow\ndescription: calls a remote tool\nimplementation:\n  type: composite\n  composite:\n    steps:\n      - { tool: ${tool} }\n`;
+
+/** The diagnostics of a build of a project calling `srv/<first tool>`, with the lock pinning these tools. */
+async function diagnose(tools: readonly ListedTool[]) {
+  project = remoteProject(
+    { [FLOW]: flow(`srv/${tools[0]!.name}`) },
+    { config: CONFIG, lock: pinnedLock({ srv: tools }) },
+  );
+  const { all } = await project.diagnoseRemote();
+  return all.map((d) => ({
+    at: d.location ? `${d.location.file}:${d.location.line}:${d.location.column}` : '-',
+    code: d.code,
+    message: d.message,
+    hint: d.hint,
+  }));
+}
+
+/** A schema nested `levels` deep, each level a property of the one before (levels odd). */
+const nested = (levels: number): Record<string, unknown> => {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let level = 1; level < levels; level += 2) schema = { type: 'object', properties: { x: schema } };
+  return schema;
+};
+
+/**
+ * A lock on one line pinning `srv/deep`, whose inputSchema nests `levels` deep (each `not` in the one
+ * before), and the column where its 65th level starts. Written as text: a pull could not write it, nor
+ * JSON.stringify; its hash is not checked before its depth.
+ */
+function deepLock(levels: number): { lock: string; column: number } {
+  const level = '{"type":"object","not":';
+  const schema = `${level.repeat(levels - 1)}{"type":"object"}${'}'.repeat(levels - 1)}`;
+  const head =
+    '{"lockfileVersion":1,"servers":{"srv":{"serverInfo":{"name":"srv","version":"1"},"tools":{"deep":{"hash":"sha256:0","name":"deep","inputSchema":';
+  return { lock: `${head}${schema}}}}}}\n`, column: head.length + 64 * level.length + 1 };
+}
+
+const TOO_DEEP = {
+  code: 'TG1012',
+  message: "the pin of 'srv/deep' nests its inputSchema more than 64 levels deep",
+  hint: 'toolgen pins schemas at most 64 levels deep (npx toolgen mcp pull refuses deeper ones): ask for a flatter schema, or remove the server from mcpServers',
+};
+
+describe('a pin nested too deep', () => {
+  it('63 levels deep, one property in another, is built, its types printed', async () => {
+    project = remoteProject(
+      { [FLOW]: flow('srv/deep') },
+      { config: CONFIG, lock: pinnedLock({ srv: [{ name: 'deep', inputSchema: nested(63) }] }) },
+    );
+    const result = await (await project.remoteCompiler()).build();
+    expect(result.diagnostics).toEqual([]);
+    const module = result.files.find((file) => file.path.endsWith('srv.ts'))!.content;
+    expect(module.match(/x\?: \{/g)).toHaveLength(30);
+  });
+
+  it('65 levels deep is TG1012 at the object that goes past 64', async () => {
+    const lock = pinnedLock({ srv: [{ name: 'deep', inputSchema: nested(65) }] });
+    const found = await diagnose([{ name: 'deep', inputSchema: nested(65) }]);
+    // The 65th level: the 32nd nested `x` (the inputSchema is the first level, each property two more).
+    let offset = -1;
+    for (let n = 0; n < 32; n += 1) offset = lock.indexOf('"x": {', offset + 1);
+    const before = lock.slice(0, offset + '"x": '.length).split('\n');
+    expect(found).toEqual([{ at: `toolgen.mcp-lock.json:${before.length}:${before.at(-1)!.length + 1}`, ...TOO_DEEP }]);
+  });
+
+  it.each([65, 1000, 10_000])(
+    '%i levels deep, written by hand, is TG1012 where it goes past 64, never a crash',
+    async (levels) => {
+      const { lock, column } = deepLock(levels);
+      project = remoteProject({ [FLOW]: flow('srv/deep') }, { config: CONFIG, lock });
+      const { all } = await project.diagnoseRemote();
+      expect(
+        all.map((d) => ({
+          at: `${d.location?.file}:${d.location?.line}:${d.location?.column}`,
+          code: d.code,
+          message: d.message,
+          hint: d.hint,
+        })),
+      ).toEqual([{ at: `toolgen.mcp-lock.json:1:${column}`, ...TOO_DEEP }]);
+    },
+  );
+});
