@@ -94,3 +94,46 @@ describe('a pin nested too deep', () => {
     },
   );
 });
+
+describe('a pinned schema ajv cannot compile', () => {
+  const property = (schema: Record<string, unknown>) => ({
+    type: 'object',
+    properties: { q: schema },
+  });
+  it.each([
+    [
+      'a type no JSON Schema has',
+      { inputSchema: property({ type: 'strin' }) },
+      '"strin"',
+      "the inputSchema pinned for 'srv/odd' is not a schema toolgen can compile: properties.q.type must be equal to one of the allowed values",
+    ],
+    [
+      'a pattern that is no regular expression',
+      { inputSchema: property({ type: 'string', pattern: '(' }) },
+      '"("',
+      "the inputSchema pinned for 'srv/odd' is not a schema toolgen can compile: properties.q.pattern: Invalid regular expression: /(/u: Unterminated group",
+    ],
+    [
+      'a pattern the linear-time engine cannot run, in the outputSchema',
+      {
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', patternProperties: { '^(?=a)': { type: 'string' } } },
+      },
+      '"^(?=a)"',
+      "the outputSchema pinned for 'srv/odd' is not a schema toolgen can compile: patternProperties.^(?=a): error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+    ],
+  ])('%s is TG1013 where it is in the lock', async (_, schemas, needle, message) => {
+    const tool = { name: 'odd', ...schemas } as ListedTool;
+    const lock = pinnedLock({ srv: [tool] });
+    const found = await diagnose([tool]);
+    const before = lock.slice(0, lock.indexOf(needle)).split('\n');
+    expect(found).toEqual([
+      {
+        at: `toolgen.mcp-lock.json:${before.length}:${before.at(-1)!.length + 1}`,
+        code: 'TG1013',
+        message,
+        hint: 'every call of the tool is checked against it, so none could run: ask for the schema to be fixed and pull again, or remove the server from mcpServers',
+      },
+    ]);
+  });
+});

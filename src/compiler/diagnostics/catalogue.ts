@@ -149,6 +149,12 @@ export const CATALOGUE = {
     message: "the pin of '{tool}' nests its {field} more than {limit} levels deep",
     hint: 'toolgen pins schemas at most {limit} levels deep (npx toolgen mcp pull refuses deeper ones): ask for a flatter schema, or remove the server from mcpServers',
   },
+  REMOTE_SCHEMA_INVALID: {
+    code: 'TG1013',
+    severity: 'error',
+    message: "the {field} pinned for '{tool}' is not a schema toolgen can compile: {reason}",
+    hint: 'every call of the tool is checked against it, so none could run: ask for the schema to be fixed and pull again, or remove the server from mcpServers',
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',

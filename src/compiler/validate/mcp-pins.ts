@@ -7,6 +7,7 @@
  * so that a call to one is not reported a second time.
  */
 import { isPlainObject } from '../../language/json.js';
+import { forgetValidator, schemaRefusal } from '../../language/validation.js';
 import {
   byCodeUnits,
   LOCKFILE_VERSION,
@@ -167,5 +168,19 @@ function pinProblem(server: string, name: string, pin: unknown, at: YamlPath, so
   if (typeof pin['hash'] !== 'string') return invalid('has no hash', at);
   if (pin['hash'] !== toolHash(pin))
     return diagnostic('LOCK_HASH_MISMATCH', { tool: `${server}/${name}`, server }, source.locate([...at, 'hash']));
+  // The runtime checks input and output with these schemas: one ajv cannot compile would fail every call.
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
+    const schema = pin[field];
+    if (!isPlainObject(schema)) continue;
+    const refused = schemaRefusal(schema);
+    // Compiled only to know: the build keeps no validator of a pin.
+    if (!refused) forgetValidator(schema);
+    else
+      return diagnostic(
+        'REMOTE_SCHEMA_INVALID',
+        { tool: `${server}/${name}`, field, reason: refused.reason },
+        source.locate([...at, field, ...refused.path], { key: refused.key === true }),
+      );
+  }
   return null;
 }
