@@ -18,7 +18,8 @@ const repo = path.resolve(import.meta.dirname, '../..');
 /** Tools whose names, titles, descriptions and fields hold what a comment, a string or an identifier cannot. */
 const HOSTILE: readonly ListedTool[] = [
   {
-    name: "end*/ of 'it'\n${x}",
+    // A line break in a name is refused (TG1014), as every control character is; one in a text is kept.
+    name: "end*/ of 'it' ${x}",
     description: 'Closes a comment */ early, quotes \' and " and `, and ends a line\u2028 here',
     inputSchema: {
       type: 'object',

@@ -12,7 +12,7 @@ afterEach(() => project?.dispose());
 const CONFIG = 'mcpServers:\n  srv: { command: srv }\n';
 const FLOW = 'config/tools/flow.yaml';
 const flow = (tool: string) =>
-  `name: flow\ndescription: calls a remote tool\nimplementation:\n  type: composite\n  composite:\n    steps:\n      - { tool: ${tool} }\n`;
+  `name: flow\ndescription: calls a remote tool\nimplementation:\n  type: composite\n  composite:\n    steps:\n      - { tool: ${JSON.stringify(tool)} }\n`;
 
 /** The diagnostics of a build of a project calling `srv/<first tool>`, with the lock pinning these tools. */
 async function diagnose(tools: readonly ListedTool[]) {
@@ -133,6 +133,50 @@ describe('a pinned schema ajv cannot compile', () => {
         code: 'TG1013',
         message,
         hint: 'every call of the tool is checked against it, so none could run: ask for the schema to be fixed and pull again, or remove the server from mcpServers',
+      },
+    ]);
+  });
+});
+
+describe('a pinned name with a control character', () => {
+  const HINT =
+    'names become identifiers, types and messages, and such a character would drive a terminal or disguise code: ask for the name to be changed and pull again, or remove the server from mcpServers';
+  it.each([
+    ['a tool name with ESC', { name: 'wipe\u001b[2J', inputSchema: { type: 'object' } }, 'the tool', 'wipe\\u001b[2J'],
+    [
+      'a property name with a right-to-left override',
+      { name: 'odd', inputSchema: { type: 'object', properties: { ['admin\u202e']: { type: 'string' } } } },
+      'a property',
+      'admin\\u202e',
+    ],
+    [
+      'a nested property name of the output with CR',
+      {
+        name: 'odd',
+        inputSchema: { type: 'object' },
+        outputSchema: {
+          type: 'object',
+          properties: { a: { type: 'array', items: { type: 'object', properties: { ['ok\rno']: {} } } } },
+        },
+      },
+      'a property',
+      'ok\\rno',
+    ],
+  ])('%s is TG1014 at the name in the lock, shown escaped', async (_, tool, what, shown) => {
+    const lock = pinnedLock({ srv: [tool as ListedTool] });
+    const found = await diagnose([tool as ListedTool]);
+    // JSON writes the name with its escapes: that is where it is in the lock's text.
+    const escaped = JSON.stringify(
+      shown.replaceAll('\\u001b', '\u001b').replaceAll('\\u202e', '\u202e').replaceAll('\\r', '\r'),
+    );
+    const offset = lock.indexOf(escaped, lock.indexOf('"tools"'));
+    const before = lock.slice(0, offset).split('\n');
+    expect(found).toEqual([
+      {
+        at: `toolgen.mcp-lock.json:${before.length}:${before.at(-1)!.length + 1}`,
+        code: 'TG1014',
+        message: `the pin of 'srv/${tool.name.replaceAll('\u001b', '\\u001b')}' names ${what} '${shown}', which holds a control character or a bidirectional override`,
+        hint: HINT,
       },
     ]);
   });

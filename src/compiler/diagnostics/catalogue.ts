@@ -155,6 +155,12 @@ export const CATALOGUE = {
     message: "the {field} pinned for '{tool}' is not a schema toolgen can compile: {reason}",
     hint: 'every call of the tool is checked against it, so none could run: ask for the schema to be fixed and pull again, or remove the server from mcpServers',
   },
+  PINNED_NAME_CONTROL: {
+    code: 'TG1014',
+    severity: 'error',
+    message: "the pin of '{tool}' names {what} '{name}', which holds a control character or a bidirectional override",
+    hint: 'names become identifiers, types and messages, and such a character would drive a terminal or disguise code: ask for the name to be changed and pull again, or remove the server from mcpServers',
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',
