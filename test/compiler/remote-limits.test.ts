@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { pinnedLock, remoteProject, type ListedTool, type RemoteProject } from '../helpers/mcp.js';
+import { seededRandom } from '../helpers/random.js';
 
 let project: RemoteProject | null = null;
 afterEach(() => project?.dispose());
@@ -179,5 +180,58 @@ describe('a pinned name with a control character', () => {
         hint: HINT,
       },
     ]);
+  });
+});
+
+describe('names a server gives its tools', () => {
+  // What a derived identifier is made of: words the generated code adds, and what an identifier drops.
+  const PARTS = [
+    'b',
+    '_definition',
+    '_input',
+    '_output',
+    '_params',
+    '_result',
+    '_state',
+    'Definition',
+    '-',
+    '_',
+    '2',
+    '_2',
+    'delete',
+    '_tool',
+    'remote_tool',
+    'run_options',
+    'chain_executor',
+  ];
+
+  it('never make one module, or the index that re-exports them all, export an identifier twice (seeded)', async () => {
+    const next = seededRandom(30_4);
+    const names = new Set<string>();
+    while (names.size < 60) {
+      let name = '';
+      for (let n = 1 + Math.floor(next() * 4); n > 0; n -= 1) name += PARTS[Math.floor(next() * PARTS.length)];
+      if (/^[A-Za-z]/.test(name)) names.add(name);
+    }
+    const tools = [...names].map((name): ListedTool => ({ name, inputSchema: { type: 'object' } }));
+    // Two servers whose names run into their tools' (`hostile` + `b_x`, `hostile_b` + `x`).
+    const half = Math.floor(tools.length / 2);
+    project = remoteProject(
+      { [FLOW]: flow(`hostile/${tools[0]!.name}`) },
+      {
+        config: 'mcpServers:\n  hostile: { command: h }\n  hostile_b: { command: h }\n',
+        lock: pinnedLock({ hostile: tools.slice(0, half), hostile_b: tools.slice(half) }),
+      },
+    );
+    const result = await (await project.remoteCompiler()).build();
+    expect(result.diagnostics).toEqual([]);
+    const exported = result.files
+      .filter((file) => /servers[\\/][^\\/]+\.ts$|tools[\\/][^\\/]+\.ts$/.test(file.path))
+      .flatMap((file) =>
+        [...file.content.matchAll(/^export (?:const|function|type) (\w+)/gm)].map((match) => match[1]!),
+      );
+    const twice = exported.filter((name, index) => exported.indexOf(name) !== index);
+    expect(twice).toEqual([]);
+    expect(exported.length).toBeGreaterThan(4 * 60);
   });
 });
