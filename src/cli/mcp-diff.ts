@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CompilerOptions } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { printable } from '../compiler/diagnostics/printable.js';
+import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
 import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../mcp-servers/drift.js';
 import { byCodeUnits, lockText, LOCKFILE_VERSION, type Lock, type LockedServer } from '../mcp-servers/lock.js';
@@ -91,7 +91,7 @@ export async function mcpDiffCommand(
     (impact?.breaks.length ?? 0) > 0 ||
     reports.some((report) => report.status === 'unreachable' || report.status === 'not pinned');
   if (options.json) {
-    output.out(JSON.stringify(jsonReport(reports, uses, impact, failing)));
+    output.out(printableJson(JSON.stringify(jsonReport(reports, uses, impact, failing))));
     return failing ? EXIT.problems : EXIT.ok;
   }
   for (const report of reports) for (const line of reportLines(report, live, uses)) output.out(line);

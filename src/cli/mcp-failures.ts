@@ -45,7 +45,7 @@ export function describeFailure(server: McpServerConfig, failure: PullFailure, s
         ...(server.transport === 'stdio' ? stderr(failure.stderr) : []),
       ];
     case 'http': {
-      const status = `HTTP ${failure.status}${failure.statusText ? ` ${failure.statusText}` : ''}`;
+      const status = `HTTP ${failure.status}${failure.statusText ? ` ${printable(failure.statusText)}` : ''}`;
       if (failure.status === 401)
         return [
           `${head}the server wants credentials it was not given, or refused them (${status}); give them in headers, for example Authorization: "Bearer \${TOKEN}"`,

@@ -20,7 +20,7 @@ import {
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
-import { callTrace, chainTrace, printTrace, type Trace } from './trace.js';
+import { callTrace, chainTrace, printTrace, traceJson, type Trace } from './trace.js';
 
 export interface RunOptions {
   /** Where relative paths on the command line start: the current directory. */
@@ -103,7 +103,7 @@ async function runWith(
         },
       };
   } else trace = callTrace(name, await executor.call(definition, input), context.trail);
-  if (options.json) output.out(JSON.stringify(trace, null, 2));
+  if (options.json) output.out(traceJson(trace));
   else for (const line of printTrace(trace)) output.out(line);
   return trace.success ? EXIT.ok : EXIT.problems;
 }

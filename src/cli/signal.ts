@@ -21,7 +21,7 @@ import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
 import { readJsonArgument } from './run.js';
 import { openStore } from './runs.js';
-import { chainTrace, printTrace } from './trace.js';
+import { chainTrace, printTrace, traceJson } from './trace.js';
 
 export interface ContinueOptions {
   /** Where relative paths on the command line start: the current directory. */
@@ -98,7 +98,7 @@ async function continueRun(
       return EXIT.usage;
     }
     const trace = chainTrace(result, context.trail, (value) => redact(value, redactFields(registry, result)));
-    if (options.json) output.out(JSON.stringify(trace, null, 2));
+    if (options.json) output.out(traceJson(trace));
     else for (const line of printTrace(trace)) output.out(line);
     return trace.success ? EXIT.ok : EXIT.problems;
   } finally {

@@ -4,6 +4,7 @@
  * took, then the result. Built from the run's results and its audit trail; printed as text or JSON.
  */
 import type { AuditRecord, CallOutcome, ChainResult, ChainWaiting, StepResult } from '../runtime/index.js';
+import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 
 export interface TraceAttempt {
   readonly tool: string;
@@ -130,11 +131,25 @@ function decisions(step: StepResult): string[] {
 }
 
 /**
- * The trace as text, one line per step and per attempt.
+ * The trace as JSON, as `--json` prints it: what tools said escaped where JSON left it raw.
+ *
+ * @example JSON.parse(traceJson(trace)).steps.length
+ */
+export function traceJson(trace: Trace): string {
+  return printableJson(JSON.stringify(trace, null, 2));
+}
+
+/**
+ * The trace as text, one line per step and per attempt. What tools said (their output, their error
+ * messages) reaches the terminal escaped: an ESC sequence or a CR from a server prints as its escape.
  *
  * @example printTrace(trace).join('\n')
  */
 export function printTrace(trace: Trace): string[] {
+  return traceLines(trace).map(printable);
+}
+
+function traceLines(trace: Trace): string[] {
   const lines: string[] = [`${trace.tool}:`];
   trace.steps.forEach((step, index) => {
     const where = step.scope ? ` (in ${step.scope})` : '';

@@ -41,3 +41,17 @@ export function deriveNames(name: string): DerivedNames {
   const fileSlug = parts.map((part) => part.toLowerCase()).join('_');
   return { functionName, typeName, fileSlug };
 }
+
+/** What a tool's module exports after its type name: a local tool's `Params`, `Result`, `Input`, `State`; a remote one's `Input`, `Output`. */
+const TYPE_SUFFIXES = ['Params', 'Result', 'Input', 'State', 'Output'] as const;
+
+/**
+ * Every identifier the generated code may export for a tool (its function, its definition, its types),
+ * which no other tool may have: the index re-exports every module, so two of one name break it.
+ *
+ * @example identifiersOf(deriveNames('b')) // ['b', 'bDefinition', 'BParams', 'BResult', 'BInput', 'BState', 'BOutput']
+ */
+export function identifiersOf(names: DerivedNames): string[] {
+  const { functionName, typeName } = names;
+  return [functionName, `${functionName}Definition`, ...TYPE_SUFFIXES.map((suffix) => typeName + suffix)];
+}

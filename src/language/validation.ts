@@ -7,7 +7,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonSchema } from './json.js';
+import { isPlainObject, type JsonSchema } from './json.js';
 import { linearRegExp } from './regex.js';
 
 // Patterns run on a linear-time engine: a schema from YAML cannot make a validation hang.
@@ -41,6 +41,68 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
     compiled.set(schema, validate);
   }
   return validate;
+}
+
+/** Why ajv will not compile a schema, and where in it (keys and indices from its root; empty when unknown). */
+export interface SchemaRefusal {
+  readonly reason: string;
+  readonly path: readonly (string | number)[];
+  /** The path ends at a key (a `patternProperties` pattern), not at a value. */
+  readonly key?: true;
+}
+
+/**
+ * Why ajv refuses a schema, or null when it compiles it (which it then keeps): its first complaint
+ * (`data/properties/a/type`), or the first `pattern` the linear-time engine cannot compile. Never
+ * throws, so a schema from outside cannot make a caller throw.
+ *
+ * @example schemaRefusal({ type: 'strin' })?.path // ['type']
+ */
+export function schemaRefusal(schema: JsonSchema): SchemaRefusal | null {
+  try {
+    validatorFor(schema);
+    return null;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const first = /^schema is invalid: data(\S*) (.*?)(?:, data|$)/.exec(message);
+    if (!first) {
+      const pattern = firstBadPattern(schema);
+      return pattern ? { reason: `${pattern.path.join('.')}: ${message}`, ...pattern } : { reason: message, path: [] };
+    }
+    const path = first[1]!
+      .split('/')
+      .filter(Boolean)
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+    return { reason: `${first[1] ? `${path.join('.')} ` : ''}${first[2]}`, path };
+  }
+}
+
+/** Where the first `pattern` (or `patternProperties` key) the engine cannot compile is; a walk of its own, never recursing. */
+function firstBadPattern(schema: unknown): Omit<SchemaRefusal, 'reason'> | null {
+  const refused = (pattern: string) => {
+    try {
+      linearRegExp(pattern, 'u');
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const pending: { value: unknown; path: (string | number)[] }[] = [{ value: schema, path: [] }];
+  while (pending.length > 0) {
+    const { value, path } = pending.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((item, index) => [index, item])
+      : Object.entries(value);
+    for (const [key, item] of entries) {
+      if (key === 'pattern' && typeof item === 'string' && refused(item)) return { path: [...path, key] };
+      if (key === 'patternProperties' && isPlainObject(item))
+        for (const name of Object.keys(item)) if (refused(name)) return { path: [...path, key, name], key: true };
+    }
+    for (const [key, item] of entries.reverse()) pending.push({ value: item, path: [...path, key] });
+  }
+  return null;
 }
 
 /** Drops a schema's compiled validator (ajv keeps every schema it compiled until told otherwise). */

@@ -68,3 +68,36 @@ function sortKeys(value: unknown): unknown {
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * How deep a pin's `inputSchema`, `outputSchema` and `annotations` may nest (objects and arrays, the
+ * field itself the first level): far beyond any real tool, and well within what the build's recursion
+ * survives. A pull refuses a deeper tool, and a build a deeper pin, instead of overflowing the stack.
+ */
+export const MAX_PIN_DEPTH = 64;
+
+/** The fields of a pin that hold JSON of any depth. */
+const NESTED_FIELDS = ['inputSchema', 'outputSchema', 'annotations'] as const;
+
+/**
+ * Where in a tool (as listed or pinned) the first value nested deeper than `MAX_PIN_DEPTH` is, or null.
+ * Walks with a stack of its own, never recursing, so any depth is measured.
+ *
+ * @example pinTooDeep({ name: 'a', inputSchema: { type: 'object' } }) // null
+ */
+export function pinTooDeep(tool: Readonly<Record<string, unknown>>): (string | number)[] | null {
+  for (const field of NESTED_FIELDS) {
+    const pending: { value: unknown; path: (string | number)[] }[] = [{ value: tool[field], path: [field] }];
+    while (pending.length > 0) {
+      const { value, path } = pending.pop()!;
+      if (typeof value !== 'object' || value === null) continue;
+      if (path.length > MAX_PIN_DEPTH) return path;
+      const entries: [string | number, unknown][] = Array.isArray(value)
+        ? value.map((item, index) => [index, item])
+        : Object.entries(value);
+      // Pushed last first, so the first found is the first in the text.
+      for (const [key, item] of entries.reverse()) pending.push({ value: item, path: [...path, key] });
+    }
+  }
+  return null;
+}

@@ -8,6 +8,8 @@ import { isPlainObject } from '../language/json.js';
 import {
   canonicalJson,
   LOCKFILE_VERSION,
+  MAX_PIN_DEPTH,
+  pinTooDeep,
   toolHash,
   type Lock,
   type LockedServer,
@@ -72,8 +74,15 @@ export function parseLock(text: string): { lock: Lock } | { problem: string } {
   if (version !== LOCKFILE_VERSION) return { problem: 'it has no lockfileVersion 1' };
   const servers = value['servers'];
   if (!isPlainObject(servers)) return { problem: "its 'servers' is not an object" };
-  for (const [name, server] of Object.entries(servers))
+  for (const [name, server] of Object.entries(servers)) {
     if (!isPlainObject(server) || !isPlainObject(server['tools']) || !isPlainObject(server['serverInfo']))
       return { problem: `its server '${name}' has no serverInfo and tools` };
+    // Before anything recurses into a pin (writing the lock again, comparing fields).
+    for (const [tool, pin] of Object.entries(server['tools'])) {
+      const deep = isPlainObject(pin) ? pinTooDeep(pin) : null;
+      if (deep)
+        return { problem: `its pin of '${name}/${tool}' nests its ${deep[0]} more than ${MAX_PIN_DEPTH} levels deep` };
+    }
+  }
   return { lock: value as unknown as Lock };
 }

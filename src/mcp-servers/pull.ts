@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config.js';
 import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from './lock.js';
+import { MAX_PIN_DEPTH, pinTooDeep } from '../mcp-lock/format.js';
 import { ServerProcess, type ProcessEnd } from '../mcp-client/server-process.js';
 import { expand } from '../language/variables.js';
 
@@ -97,6 +98,11 @@ async function listTools(client: Client, timeout: number): Promise<LockedTool[]>
     );
     for (const tool of result.tools) {
       if (tools.has(tool.name)) throw new Error(`it lists a tool named '${tool.name}' twice`);
+      const deep = pinTooDeep(tool as unknown as Record<string, unknown>);
+      if (deep)
+        throw new Error(
+          `its tool '${tool.name}' nests its ${deep[0]} more than ${MAX_PIN_DEPTH} levels deep, deeper than toolgen pins`,
+        );
       tools.set(tool.name, lockedTool(tool as unknown as { name: string } & Record<string, unknown>));
     }
     if (!result.nextCursor) break;
@@ -176,5 +182,13 @@ function failureOf(error: unknown, transport: unknown, stage: Stage, seconds: nu
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return { kind: 'unreachable', reason: cause?.code ?? cause?.message ?? error.message };
   }
+  // The MCP client reads an answer by recursion: one nested thousands deep overflows its stack.
+  if (error instanceof RangeError && /call stack/.test(error.message))
+    return {
+      kind: 'protocol',
+      message: `its answer nests too deep to read (toolgen pins at most ${MAX_PIN_DEPTH} levels)`,
+      stage,
+      stderr,
+    };
   return { kind: 'protocol', message: error instanceof Error ? error.message : String(error), stage, stderr };
 }

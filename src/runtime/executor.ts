@@ -8,7 +8,7 @@
 import type { ChainPlan } from '../language/plan.js';
 import { randomUUID } from 'node:crypto';
 import { closestName } from '../language/suggest.js';
-import { schemaErrors } from '../language/validation.js';
+import { schemaErrors, schemaRefusal, type SchemaRefusal } from '../language/validation.js';
 import { auditRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
 import { MISS, type CallSite, type ChainPlace, type Core, type KnownTool, type PlainStep } from './call.js';
@@ -604,19 +604,33 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
       return { ok: false, error: { kind: 'output', message, details: problems } };
     }
   } catch (error) {
-    return unreadable(tool, error);
+    // Only a schema ajv refuses, or an output it cannot walk, makes checking throw.
+    const refused = schemaRefusal(tool.returns);
+    return refused ? { ok: false, error: uncompilable(tool, 'returns', refused) } : unreadable(tool, error);
   }
   return { ok: true, output };
 }
 
 function validateInput(tool: ToolDefinition, input: unknown): ToolFailure | null {
   if (isValidInput(tool.parameters, input)) return null;
+  const refused = schemaRefusal(tool.parameters);
+  if (refused) return uncompilable(tool, 'parameters', refused);
   const problems = schemaErrors(tool.parameters, input);
   if (problems.length === 0) return null;
   return {
     kind: 'validation',
     message: `input to '${tool.name}' is invalid: ${problems.join('; ')}`,
     details: problems,
+  };
+}
+
+/** A tool whose schema ajv refuses (a pin edited, a definition written by hand): no value can be checked against it. */
+function uncompilable(tool: ToolDefinition, schema: 'parameters' | 'returns', refused: SchemaRefusal): ToolFailure {
+  const which = schema === 'parameters' ? 'input' : 'output';
+  return {
+    kind: 'validation',
+    message: `the ${which} of '${tool.name}' cannot be checked: its ${schema} schema is one ajv cannot compile: ${refused.reason}`,
+    details: [refused.reason],
   };
 }
 

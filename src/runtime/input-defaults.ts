@@ -1,11 +1,11 @@
 /** Tool inputs at run time: defaults filled in, then the input validated. */
 import { isPlainObject, ownField, type JsonSchema } from '../language/json.js';
-import { validatorFor } from '../language/validation.js';
+import { schemaRefusal, validatorFor } from '../language/validation.js';
 
 /** What checking an input against a parameters schema needs, found once per schema: one lookup per call. */
 export interface InputChecks {
   readonly defaults: readonly (readonly [string, unknown])[];
-  /** Compiled at the first validation (a schema ajv refuses throws then, every time). */
+  /** Compiled at the first validation; refuses every input when ajv refuses the schema (`schemaRefusal` says why). */
   validate: ((input: unknown) => boolean) | null;
 }
 
@@ -46,6 +46,7 @@ export function withDefaults(schema: JsonSchema, input: unknown, checks = inputC
 
 /** Whether the input is valid (the usual case, which allocates nothing); `schemaErrors` says why not. */
 export function isValidInput(schema: JsonSchema, input: unknown, checks = inputChecks(schema)): boolean {
-  checks.validate ??= validatorFor(schema);
+  // A schema from outside (a pin) may be one ajv refuses: never a throw, every input invalid.
+  checks.validate ??= schemaRefusal(schema) === null ? validatorFor(schema) : () => false;
   return checks.validate(input);
 }

@@ -4,6 +4,9 @@
  * return would overwrite the line with something else.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { chainTrace, printTrace, traceJson } from '../../src/cli/trace.js';
+import type { ToolDefinition } from '../../src/runtime/index.js';
+import { chain, executor, step, tool } from '../helpers/runtime.js';
 import { runCli } from '../helpers/cli.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
@@ -50,5 +53,45 @@ describe('control characters in names', () => {
     expect(run.code).not.toBe(0);
     expect(run.err).toContain(shown);
     expect(`${run.out}\n${run.err}`).not.toMatch(RAW_CONTROL);
+  });
+});
+
+describe('control characters a tool says, traced as toolgen run and signal print them', () => {
+  const BIDI_OR_C1 = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  const SAID = 'cleared\u001b[2J\roverwritten\u009b31m red\u202e desrever\u2066';
+  const noisy = tool('noisy', (input: { fail?: boolean }) => {
+    if (input.fail) throw new Error(`refused ${SAID}`);
+    return { text: SAID };
+  });
+  const composite: ToolDefinition = {
+    ...tool('relay_noise', () => ({})),
+    implementation: {
+      kind: 'composite',
+      plan: chain('relay_noise', [
+        step('say', 'noisy', { inputs: { fail: '<< state.fail >>' }, map: { text: 'text' } }),
+      ]),
+    },
+  };
+  const traced = async (fail: boolean) => {
+    const { executor: run, audit } = executor([noisy]);
+    const result = await run.runComposite(composite, { fail });
+    return chainTrace(result, audit.trail, (value) => value);
+  };
+
+  it.each([
+    ['its output', false],
+    ['its error', true],
+  ])('%s reaches the terminal escaped, as the escapes JSON writes', async (_, fail) => {
+    const text = printTrace(await traced(fail)).join('\n');
+    expect(text).toContain('cleared\\u001b[2J\\roverwritten\\u009b31m red\\u202e desrever\\u2066');
+    expect(text).not.toMatch(RAW_CONTROL);
+    expect(text).not.toMatch(BIDI_OR_C1);
+  });
+
+  it('--json is JSON that holds every one escaped, and reads back as what the tool said', async () => {
+    const json = traceJson(await traced(false));
+    expect(json).not.toMatch(RAW_CONTROL);
+    expect(json).not.toMatch(BIDI_OR_C1);
+    expect((JSON.parse(json) as { output: { text: string } }).output.text).toBe(SAID);
   });
 });

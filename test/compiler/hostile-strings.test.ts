@@ -1,7 +1,8 @@
 /**
  * Property test: tool names, descriptions and literals full of quotes, backticks, `*\/`, `${`,
- * newlines and non-ASCII still produce code that type-checks under --strict and returns those exact
- * strings. Cases come from a seeded generator, so a failure reproduces.
+ * newlines, terminal escapes, C1 controls, bidirectional overrides and non-ASCII still produce code
+ * that type-checks under --strict, holds none of those controls raw (in comments or literals), and
+ * returns those exact strings. Cases come from a seeded generator, so a failure reproduces.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,13 @@ const FRAGMENTS = [
   '\u2028',
   '\u2029',
   '\u0001',
+  '\u001b[2J',
+  '\u0007',
+  '\r',
+  '\u0085',
+  '\u009b31m',
+  '\u202e',
+  '\u2066',
   'naïve',
   '日本語',
   '🎉',
@@ -74,6 +82,10 @@ const cases: Case[] = Array.from({ length: CASES }, (_, i) => ({
 
 let dir = '';
 let tools: ToolDefinition[] = [];
+let generated: { path: string; content: string }[] = [];
+
+// eslint-disable-next-line no-control-regex -- what generated code never holds raw (a line break and a tab aside)
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 beforeAll(async () => {
   mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
@@ -128,6 +140,7 @@ beforeAll(async () => {
     throw new Error(
       `the hostile corpus did not compile:\n${errors.map((d) => `${d.location?.file}:${d.location?.line} ${d.code} ${d.message}`).join('\n')}`,
     );
+  generated = [...result.files];
   for (const file of result.files) await writeIfChanged(file);
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
@@ -157,6 +170,11 @@ describe('hostile strings', () => {
       output = String((error as { stdout?: string }).stdout ?? error);
     }
     expect(output).toBe('');
+  });
+
+  it('are escaped wherever they are emitted: no control character or bidirectional override is written raw', () => {
+    expect(generated.length).toBeGreaterThan(CASES);
+    for (const file of generated) expect(file.content, file.path).not.toMatch(RAW_CONTROL);
   });
 
   it('keep every name and description exactly', () => {

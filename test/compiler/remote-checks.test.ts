@@ -342,6 +342,28 @@ examples:
       "export const srvReadFile2Definition = defineRemoteTool<SrvReadFile2Input, SrvReadFile2Output>({\n  server: 'srv',\n  tool: 'read_file',",
     );
   });
+
+  it("a tool's name that is another's with a suffix the generated code adds (`b`, `b_definition`) is numbered, so no identifier is exported twice", async () => {
+    const tool = (name: string): ListedTool => ({ name, inputSchema: { type: 'object' } });
+    project = remoteProject(
+      { [FLOW]: flow('      - { tool: hostile/b }\n') },
+      {
+        config: 'mcpServers:\n  hostile: { command: hostile }\n',
+        lock: pinnedLock({ hostile: [tool('b'), tool('b_definition'), tool('b_input')] }),
+      },
+    );
+    const result = await (await project.remoteCompiler()).build();
+    expect(result.diagnostics).toEqual([]);
+    const module = result.files.find((file) => file.path.endsWith(path.join('servers', 'hostile.ts')))!.content;
+    const exported = [...module.matchAll(/^export (?:const|function|type) (\w+)/gm)].map((match) => match[1]);
+    expect(new Set(exported).size).toBe(exported.length);
+    expect(module).toContain(
+      "export const hostileBDefinition = defineRemoteTool<HostileBInput, HostileBOutput>({\n  server: 'hostile',\n  tool: 'b',",
+    );
+    expect(module).toContain(
+      'export function hostileBDefinition2(executor: ChainExecutor, params: HostileBDefinition2Input',
+    );
+  });
 });
 
 describe('a build after the lock changed', () => {

@@ -6,7 +6,7 @@
  * comment, a string or an identifier cannot is pinned beside them.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
@@ -18,11 +18,17 @@ const repo = path.resolve(import.meta.dirname, '../..');
 /** Tools whose names, titles, descriptions and fields hold what a comment, a string or an identifier cannot. */
 const HOSTILE: readonly ListedTool[] = [
   {
-    name: "end*/ of 'it'\n${x}",
-    description: 'Closes a comment */ early, quotes \' and " and `, and ends a line\u2028 here',
+    // A line break in a name is refused (TG1014), as every control character is; one in a text is kept.
+    name: "end*/ of 'it' ${x}",
+    description:
+      'Closes a comment */ early, quotes \' and " and `, ends a line\u2028 here, clears\u001b[2J\r the screen\u0007, and reverses\u202e text\u2066 with\u0085 C1',
     inputSchema: {
       type: 'object',
-      properties: { 'x-y': { type: 'string' }, ['__proto__']: { type: 'number' }, 'a"b': { enum: ["it's", 'a\nb'] } },
+      properties: {
+        'x-y': { type: 'string', description: 'an ESC\u001b]0;title\u0007 and a CSI\u009b31m' },
+        ['__proto__']: { type: 'number' },
+        'a"b': { enum: ["it's", 'a\nb', 'x\u202ey\u001b'] },
+      },
       required: ['x-y'],
     },
     outputSchema: { type: 'object', properties: { '*/': { type: 'string' }, class: { type: 'boolean' } } },
@@ -35,9 +41,11 @@ beforeAll(async () => {
   mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
   dir = mkdtempSync(path.join(repo, 'test/.tmp/remote-'));
   // Beside the reference servers, one whose names and texts would break code printed carelessly.
-  // `define/remote_tool` would be `defineRemoteTool`, which its module imports.
+  // `define/remote_tool` would be `defineRemoteTool`, which its module imports; `define/b_definition`'s
+  // function would be `define/b`'s definition.
+  const plain = (name: string): ListedTool => ({ name, inputSchema: { type: 'object' } });
   const hostile = JSON.parse(
-    pinnedLock({ "odd-server's": HOSTILE, define: [{ name: 'remote_tool', inputSchema: { type: 'object' } }] }),
+    pinnedLock({ "odd-server's": HOSTILE, define: [plain('remote_tool'), plain('b'), plain('b_definition')] }),
   ) as { servers: object };
   const lock = JSON.parse(FIXTURE_LOCK) as { servers: object };
   const files = {
@@ -72,6 +80,14 @@ describe('generated code over tools of other MCP servers', () => {
     expect(build.err).toBe('');
     expect(build.code).toBe(0);
     expect(build.out).toMatch(/^toolgen: 4 tools built, 17 files written in generated \(\d+ ms\); no problems$/);
+  });
+
+  it('holds no control character or bidirectional override raw, in a comment or a literal', () => {
+    // eslint-disable-next-line no-control-regex -- what generated code never holds raw (a line break aside)
+    const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    const module = readFileSync(path.join(dir, 'generated/servers/odd_server_s.ts'), 'utf8');
+    expect(module).toContain('clears\\u001b[2J\\r the screen\\u0007');
+    expect(module).not.toMatch(raw);
   });
 
   it('type-checks under --strict', () => {

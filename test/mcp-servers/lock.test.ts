@@ -67,6 +67,11 @@ describe('the lock file', () => {
     ['no version', '{"servers":{}}', /^it has no lockfileVersion 1$/],
     ['a newer version', '{"lockfileVersion":2,"servers":{}}', /written by a newer toolgen/],
     ['a server without tools', '{"lockfileVersion":1,"servers":{"a":{}}}', /server 'a' has no serverInfo and tools/],
+    [
+      'a pin nested deeper than toolgen pins (before anything recurses into it)',
+      `{"lockfileVersion":1,"servers":{"a":{"serverInfo":{},"tools":{"t":{"name":"t","inputSchema":${'{"not":'.repeat(20_000)}{}${'}'.repeat(20_000)}}}}}}`,
+      /^its pin of 'a\/t' nests its inputSchema more than 64 levels deep$/,
+    ],
   ])('refuses %s', (_, text, problem) => {
     const parsed = parseLock(text);
     expect('problem' in parsed && parsed.problem).toMatch(problem);

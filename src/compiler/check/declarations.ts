@@ -6,7 +6,7 @@
 import { isPlainObject, PROTOTYPE_NAMES, type JsonSchema } from '../../language/json.js';
 import { linearPatternProblem } from '../../language/regex.js';
 import { closestName } from '../../language/suggest.js';
-import { validatorFor } from '../../language/validation.js';
+import { schemaRefusal } from '../../language/validation.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList } from '../diagnostics/format.js';
 import type { YamlPath } from '../load/source.js';
@@ -151,23 +151,6 @@ function valueProblems(
     });
     return [...inside, ...duplicates];
   });
-}
-
-/** Why ajv refuses a schema, and where (from its first complaint, `data/properties/a/type`), or null. */
-function schemaRefusal(schema: JsonSchema): { reason: string; path: YamlPath } | null {
-  try {
-    validatorFor(schema);
-    return null;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const first = /^schema is invalid: data(\S*) (.*?)(?:, data|$)/.exec(message);
-    if (!first) return { reason: message, path: [] };
-    const path = first[1]!
-      .split('/')
-      .filter(Boolean)
-      .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-    return { reason: `${first[1] ? `${first[1].slice(1).replaceAll('/', '.')} ` : ''}${first[2]}`, path };
-  }
 }
 
 interface PatternProblem {

@@ -143,6 +143,24 @@ export const CATALOGUE = {
       "server '{server}' is pinned in toolgen.mcp-lock.json and no longer declared under mcpServers, so its tools cannot be called",
     hint: 'the next npx toolgen mcp pull drops its pins; to call its tools, declare it under mcpServers again',
   },
+  PIN_TOO_DEEP: {
+    code: 'TG1012',
+    severity: 'error',
+    message: "the pin of '{tool}' nests its {field} more than {limit} levels deep",
+    hint: 'toolgen pins schemas at most {limit} levels deep (npx toolgen mcp pull refuses deeper ones): ask for a flatter schema, or remove the server from mcpServers',
+  },
+  REMOTE_SCHEMA_INVALID: {
+    code: 'TG1013',
+    severity: 'error',
+    message: "the {field} pinned for '{tool}' is not a schema toolgen can compile: {reason}",
+    hint: 'every call of the tool is checked against it, so none could run: ask for the schema to be fixed and pull again, or remove the server from mcpServers',
+  },
+  PINNED_NAME_CONTROL: {
+    code: 'TG1014',
+    severity: 'error',
+    message: "the pin of '{tool}' names {what} '{name}', which holds a control character or a bidirectional override",
+    hint: 'names become identifiers, types and messages, and such a character would drive a terminal or disguise code: ask for the name to be changed and pull again, or remove the server from mcpServers',
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',

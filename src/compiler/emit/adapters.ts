@@ -7,7 +7,7 @@
  */
 import type { LoweredAdapter } from '../lower/unit.js';
 import type { OutputFile } from './emit.js';
-import { propertyKey, quote } from './print.js';
+import { commentText, propertyKey, quote } from './print.js';
 import { RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 import { tidy } from './tidy.js';
@@ -19,7 +19,7 @@ import { tidy } from './tidy.js';
  */
 export function emitAdapter(adapter: LoweredAdapter, templates: TemplateSet): OutputFile {
   const view = {
-    source: adapter.source,
+    source: commentText(adapter.source),
     runtimeModule: quote(RUNTIME_MODULE),
     tools: adapter.tools.map((tool) => ({
       key: propertyKey(tool.modelName),

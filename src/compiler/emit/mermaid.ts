@@ -10,6 +10,7 @@
  * step's other edges).
  */
 import type { ChainPlan, FailurePolicy, PlanStep, StepSequence } from '../../language/plan.js';
+import { UNPRINTED } from './print.js';
 
 /** Node ids that are never a step's: a step's node id always starts with `s_`. */
 const START = 'chain_start';
@@ -264,12 +265,16 @@ function lines(parts: readonly string[]): string {
   return parts.map(text).join('<br/>');
 }
 
+const UNPRINTED_ALL = new RegExp(UNPRINTED.source, 'g');
+
 /**
  * Text inside a quoted Mermaid label. Mermaid reads `#name;` as an entity, so the characters that
- * could end the label or be taken for markup are written that way.
+ * could end the label or be taken for markup are written that way, as are controls and bidirectional
+ * overrides (by their code: `#27;` for ESC), once blanks are one space.
  */
 function text(value: string): string {
   return value
     .replace(/[#"<>|]/g, (c) => ({ '#': '#35;', '"': '#quot;', '<': '#lt;', '>': '#gt;', '|': '#124;' })[c]!)
-    .replace(/\s+/g, ' ');
+    .replace(/\s+/g, ' ')
+    .replace(UNPRINTED_ALL, (c) => `#${c.charCodeAt(0)};`);
 }

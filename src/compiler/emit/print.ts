@@ -7,24 +7,35 @@ import { type JsonSchema, isPlainObject } from '../../language/json.js';
 const LINE = 100;
 
 /**
- * A string literal that round-trips any string, newlines and `${` included. Single-quoted unless the
- * text holds more single quotes than double ones, as a person would write it.
+ * What generated code never holds raw: C0 and C1 controls and DEL (an ESC sequence clears the screen
+ * of whoever cats the file, a CR hides the rest of a line), the line and paragraph separators, and
+ * bidirectional overrides and isolates (which make code read otherwise than it runs).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
+export const UNPRINTED = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** `\u001b` for ESC: how a character of `UNPRINTED` is written, in a literal and in a comment alike. */
+const escapeOf = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * A string literal that round-trips any string, newlines and `${` included, and holds none of
+ * `UNPRINTED` raw. Single-quoted unless the text holds more single quotes than double ones, as a
+ * person would write it.
+ *
+ * @example quote('a\u202eb') // "'a\\u202eb'"
  */
 export function quote(text: string): string {
   // Most strings need no escaping at all.
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what must be escaped
-  if (/^[^'\\\x00-\x1f\x7f\u2028\u2029]*$/.test(text)) return `'${text}'`;
+  if (!text.includes("'") && !text.includes('\\') && !UNPRINTED.test(text)) return `'${text}'`;
   const mark = count(text, "'") > count(text, '"') ? '"' : "'";
   let out = mark;
   for (const char of text) {
-    const code = char.codePointAt(0)!;
     if (char === '\\') out += '\\\\';
     else if (char === mark) out += `\\${mark}`;
     else if (char === '\n') out += '\\n';
     else if (char === '\r') out += '\\r';
     else if (char === '\t') out += '\\t';
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029)
-      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (UNPRINTED.test(char)) out += escapeOf(char);
     else out += char;
   }
   return `${out}${mark}`;
@@ -92,10 +103,24 @@ function printFlat(value: unknown, budget: number): string | null {
   return text.length <= budget ? text : null;
 }
 
-/** A doc comment, or nothing when there is no text. `*\/` inside the text cannot end it early. */
+/**
+ * Text inside a comment: `*\/` cannot end it early, and every character of `UNPRINTED` is written as
+ * its escape (a tab stays a tab), a line break too (`\u000a`) unless `lines` keeps them (CRLF as LF).
+ *
+ * @example commentText('beep\u0007 and\nmore') // 'beep\\u0007 and\\u000amore'
+ */
+export function commentText(text: string, lines = false): string {
+  const kept = (lines ? text.replaceAll('\r\n', '\n') : text).replaceAll('*/', '*\\/');
+  let out = '';
+  for (const char of kept)
+    out += (lines && char === '\n') || char === '\t' || !UNPRINTED.test(char) ? char : escapeOf(char);
+  return out;
+}
+
+/** A doc comment, or nothing when there is no text; its text as `commentText` writes it. */
 export function docComment(text: string | undefined, indent = ''): string {
   if (!text || !text.trim()) return '';
-  const lines = text.trim().replaceAll('*/', '*\\/').split(/\r?\n/);
+  const lines = commentText(text.trim(), true).split('\n');
   if (lines.length === 1) return `${indent}/** ${lines[0]} */\n`;
   return `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n`;
 }

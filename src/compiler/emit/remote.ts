@@ -7,7 +7,7 @@
 import type { JsonSchema } from '../../language/json.js';
 import type { LoweredMcpServers, LoweredRemoteTool, LoweredServer } from '../lower/unit.js';
 import type { OutputFile } from './emit.js';
-import { docComment, objectMembers, printValue, quote, schemaType } from './print.js';
+import { commentText, docComment, objectMembers, printValue, quote, schemaType } from './print.js';
 import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 import { tidy } from './tidy.js';
@@ -19,7 +19,7 @@ import { tidy } from './tidy.js';
  */
 export function emitServer(server: LoweredServer, templates: TemplateSet): OutputFile {
   const view = {
-    source: server.source,
+    source: commentText(server.source),
     serverComment: quote(server.name),
     runtimeModule: quote(RUNTIME_MODULE),
     tools: server.tools.map((tool) => toolView(server.name, tool)),
@@ -34,7 +34,7 @@ export function emitServer(server: LoweredServer, templates: TemplateSet): Outpu
  */
 export function emitMcpServers(lowered: LoweredMcpServers, templates: TemplateSet): OutputFile {
   const view = {
-    source: lowered.source,
+    source: commentText(lowered.source),
     mcpClientModule: quote(MCP_CLIENT_MODULE),
     servers: printValue(lowered.servers),
   };
@@ -46,7 +46,7 @@ function toolView(server: string, tool: LoweredRemoteTool) {
   const inputName = `${names.typeName}Input`;
   const outputName = `${names.typeName}Output`;
   return {
-    nameComment: tool.name.replaceAll('*/', '*\\/').replaceAll('\n', ' '),
+    nameComment: commentText(tool.name),
     definitionName: `${names.functionName}Definition`,
     functionName: names.functionName,
     inputName,
@@ -79,9 +79,4 @@ function outputDeclaration(name: string, tool: LoweredRemoteTool): string {
 function objectType(schema: JsonSchema): string {
   const members = objectMembers(schema, '  ');
   return members ? `{\n${members}}` : '{}';
-}
-
-/** A name inside a doc comment: `*\/` cannot end it early, nor a newline break it. */
-function commentText(text: string): string {
-  return text.replaceAll('*/', '*\\/').replaceAll('\n', ' ');
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ToolSource } from '../model.js';
-import { deriveNames } from '../names.js';
+import { deriveNames, identifiersOf } from '../names.js';
 import type { McpPins } from '../validate/mcp-pins.js';
 import type { CatalogueEntry, RemoteEntry, ToolSignature } from './entry.js';
 import { checkHandlers, type HandlerExports } from './handlers.js';
@@ -165,11 +165,8 @@ export async function resolveCatalogue(
   const byIdentifier = new Map<string, CatalogueEntry>();
   const claim = (entry: CatalogueEntry) => {
     bySlug.set(entry.names.fileSlug.toLowerCase(), entry);
-    // The index imports every tool's definition beside the others' functions: `foo`'s `fooDefinition` is taken too.
-    byIdentifier
-      .set(entry.names.functionName, entry)
-      .set(`${entry.names.functionName}Definition`, entry)
-      .set(entry.names.typeName, entry);
+    // The index re-exports every module: `foo`'s `fooDefinition` and `FooParams` are taken too.
+    for (const identifier of identifiersOf(entry.names)) byIdentifier.set(identifier, entry);
   };
   for (const name of input.brokenNames) catalogue.markBroken(name);
   // The tools of other servers are named by their servers: a local tool that clashes with one is renamed.
@@ -178,9 +175,7 @@ export async function resolveCatalogue(
     const { entries, servers } = remoteEntries(input.pins, (name) => input.previous?.remote(name));
     for (const entry of entries) {
       catalogue.addRemote(entry);
-      const { functionName, typeName } = entry.names;
-      for (const identifier of [functionName, `${functionName}Definition`, typeName])
-        remoteByIdentifier.set(identifier, entry);
+      for (const identifier of identifiersOf(entry.names)) remoteByIdentifier.set(identifier, entry);
     }
     catalogue.setServers(servers);
     diagnostics.push(...serverFileClashes(input.pins));
@@ -202,8 +197,8 @@ export async function resolveCatalogue(
     const reused = input.previous?.get(document.name);
     const names = reused?.document === document ? reused.names : deriveNames(document.name);
     // Two names that differ only in what an identifier cannot hold would collide in the generated code.
-    const definition = `${names.functionName}Definition`;
-    const remote = [names.functionName, definition, names.typeName].find((id) => remoteByIdentifier.has(id));
+    const identifiers = identifiersOf(names);
+    const remote = identifiers.find((id) => remoteByIdentifier.has(id));
     if (remote) {
       const other = remoteByIdentifier.get(remote)!.name;
       diagnostics.push(
@@ -215,28 +210,14 @@ export async function resolveCatalogue(
       );
       continue;
     }
-    const clash =
-      bySlug.get(names.fileSlug.toLowerCase()) ??
-      byIdentifier.get(names.functionName) ??
-      byIdentifier.get(definition) ??
-      byIdentifier.get(names.typeName);
+    const identifier = identifiers.find((id) => byIdentifier.has(id));
+    const clash = bySlug.get(names.fileSlug.toLowerCase()) ?? (identifier && byIdentifier.get(identifier));
     if (clash) {
       const pair = { first: clash.name, second: document.name };
       diagnostics.push(
         bySlug.has(names.fileSlug.toLowerCase())
           ? diagnostic('FILE_NAME_CLASH', { ...pair, file: `${names.fileSlug}.ts` }, source.locate(['name']))
-          : diagnostic(
-              'IDENTIFIER_CLASH',
-              {
-                ...pair,
-                identifier: byIdentifier.has(names.functionName)
-                  ? names.functionName
-                  : byIdentifier.has(definition)
-                    ? definition
-                    : names.typeName,
-              },
-              source.locate(['name']),
-            ),
+          : diagnostic('IDENTIFIER_CLASH', { ...pair, identifier: identifier! }, source.locate(['name'])),
       );
       continue;
     }

@@ -5,8 +5,7 @@
  * its name. Tool names that differ only in what an identifier cannot hold (`read-file`, `read_file`)
  * are told apart by a number, in the lock's order: the user cannot rename a server's tools.
  */
-import type { DerivedNames } from '../names.js';
-import { deriveNames } from '../names.js';
+import { deriveNames, identifiersOf, type DerivedNames } from '../names.js';
 import type { McpPins } from '../validate/mcp-pins.js';
 import type { RemoteEntry } from './entry.js';
 import { checkedView, parametersOf, type SkippedPart } from './pinned-schemas.js';
@@ -73,11 +72,15 @@ export function remoteEntries(
   return { entries, servers: { declared: pins.declared.map((server) => server.name), pinned, unusable } };
 }
 
-/** Names for a remote tool that no earlier one has, nor the module's own imports. */
+/**
+ * Names for a remote tool of which no identifier is an earlier one's (`b` takes `bDefinition`, so
+ * `b_definition` is numbered), nor one the module imports.
+ */
 function distinctNames(base: string, taken: Set<string>): DerivedNames {
   let names = deriveNames(base);
-  for (let n = 2; taken.has(names.functionName) || SERVER_MODULE_NAMES.has(names.functionName); n += 1)
-    names = deriveNames(`${base}_${n}`);
-  taken.add(names.functionName);
+  const clashes = (derived: DerivedNames) =>
+    identifiersOf(derived).some((identifier) => taken.has(identifier) || SERVER_MODULE_NAMES.has(identifier));
+  for (let n = 2; clashes(names); n += 1) names = deriveNames(`${base}_${n}`);
+  for (const identifier of identifiersOf(names)) taken.add(identifier);
   return names;
 }

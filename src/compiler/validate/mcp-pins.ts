@@ -7,8 +7,17 @@
  * so that a call to one is not reported a second time.
  */
 import { isPlainObject } from '../../language/json.js';
-import { byCodeUnits, LOCKFILE_VERSION, toolHash, type LockedTool } from '../../mcp-lock/format.js';
+import { forgetValidator, schemaRefusal } from '../../language/validation.js';
+import {
+  byCodeUnits,
+  LOCKFILE_VERSION,
+  MAX_PIN_DEPTH,
+  pinTooDeep,
+  toolHash,
+  type LockedTool,
+} from '../../mcp-lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { printable } from '../diagnostics/printable.js';
 import type { LoadedMcp } from '../load/mcp.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import type { DeclaredServer } from '../options.js';
@@ -151,8 +160,63 @@ function pinProblem(server: string, name: string, pin: unknown, at: YamlPath, so
   for (const field of ['title', 'description'] as const)
     if (pin[field] !== undefined && typeof pin[field] !== 'string')
       return invalid(`has a ${field} that is not text`, [...at, field]);
+  // Before anything that recurses into the pin (its hash, the checks, the printed types).
+  const deep = pinTooDeep(pin);
+  if (deep) {
+    const args = { tool: `${server}/${name}`, field: String(deep[0]), limit: String(MAX_PIN_DEPTH) };
+    return diagnostic('PIN_TOO_DEEP', args, source.locate([...at, ...deep]));
+  }
+  const named = controlledName(name, pin);
+  if (named) {
+    const args = { tool: `${server}/${name}`, what: named.what, name: named.name };
+    return diagnostic('PINNED_NAME_CONTROL', args, source.locate([...at, ...named.path], { key: true }));
+  }
   if (typeof pin['hash'] !== 'string') return invalid('has no hash', at);
   if (pin['hash'] !== toolHash(pin))
     return diagnostic('LOCK_HASH_MISMATCH', { tool: `${server}/${name}`, server }, source.locate([...at, 'hash']));
+  // The runtime checks input and output with these schemas: one ajv cannot compile would fail every call.
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
+    const schema = pin[field];
+    if (!isPlainObject(schema)) continue;
+    const refused = schemaRefusal(schema);
+    // Compiled only to know: the build keeps no validator of a pin.
+    if (!refused) forgetValidator(schema);
+    else
+      return diagnostic(
+        'REMOTE_SCHEMA_INVALID',
+        { tool: `${server}/${name}`, field, reason: refused.reason },
+        source.locate([...at, field, ...refused.path], { key: refused.key === true }),
+      );
+  }
+  return null;
+}
+
+/**
+ * The first name of a pin holding a control character or a bidirectional override: the tool's, or
+ * a property's at any depth of its schemas (each becomes a name in the generated types and in every
+ * message). Printed, it would drive the terminal; so the pin is refused, not escaped into a new name.
+ */
+function controlledName(
+  tool: string,
+  pin: Record<string, unknown>,
+): { what: string; name: string; path: YamlPath } | null {
+  const controlled = (name: string) => printable(name) !== name;
+  if (controlled(tool)) return { what: 'the tool', name: tool, path: [] };
+  for (const field of ['inputSchema', 'outputSchema'] as const) {
+    // The pin is at most MAX_PIN_DEPTH deep by now; a stack of its own all the same.
+    const pending: { value: unknown; path: YamlPath }[] = [{ value: pin[field], path: [field] }];
+    while (pending.length > 0) {
+      const { value, path } = pending.pop()!;
+      if (typeof value !== 'object' || value === null) continue;
+      const properties = Array.isArray(value) ? undefined : (value as Record<string, unknown>)['properties'];
+      if (isPlainObject(properties))
+        for (const name of Object.keys(properties))
+          if (controlled(name)) return { what: 'a property', name, path: [...path, 'properties', name] };
+      const entries: [string | number, unknown][] = Array.isArray(value)
+        ? value.map((item, index) => [index, item])
+        : Object.entries(value);
+      for (const [key, item] of entries.reverse()) pending.push({ value: item, path: [...path, key] });
+    }
+  }
   return null;
 }

@@ -5,7 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChainPlan } from '../../language/plan.js';
-import { schemaErrors } from '../../language/validation.js';
+import { schemaErrors, schemaRefusal } from '../../language/validation.js';
 import { stableJson } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
@@ -156,6 +156,14 @@ export class DurableRuns {
           `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`,
         );
       }
+      // A plan written by hand may carry a schema ajv refuses: a refusal that says so, never a SyntaxError.
+      const refused = schemaRefusal(wait.schema);
+      if (refused)
+        throw new DurableRunError(
+          'invalid_payload',
+          `the payload of signal '${name}' cannot be checked: its schema is one ajv cannot compile: ${refused.reason}`,
+          [refused.reason],
+        );
       const problems = schemaErrors(wait.schema, payload, 'payload');
       if (problems.length > 0)
         throw new DurableRunError(

@@ -131,6 +131,19 @@ describe('wait: in a durable run', () => {
     expect((await executor.suspended()).map((run) => run.runId)).toEqual(['r1']);
   });
 
+  it('refuses a signal whose payload schema ajv cannot compile, saying so, and stays suspended', async () => {
+    const plan = transferPlan({ payload: { type: 'object', properties: { approver: { type: 'strin' } } } });
+    const { executor, transfer } = setup('uncompilable', plan);
+    await executor.runComposite(transfer, {}, { runId: 'r1' });
+    await expect(executor.signal('r1', 'approve', { approver: 'dana' })).rejects.toMatchObject({
+      name: 'DurableRunError',
+      code: 'invalid_payload',
+      message:
+        "the payload of signal 'approve' cannot be checked: its schema is one ajv cannot compile: properties.approver.type must be equal to one of the allowed values",
+    });
+    expect((await executor.suspended()).map((run) => run.runId)).toEqual(['r1']);
+  });
+
   it('fails with timeout once resumed past its deadline, and not a moment before', async () => {
     const { executor, transfer, clock } = setup('deadline', transferPlan());
     await executor.runComposite(transfer, {}, { runId: 'r1' });
