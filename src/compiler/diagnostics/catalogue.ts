@@ -327,7 +327,7 @@ export const CATALOGUE = {
   UNKNOWN_NEXT: {
     code: 'TG3002',
     severity: 'error',
-    message: "next '{name}' names no step",
+    message: "{field} '{name}' names no step",
     hint: 'steps here: {steps}, or end',
   },
   NEXT_NAMES_TOOL: {
@@ -345,7 +345,7 @@ export const CATALOGUE = {
   AMBIGUOUS_NEXT: {
     code: 'TG3003',
     severity: 'error',
-    message: "next '{name}' could mean any of the steps {ids} (all call '{name}')",
+    message: "{field} '{name}' could mean any of the steps {ids} (all call '{name}')",
     hint: 'give those steps an explicit id and name it in next',
   },
   UNREACHABLE_STEP: {
