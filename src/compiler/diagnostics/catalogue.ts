@@ -557,6 +557,12 @@ export const CATALOGUE = {
     message: "'{tool}' has no parameter '{name}'",
     hint: "'{tool}' takes no parameters",
   },
+  UNKNOWN_INPUT_FIELD: {
+    code: 'TG5001',
+    severity: 'error',
+    message: "'{name}' of '{tool}' has no field '{field}'",
+    hint: 'its fields: {fields}',
+  },
   MISSING_INPUT: {
     code: 'TG5002',
     severity: 'error',
