@@ -98,14 +98,21 @@ describe('toolgen run', () => {
     const input = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checking_001","amount":5000}';
     const waited = toolgen('run', 'approved_transfer', '--permissions', 'banking.transfer', '--input', input);
     expect(waited.status).toBe(1);
+    // Its on_failure went to the end, but nobody was asked: the step and the result both say failed.
     expect(waited.stdout).toContain(
-      "  2. approval: failed\n     failed; the chain continued\n     error: execution: step 'approval' waits for signal 'approval', which only a durable run can do",
+      "  2. approval: failed\n     could not wait without a store; the chain went on, and the run is failed\n     error: execution: step 'approval' waits for signal 'approval', which only a durable run can do",
+    );
+    expect(waited.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^failed \(execution at step 'approval'\): .*\(toolgen run --store DIR\)$/,
     );
     const json = toolgen('run', 'approved_transfer', '--permissions', 'banking.transfer', '--input', input, '--json');
-    const approval = (
-      JSON.parse(json.stdout) as { steps: Array<{ step: string; error?: { kind: string } }> }
-    ).steps.find((step) => step.step === 'approval');
-    expect(approval?.error?.kind).toBe('execution');
+    const trace = JSON.parse(json.stdout) as {
+      success: boolean;
+      status: string;
+      steps: Array<{ step: string; error?: { kind: string } }>;
+    };
+    expect([trace.success, trace.status]).toEqual([false, 'failed']);
+    expect(trace.steps.find((step) => step.step === 'approval')?.error?.kind).toBe('execution');
   });
 
   it('--expression-depth and --expression-time-ms set the budget of every expression the run evaluates', () => {
