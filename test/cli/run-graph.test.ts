@@ -10,6 +10,14 @@ import { createProject, RELAY } from '../helpers/project.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** A module loader hook that says which heavy packages a process imports. */
+const HOOKS = `import { writeSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  if (specifier === 'ts-morph' || specifier === 'typescript') writeSync(2, 'imported ' + specifier + '\\n');
+  return next(specifier, context);
+}
+`;
+
 function toolgen(...args: string[]) {
   return toolgenIn(ROOT, ...args);
 }
@@ -166,6 +174,31 @@ describe('toolgen graph', () => {
       const compiled = toolgenIn(project.root, 'graph', 'relay');
       expect(compiled.status, compiled.stderr).toBe(0);
       expect(compiled.stdout).toBe(fromFile.stdout);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('after an edit, compiles the picture without TypeScript: the handler modules are as the last build read them', () => {
+    const project = createProject({ 'config/tools/relay.yaml': RELAY });
+    // Tells on stderr when the process imports ts-morph (and with it TypeScript).
+    project.write('hooks.mjs', HOOKS);
+    project.write(
+      'register.mjs',
+      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+    );
+    try {
+      expect(toolgenIn(project.root).status).toBe(0);
+      const before = toolgenIn(project.root, 'graph', 'relay').stdout;
+      project.write('config/tools/relay.yaml', `${RELAY}# an edit since the last build\n`);
+      const graph = spawnSync(
+        process.execPath,
+        ['--import', './register.mjs', path.join(ROOT, 'dist/cli/bin.js'), 'graph', 'relay'],
+        { cwd: project.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 },
+      );
+      expect(graph.status, graph.stderr).toBe(0);
+      expect(graph.stdout).toBe(before);
+      expect(graph.stderr).not.toContain('imported ts-morph');
     } finally {
       project.dispose();
     }
