@@ -47,6 +47,8 @@
  * `--version` against `node -e "import('yaml')"`. BENCH_PROCESS_RUNS=N changes the number of runs (5).
  * Also one composite of 10,000 steps against one of 1,000, side by side (target: at most 15x; the
  * check's data flow once grew with the square of a composite's length); BENCH_ONLY=long runs it alone.
+ * Also `toolgen graph` after an edit of the bundled project against a cached `validate` of it (target:
+ * at most 3x; a picture needs no TypeScript); BENCH_ONLY=graph runs it alone.
  *
  * A report, not a test: a missed target prints MISSED and the exit code stays 0. The exit code is 1
  * only when the corpus does not compile cleanly or the two sides of a measurement disagree.
@@ -55,7 +57,7 @@
  * bench itself never breaks unnoticed.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -264,6 +266,7 @@ async function buildProcessBench(root) {
   });
 
   await longCompositeBench(root, measured);
+  await graphAfterEditBench(root, measured);
 
   // One tool: the atomic `greet` that `toolgen init` scaffolds, with its handler.
   const single = path.join(root, 'one');
@@ -298,6 +301,53 @@ async function buildProcessBench(root) {
   measured(() => {
     row('toolgen --version', ms(version.ms), `(floor ${ms(yamlFloor2.ms)})`);
     ratioRow(version.ms / yamlFloor2.ms, VERSION_TARGET);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 0c. A picture after an edit (BENCH_ONLY=graph): `toolgen graph NAME` when the last build did not write
+//     that graph (an edit since), against a cached `validate` of the same project, whole processes.
+
+const GRAPH_TARGET = 3;
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+
+/** The bundled project, copied under `root` (its handlers beside it, toolgen's packages linked): edits touch no checkout. */
+function bundledProject(root) {
+  const dir = path.join(root, 'bundled');
+  mkdirSync(dir, { recursive: true });
+  for (const entry of ['config', 'toolgen.config.yaml', 'toolgen.mcp-lock.json', 'tsconfig.json', 'package.json'])
+    cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
+  // Each package linked, not the folder: the build cache (node_modules/.cache) must be the copy's own.
+  mkdirSync(path.join(dir, 'node_modules'));
+  for (const entry of readdirSync(path.join(REPO, 'node_modules')))
+    if (entry !== '.cache') symlinkSync(path.join(REPO, 'node_modules', entry), path.join(dir, 'node_modules', entry));
+  return dir;
+}
+
+async function graphAfterEditBench(root, measured) {
+  const dir = bundledProject(root);
+  const first = spawnSync(process.execPath, [BIN], { cwd: dir, encoding: 'utf8' });
+  if (first.status !== 0) throw new Error(`toolgen on the bundled project exited ${first.status}: ${first.stdout}`);
+  const yaml = path.join(dir, 'config/tools/banking/approved_transfer.yaml');
+  let edits = 0;
+  const edit = () => appendFileSync(yaml, `# edit ${(edits += 1)}\n`);
+  // The validate before the timed one sees the edit and fills the cache: the timed one replays it.
+  const refresh = () => spawnSync(process.execPath, [BIN, 'validate'], { cwd: dir, stdio: 'ignore' });
+  const [graph, validate] = interleave(
+    [
+      { args: [BIN, 'graph', 'approved_transfer'], cwd: dir, before: edit },
+      { args: [BIN, 'validate'], cwd: dir, before: refresh },
+    ],
+    PROCESS_RUNS,
+  );
+  measured(() => {
+    row(
+      'toolgen graph after an edit',
+      ms(graph.ms),
+      `(bundled project, median of ${PROCESS_RUNS}, interleaved with a cached validate: ${ms(validate.ms)})`,
+    );
+    const ratio = graph.ms / validate.ms;
+    row('  ratio', ratio.toFixed(2), `${verdict(ratio, GRAPH_TARGET)}   (graph-after-edit / cached validate)`);
   });
 }
 
@@ -1026,6 +1076,10 @@ async function main() {
   // instance keeps every schema it ever compiled), which would slow the executor down and blur its figures.
   if (process.env.BENCH_ONLY === 'build') {
     await wholeProcessBuilds();
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'graph') {
+    await wholeProcessBuilds(graphAfterEditBench);
     return;
   }
   if (process.env.BENCH_ONLY === 'long') {

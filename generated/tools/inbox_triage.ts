@@ -22,7 +22,7 @@ export type InboxTriageState = {
     summary: string;
     urgent: boolean;
   } | null>;
-  urgent_count?: unknown;
+  urgent_count?: number;
   archive_id: string;
 };
 
@@ -161,7 +161,7 @@ export const inboxTriageDefinition = defineTool<InboxTriageParams, InboxTriageSt
           ],
         },
       },
-      urgent_count: {},
+      urgent_count: { type: 'integer' },
       archive_id: { type: 'string' },
     },
     required: ['query', 'folder', 'messages', 'summaries', 'archive_id'],

@@ -10,17 +10,16 @@ import {
   ChainExecutor,
   FileRunStore,
   redact,
-  unwaitedStep,
   type ChainResult,
   type ExpressionBudget,
   type Stub,
   type ToolHandler,
   type ToolRegistry,
 } from '../runtime/index.js';
-import { EXIT, UsageError } from './commands.js';
+import { UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
-import { callTrace, chainTrace, printTrace, traceJson, type Trace } from './trace.js';
+import { callTrace, exitCode, printTrace, reportedTrace, traceJson, type Trace } from './trace.js';
 
 export interface RunOptions {
   /** Where relative paths on the command line start: the current directory. */
@@ -89,23 +88,11 @@ async function runWith(
   let trace: Trace;
   if (definition.implementation.kind === 'composite') {
     const result: ChainResult<unknown, boolean> = await executor.runComposite(definition, input);
-    trace = chainTrace(result, context.trail, (value) => redact(value, fields));
-    const unwaited = unwaitedStep(definition, result);
-    // The chain went on past a wait that never happened: not a success, whatever its on_failure says.
-    if (unwaited?.error)
-      trace = {
-        ...trace,
-        success: false,
-        failure: {
-          kind: unwaited.error.kind,
-          message: `${unwaited.error.message} (toolgen run --store DIR)`,
-          step: unwaited.step,
-        },
-      };
+    trace = reportedTrace(definition, result, context.trail, (value) => redact(value, fields));
   } else trace = callTrace(name, await executor.call(definition, input), context.trail);
   if (options.json) output.out(traceJson(trace));
   else for (const line of printTrace(trace)) output.out(line);
-  return trace.success ? EXIT.ok : EXIT.problems;
+  return exitCode(trace);
 }
 
 /**

@@ -13,7 +13,6 @@ import {
   redact,
   type ChainResult,
   type ExpressionBudget,
-  type ToolRegistry,
 } from '../runtime/index.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { EXIT } from './exit.js';
@@ -21,7 +20,7 @@ import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
 import { readJsonArgument } from './run.js';
 import { openStore } from './runs.js';
-import { chainTrace, printTrace, traceJson } from './trace.js';
+import { exitCode, printTrace, reportedTrace, traceJson } from './trace.js';
 
 export interface ContinueOptions {
   /** Where relative paths on the command line start: the current directory. */
@@ -97,19 +96,16 @@ async function continueRun(
       output.err(`toolgen: ${command} refused (${error.code}): ${printable(hint)}`);
       return EXIT.usage;
     }
-    const trace = chainTrace(result, context.trail, (value) => redact(value, redactFields(registry, result)));
+    const definition = registry.get(result.chain_name);
+    const fields = definition?.audit.redactFields ?? [];
+    const trace = reportedTrace(definition, result, context.trail, (value) => redact(value, fields));
     if (options.json) output.out(traceJson(trace));
     else for (const line of printTrace(trace)) output.out(line);
-    return trace.success ? EXIT.ok : EXIT.problems;
+    return exitCode(trace);
   } finally {
     // Stops the stdio MCP servers remote tools started: none outlives the command.
     await registry.close();
   }
-}
-
-/** The composite's own `redact_fields`, applied to its final state as `toolgen run` does. */
-function redactFields(registry: ToolRegistry, result: ChainResult<unknown, boolean>): readonly string[] {
-  return registry.get(result.chain_name)?.audit.redactFields ?? [];
 }
 
 /** The runtime's reason, and what to do about it on the command line. */

@@ -3,7 +3,16 @@
  * durations, inputs and outputs as the audit trail holds them, redacted), the decision the runtime
  * took, then the result. Built from the run's results and its audit trail; printed as text or JSON.
  */
-import type { AuditRecord, CallOutcome, ChainResult, ChainWaiting, StepResult } from '../runtime/index.js';
+import {
+  unwaitedStep,
+  type AuditRecord,
+  type CallOutcome,
+  type ChainResult,
+  type ChainWaiting,
+  type StepResult,
+  type ToolDefinition,
+} from '../runtime/index.js';
+import { EXIT } from './exit.js';
 import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 
 export interface TraceAttempt {
@@ -86,6 +95,58 @@ export function chainTrace(
   };
 }
 
+const CONTINUED = 'failed; the chain continued';
+/** What a step that could not wait says it decided: the chain went on, but the run does not count. */
+const UNWAITED = 'could not wait without a store; the chain went on, and the run is failed';
+
+/**
+ * The trace of a composite run as every command reports it (`run`, `signal`, `resume`): a run that
+ * went on past a wait step that could not wait (no store) is failed, whatever that step's
+ * `on_failure` says, since nobody was asked; a wait that expired with a store is a failure its
+ * `on_failure` handles, like any other.
+ *
+ * @example reportedTrace(definition, result, context.trail, (value) => value).status // 'failed'
+ */
+export function reportedTrace(
+  definition: ToolDefinition | undefined,
+  result: ChainResult<unknown, boolean>,
+  trail: readonly AuditRecord[],
+  redact: (value: unknown) => unknown,
+): Trace {
+  const trace = chainTrace(result, trail, redact);
+  const unwaited = definition ? unwaitedStep(definition, result) : null;
+  if (!unwaited?.error) return trace;
+  const { output: _output, ...rest } = trace;
+  return {
+    ...rest,
+    success: false,
+    status: 'failed',
+    steps: trace.steps.map((step) =>
+      step.step === unwaited.step && !step.scope
+        ? {
+            ...step,
+            decisions: step.decisions.map((decision) => (decision === CONTINUED ? UNWAITED : decision)),
+          }
+        : step,
+    ),
+    failure: {
+      kind: unwaited.error.kind,
+      message: `${unwaited.error.message} (toolgen run --store DIR)`,
+      step: unwaited.step,
+    },
+  };
+}
+
+/**
+ * The exit code of a reported run: 0 when it succeeded (tolerated failures included: `partial`), 1
+ * when it failed or is suspended.
+ *
+ * @example exitCode(trace) // 0
+ */
+export function exitCode(trace: Trace): number {
+  return trace.success ? EXIT.ok : EXIT.problems;
+}
+
 /** The trace of an atomic call: no steps, its attempt, its output. */
 export function callTrace(tool: string, outcome: CallOutcome, trail: readonly AuditRecord[]): Trace {
   const record = trail.at(-1);
@@ -124,7 +185,7 @@ function decisions(step: StepResult): string[] {
   if (step.served_by) out.push(`fell back to ${step.served_by}`);
   if (step.hops?.length) out.push(`hopped by _meta.nextTool to ${step.hops.map((hop) => hop.tool).join(' → ')}`);
   if (step.cached) out.push('served from the cache');
-  if (step.handled === 'continued') out.push('failed; the chain continued');
+  if (step.handled === 'continued') out.push(CONTINUED);
   if (step.handled === 'stopped') out.push('failed; the chain stopped');
   if (step.status === 'cancelled') out.push('cancelled');
   return out;

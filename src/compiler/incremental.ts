@@ -63,8 +63,8 @@ interface HandlerFacts {
  */
 export class Compiler {
   #validator: SchemaValidator;
-  /** The templates, or what is wrong with them: a build then reports it and writes nothing. */
-  #templates: TemplateSet | TemplateProblem;
+  /** The templates, or what is wrong with them: a build then reports it and writes nothing; null: nothing is emitted. */
+  #templates: TemplateSet | TemplateProblem | null;
   readonly #handlerExports: HandlerExports;
   readonly #handlerChecks: HandlerCheckCache = sharedHandlerChecks;
   readonly #sources = new Map<string, SourceState>();
@@ -112,7 +112,7 @@ export class Compiler {
     for (const [key, check] of memory.handlerChecks ?? [])
       if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
     this.#validator = new SchemaValidator(options.schemaPath, options.configDir);
-    this.#templates = loadTemplates(options.templatesDir);
+    this.#templates = options.emit === false ? null : loadTemplates(options.templatesDir);
   }
 
   /**

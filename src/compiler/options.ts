@@ -19,6 +19,11 @@ export interface CompilerOptions {
   readonly exclude?: readonly string[];
   /** Type-check function tools' handlers against their YAML (TG2009); on unless false. */
   readonly checkHandlerTypes?: boolean;
+  /**
+   * Print the tools through the templates; on unless false. Without it a build checks and lowers (its
+   * `plans` are there) but loads no template and has no files: for `toolgen graph`, which never writes.
+   */
+  readonly emit?: boolean;
   /** `toolgen.config.yaml` (absolute), when there is one: the lock `toolgen.mcp-lock.json` is read beside it. */
   readonly configFile?: string;
   /** The lock to read instead of the one beside the config file (`toolgen mcp diff` checks against what servers list now). */
@@ -75,6 +80,7 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     ...(overrides.include ? { include: overrides.include } : {}),
     ...(overrides.exclude ? { exclude: overrides.exclude } : {}),
     ...(overrides.checkHandlerTypes === false ? { checkHandlerTypes: false } : {}),
+    ...(overrides.emit === false ? { emit: false } : {}),
     ...(overrides.configFile ? { configFile: overrides.configFile } : {}),
     ...(overrides.lockFile ? { lockFile: overrides.lockFile } : {}),
     ...(overrides.mcpServers ? { mcpServers: overrides.mcpServers } : {}),

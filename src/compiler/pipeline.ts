@@ -114,7 +114,8 @@ export interface BuildInput {
   /** The tools to emit and report; all when empty. */
   readonly names: readonly string[];
   readonly options: CompilerOptions;
-  readonly templates: TemplateSet;
+  /** Null: nothing is emitted, and the build's result has its plans and no files (`emit: false`). */
+  readonly templates: TemplateSet | null;
   /** Parsed handler modules, kept warm between builds. */
   readonly handlerExports: HandlerExports;
   /** Handler signature checks by key, kept warm between builds; without it, handlers are not type-checked. */
@@ -244,30 +245,33 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     selected: selected.files,
     sink,
   });
-  const servers = withErrors ? null : emitServers(analysed, input, sink);
+  const templates = input.templates;
+  const servers = withErrors || !templates ? null : emitServers(analysed, { ...input, templates }, sink);
   const frameworks = input.adapters ?? [];
   const sharedFiles = [
     ...(servers?.files.map((file) => file.path) ?? []),
     ...frameworks.map((framework) => adapterPath(input.options.outDir, framework)),
   ];
   const gone = (reuse?.sharedFiles ?? []).filter((file) => !sharedFiles.includes(file));
-  const output = planOutput(
-    {
-      ...outcome,
-      index: { ...outcome.index, ...(servers?.index ? { remote: servers.index } : {}) },
-      servers: sink ? [] : (servers?.files ?? []),
-      vanished: [...outcome.vanished, ...gone],
-      complete: input.names.length === 0 && !withErrors,
-      failed: withErrors,
-    },
-    input.outDir,
-    (index) => ({
-      index: emitIndex(index, input.templates),
-      adapters: lowerAdapters(index, { frameworks, outDir: input.options.outDir }).map((adapter) =>
-        emitAdapter(adapter, input.templates),
-      ),
-    }),
-  );
+  const output = !templates
+    ? NOTHING_WRITTEN
+    : planOutput(
+        {
+          ...outcome,
+          index: { ...outcome.index, ...(servers?.index ? { remote: servers.index } : {}) },
+          servers: sink ? [] : (servers?.files ?? []),
+          vanished: [...outcome.vanished, ...gone],
+          complete: input.names.length === 0 && !withErrors,
+          failed: withErrors,
+        },
+        input.outDir,
+        (index) => ({
+          index: emitIndex(index, templates),
+          adapters: lowerAdapters(index, { frameworks, outDir: input.options.outDir }).map((adapter) =>
+            emitAdapter(adapter, templates),
+          ),
+        }),
+      );
   // Made from the index's list, so only now: a build that streams hands them on with the servers' modules.
   if (sink) for (const file of output.adapters) sink.accept(file);
   const summary = {
@@ -307,7 +311,7 @@ function mcpFiles(pins: McpPins | null): SourceFile[] {
  */
 function emitServers(
   analysed: Analysed,
-  input: BuildInput,
+  input: BuildInput & { readonly templates: TemplateSet },
   sink: OutputSink | null,
 ): { files: OutputFile[]; index: LoweredIndex['remote'] } | null {
   const lowered = lowerRemote(analysed.catalogue, analysed.pins, input.options);
@@ -454,7 +458,7 @@ function lowerAndEmit(analysed: Analysed, input: BuildInput, reuse: Reuse | null
       unselected.push(entry);
       continue;
     }
-    const files = unchanged && before ? before.files : emitTool(unit, input.templates);
+    const files = unchanged && before ? before.files : input.templates ? emitTool(unit, input.templates) : [];
     if (!unchanged) rebuilt.push(entry.name);
     if (sink) {
       // Handed on and let go: nothing of this tool but its name stays in memory.

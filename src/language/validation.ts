@@ -126,6 +126,10 @@ export function schemaErrors(schema: JsonSchema, value: unknown, root = 'input')
 export interface SchemaIssue {
   readonly path: readonly (string | number)[];
   readonly message: string;
+  /** A field the mapping at `path` lacks and must have (`required`). */
+  readonly missing?: string;
+  /** A field the mapping does not allow (`additionalProperties`): the last segment of `path`. */
+  readonly unknown?: true;
 }
 
 /**
@@ -145,8 +149,11 @@ export function schemaIssues(schema: JsonSchema, value: unknown, root = 'input')
             .split('/')
             .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'))
             .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-    const extra = error.keyword === 'additionalProperties' ? [String(error.params['additionalProperty'])] : [];
-    return { path: [...path, ...extra], message: formatError(error, root) };
+    const message = formatError(error, root);
+    if (error.keyword === 'additionalProperties')
+      return { path: [...path, String(error.params['additionalProperty'])], message, unknown: true as const };
+    if (error.keyword === 'required') return { path, message, missing: String(error.params['missingProperty']) };
+    return { path, message };
   });
 }
 

@@ -88,6 +88,9 @@ function expectsFailure(item: Readonly<Record<string, unknown>>): boolean {
   return (
     'expected_error' in item ||
     (typeof expected['status'] === 'string' && FAILED_STATUSES.has(expected['status'].toLowerCase())) ||
+    // An unhappy path often says only what error it expects: no output has an error_type.
+    'error_type' in expected ||
+    expected['success'] === false ||
     item['should_fail'] === true ||
     item['expect_error'] === true ||
     item['expect_failure'] === true ||
@@ -136,8 +139,14 @@ function scenario(
     const inExpected = item['expected_error'] === undefined && isRecord(item['expected']);
     const stated = inExpected
       ? failureIn(item['expected'], joinPath(where, 'expected'), at, conversion)
-      : item['expected_error'];
-    out['expected_error'] = expectedError(stated, joinPath(where, 'expected_error'), at, conversion);
+      : { error: item['expected_error'], origin: {} };
+    out['expected_error'] = expectedError(
+      stated.error,
+      joinPath(where, 'expected_error'),
+      at,
+      conversion,
+      stated.origin,
+    );
     used.add(inExpected ? 'expected' : 'expected_error');
   } else if (outputKey) {
     out['expected_output'] = expectedOutput(item[outputKey], joinPath(where, outputKey), at, conversion);
@@ -179,21 +188,37 @@ function environmentOf(
   return { value: environment, where: `test_environments.${name}` };
 }
 
-/** An `expected` that says the run failed (`status: FAILED`, `error_type`, `error_contains`) as an `expected_error`. */
-function failureIn(expected: unknown, where: string, at: OutPath, conversion: Conversion): Record<string, unknown> {
-  if (!isRecord(expected)) return {};
+/**
+ * An `expected` that says the run failed (`status: FAILED` or `success: false`, `error_type`,
+ * `error_contains`) as an `expected_error`, with where each of its fields was in the old YAML.
+ */
+function failureIn(
+  expected: unknown,
+  where: string,
+  at: OutPath,
+  conversion: Conversion,
+): { error: Record<string, unknown>; origin: Record<string, string> } {
+  if (!isRecord(expected)) return { error: {}, origin: {} };
   const error: Record<string, unknown> = {};
+  const origin: Record<string, string> = {};
   for (const [key, value] of Object.entries(expected)) {
-    if (key === 'error_type') error['type'] = value;
-    else if (key === 'error_contains') error['message_contains'] = value;
-    else if (key !== 'status') conversion.keep(at, joinPath(where, key), value, 'no equivalent in expected_error');
+    if (key === 'error_type' || key === 'error_contains') {
+      const field = key === 'error_type' ? 'type' : 'message_contains';
+      error[field] = value;
+      origin[field] = joinPath(where, key);
+    } else if (key !== 'status' && !(key === 'success' && value === false))
+      conversion.keep(at, joinPath(where, key), value, 'no equivalent in expected_error');
   }
-  conversion.note(
-    'rewritten',
-    where,
-    `status: ${String(expected['status'] ?? 'FAILED')} with error_type and error_contains → expected_error`,
-  );
-  return error;
+  const read = [
+    'status' in expected
+      ? `status: ${String(expected['status'])}`
+      : expected['success'] === false
+        ? 'success: false'
+        : null,
+    ...['error_type', 'error_contains'].filter((key) => key in expected),
+  ].filter((part) => part !== null);
+  conversion.note('rewritten', where, `${read.join(', ')} → expected_error`);
+  return { error, origin };
 }
 
 /** An example's expected output, without the keys that were checks of the original's test runner. */
@@ -235,7 +260,15 @@ function migrateContext(value: unknown, where: string, at: OutPath, conversion: 
   return context;
 }
 
-function expectedError(value: unknown, where: string, at: OutPath, conversion: Conversion): Record<string, unknown> {
+/** `origin` says where a field of `value` was in the old YAML when it was not at `where` (`expected.error_type`). */
+function expectedError(
+  value: unknown,
+  where: string,
+  at: OutPath,
+  conversion: Conversion,
+  origin: Readonly<Record<string, string>> = {},
+): Record<string, unknown> {
+  const placeOf = (key: string) => origin[key] ?? joinPath(where, key);
   const old = typeof value === 'string' ? { type: value } : isRecord(value) ? value : {};
   const type =
     typeof old['type'] === 'string'
@@ -247,25 +280,30 @@ function expectedError(value: unknown, where: string, at: OutPath, conversion: C
   const out: Record<string, unknown> = { kind: kind ?? 'execution' };
   const why =
     kind === undefined ? ' (the tool itself raised it, and a handler that throws fails with kind execution)' : '';
+  const typeAt = placeOf(typeof old['type'] === 'string' || !('error_type' in old) ? 'type' : 'error_type');
   if (type === undefined)
     conversion.note('warning', where, 'no error type to go on: expects kind execution (the tool threw); check it');
-  else conversion.note('rewritten', joinPath(where, 'type'), `${type} → kind: ${out['kind']}${why}`);
+  else if (kind === undefined) {
+    // No kind of toolgen's names it: the test expects execution, and the name stays beside it.
+    conversion.comment(at, typeAt, type, `expects kind execution: toolgen's failure kinds do not name ${type}`);
+    conversion.note('rewritten', typeAt, `${type} → kind: execution${why}; the name kept as a comment`);
+  } else conversion.note('rewritten', typeAt, `${type} → kind: ${kind}`);
   if (type !== undefined && /session|authenticat|token/i.test(type))
     conversion.note(
       'warning',
-      joinPath(where, 'type'),
+      typeAt,
       `toolgen checks no sessions or tokens, so no run fails with ${type}: this scenario's test fails until it is rewritten or removed`,
     );
   for (const [key, item] of Object.entries(old)) {
     if (key === 'type' || key === 'error_type') continue;
     if ((key === 'message' || key === 'message_contains') && typeof item === 'string' && out['kind'] === 'execution') {
       out['message_contains'] = item;
-      conversion.note('renamed', joinPath(where, key), '→ message_contains');
+      conversion.note('renamed', placeOf(key), '→ message_contains');
     } else if (key === 'step' && typeof item === 'string') out['step'] = item;
     else
       conversion.keep(
         at,
-        joinPath(where, key),
+        placeOf(key),
         item,
         key === 'message' || key === 'message_contains'
           ? "toolgen words its own validation and policy failures: the original's message would not match"

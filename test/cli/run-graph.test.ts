@@ -10,6 +10,14 @@ import { createProject, RELAY } from '../helpers/project.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** A module loader hook that says which heavy packages a process imports. */
+const HOOKS = `import { writeSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  if (specifier === 'ts-morph' || specifier === 'typescript') writeSync(2, 'imported ' + specifier + '\\n');
+  return next(specifier, context);
+}
+`;
+
 function toolgen(...args: string[]) {
   return toolgenIn(ROOT, ...args);
 }
@@ -98,14 +106,21 @@ describe('toolgen run', () => {
     const input = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checking_001","amount":5000}';
     const waited = toolgen('run', 'approved_transfer', '--permissions', 'banking.transfer', '--input', input);
     expect(waited.status).toBe(1);
+    // Its on_failure went to the end, but nobody was asked: the step and the result both say failed.
     expect(waited.stdout).toContain(
-      "  2. approval: failed\n     failed; the chain continued\n     error: execution: step 'approval' waits for signal 'approval', which only a durable run can do",
+      "  2. approval: failed\n     could not wait without a store; the chain went on, and the run is failed\n     error: execution: step 'approval' waits for signal 'approval', which only a durable run can do",
+    );
+    expect(waited.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^failed \(execution at step 'approval'\): .*\(toolgen run --store DIR\)$/,
     );
     const json = toolgen('run', 'approved_transfer', '--permissions', 'banking.transfer', '--input', input, '--json');
-    const approval = (
-      JSON.parse(json.stdout) as { steps: Array<{ step: string; error?: { kind: string } }> }
-    ).steps.find((step) => step.step === 'approval');
-    expect(approval?.error?.kind).toBe('execution');
+    const trace = JSON.parse(json.stdout) as {
+      success: boolean;
+      status: string;
+      steps: Array<{ step: string; error?: { kind: string } }>;
+    };
+    expect([trace.success, trace.status]).toEqual([false, 'failed']);
+    expect(trace.steps.find((step) => step.step === 'approval')?.error?.kind).toBe('execution');
   });
 
   it('--expression-depth and --expression-time-ms set the budget of every expression the run evaluates', () => {
@@ -159,6 +174,31 @@ describe('toolgen graph', () => {
       const compiled = toolgenIn(project.root, 'graph', 'relay');
       expect(compiled.status, compiled.stderr).toBe(0);
       expect(compiled.stdout).toBe(fromFile.stdout);
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('after an edit, compiles the picture without TypeScript: the handler modules are as the last build read them', () => {
+    const project = createProject({ 'config/tools/relay.yaml': RELAY });
+    // Tells on stderr when the process imports ts-morph (and with it TypeScript).
+    project.write('hooks.mjs', HOOKS);
+    project.write(
+      'register.mjs',
+      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+    );
+    try {
+      expect(toolgenIn(project.root).status).toBe(0);
+      const before = toolgenIn(project.root, 'graph', 'relay').stdout;
+      project.write('config/tools/relay.yaml', `${RELAY}# an edit since the last build\n`);
+      const graph = spawnSync(
+        process.execPath,
+        ['--import', './register.mjs', path.join(ROOT, 'dist/cli/bin.js'), 'graph', 'relay'],
+        { cwd: project.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 },
+      );
+      expect(graph.status, graph.stderr).toBe(0);
+      expect(graph.stdout).toBe(before);
+      expect(graph.stderr).not.toContain('imported ts-morph');
     } finally {
       project.dispose();
     }

@@ -13,7 +13,12 @@ const INPUT = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checkin
 const CALLER = ['--permissions', 'banking.transfer'];
 
 function toolgen(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
+  return toolgenWith([], ...args);
+}
+
+/** The CLI with node options first (`--import` of a module that moves the clock). */
+function toolgenWith(node: readonly string[], ...args: string[]) {
+  const run = spawnSync(process.execPath, [...node, path.join(ROOT, 'dist/cli/bin.js'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
@@ -155,6 +160,24 @@ describe('toolgen runs and toolgen signal', () => {
     expect(resumed.status, resumed.stderr).toBe(1);
     expect(resumed.stdout).toContain(`suspended at step 'approval': run '${runId}' waits for signal 'approval' until`);
     expect(listing().suspended.map((run) => run.run_id)).toEqual([runId]);
+  });
+
+  it('resumed past its deadline, a wait follows its on_failure: partial, exit 0, in the words toolgen run uses', () => {
+    const runId = suspendTransfer();
+    // Two days later: approved_transfer waits one day, then its on_failure ends the chain.
+    const later = path.join(store, 'later.mjs');
+    writeFileSync(later, 'const now = Date.now;\nDate.now = () => now() + 2 * 86_400_000;\n');
+    const resumed = toolgenWith(['--import', later], 'resume', runId, '--store', store, ...CALLER);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/ {2}2\. approval: failed\n {5}failed; the chain continued\n {5}error: timeout: /);
+    expect(resumed.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^result \(partial\): \{.*"transfer_status":"prepared"/,
+    );
+    const json = JSON.parse(
+      toolgenWith(['--import', later], 'resume', runId, '--store', store, ...CALLER, '--json').stdout,
+    ) as { success: boolean; status: string };
+    expect([json.success, json.status]).toEqual([true, 'partial']);
+    expect(listing()).toEqual({ suspended: [], unfinished: [] });
   });
 
   it.each([

@@ -152,6 +152,6 @@ implementation:
     expect(result.diagnostics).toEqual([]);
     const module = result.files.find((file) => file.path.endsWith('/tools/flow.ts'))!.content;
     expect(module).toContain("required: ['topic', 'echoed'],");
-    expect(module).toContain('  shouted?: unknown;\n  none?: unknown;\n');
+    expect(module).toContain('  shouted?: string;\n  none?: unknown;\n');
   });
 });

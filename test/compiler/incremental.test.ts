@@ -341,3 +341,20 @@ describe('what a compiler is given', () => {
     inThisThread.mockRestore();
   });
 });
+
+describe('a compiler that emits nothing (emit: false, for toolgen graph)', () => {
+  it('lowers every plan, loads no template and has no files', async () => {
+    const picture = createProject({ 'config/tools/relay.yaml': RELAY });
+    try {
+      // A templates dir that does not exist: a compiler that emits cannot even start.
+      const options = defaultOptions(picture.root, { templatesDir: path.join(picture.root, 'no-templates') });
+      expect(() => new Compiler(options)).toThrow(/does not load/);
+      const result = await new Compiler({ ...options, emit: false, checkHandlerTypes: false }).build(['relay']);
+      expect(result.diagnostics).toEqual([]);
+      expect(result.plans.get('relay')?.steps.map((step) => step.id)).toEqual(['echo', 'count']);
+      expect(result.files).toEqual([]);
+    } finally {
+      picture.dispose();
+    }
+  });
+});

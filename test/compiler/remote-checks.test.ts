@@ -74,6 +74,13 @@ describe('a call to a remote tool, checked as a local one is', () => {
       [['[{ name: a', 'TG5003']],
     ],
     [
+      "a misspelt field inside an item (remember_note's entityType), at the key, not under the whole mapping",
+      flow(
+        '      - tool: memory/create_entities\n        inputs:\n          entities:\n            - name: << state.path >>\n              entity_type: note\n              observations: []\n',
+      ),
+      [['entity_type', 'TG5001']],
+    ],
+    [
       'a template whose state variable has another type',
       flow('      - { id: read, tool: files/read_text_file, inputs: { path: a.md, head: << state.lines >> } }\n'),
       [['<< state.lines >>', 'TG5003']],
@@ -123,6 +130,21 @@ describe('a call to a remote tool, checked as a local one is', () => {
   ])('%s', async (_, yaml, expected) => {
     const { short } = await diagnose(yaml);
     expect(short).toEqual(expected.map(([needle, code]) => `${where(FLOW, yaml, needle!)} ${code}`));
+  });
+
+  it('names a misspelt nested field with the field meant, as a misspelt input', async () => {
+    const { all } = await diagnose(
+      flow(
+        '      - tool: memory/create_entities\n        inputs: { entities: [{ name: a, entity_type: note, observations: [] }] }\n',
+      ),
+    );
+    expect(all.map((d) => [d.code, d.message, d.hint])).toEqual([
+      [
+        'TG5001',
+        "'entities[0]' of 'memory/create_entities' has no field 'entity_type'; did you mean 'entityType'?",
+        'its fields: entityType, name, observations',
+      ],
+    ]);
   });
 
   it('words the suggestions with the names a step writes', async () => {

@@ -200,6 +200,8 @@ describe('completion', () => {
   it('offers in JSONata the variables set before the step, and in a transform what the step itself maps', async () => {
     const when = await complete(TRIAGE, at(triageText, 'state.urgent_count > 0', 'state.'.length));
     expect(labels(when)).toEqual(['query', 'folder', 'messages', 'summaries', 'urgent_count']);
+    // A transform's type, where its expression says it ($count(…)): not any.
+    expect(when.find((item) => item.label === 'urgent_count')?.detail).toBe('integer');
     const transform = await complete(TRIAGE, at(triageText, 'state.summaries[urgent]', 'state.'.length));
     expect(labels(transform)).toEqual(['query', 'folder', 'messages', 'summaries']);
   });

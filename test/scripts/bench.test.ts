@@ -42,6 +42,8 @@ describe('npm run bench', () => {
       'toolgen, a 20-step composite',
       'a 200-step composite',
       'ratio 200 / 20 steps',
+      'toolgen graph after an edit',
+      'graph-after-edit / cached validate',
       'toolgen validate, one tool',
     ];
     // The DBOS section needs PostgreSQL, as the DBOS tests do: with it, its rows are all there.

@@ -14,6 +14,7 @@ import type { CatalogueEntry, ToolSignature } from '../resolve/catalogue.js';
 import { mustPass, shapeSchema } from '../resolve/parameters.js';
 import type { CheckEnvironment } from './environment.js';
 import { literalErrors, literalIssues } from './literals.js';
+import { misspeltFields, type MisspeltField } from './misspelt-fields.js';
 import { jsonType, schemaAt, typesCompatible, typesOf } from './schema-path.js';
 import type { StepNode } from './steps.js';
 import { isLiteral, type FoundReference } from './templates.js';
@@ -149,7 +150,9 @@ function checkInputValue(value: JsonValue, wanted: JsonSchema, place: InputPlace
   const { source } = scope.entry;
   const { at, label: name, tool } = place;
   if (isLiteral(value)) {
-    const problems = literalErrors(wanted, value);
+    const { misspelt, rest } = misspeltFields(wanted, value, literalIssues(wanted, value));
+    for (const found of misspelt) reportMisspelt(found, place, scope);
+    const problems = rest.map((issue) => issue.message);
     if (problems.length > 0) {
       scope.report(
         diagnostic(
@@ -238,7 +241,12 @@ function checkTemplatedContainer(value: JsonValue, wanted: JsonSchema, place: In
   const stand = placeholders(value, []);
   const within = (path: readonly (string | number)[], prefix: readonly (string | number)[]) =>
     prefix.length <= path.length && prefix.every((segment, i) => segment === path[i]);
-  const issues = literalIssues(wanted, stand).filter((issue) => !templated.some((leaf) => within(issue.path, leaf)));
+  const { misspelt, rest: issues } = misspeltFields(
+    wanted,
+    stand,
+    literalIssues(wanted, stand).filter((issue) => !templated.some((leaf) => within(issue.path, leaf))),
+  );
+  for (const found of misspelt) reportMisspelt(found, place, scope);
   if (issues.length > 0) {
     const first = issues[0]!;
     // Named at the first part at fault: the value there as written, templates and all.
@@ -269,6 +277,23 @@ function checkTemplatedContainer(value: JsonValue, wanted: JsonSchema, place: In
       scope,
     );
   }
+}
+
+/** A misspelt field inside an input, at its key, with the field meant (as a misspelt input is). */
+function reportMisspelt(found: MisspeltField, place: InputPlace, scope: InputScope): void {
+  scope.report(
+    diagnostic(
+      'UNKNOWN_INPUT_FIELD',
+      {
+        name: formatPath([place.label, ...found.parent]),
+        tool: place.tool,
+        field: found.name,
+        fields: plainList(found.fields),
+      },
+      scope.entry.source.locate([...place.at, ...found.parent, found.name], { key: true }),
+      { suggestion: found.meant },
+    ),
+  );
 }
 
 function valueAt(value: JsonValue, path: readonly (string | number)[]): JsonValue {

@@ -13,6 +13,7 @@ import { shapeSchema } from '../resolve/parameters.js';
 import type { CheckEnvironment } from './environment.js';
 import type { Definitions } from './flow.js';
 import { schemaAt } from './schema-path.js';
+import { transformSchema } from './transform-types.js';
 import type { StepNode } from './steps.js';
 
 /** A state variable of a composite: a parameter, or an output mapped into state. */
@@ -51,8 +52,8 @@ export function outputSchemas(env: CheckEnvironment): (node: StepNode) => JsonSc
 }
 
 /**
- * The schema of the parameters and of every name the given steps assign (`map_outputs`, `transform`),
- * in that order. A name assigned values of different shapes is only known to be some value.
+ * The schema of the parameters and of every name the given steps assign (`map_outputs`, `transform`:
+ * `transform-types.ts`), in that order. A name assigned values of different shapes is only known to be some value.
  */
 function assignedSchemas(
   entry: CatalogueEntry,
@@ -67,7 +68,8 @@ function assignedSchemas(
       const lookup = 'error' in parsed ? ({ kind: 'unknown' } as const) : schemaAt(outputSchema(node), parsed.segments);
       merge(schemas, to, lookup.kind === 'found' ? lookup.schema : {});
     }
-    for (const to of Object.keys(node.doc.on_success?.transform ?? {})) merge(schemas, to, {});
+    for (const [to, expression] of Object.entries(node.doc.on_success?.transform ?? {}))
+      merge(schemas, to, transformSchema(expression));
   }
   return schemas;
 }

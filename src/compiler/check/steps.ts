@@ -146,6 +146,8 @@ export function buildSteps(
     if (name === END) return null;
     const found = indexOf.get(name);
     const callers = callersOf.get(name) ?? [];
+    // What the target is called where it is written: a choice's default, else a next.
+    const field = at.at(-1) === 'default' ? 'default' : 'next';
     if (found !== undefined) {
       const derivedCallers = callers.filter(({ step }) => step.id === undefined);
       if (!steps[found]!.id && derivedCallers.length > 1) {
@@ -153,7 +155,7 @@ export function buildSteps(
         diagnostics.push(
           diagnostic(
             'AMBIGUOUS_NEXT',
-            { name, ids: quotedList(derivedCallers.map(({ index }) => ids[index]!)) },
+            { field, name, ids: quotedList(derivedCallers.map(({ index }) => ids[index]!)) },
             source.locate(at),
           ),
         );
@@ -170,7 +172,7 @@ export function buildSteps(
     }
     guessed = true;
     diagnostics.push(
-      diagnostic('UNKNOWN_NEXT', { name, steps: plainList(ids) }, source.locate(at), {
+      diagnostic('UNKNOWN_NEXT', { field, name, steps: plainList(ids) }, source.locate(at), {
         suggestion: closestName(name, [...ids, END]),
       }),
     );

@@ -345,7 +345,7 @@ export const CATALOGUE = {
   UNKNOWN_NEXT: {
     code: 'TG3002',
     severity: 'error',
-    message: "next '{name}' names no step",
+    message: "{field} '{name}' names no step",
     hint: 'steps here: {steps}, or end',
   },
   NEXT_NAMES_TOOL: {
@@ -363,7 +363,7 @@ export const CATALOGUE = {
   AMBIGUOUS_NEXT: {
     code: 'TG3003',
     severity: 'error',
-    message: "next '{name}' could mean any of the steps {ids} (all call '{name}')",
+    message: "{field} '{name}' could mean any of the steps {ids} (all call '{name}')",
     hint: 'give those steps an explicit id and name it in next',
   },
   UNREACHABLE_STEP: {
@@ -574,6 +574,12 @@ export const CATALOGUE = {
     severity: 'error',
     message: "'{tool}' has no parameter '{name}'",
     hint: "'{tool}' takes no parameters",
+  },
+  UNKNOWN_INPUT_FIELD: {
+    code: 'TG5001',
+    severity: 'error',
+    message: "'{name}' of '{tool}' has no field '{field}'",
+    hint: 'its fields: {fields}',
   },
   MISSING_INPUT: {
     code: 'TG5002',
