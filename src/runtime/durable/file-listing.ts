@@ -110,6 +110,7 @@ export class FileRunListing {
       if (statuses.size > 0 && !statuses.has(run.status)) return false;
       if (query.tool && run.tool !== query.tool) return false;
       if (query.caller && run.caller !== query.caller) return false;
+      if (from === -Infinity && to === Infinity) return true;
       const started = Date.parse(run.startedAt);
       return started >= from && started < to;
     });
