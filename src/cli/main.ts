@@ -266,7 +266,11 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       .option('--port <port>', 'the port to serve on (0 for any free port)', studioPort, 4319)
       .option('--host <host>', 'the loopback address to bind', '127.0.0.1')
       .option('--allowed-hosts <list>', 'comma-separated host names requests may be addressed to, besides localhost')
-      .option('--read-only', 'show runs, never answer one'),
+      .option('--read-only', 'show runs, never answer one')
+      .option(
+        '--audit-log <file>',
+        'append the audit records of the runs it continues, and a line per answer (JSON lines)',
+      ),
   ).action(async (options: StudioFlags & CallerFlags) => {
     const { studioCommand } = await import('./studio.js');
     code = await studioCommand(
@@ -277,6 +281,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         host: options.host,
         readOnly: options.readOnly === true,
         allowedHosts: list(options.allowedHosts ?? ''),
+        auditLog: options.auditLog ?? null,
       },
       output,
     );
@@ -439,6 +444,7 @@ interface StudioFlags {
   readonly host: string;
   readonly allowedHosts?: string;
   readonly readOnly?: boolean;
+  readonly auditLog?: string;
 }
 
 interface ServeFlags {

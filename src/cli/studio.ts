@@ -4,6 +4,7 @@
  * one-time token signs a browser in. Nothing else it prints carries a token or a payload. It stops on
  * Ctrl-C (or SIGTERM) and stops the MCP servers the registry started.
  */
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -29,6 +30,8 @@ export interface StudioCommandOptions {
   readonly readOnly: boolean;
   readonly allowedHosts: readonly string[];
   readonly expressionBudget?: Partial<ExpressionBudget>;
+  /** Where to append the audit records of the runs it continues, and a line per answer (JSON lines). */
+  readonly auditLog: string | null;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
@@ -46,11 +49,18 @@ export async function studioCommand(
   const store = openStore(options.root, options.store);
   const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
   const loginToken = secret();
+  const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
+  const append = (line: unknown) => {
+    if (auditLog) appendFileSync(auditLog, `${JSON.stringify(line)}\n`);
+  };
   const context = new AuditContext({
     userId: options.userId,
     sessionId: `studio-${process.pid}`,
     casefileId: options.casefileId,
     permissions: options.permissions,
+    // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
+    keepTrail: false,
+    onRecord: append,
   });
   const handler = createStudioHandler({
     store,
@@ -59,6 +69,7 @@ export async function studioCommand(
     readOnly: options.readOnly,
     loginToken,
     allowedHosts: options.allowedHosts,
+    onAnswer: (answer) => append({ event: 'studio.answer', ...answer }),
     ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
   });
   const server = createServer(toNodeListener(handler));

@@ -49,11 +49,25 @@ export interface StudioOptions {
   readonly loginToken?: string;
   /** What one evaluation of an expression may spend in a run the studio continues (the runtime's defaults otherwise). */
   readonly expressionBudget?: Partial<ExpressionBudget>;
+  /** Called once per answer the studio took or refused: who, which run and signal, when (never the payload, which the journal keeps). */
+  readonly onAnswer?: (answer: StudioAnswer) => void;
   /** How often live pages look for changes, in ms (default 1000, and never more often). */
   readonly pollMs?: number;
 }
 
 export type StudioHandler = (request: Request) => Promise<Response>;
+
+/** An answer to a waiting run, as `onAnswer` hears it. */
+export interface StudioAnswer {
+  readonly runId: string;
+  readonly signal: string;
+  /** The studio's caller (`context.userId`): who answered. */
+  readonly userId: string;
+  /** ISO time. */
+  readonly at: string;
+  /** `delivered`, or the refusal's code (`invalid_payload`, `policy`, `not_suspended`, …). */
+  readonly outcome: string;
+}
 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const MAX_FORM_BYTES = 1_000_000;
@@ -203,10 +217,20 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
     );
   const { value, problems } = payloadFromForm(summary.waiting.schema, form, PAYLOAD_PREFIX);
   if (problems.length > 0) return inbox(studio, session, { runId, messages: problems, payload: undefined }, 422);
+  const heard = (outcome: string) =>
+    studio.options.onAnswer?.({
+      runId,
+      signal,
+      userId: studio.options.context.userId,
+      at: new Date().toISOString(),
+      outcome,
+    });
   try {
     await studio.executor.signal(runId, signal, value);
+    heard('delivered');
   } catch (error) {
     if (!(error instanceof DurableRunError)) throw error;
+    heard(error.code);
     studio.listing.invalidate();
     const messages = error.code === 'invalid_payload' && error.details.length > 0 ? error.details : [error.message];
     return inbox(studio, session, { runId, messages, payload: value }, 422);

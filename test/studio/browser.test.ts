@@ -6,7 +6,7 @@
  * With STUDIO_SCREENSHOTS=DIR it saves a screenshot of each page there.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,7 +108,7 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
     store = mkdtempSync(path.join(os.tmpdir(), 'toolgen-studio-browser-'));
     small = transfer(store, 100);
     waiting = transfer(store, 5000);
-    studio = await startStudio(store);
+    studio = await startStudio(store, '--audit-log', path.join(store, 'audit.jsonl'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -191,6 +191,31 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
     expect(await page.getByRole('link', { name: 'step execute: success' }).count()).toBe(1);
 
     await expect.poll(() => watcher.getByRole('table').getByRole('row').count(), { timeout: 10_000 }).toBe(before + 1);
+
+    // Who answered, in the audit log; the payload only in the journal.
+    const audit = readFileSync(path.join(store, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(audit.filter((line) => line.event === 'studio.answer')).toEqual([
+      {
+        event: 'studio.answer',
+        runId: waiting,
+        signal: 'approval',
+        userId: 'dana',
+        at: expect.any(String),
+        outcome: 'invalid_payload',
+      },
+      {
+        event: 'studio.answer',
+        runId: waiting,
+        signal: 'approval',
+        userId: 'dana',
+        at: expect.any(String),
+        outcome: 'delivered',
+      },
+    ]);
+    expect(audit.find((line) => line.tool === 'execute_money_transfer')).toMatchObject({ userId: 'dana' });
     await page.context().close();
   });
 

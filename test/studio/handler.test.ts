@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
 import { AuditContext, ChainExecutor, FileRunListing, FileRunStore } from '../../src/runtime/index.js';
-import { createStudioHandler, type StudioHandler } from '../../src/studio/index.js';
+import { createStudioHandler, type StudioAnswer, type StudioHandler } from '../../src/studio/index.js';
 
 let dir: string;
 let store: FileRunStore;
@@ -28,8 +28,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+let answers: StudioAnswer[];
+
 function studio(options: { readOnly?: boolean; loginToken?: string } = {}): StudioHandler {
-  return createStudioHandler({ store, registry: createToolRegistry(), context: context(), ...options });
+  answers = [];
+  const onAnswer = (answer: StudioAnswer) => answers.push(answer);
+  return createStudioHandler({ store, registry: createToolRegistry(), context: context(), onAnswer, ...options });
 }
 
 const at = (url: string, init: RequestInit & { host?: string; cookie?: string } = {}) => {
@@ -117,6 +121,10 @@ describe('createStudioHandler', () => {
     expect(summary?.status).toBe('succeeded');
     const run = await (await handler(at('/runs/big?answered=approval', { cookie }))).text();
     expect(run).toContain('Signal approval delivered as dana.');
+    expect(answers).toEqual([
+      { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'invalid_payload' },
+      { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'delivered' },
+    ]);
   });
 
   it('takes no answer when read-only', async () => {
