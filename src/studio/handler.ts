@@ -123,7 +123,12 @@ interface Studio {
 }
 
 async function route(studio: Studio, request: Request, url: URL, path: string, session: Session): Promise<Response> {
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return text(400, 'The address is not well formed.');
+  }
   if (request.method === 'POST') {
     if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'signal')
       return answer(studio, request, parts[1]!, session);
@@ -195,13 +200,13 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
   if (
     origin !== null &&
     origin !== 'null' &&
-    new URL(origin).host !== (request.headers.get('host') ?? new URL(request.url).host)
+    hostOf(origin) !== (request.headers.get('host') ?? new URL(request.url).host)
   )
     return text(403, 'Refused: the request came from another site.');
   const length = Number(request.headers.get('content-length') ?? '0');
   if (length > MAX_FORM_BYTES) return text(413, 'The form is too large.');
-  const body = await request.text();
-  if (body.length > MAX_FORM_BYTES) return text(413, 'The form is too large.');
+  const body = await boundedText(request, MAX_FORM_BYTES);
+  if (body === null) return text(413, 'The form is too large.');
   const form = new URLSearchParams(body);
   if (!csrfMatches(session, form.get('_csrf')))
     return text(403, 'Refused: the form has no valid CSRF token. Reload the page and send it again.');
@@ -277,6 +282,28 @@ function redirect(location: string, cookie?: string): Response {
   const headers = new Headers({ location, ...SAFE_HEADERS });
   if (cookie) headers.append('set-cookie', cookie);
   return new Response(null, { status: 303, headers });
+}
+
+/** An origin's host and port; null when it is not a URL. */
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/** A request's body as text, or null once it passes `limit` bytes (read no further). */
+async function boundedText(request: Request, limit: number): Promise<string | null> {
+  if (!request.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether a `Host` header names an allowed host (its port aside). */

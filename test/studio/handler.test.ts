@@ -127,6 +127,19 @@ describe('createStudioHandler', () => {
     ]);
   });
 
+  it('refuses a malformed address, and a form past its size without reading it all', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    expect((await handler(at('/runs/%E0%A4%A', { cookie }))).status).toBe(400);
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(64 * 1024).fill(97));
+      },
+    });
+    const big = post(cookie, '', { body: endless, duplex: 'half' } as RequestInit);
+    expect((await handler(big)).status).toBe(413);
+  });
+
   it('takes no answer when read-only', async () => {
     const handler = studio({ loginToken: 't', readOnly: true });
     const cookie = await signIn(handler, 't');
