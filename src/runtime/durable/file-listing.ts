@@ -93,6 +93,7 @@ export class FileRunListing {
   #version = 0;
   /** The index's markers at the last rescan, and what each suspended run waits for. */
   #markers = '';
+  #facets: { readonly version: number; readonly tools: string[]; readonly callers: string[] } | undefined;
 
   constructor(dir: string, options: FileRunListingOptions = {}) {
     this.dir = dir;
@@ -106,14 +107,17 @@ export class FileRunListing {
     const statuses = new Set(query.status ?? []);
     const from = query.from ? Date.parse(query.from) : -Infinity;
     const to = query.to ? Date.parse(query.to) : Infinity;
-    const matching = this.#summaries.filter((run) => {
-      if (statuses.size > 0 && !statuses.has(run.status)) return false;
-      if (query.tool && run.tool !== query.tool) return false;
-      if (query.caller && run.caller !== query.caller) return false;
-      if (from === -Infinity && to === Infinity) return true;
-      const started = Date.parse(run.startedAt);
-      return started >= from && started < to;
-    });
+    const unfiltered = statuses.size === 0 && !query.tool && !query.caller && !query.from && !query.to;
+    const matching = unfiltered
+      ? this.#summaries
+      : this.#summaries.filter((run) => {
+          if (statuses.size > 0 && !statuses.has(run.status)) return false;
+          if (query.tool && run.tool !== query.tool) return false;
+          if (query.caller && run.caller !== query.caller) return false;
+          if (from === -Infinity && to === Infinity) return true;
+          const started = Date.parse(run.startedAt);
+          return started >= from && started < to;
+        });
     const limit = Math.min(Math.max(1, query.limit ?? 50), 500);
     let first = 0;
     if (query.cursor) {
@@ -136,9 +140,16 @@ export class FileRunListing {
   /** Every tool and caller the store's runs name, sorted: what the list's filters offer. */
   facets(): { readonly tools: string[]; readonly callers: string[] } {
     this.#refresh();
-    const tools = new Set(this.#summaries.map((run) => run.tool));
-    const callers = new Set(this.#summaries.map((run) => run.caller));
-    return { tools: [...tools].sort(byCodeUnits), callers: [...callers].sort(byCodeUnits) };
+    if (this.#facets?.version !== this.#version) {
+      const tools = new Set(this.#summaries.map((run) => run.tool));
+      const callers = new Set(this.#summaries.map((run) => run.caller));
+      this.#facets = {
+        version: this.#version,
+        tools: [...tools].sort(byCodeUnits),
+        callers: [...callers].sort(byCodeUnits),
+      };
+    }
+    return { tools: [...this.#facets.tools], callers: [...this.#facets.callers] };
   }
 
   /** A number that changes whenever the store's runs change (checked at most once per rescan interval). */
