@@ -39,7 +39,7 @@ function waitingCard(inbox: InboxView, summary: RunSummary, view: RunView | null
   const runUrl = `${inbox.base}/runs/${encodeURIComponent(summary.runId)}`;
   const refused = inbox.refused?.runId === summary.runId ? inbox.refused : undefined;
   const expired = waiting.deadline !== null && Date.parse(waiting.deadline) <= inbox.now;
-  const fields = schemaFields(waiting.schema, refused?.payload, PAYLOAD_PREFIX);
+  const fields = schemaFields(waiting.schema, refused?.payload, PAYLOAD_PREFIX, `${summary.runId}:`);
   const fields2 = inbox.readOnly || expired ? html`<fieldset disabled>${fields}</fieldset>` : fields;
   const tool = inbox.registry.get(summary.tool);
   const state = view ? redact(stateOf(view), tool?.audit.redactFields ?? []) : undefined;

@@ -10,9 +10,19 @@ import { html, type Html } from './html.js';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'json';
 
-/** The fields of a payload schema, filled with `values` (what was sent, when it is shown again) or the defaults. */
-export function schemaFields(schema: JsonSchema, values: unknown, prefix: string): Html {
-  return field(schema, values, [prefix], null, true);
+/**
+ * The fields of a payload schema, filled with `values` (what was sent, when it is shown again) or the
+ * defaults. Field names start with `prefix`; element ids with `idPrefix` too, so that several forms
+ * on one page keep their labels apart.
+ */
+export function schemaFields(schema: JsonSchema, values: unknown, prefix: string, idPrefix = ''): Html {
+  return field(schema, values, { path: [prefix], idPrefix }, null, true);
+}
+
+/** Where a field is: its name's path, and what its element ids start with. */
+interface Place {
+  readonly path: readonly string[];
+  readonly idPrefix: string;
 }
 
 /**
@@ -38,15 +48,9 @@ function kindOf(schema: JsonSchema): Kind {
   return 'json';
 }
 
-function field(
-  schema: JsonSchema,
-  value: unknown,
-  path: readonly string[],
-  name: string | null,
-  required: boolean,
-): Html {
-  const id = path.map(encodeURIComponent).join('/');
-  const fieldName = id;
+function field(schema: JsonSchema, value: unknown, at: Place, name: string | null, required: boolean): Html {
+  const fieldName = at.path.map(encodeURIComponent).join('/');
+  const id = `${at.idPrefix}${fieldName}`;
   const description = typeof schema['description'] === 'string' ? schema['description'] : null;
   const describedBy = description ? `${id}-description` : null;
   const describe = description ? html`<span class="description" id="${describedBy}">${description}</span>` : '';
@@ -58,7 +62,13 @@ function field(
     const properties = schema['properties'] as Record<string, JsonSchema>;
     const needed = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
     const inner = Object.keys(properties).map((key) =>
-      field(properties[key]!, isRecord(shown) ? shown[key] : undefined, [...path, key], key, needed.has(key)),
+      field(
+        properties[key]!,
+        isRecord(shown) ? shown[key] : undefined,
+        { path: [...at.path, key], idPrefix: at.idPrefix },
+        key,
+        needed.has(key),
+      ),
     );
     if (name === null) return html`${describe}${inner}`;
     return html`<fieldset${describedBy ? html` aria-describedby="${describedBy}"` : ''}><legend>${labelText}${mark}</legend>${describe}${inner}</fieldset>`;

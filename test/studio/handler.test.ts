@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
 import { AuditContext, ChainExecutor, FileRunListing, FileRunStore } from '../../src/runtime/index.js';
@@ -138,6 +139,19 @@ describe('createStudioHandler', () => {
     });
     const big = post(cookie, '', { body: endless, duplex: 'half' } as RequestInit);
     expect((await handler(big)).status).toBe(413);
+  });
+
+  it('keeps the labels of two waiting runs’ forms apart', async () => {
+    const registry = createToolRegistry();
+    const executor = new ChainExecutor({ registry, context: context(), store });
+    const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 7000 };
+    await executor.runComposite(registry.get('approved_transfer')!, input, { runId: 'bigger' });
+    const page = new JSDOM(await (await studio()(at('/inbox'))).text()).window.document;
+    const forms = [...page.querySelectorAll('form[data-answer]')];
+    expect(forms.map((form) => form.getAttribute('aria-label'))).toEqual(['Answer bigger', 'Answer big']);
+    for (const form of forms)
+      for (const label of form.querySelectorAll('label[for]'))
+        expect(form.contains(page.getElementById(label.getAttribute('for')!))).toBe(true);
   });
 
   it('takes no answer when read-only', async () => {
