@@ -19,6 +19,7 @@ import {
   type ToolRegistry,
 } from '../runtime/index.js';
 import { randomBytes } from 'node:crypto';
+import { BULK_PREFIX, bulkResultBody, bulkReviewBody } from './bulk-page.js';
 import { html, type Html } from './html.js';
 import { inboxBody, PAYLOAD_PREFIX, type RefusedAnswer } from './inbox-page.js';
 import { page, type PageFrame } from './layout.js';
@@ -130,6 +131,7 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
     return text(400, 'The address is not well formed.');
   }
   if (request.method === 'POST') {
+    if (parts[0] === 'inbox' && parts[1] === 'bulk' && parts.length === 2) return answerMany(studio, request, session);
     if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'signal')
       return answer(studio, request, parts[1]!, session);
     return text(404, 'No such action.');
@@ -194,8 +196,49 @@ function inbox(studio: Studio, session: Session, refused?: RefusedAnswer, status
   return htmlPage(studio, 'Inbox', 'inbox', body, status);
 }
 
-/** A wait's form, posted: the signal delivered and the run continued here, or the form again with why not. */
-async function answer(studio: Studio, request: Request, runId: string, session: Session): Promise<Response> {
+/** A bulk answer posted: its review (how many runs, which), or once confirmed each run's outcome. */
+async function answerMany(studio: Studio, request: Request, session: Session): Promise<Response> {
+  const form = await postedForm(studio, request, session);
+  if (form instanceof Response) return form;
+  const signal = form.get('_signal') ?? '';
+  const runs = [...new Set(form.getAll('run'))];
+  const first = runs.length > 0 ? studio.listing.summary(runs[0]!)?.waiting : undefined;
+  const payload = first ? payloadFromForm(first.schema, form, BULK_PREFIX).value : undefined;
+  if (form.get('_confirm') !== 'yes') {
+    const body = bulkReviewBody({ base: studio.base, form, runs, signal, payload });
+    return htmlPage(studio, `Send ${signal}`, 'inbox', body);
+  }
+  const outcomes: { runId: string; outcome: string }[] = [];
+  for (const runId of runs) {
+    const waiting = studio.listing.summary(runId)?.waiting;
+    const read = waiting ? payloadFromForm(waiting.schema, form, BULK_PREFIX) : null;
+    let outcome: string;
+    if (!read) outcome = 'not waiting';
+    else if (read.problems.length > 0) outcome = `refused: ${read.problems.join('; ')}`;
+    else {
+      try {
+        await studio.executor.signal(runId, signal, read.value);
+        outcome = 'delivered';
+      } catch (error) {
+        if (!(error instanceof DurableRunError)) throw error;
+        outcome = `refused (${error.code}): ${error.details.length > 0 ? error.details.join('; ') : error.message}`;
+      }
+    }
+    studio.options.onAnswer?.({
+      runId,
+      signal,
+      userId: studio.options.context.userId,
+      at: new Date().toISOString(),
+      outcome: outcome === 'delivered' ? outcome : outcome.replace(/^refused \((\w+)\).*$/s, '$1'),
+    });
+    outcomes.push({ runId, outcome });
+  }
+  studio.listing.invalidate();
+  return htmlPage(studio, `Sent ${signal}`, 'inbox', bulkResultBody(studio.base, signal, outcomes));
+}
+
+/** A POST's form, once its origin, size, CSRF token and the studio's mode allow it; else the refusal. */
+async function postedForm(studio: Studio, request: Request, session: Session): Promise<URLSearchParams | Response> {
   const origin = request.headers.get('origin');
   if (
     origin !== null &&
@@ -211,6 +254,13 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
   if (!csrfMatches(session, form.get('_csrf')))
     return text(403, 'Refused: the form has no valid CSRF token. Reload the page and send it again.');
   if (studio.readOnly) return text(403, 'Refused: the studio is read-only.');
+  return form;
+}
+
+/** A wait's form, posted: the signal delivered and the run continued here, or the form again with why not. */
+async function answer(studio: Studio, request: Request, runId: string, session: Session): Promise<Response> {
+  const form = await postedForm(studio, request, session);
+  if (form instanceof Response) return form;
   const summary = studio.listing.summary(runId);
   const signal = form.get('_signal') ?? '';
   if (!summary?.waiting)

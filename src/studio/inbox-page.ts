@@ -6,6 +6,7 @@
 import { redact, type RunSummary, type ToolRegistry } from '../runtime/index.js';
 import { html, json, type Html } from './html.js';
 import type { RunView } from './run-view.js';
+import { bulkForms } from './bulk-page.js';
 import { schemaFields } from './schema-form.js';
 
 /** A refused answer, shown again at its run's form with what was sent. */
@@ -29,9 +30,13 @@ export const PAYLOAD_PREFIX = 'payload';
 
 export function inboxBody(inbox: InboxView): Html {
   const cards = inbox.waiting.map(({ summary, view }) => waitingCard(inbox, summary, view));
+  const open = inbox.waiting
+    .map(({ summary }) => summary)
+    .filter((run) => run.waiting!.deadline === null || Date.parse(run.waiting!.deadline) > inbox.now);
+  const bulk = bulkForms({ base: inbox.base, csrf: inbox.csrf, disabled: inbox.readOnly, runs: open });
   return html`<h1>Inbox</h1>
     <p>${String(inbox.waiting.length)} ${inbox.waiting.length === 1 ? 'run waits' : 'runs wait'} for an answer.</p>
-    ${inbox.readOnly ? html`<p class="notice">The studio is read-only: answers are disabled.</p>` : ''} ${cards}`;
+    ${inbox.readOnly ? html`<p class="notice">The studio is read-only: answers are disabled.</p>` : ''} ${bulk} ${cards}`;
 }
 
 function waitingCard(inbox: InboxView, summary: RunSummary, view: RunView | null): Html {

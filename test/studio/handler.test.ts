@@ -148,7 +148,11 @@ describe('createStudioHandler', () => {
     await executor.runComposite(registry.get('approved_transfer')!, input, { runId: 'bigger' });
     const page = new JSDOM(await (await studio()(at('/inbox'))).text()).window.document;
     const forms = [...page.querySelectorAll('form[data-answer]')];
-    expect(forms.map((form) => form.getAttribute('aria-label'))).toEqual(['Answer bigger', 'Answer big']);
+    expect(forms.map((form) => form.getAttribute('aria-label'))).toEqual([
+      'Answer several runs of approved_transfer waiting for approval',
+      'Answer bigger',
+      'Answer big',
+    ]);
     for (const form of forms)
       for (const label of form.querySelectorAll('label[for]'))
         expect(form.contains(page.getElementById(label.getAttribute('for')!))).toBe(true);
