@@ -14,6 +14,7 @@ import {
   type ToolRegistry,
 } from '../runtime/index.js';
 import { planSvg } from './graph-svg.js';
+import { timelineSvg } from './timeline-svg.js';
 import { html, json, type Html } from './html.js';
 import { inputOf, stepStates, visitStatus, type RunView, type StepVisit } from './run-view.js';
 
@@ -81,6 +82,11 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
     ${waiting ? html`<p class="notice">Waits for signal <strong>${waiting.signal}</strong> at step ${waiting.step}${waiting.deadline ? ` until ${waiting.deadline}` : ''}: <a href="${base}/inbox#run-${start.runId}">answer it in the inbox</a>.</p>` : ''}
     <h2>Graph</h2>
     ${graph}
+    <h2>Timeline</h2>
+    ${timelineSvg(
+      Date.parse(start.startedAt),
+      view.visits.flatMap((visit) => visit.attempts.map((attempt) => ({ key: visit.key, attempt }))),
+    )}
     <h2>Steps</h2>
     <table>
       <thead>
