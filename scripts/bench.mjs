@@ -40,6 +40,10 @@
  *    of 1,000 tools, the time from a change of an open document to its diagnostics (target: under
  *    100 ms, as a save in watch mode).
  *
+ * 9. The studio (BENCH_ONLY=studio, scripts/bench-studio.mjs): the first page of `/runs` over 10,000
+ *    finished runs against the store's own listing of it (target: at most 2x, and under 100 ms), the
+ *    delay from a journal write to the live-update event (target: under 2 s), and the memory.
+ *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
  * `toolgen` on 1,000 composites from a fresh tree and cache, a re-run with nothing changed (the build
@@ -73,6 +77,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { remoteAndLocalProjects, remoteCallBench } from './bench-mcp.mjs';
 import { lspBench } from './bench-lsp.mjs';
+import { studioBench } from './bench-studio.mjs';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
@@ -1088,6 +1093,21 @@ async function main() {
   }
   if (process.env.BENCH_ONLY === 'mcp') {
     mcpRows(await mcpBench());
+    for (const line of rows) console.log(line);
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'studio') {
+    const studio = await studioBench({ runs: size(10_000, 50), rounds: size(7, 1) });
+    row(`studio: first page of ${studio.runs} runs`, ms(studio.pageMs), `floor (the listing) ${ms(studio.floorMs)}`);
+    ratioRow(studio.pageMs / studio.floorMs, 2);
+    row('  under 100 ms', studio.pageMs < 100 ? 'ok' : 'MISSED');
+    row('  first listing of all', ms(studio.coldMs), 'every journal read once; reported');
+    row(
+      'studio: journal write to event',
+      ms(studio.liveMs),
+      studio.liveMs < 2000 ? 'target < 2000 ms   ok' : 'target < 2000 ms   MISSED',
+    );
+    row('studio: memory (RSS)', `${studio.rssMiB.toFixed(0)} MiB`, 'with the runs listed; reported');
     for (const line of rows) console.log(line);
     return;
   }

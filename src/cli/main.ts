@@ -26,6 +26,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly string[]>> = {
   runs: [],
   signal: ['--out-dir'],
   resume: ['--out-dir'],
+  studio: ['--out-dir'],
   pull: [],
   list: [],
   diff: [],
@@ -255,6 +256,37 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     code = await resumeCommand(runId, await continueSettings(options), output);
   });
 
+  caller(
+    program
+      .command('studio')
+      .description(
+        'serve a page of the runs in a store, each with its graph and steps, and an inbox that answers waiting runs',
+      )
+      .requiredOption('--store <dir>', storeHelp)
+      .option('--port <port>', 'the port to serve on (0 for any free port)', studioPort, 4319)
+      .option('--host <host>', 'the loopback address to bind', '127.0.0.1')
+      .option('--allowed-hosts <list>', 'comma-separated host names requests may be addressed to, besides localhost')
+      .option('--read-only', 'show runs, never answer one')
+      .option(
+        '--audit-log <file>',
+        'append the audit records of the runs it continues, and a line per answer (JSON lines)',
+      ),
+  ).action(async (options: StudioFlags & CallerFlags) => {
+    const { studioCommand } = await import('./studio.js');
+    code = await studioCommand(
+      {
+        ...(await callerSettings(options)),
+        store: options.store,
+        port: options.port,
+        host: options.host,
+        readOnly: options.readOnly === true,
+        allowedHosts: list(options.allowedHosts ?? ''),
+        auditLog: options.auditLog ?? null,
+      },
+      output,
+    );
+  });
+
   program
     .command('lsp')
     .description(
@@ -406,6 +438,15 @@ interface ContinueFlags {
   readonly allowPlanChange?: boolean;
 }
 
+interface StudioFlags {
+  readonly store: string;
+  readonly port: number;
+  readonly host: string;
+  readonly allowedHosts?: string;
+  readonly readOnly?: boolean;
+  readonly auditLog?: string;
+}
+
 interface ServeFlags {
   readonly http?: number;
   readonly host: string;
@@ -449,5 +490,12 @@ function port(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
     throw new UsageError(`--http takes a port number (0 for any free port); got '${value}'`);
+  return parsed;
+}
+
+function studioPort(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
+    throw new InvalidArgumentError('expected a port number (0 for any free port).');
   return parsed;
 }

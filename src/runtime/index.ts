@@ -15,6 +15,8 @@ export type { ChainExecutorOptions, CompositeRunOptions, ResumeOptions, RunOptio
 export type { ExpressionBudget } from './expression-budget.js';
 export { FileRunStore } from './durable/file-store.js';
 export type { FileRunStoreOptions } from './durable/file-store.js';
+export { FileRunListing, RUN_STATUSES } from './durable/file-listing.js';
+export type { FileRunListingOptions, RunPage, RunQuery, RunStatus, RunSummary } from './durable/file-listing.js';
 export type {
   ContinueHere,
   DispatchedResult,

@@ -127,6 +127,20 @@ describe('boundaries', () => {
     expect(manifest.exports['./dbos'].default).toBe('./dist/dbos/index.js');
   });
 
+  it('the studio (@toolgen/runtime/studio) uses only the public entry of the runtime and no package; only the CLI imports it', () => {
+    expect(
+      violations((from, to) => area(from) === 'studio' && area(to) !== 'studio' && to !== 'runtime/index.ts'),
+    ).toEqual([]);
+    expect(violations((from, to) => area(to) === 'studio' && area(from) !== 'studio' && area(from) !== 'cli')).toEqual(
+      [],
+    );
+    expect(
+      modules
+        .filter((module) => area(module.file) === 'studio')
+        .flatMap((module) => module.packages.filter((name) => !name.startsWith('node:'))),
+    ).toEqual([]);
+  });
+
   it("migrate reads old YAML with the loader, the compiler's name derivation and input schema, and the shared language only, and only the CLI imports it", () => {
     const allowed = (to: string) =>
       area(to) === 'migrate' ||

@@ -27,6 +27,7 @@ describe.each([
   ['@toolgen/runtime/mcp', 'src/mcp/index.ts'],
   ['@toolgen/runtime/mcp-client', 'src/mcp-client/index.ts'],
   ['@toolgen/runtime/dbos', 'src/dbos/index.ts'],
+  ['@toolgen/runtime/studio', 'src/studio/index.ts'],
 ])('%s', (_, file) => {
   const names = exportedNames(file);
 

@@ -713,7 +713,9 @@ describe('the packed packages, installed into a fresh app as the README says', (
     const runtimeSources = listFiles(path.join(REPO, 'src'))
       .filter(
         (file) =>
-          /^(runtime|language|mcp|mcp-client|dbos)\//.test(file) && file.endsWith('.ts') && !file.endsWith('.d.ts'),
+          /^(runtime|language|mcp|mcp-client|dbos|studio)\//.test(file) &&
+          file.endsWith('.ts') &&
+          !file.endsWith('.d.ts'),
       )
       .flatMap((file) => [`dist/${file.replace(/\.ts$/, '.js')}`, `dist/${file.replace(/\.ts$/, '.d.ts')}`]);
     expect(
@@ -723,7 +725,9 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(
       runtime.files.filter(
         (file) =>
-          !/^(package\.json|README\.md|dist\/(runtime|language|mcp|mcp-client|dbos)\/.+\.(js|d\.ts))$/.test(file),
+          !/^(package\.json|README\.md|dist\/(runtime|language|mcp|mcp-client|dbos|studio)\/.+\.(js|d\.ts))$/.test(
+            file,
+          ),
       ),
     ).toEqual([]);
     const manifest = readJson<PackageJson>(appFile(`node_modules/${RUNTIME_MODULE}/package.json`));
@@ -733,6 +737,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
       './mcp',
       './mcp-client',
       './dbos',
+      './studio',
       './package.json',
     ]);
     expect(manifest.dependencies).toEqual({

@@ -1,0 +1,185 @@
+/**
+ * The studio's handler on standard Requests, without a browser: sign-in by the one-time token, the
+ * Host check, CSRF and read-only refusals, and an answer delivered through the executor.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { JSDOM } from 'jsdom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createToolRegistry } from '../../generated/index.js';
+import { AuditContext, ChainExecutor, FileRunListing, FileRunStore } from '../../src/runtime/index.js';
+import { createStudioHandler, type StudioAnswer, type StudioHandler } from '../../src/studio/index.js';
+
+let dir: string;
+let store: FileRunStore;
+const context = () => new AuditContext({ userId: 'dana', sessionId: 's', permissions: ['banking.transfer'] });
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-studio-'));
+  store = new FileRunStore(dir, { fsync: false });
+  const registry = createToolRegistry();
+  const executor = new ChainExecutor({ registry, context: context(), store });
+  const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 5000 };
+  await executor.runComposite(registry.get('approved_transfer')!, input, { runId: 'big' });
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let answers: StudioAnswer[];
+
+function studio(options: { readOnly?: boolean; loginToken?: string } = {}): StudioHandler {
+  answers = [];
+  const onAnswer = (answer: StudioAnswer) => answers.push(answer);
+  return createStudioHandler({ store, registry: createToolRegistry(), context: context(), onAnswer, ...options });
+}
+
+const at = (url: string, init: RequestInit & { host?: string; cookie?: string } = {}) => {
+  const headers = new Headers(init.headers);
+  headers.set('host', init.host ?? '127.0.0.1:4319');
+  if (init.cookie) headers.set('cookie', init.cookie);
+  return new Request(`http://127.0.0.1:4319${url}`, { ...init, headers });
+};
+
+/** Signs in with the token; the session cookie. */
+async function signIn(handler: StudioHandler, token: string): Promise<string> {
+  const response = await handler(at(`/?token=${token}`));
+  expect(response.status).toBe(303);
+  expect(response.headers.get('location')).toBe('/runs');
+  const cookie = response.headers.get('set-cookie')!;
+  expect(cookie).toMatch(/^toolgen_studio=[\w-]+; HttpOnly; SameSite=Strict; Path=\/$/);
+  return cookie.split(';')[0]!;
+}
+
+async function csrfOf(handler: StudioHandler, cookie: string): Promise<string> {
+  const inbox = await (await handler(at('/inbox', { cookie }))).text();
+  return /name="_csrf" value="([^"]+)"/.exec(inbox)![1]!;
+}
+
+const post = (cookie: string, body: string, extra: RequestInit = {}) =>
+  at('/runs/big/signal', {
+    method: 'POST',
+    cookie,
+    body,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    ...extra,
+  });
+
+describe('createStudioHandler', () => {
+  it('signs a browser in once with the token, and refuses everyone else', async () => {
+    const handler = studio({ loginToken: 'secret-token' });
+    expect((await handler(at('/runs'))).status).toBe(401);
+    expect((await handler(at('/?token=wrong'))).status).toBe(403);
+    const cookie = await signIn(handler, 'secret-token');
+    expect((await handler(at('/?token=secret-token'))).status).toBe(403);
+    const runs = await handler(at('/runs', { cookie }));
+    expect(runs.status).toBe(200);
+    expect(runs.headers.get('content-security-policy')).toMatch(/script-src 'nonce-/);
+    expect(await runs.text()).toContain('<a href="/runs/big">big</a>');
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const handler = studio();
+    expect((await handler(at('/runs', { host: 'evil.example:4319' }))).status).toBe(421);
+    expect((await handler(at('/runs', { host: 'localhost:4319' }))).status).toBe(200);
+  });
+
+  it('refuses a POST without the CSRF token, or from another origin', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    const csrf = await csrfOf(handler, cookie);
+    const payload = '_signal=approval&payload%2Fapproved=true&payload%2Fapprover=dana';
+    expect((await handler(post(cookie, payload))).status).toBe(403);
+    expect((await handler(post(cookie, `${payload}&_csrf=forged`))).status).toBe(403);
+    const foreign = post(cookie, `${payload}&_csrf=${csrf}`, {
+      headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect((await handler(foreign)).status).toBe(403);
+    expect(new FileRunListing(dir).summary('big')?.status).toBe('waiting');
+  });
+
+  it('refuses a payload with the schema’s words, then delivers a good one as the studio’s caller', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    const csrf = await csrfOf(handler, cookie);
+    const bad = await handler(
+      post(cookie, `_csrf=${csrf}&_signal=approval&payload%2Fapproved=false&payload%2Fapprover=`),
+    );
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain('approver: must NOT have fewer than 1 characters');
+    const good = await handler(
+      post(
+        cookie,
+        `_csrf=${csrf}&_signal=approval&payload%2Fapproved=false&payload%2Fapproved=true&payload%2Fapprover=dana`,
+      ),
+    );
+    expect(good.status).toBe(303);
+    expect(good.headers.get('location')).toBe('/runs/big?answered=approval');
+    const summary = new FileRunListing(dir).summary('big');
+    expect(summary?.status).toBe('succeeded');
+    const run = await (await handler(at('/runs/big?answered=approval', { cookie }))).text();
+    expect(run).toContain('Signal approval delivered as dana.');
+    expect(answers).toEqual([
+      { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'invalid_payload' },
+      { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'delivered' },
+    ]);
+  });
+
+  it('refuses a malformed address, and a form past its size without reading it all', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    expect((await handler(at('/runs/%E0%A4%A', { cookie }))).status).toBe(400);
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(64 * 1024).fill(97));
+      },
+    });
+    const big = post(cookie, '', { body: endless, duplex: 'half' } as RequestInit);
+    expect((await handler(big)).status).toBe(413);
+  });
+
+  it('keeps the labels of two waiting runs’ forms apart', async () => {
+    const registry = createToolRegistry();
+    const executor = new ChainExecutor({ registry, context: context(), store });
+    const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 7000 };
+    await executor.runComposite(registry.get('approved_transfer')!, input, { runId: 'bigger' });
+    const page = new JSDOM(await (await studio()(at('/inbox'))).text()).window.document;
+    const forms = [...page.querySelectorAll('form[data-answer]')];
+    expect(forms.map((form) => form.getAttribute('aria-label'))).toEqual([
+      'Answer several runs of approved_transfer waiting for approval',
+      'Answer bigger',
+      'Answer big',
+    ]);
+    for (const form of forms)
+      for (const label of form.querySelectorAll('label[for]'))
+        expect(form.contains(page.getElementById(label.getAttribute('for')!))).toBe(true);
+  });
+
+  it('takes no answer when read-only', async () => {
+    const handler = studio({ loginToken: 't', readOnly: true });
+    const cookie = await signIn(handler, 't');
+    const inbox = await (await handler(at('/inbox', { cookie }))).text();
+    expect(inbox.replace(/\s+/g, ' ')).toMatch(/<button type="submit" +disabled>Send approval<\/button>/);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(inbox)![1]!;
+    const response = await handler(
+      post(cookie, `_csrf=${csrf}&_signal=approval&payload%2Fapproved=true&payload%2Fapprover=dana`),
+    );
+    expect(response.status).toBe(403);
+    expect(new FileRunListing(dir).summary('big')?.status).toBe('waiting');
+  });
+
+  it('serves under a base path, with or without it in the request', async () => {
+    const handler = createStudioHandler({
+      store,
+      registry: createToolRegistry(),
+      context: context(),
+      basePath: '/studio',
+    });
+    const withBase = await handler(at('/studio/runs'));
+    expect(await withBase.text()).toContain('<a href="/studio/runs/big">big</a>');
+    expect((await handler(at('/runs/big'))).status).toBe(200);
+  });
+});
