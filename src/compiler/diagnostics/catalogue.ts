@@ -312,6 +312,19 @@ export const CATALOGUE = {
     message: "server '{server}' has no tool named '{tool}' (and {more} more {uses} of it)",
     hint: 'its tools, as toolgen.mcp-lock.json pins them: {tools}; the other {uses}: {places}',
   },
+  // The same problems found by `toolgen mcp diff`, whose build reads what the server lists now.
+  UNKNOWN_LIVE_TOOL: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "server '{server}' has no tool named '{tool}'",
+    hint: 'its tools, as the server lists them now: {tools}',
+  },
+  UNKNOWN_LIVE_TOOL_USES: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "server '{server}' has no tool named '{tool}' (and {more} more {uses} of it)",
+    hint: 'its tools, as the server lists them now: {tools}; the other {uses}: {places}',
+  },
   // Step graph
   DUPLICATE_STEP_ID: {
     code: 'TG3001',
