@@ -143,6 +143,13 @@ export const CATALOGUE = {
       "server '{server}' is pinned in toolgen.mcp-lock.json and no longer declared under mcpServers, so its tools cannot be called",
     hint: 'the next npx toolgen mcp pull drops its pins; to call its tools, declare it under mcpServers again',
   },
+  MCP_CLIENT_NOT_A_DEPENDENCY: {
+    code: 'TG1012',
+    severity: 'warning',
+    message:
+      "the lock pins MCP servers, and {file} does not list '{package}' in dependencies: the generated index imports it, so the app fails in production (npm install --omit=dev) with Cannot find package '{package}'",
+    hint: 'npm install {package}',
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',

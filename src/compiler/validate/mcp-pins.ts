@@ -9,7 +9,7 @@
 import { isPlainObject } from '../../language/json.js';
 import { byCodeUnits, LOCKFILE_VERSION, toolHash, type LockedTool } from '../../mcp-lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import type { LoadedMcp } from '../load/mcp.js';
+import { MCP_CLIENT_PACKAGE, type LoadedMcp } from '../load/mcp.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import type { DeclaredServer } from '../options.js';
 
@@ -25,6 +25,8 @@ export interface McpPins {
   readonly lock: SourceFile | null;
   /** toolgen.config.yaml, to point at its entries. */
   readonly config: SourceFile;
+  /** The app's package.json, when a warning points at it (it lacks the MCP client); null otherwise. */
+  readonly manifest: SourceFile | null;
   /** Every server mcpServers declares, sorted by name. */
   readonly declared: readonly DeclaredServer[];
   /** The sound pins of each declared server the lock pins, by server, sorted by tool name. */
@@ -50,6 +52,7 @@ export function validatePins(loaded: LoadedMcp): McpPins {
   const pins = {
     lock: loaded.lock?.source ?? null,
     config: loaded.config,
+    manifest: null as SourceFile | null,
     declared: loaded.servers,
     tools,
     unusableServers,
@@ -86,6 +89,18 @@ export function validatePins(loaded: LoadedMcp): McpPins {
       diagnostic('SERVER_NOT_PULLED', { server: name }, loaded.config.locate(['mcpServers', name], { key: true })),
     );
     unusableServers.add(name);
+  }
+  const manifest = loaded.manifestWithoutClient;
+  if (tools.size > 0 && manifest !== null) {
+    pins.manifest = manifest;
+    // At its dependencies, or at its top when it has none.
+    diagnostics.push(
+      diagnostic(
+        'MCP_CLIENT_NOT_A_DEPENDENCY',
+        { package: MCP_CLIENT_PACKAGE, file: manifest.displayPath },
+        manifest.locate(['dependencies'], { key: true }),
+      ),
+    );
   }
   return pins;
 }
