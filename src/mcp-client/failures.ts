@@ -10,6 +10,7 @@
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { redact, type ReadVariable } from '../language/variables.js';
 import { RemoteCallError } from '../runtime/index.js';
+import { tooLarge, type AnswerTooLarge } from './answer-bound.js';
 import { ProcessNotRunning, ServerProcess, type ProcessEnd } from './server-process.js';
 import { shownSpec, type McpServerSpec } from './spec.js';
 import type { ServerTransport } from './transport.js';
@@ -44,6 +45,8 @@ export function redacted(error: RemoteCallError, secrets: readonly ReadVariable[
 
 function connectError(server: FailedServer, error: unknown, timeoutMs: number): RemoteCallError {
   const { name } = server;
+  const large = tooLarge(server.transport, error);
+  if (large) return answerTooLarge(server, large, 'initialize');
   const end = ended(server.transport);
   if (end?.kind === 'spawn-error')
     return new RemoteCallError(
@@ -66,6 +69,8 @@ function connectError(server: FailedServer, error: unknown, timeoutMs: number): 
 function callError(server: FailedServer, error: unknown, what: string): RemoteCallError {
   if (error instanceof RemoteCallError) return error;
   const { name } = server;
+  const large = tooLarge(server.transport, error);
+  if (large) return answerTooLarge(server, large, what);
   if (error instanceof ProtocolError)
     return new RemoteCallError(
       `MCP_${error.code}`,
@@ -100,6 +105,13 @@ function callError(server: FailedServer, error: unknown, what: string): RemoteCa
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof SdkError ? `MCP_${String(error.code)}` : 'MCP_ERROR';
   return new RemoteCallError(code, `MCP server '${name}': ${what} failed: ${message}`);
+}
+
+function answerTooLarge(server: FailedServer, large: AnswerTooLarge, what: string): RemoteCallError {
+  return new RemoteCallError(
+    'MCP_ANSWER_TOO_LARGE',
+    `MCP server '${server.name}' (${shownSpec(server.spec)}) sent an answer larger than ${large.maxBytes} bytes (maxAnswerBytes) while toolgen waited for ${what}: the connection was closed`,
+  );
 }
 
 function ended(transport: ServerTransport): ProcessEnd | null {

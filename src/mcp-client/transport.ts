@@ -10,6 +10,7 @@ import path from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expand, type ReadVariable } from '../language/variables.js';
 import { RemoteCallError } from '../runtime/index.js';
+import { boundedFetch, markTooLarge } from './answer-bound.js';
 import { ServerProcess } from './server-process.js';
 import type { McpServerSpec } from './spec.js';
 
@@ -27,6 +28,8 @@ export interface MadeTransport {
 export interface Surroundings {
   readonly root: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The bound of a server whose spec sets none. */
+  readonly maxAnswerBytes: number;
 }
 
 /**
@@ -59,7 +62,7 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
     }
     const headers = readAll('headers', spec.headers);
     return {
-      transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
+      transport: boundedHttpTransport(url, headers, spec.maxAnswerBytes ?? around.maxAnswerBytes),
       attributes: httpAttributes(url),
       secrets,
     };
@@ -69,7 +72,27 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
   const cwd = path.resolve(around.root, spec.cwd ?? '.');
   if (!(existsSync(cwd) && statSync(cwd).isDirectory()))
     throw new RemoteCallError('MCP_NO_CWD', `cannot start MCP server '${name}': its folder ${cwd} does not exist`);
-  return { transport: new ServerProcess(spec.command, args, { env, cwd }), attributes: PIPE, secrets };
+  const maxLineBytes = spec.maxAnswerBytes ?? around.maxAnswerBytes;
+  return { transport: new ServerProcess(spec.command, args, { env, cwd, maxLineBytes }), attributes: PIPE, secrets };
+}
+
+/**
+ * Streamable HTTP whose response bodies are bounded: past `maxBytes` the transport is closed, which
+ * fails every call under way (`MCP_ANSWER_TOO_LARGE`, `failures.ts`). Used by `mcp pull` too.
+ */
+export function boundedHttpTransport(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  maxBytes: number,
+): StreamableHTTPClientTransport {
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { ...headers } },
+    fetch: boundedFetch(maxBytes, (error) => {
+      markTooLarge(transport, error);
+      void transport.close();
+    }),
+  });
+  return transport;
 }
 
 const PIPE = { 'network.transport': 'pipe' };
