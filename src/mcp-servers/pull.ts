@@ -14,7 +14,9 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config.js';
 import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from './lock.js';
+import { DEFAULT_MAX_ANSWER_BYTES, tooLarge } from '../mcp-client/answer-bound.js';
 import { ServerProcess, type ProcessEnd } from '../mcp-client/server-process.js';
+import { boundedHttpTransport } from '../mcp-client/transport.js';
 import { expand, redact, type ReadVariable } from '../language/variables.js';
 
 /** The request that was under way when a server failed. */
@@ -34,6 +36,7 @@ export type PullFailure =
     }
   | { readonly kind: 'http'; readonly status: number; readonly statusText: string; readonly stage: Stage }
   | { readonly kind: 'unreachable'; readonly reason: string }
+  | { readonly kind: 'too-large'; readonly maxBytes: number; readonly stage: Stage }
   | { readonly kind: 'protocol'; readonly message: string; readonly stage: Stage; readonly stderr: readonly string[] };
 
 export type PullResult =
@@ -141,8 +144,9 @@ function stdioTransport(
   const args = expanded.values.slice(0, server.args.length);
   const values = expanded.values.slice(server.args.length);
   const serverEnv = Object.fromEntries(envEntries.map(([name], index) => [name, values[index]!]));
+  const maxLineBytes = server.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   return {
-    transport: new ServerProcess(server.command, args, { env: serverEnv, cwd: server.cwd }),
+    transport: new ServerProcess(server.command, args, { env: serverEnv, cwd: server.cwd, maxLineBytes }),
     secrets: expanded.secrets,
   };
 }
@@ -166,7 +170,7 @@ function httpTransport(
   }
   const headers = Object.fromEntries(headerEntries.map(([name], index) => [name, values[index]!]));
   return {
-    transport: new StreamableHTTPClientTransport(parsed, { requestInit: { headers } }),
+    transport: boundedHttpTransport(parsed, headers, server.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES),
     secrets: expanded.secrets,
   };
 }
@@ -192,7 +196,9 @@ function redactFailure(failure: PullFailure, secrets: readonly ReadVariable[]): 
   }
 }
 
-function failureOf(error: unknown, transport: unknown, stage: Stage, seconds: number): PullFailure {
+function failureOf(error: unknown, transport: object, stage: Stage, seconds: number): PullFailure {
+  const large = tooLarge(transport, error);
+  if (large) return { kind: 'too-large', maxBytes: large.maxBytes, stage };
   const process = transport instanceof ServerProcess ? transport : null;
   const stderr = process?.stderrTail(STDERR_LINES) ?? [];
   const end = process?.end ?? null;
