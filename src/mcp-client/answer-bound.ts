@@ -8,7 +8,7 @@
  * above what a tool result a model reads can usefully hold (a context window is a few hundred KB of
  * text), and small enough that a few calls at once parse it without straining the app's heap.
  */
-import type { FetchLike } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type FetchLike } from '@modelcontextprotocol/client';
 
 /** What one answer may hold by default, in bytes (8 MiB). */
 export const DEFAULT_MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -82,4 +82,23 @@ export function boundedFetch(maxBytes: number, onExceeded: (error: AnswerTooLarg
       headers: response.headers,
     });
   };
+}
+
+/**
+ * Streamable HTTP whose response bodies are bounded: past `maxBytes` the transport is closed, which
+ * fails every call under way (`MCP_ANSWER_TOO_LARGE`, `failures.ts`). Used by `mcp pull` too.
+ */
+export function boundedHttpTransport(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  maxBytes: number,
+): StreamableHTTPClientTransport {
+  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: { ...headers } },
+    fetch: boundedFetch(maxBytes, (error) => {
+      markTooLarge(transport, error);
+      void transport.close();
+    }),
+  });
+  return transport;
 }

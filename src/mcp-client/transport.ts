@@ -7,10 +7,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expand, type ReadVariable } from '../language/variables.js';
 import { RemoteCallError } from '../runtime/index.js';
-import { boundedFetch, markTooLarge } from './answer-bound.js';
+import { boundedHttpTransport } from './answer-bound.js';
 import { ServerProcess } from './server-process.js';
 import type { McpServerSpec } from './spec.js';
 
@@ -74,25 +74,6 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
     throw new RemoteCallError('MCP_NO_CWD', `cannot start MCP server '${name}': its folder ${cwd} does not exist`);
   const maxLineBytes = spec.maxAnswerBytes ?? around.maxAnswerBytes;
   return { transport: new ServerProcess(spec.command, args, { env, cwd, maxLineBytes }), attributes: PIPE, secrets };
-}
-
-/**
- * Streamable HTTP whose response bodies are bounded: past `maxBytes` the transport is closed, which
- * fails every call under way (`MCP_ANSWER_TOO_LARGE`, `failures.ts`). Used by `mcp pull` too.
- */
-export function boundedHttpTransport(
-  url: URL,
-  headers: Readonly<Record<string, string>>,
-  maxBytes: number,
-): StreamableHTTPClientTransport {
-  const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(url, {
-    requestInit: { headers: { ...headers } },
-    fetch: boundedFetch(maxBytes, (error) => {
-      markTooLarge(transport, error);
-      void transport.close();
-    }),
-  });
-  return transport;
 }
 
 const PIPE = { 'network.transport': 'pipe' };

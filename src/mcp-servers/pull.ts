@@ -14,9 +14,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config.js';
 import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from './lock.js';
-import { DEFAULT_MAX_ANSWER_BYTES, tooLarge } from '../mcp-client/answer-bound.js';
+import { boundedHttpTransport, DEFAULT_MAX_ANSWER_BYTES, tooLarge } from '../mcp-client/answer-bound.js';
 import { ServerProcess, type ProcessEnd } from '../mcp-client/server-process.js';
-import { boundedHttpTransport } from '../mcp-client/transport.js';
 import { expand, redact, type ReadVariable } from '../language/variables.js';
 
 /** The request that was under way when a server failed. */
