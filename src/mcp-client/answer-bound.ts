@@ -43,8 +43,9 @@ function causeTooLarge(error: unknown): AnswerTooLarge | null {
 
 /**
  * A fetch whose response bodies end in an `AnswerTooLarge` error past `maxBytes` (a `Content-Length`
- * past it fails before the body is read); `onExceeded` runs once, to close the connection, so that a
- * call waiting on a stream the SDK reads elsewhere fails too.
+ * past it fails before the body is read). An event stream (`text/event-stream`) carries many answers
+ * for as long as it lasts: there each event is bounded, not the stream. `onExceeded` runs once, to
+ * close the connection, so that a call waiting on a stream the SDK reads elsewhere fails too.
  *
  * @example new StreamableHTTPClientTransport(url, { fetch: boundedFetch(DEFAULT_MAX_ANSWER_BYTES, () => transport.close()) })
  */
@@ -66,12 +67,12 @@ export function boundedFetch(maxBytes: number, onExceeded: (error: AnswerTooLarg
       throw exceeded();
     }
     if (response.body === null) return response;
-    let seen = 0;
+    const events = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    const past = events ? eventCounter(maxBytes) : bodyCounter(maxBytes);
     const counted = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
-          seen += chunk.byteLength;
-          if (seen > maxBytes) controller.error(exceeded());
+          if (past(chunk)) controller.error(exceeded());
           else controller.enqueue(chunk);
         },
       }),
@@ -81,6 +82,35 @@ export function boundedFetch(maxBytes: number, onExceeded: (error: AnswerTooLarg
       statusText: response.statusText,
       headers: response.headers,
     });
+  };
+}
+
+/** Whether the body, chunk after chunk, is past `max` bytes. */
+function bodyCounter(max: number): (chunk: Uint8Array) => boolean {
+  let seen = 0;
+  return (chunk) => (seen += chunk.byteLength) > max;
+}
+
+/** Whether the event being read, chunk after chunk, is past `max` bytes; an event ends at a blank line (LF or CRLF). */
+function eventCounter(max: number): (chunk: Uint8Array) => boolean {
+  let event = 0;
+  let line = 0;
+  let lastWasCr = false;
+  return (chunk) => {
+    let start = 0;
+    for (let lf = chunk.indexOf(10); lf !== -1; lf = chunk.indexOf(10, start)) {
+      const length = line + (lf - start);
+      const cr = lf > start ? chunk[lf - 1] === 13 : lastWasCr;
+      event += lf - start + 1;
+      if (event > max) return true;
+      if (length === 0 || (length === 1 && cr)) event = 0;
+      line = 0;
+      start = lf + 1;
+    }
+    line += chunk.length - start;
+    event += chunk.length - start;
+    if (chunk.length > start) lastWasCr = chunk[chunk.length - 1] === 13;
+    return event > max;
   };
 }
 

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerTooLarge, boundedFetch } from '../../src/mcp-client/answer-bound.js';
 import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
 import { defineRemoteTool, defineTool, ToolRegistry } from '../../src/runtime/index.js';
 import { fixtureServer, remoteExecutor, tempDir } from './helpers.js';
@@ -117,4 +118,33 @@ describe('over HTTP', () => {
       await registry.close();
     }
   }, 20_000);
+});
+
+describe('an event stream', () => {
+  let events: Server;
+  let base: string;
+  beforeAll(async () => {
+    // GET /?count=N&size=S&eol=crlf: N events of S bytes of data each, as an MCP server streams answers.
+    events = createServer((request, response) => {
+      const query = new URL(request.url ?? '/', 'http://x').searchParams;
+      const eol = query.get('eol') === 'crlf' ? '\r\n' : '\n';
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let n = 0; n < Number(query.get('count')); n += 1)
+        response.write(`event: message${eol}data: ${'e'.repeat(Number(query.get('size')))}${eol}${eol}`);
+      response.end();
+    });
+    await new Promise<void>((resolve) => events.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(events.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise<void>((resolve) => events.close(() => resolve())));
+
+  it.each([['lf'], ['crlf']])('bounds each event, not the stream (%s)', async (eol) => {
+    const exceeded: AnswerTooLarge[] = [];
+    const fetch = boundedFetch(64 * 1024, (error) => exceeded.push(error));
+    const many = await (await fetch(`${base}?count=40&size=10000&eol=${eol}`)).text();
+    expect(many.length).toBeGreaterThan(400_000);
+    await expect((await fetch(`${base}?count=1&size=100000&eol=${eol}`)).text()).rejects.toBeInstanceOf(AnswerTooLarge);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(exceeded).toHaveLength(1);
+  });
 });
