@@ -8,7 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { expand, type ReadVariable } from '../language/variables.js';
+import { expand, redact, type ReadVariable } from '../language/variables.js';
 import { RemoteCallError } from '../runtime/index.js';
 import { boundedHttpTransport } from './answer-bound.js';
 import { ServerProcess } from './server-process.js';
@@ -63,7 +63,13 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
     const headers = readAll('headers', spec.headers);
     return {
       transport: boundedHttpTransport(url, headers, spec.maxAnswerBytes ?? around.maxAnswerBytes),
-      attributes: httpAttributes(url),
+      // A span records the address: a host read from `${NAME}` is redacted there too.
+      attributes: Object.fromEntries(
+        Object.entries(httpAttributes(url)).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? redact(value, secrets) : value,
+        ]),
+      ),
       secrets,
     };
   }

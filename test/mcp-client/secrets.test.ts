@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { defineRemoteTool, defineTool, FileRunStore } from '../../src/runtime/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { defineRemoteTool, defineTool, FileRunStore, ToolRegistry } from '../../src/runtime/index.js';
 import { chain, step } from '../helpers/runtime.js';
 import { remoteExecutor, tempDir } from './helpers.js';
 
@@ -21,6 +22,8 @@ const SECRETS = {
   API_TOKEN: 'tok-argv-8e1d7b03',
   URL_KEY: 'urlkey-5b6c9d2e',
   HEADER_TOKEN: 'hdr-3a7f1e90',
+  // A span records the server's address: a host read from a variable is redacted there too.
+  ECHO_HOST: '127.0.0.1',
 };
 
 /** Answers every request with a JSON-RPC error that quotes the URL and the Authorization header it got. */
@@ -39,12 +42,23 @@ function echoingServer(): Server {
 
 let http: Server;
 let port: number;
+let far: HttpServerHandle;
 beforeAll(async () => {
+  const hello = defineTool({
+    name: 'hello',
+    description: 'Says hello',
+    parameters: { type: 'object' },
+    implementation: { kind: 'function', handler: () => ({ hello: 'far' }) },
+  });
+  far = await serveHttp({ registry: new ToolRegistry([hello]), port: 0 });
   http = echoingServer();
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   port = (http.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
+afterAll(async () => {
+  await far.close();
+  await new Promise<void>((resolve) => http.close(() => resolve()));
+});
 
 it('keeps every ${NAME} value out of the ChainResult, the audit trail, the spans and the journal', async () => {
   const dir = tempDir();
@@ -61,13 +75,26 @@ it('keeps every ${NAME} value out of the ChainResult, the audit trail, the spans
     });
   const [viaHostile, viaEchoing] = [composite('hostile'), composite('echoing')];
   const { executor, registry } = remoteExecutor(
-    [remote('hostile'), remote('echoing'), viaHostile, viaEchoing],
+    [
+      remote('hostile'),
+      remote('echoing'),
+      viaHostile,
+      viaEchoing,
+      defineRemoteTool({
+        server: 'far',
+        tool: 'hello',
+        description: 'hello',
+        parameters: { type: 'object' },
+        returns: null,
+      }),
+    ],
     {
       hostile: { command: process.execPath, args: [HOSTILE, '--token=${API_TOKEN}'], env: { API_KEY: '${API_KEY}' } },
       echoing: {
-        url: `http://127.0.0.1:${port}/mcp?key=\${URL_KEY}`,
+        url: `http://\${ECHO_HOST}:${port}/mcp?key=\${URL_KEY}`,
         headers: { Authorization: 'Bearer ${HEADER_TOKEN}' },
       },
+      far: { url: far.url.replace('127.0.0.1', '${ECHO_HOST}') },
     },
     {
       env: { ...process.env, ...SECRETS },
@@ -78,6 +105,9 @@ it('keeps every ${NAME} value out of the ChainResult, the audit trail, the spans
   try {
     const hostile = await executor.runComposite(viaHostile, {}, { runId: 'hostile-1' });
     const echoing = await executor.runComposite(viaEchoing, {}, { runId: 'echoing-1' });
+    expect(await executor.call('far/hello', {})).toEqual({ ok: true, output: { hello: 'far' } });
+    const farSpan = exporter.getFinishedSpans().find((span) => span.name === 'execute_tool far/hello')!;
+    expect(farSpan.attributes['server.address']).toBe('[redacted ${ECHO_HOST}]');
     expect(hostile.failure).toMatchObject({ code: 'MCP_SERVER_EXITED' });
     expect(echoing.failure).toMatchObject({ code: 'MCP_-32001' });
     // The text did reach the messages, with the values hidden.
