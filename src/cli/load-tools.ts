@@ -6,7 +6,7 @@
  * imported as it is. The registry is made with the project root, so that a stdio MCP server's
  * relative `cwd` means the config file's folder; the command closes it when done (stopping those servers).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolDefinition, ToolRegistry } from '../runtime/index.js';
@@ -38,6 +38,7 @@ export async function loadRegistry(file: string, root: string): Promise<ToolRegi
 async function importModule(file: string): Promise<unknown> {
   const url = pathToFileURL(path.resolve(file)).href;
   if (!/\.[cm]?tsx?$/.test(file)) return import(url);
+  if (/\.tsx?$/.test(file)) checkModulePackage(file);
   let tsImport: (specifier: string, parent: string) => Promise<unknown>;
   try {
     ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
@@ -50,5 +51,31 @@ async function importModule(file: string): Promise<unknown> {
     return await tsImport(url, import.meta.url);
   } catch (error) {
     throw new UsageError(`cannot import ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Refuses a `.ts` index outside an ES module package before tsx tries it: tsx would read it as
+ * CommonJS, and fail with an `ENOENT … ?namespace=…` that names no cause.
+ */
+function checkModulePackage(file: string): void {
+  for (let dir = path.dirname(path.resolve(file)); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(readFileSync(manifest, 'utf8')) as { type?: unknown }).type;
+      } catch {
+        return; // Not ours to judge: Node reports a package.json it cannot read.
+      }
+      if (type === 'module') return;
+      throw new UsageError(
+        `${file} is generated code, ES modules, and ${manifest} does not say "type": "module" (so Node reads .ts and .js files in it as CommonJS): the app's package.json needs "type": "module" (npm pkg set type=module)`,
+      );
+    }
+    if (path.dirname(dir) === dir)
+      throw new UsageError(
+        `${file} is generated code, ES modules, and no package.json above it says "type": "module": the app needs a package.json with "type": "module" (npm init -y && npm pkg set type=module)`,
+      );
   }
 }

@@ -4,7 +4,9 @@
  * server it was asked for answered: otherwise it says what each failed one did, and the lock stays
  * as it was. Loaded only when an `mcp` command runs; the MCP client only when one pulls.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { listsMcpClient, MCP_CLIENT_PACKAGE } from '../compiler/load/mcp.js';
 import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { closestName } from '../language/suggest.js';
@@ -77,7 +79,24 @@ export async function mcpPullCommand(
   const tools = Object.values(next).reduce((sum, server) => sum + Object.keys(server.tools).length, 0);
   const what = `${plural(Object.keys(next).length, 'server')}, ${plural(tools, 'tool')}`;
   output.out(wrote ? `toolgen: wrote ${shownLock} (${what})` : `toolgen: ${shownLock} unchanged (${what})`);
+  if (Object.keys(next).length > 0) await warnClientDependency(path.dirname(lockFile), options.root, output);
   return EXIT.ok;
+}
+
+/** The app's package.json must list the MCP client in `dependencies` once the lock pins servers (the build warns too, TG1015). */
+async function warnClientDependency(folder: string, root: string, output: Output): Promise<void> {
+  const file = path.join(folder, 'package.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return;
+  }
+  if (listsMcpClient(text) !== false) return;
+  const shown = printable(path.relative(root, file).split(path.sep).join('/'));
+  output.err(
+    `toolgen: warning: ${shown} does not list ${MCP_CLIENT_PACKAGE} in dependencies, and the generated index imports it now that the lock pins servers: the app fails in production (npm install --omit=dev) with Cannot find package '${MCP_CLIENT_PACKAGE}'; run npm install ${MCP_CLIENT_PACKAGE}`,
+  );
 }
 
 /** `toolgen mcp list`: the servers and tools the lock pins, without connecting to any. */

@@ -11,11 +11,18 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompilerOptions } from '../compiler/compile.js';
-import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
+import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
 import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../mcp-servers/drift.js';
-import { byCodeUnits, lockText, LOCKFILE_VERSION, type Lock, type LockedServer } from '../mcp-servers/lock.js';
+import {
+  byCodeUnits,
+  lockText,
+  LOCKFILE_VERSION,
+  toolHash,
+  type Lock,
+  type LockedServer,
+} from '../mcp-servers/lock.js';
 import { readLockFile } from '../mcp-servers/lock-file.js';
 import { settingsFor } from './commands.js';
 import { EXIT } from './exit.js';
@@ -33,8 +40,11 @@ export interface McpDiffOptions extends McpPullOptions {
 /** One server's part of the report. */
 interface ServerReport {
   readonly name: string;
-  readonly status: 'unchanged' | 'drifted' | 'not pinned' | 'unreachable';
+  /** `tampered`: the lock's pins of the server do not match their hashes (whatever it lists now). */
+  readonly status: 'unchanged' | 'drifted' | 'tampered' | 'not pinned' | 'unreachable';
   readonly drift: ServerDrift | null;
+  /** The pinned tools whose hash does not match their pin, sorted: the lock was edited by hand. */
+  readonly tampered: readonly string[];
 }
 
 /** What a drift means for the project: which composites use each remote tool, and what the live schemas break. */
@@ -70,18 +80,25 @@ export async function mcpDiffCommand(
     const name = result.server.name;
     if (!result.ok) {
       for (const line of describeFailure(result.server, result.failure, options.timeoutSeconds)) output.err(line);
-      reports.push({ name, status: 'unreachable', drift: null });
+      reports.push({
+        name,
+        status: 'unreachable',
+        drift: null,
+        tampered: tamperedPins(Object.hasOwn(pinned, name) ? pinned[name] : undefined),
+      });
       continue;
     }
     live[name] = result.locked;
     if (!Object.hasOwn(pinned, name)) {
-      reports.push({ name, status: 'not pinned', drift: null });
+      reports.push({ name, status: 'not pinned', drift: null, tampered: [] });
       continue;
     }
     const drift = serverDrift(pinned[name]!, result.locked);
-    reports.push({ name, status: hasDrift(drift) ? 'drifted' : 'unchanged', drift });
+    const tampered = tamperedPins(pinned[name]);
+    const status = tampered.length > 0 ? 'tampered' : hasDrift(drift) ? 'drifted' : 'unchanged';
+    reports.push({ name, status, drift, tampered });
   }
-  const drifted = reports.some((report) => report.status === 'drifted');
+  const drifted = reports.some((report) => report.drift !== null && hasDrift(report.drift));
   // The servers not asked about keep their pins: only the drift of those asked about is checked.
   const impact = drifted ? await impactOf(options.root, output, { ...pinned, ...live }) : null;
   const uses = impact?.uses ?? new Map<string, readonly string[]>();
@@ -89,7 +106,9 @@ export async function mcpDiffCommand(
   const failing =
     usedChanges.length > 0 ||
     (impact?.breaks.length ?? 0) > 0 ||
-    reports.some((report) => report.status === 'unreachable' || report.status === 'not pinned');
+    reports.some(
+      (report) => report.status === 'unreachable' || report.status === 'not pinned' || report.tampered.length > 0,
+    );
   if (options.json) {
     output.out(printableJson(JSON.stringify(jsonReport(reports, uses, impact, failing))));
     return failing ? EXIT.problems : EXIT.ok;
@@ -108,12 +127,20 @@ function reportLines(report: ServerReport, live: Record<string, LockedServer>, u
   const name = printable(report.name);
   const info = live[report.name]?.serverInfo;
   const who = info ? ` (${printable(`${info.name} ${info.version}`.trim())})` : '';
-  if (report.status === 'unreachable') return [`${name}: could not be reached (above)`];
+  const tampered = report.tampered.map(
+    (tool) => `  ! ${printable(`${report.name}/${tool}`)}: its pin does not match its hash (the build reports TG1009)`,
+  );
+  if (report.status === 'unreachable') return [`${name}: could not be reached (above)`, ...tampered];
   if (report.status === 'not pinned')
     return [`${name}${who}: not pinned yet; npx toolgen mcp pull ${name} pins its tools`];
   const drift = report.drift!;
   const count = Object.keys(live[report.name]!.tools).length;
   if (report.status === 'unchanged') return [`${name}${who}: no drift (${plural(count, 'tool')})`];
+  if (report.status === 'tampered' && !hasDrift(drift))
+    return [
+      `${name}${who}: the lock's pins were edited by hand (${plural(count, 'tool')} listed, as pinned)`,
+      ...tampered,
+    ];
   const usedBy = (tool: string) => {
     const users = uses.get(`${report.name}/${tool}`) ?? [];
     return users.length === 0 ? '' : `; used by ${users.join(', ')}`;
@@ -124,7 +151,8 @@ function reportLines(report: ServerReport, live: Record<string, LockedServer>, u
     drift.removed.length > 0 ? `${drift.removed.length} removed` : null,
   ].filter((part) => part !== null);
   return [
-    `${name}${who}: ${counts.join(', ')}`,
+    `${name}${who}: ${counts.join(', ')}${report.status === 'tampered' ? "; the lock's pins were edited by hand" : ''}`,
+    ...tampered,
     ...drift.added.map((tool) => `  + ${printable(`${report.name}/${tool}`)}`),
     ...drift.changed.map(
       (change) =>
@@ -152,17 +180,24 @@ function summaryLine(
   impact: Impact | null,
   lock: string,
 ): string {
-  const drifted = reports.filter((report) => report.status === 'drifted').map((report) => printable(report.name));
+  const drifted = reports
+    .filter((report) => report.drift !== null && hasDrift(report.drift))
+    .map((report) => printable(report.name));
   const problems = reports.filter((report) => report.status === 'unreachable' || report.status === 'not pinned');
-  if (drifted.length === 0 && problems.length === 0)
+  const tampered = reports.flatMap((report) => report.tampered);
+  if (drifted.length === 0 && problems.length === 0 && tampered.length === 0)
     return `toolgen: no drift: ${plural(reports.length, 'server')} list what ${lock} pins`;
   const parts = [
+    tampered.length > 0
+      ? `${plural(tampered.length, 'pin')} of ${lock} ${tampered.length === 1 ? 'does' : 'do'} not match ${tampered.length === 1 ? 'its hash' : 'their hashes'} (edited by hand: the build fails with TG1009)`
+      : null,
     drifted.length > 0 ? `${drifted.join(', ')} drifted from ${lock}` : null,
     usedChanges > 0 ? `${plural(usedChanges, 'tool')} a composite uses changed or vanished` : null,
     impact && impact.breaks.length > 0 ? `${plural(impact.breaks.length, 'problem')} against the live schemas` : null,
     problems.length > 0 ? `${plural(problems.length, 'server')} not compared` : null,
   ].filter((part) => part !== null);
-  return `toolgen: ${parts.join('; ')}${drifted.length > 0 ? '; npx toolgen mcp pull takes the new schemas' : ''}`;
+  const pull = drifted.length > 0 || tampered.length > 0;
+  return `toolgen: ${parts.join('; ')}${pull ? '; npx toolgen mcp pull takes the new schemas' : ''}`;
 }
 
 function jsonReport(
@@ -176,6 +211,7 @@ function jsonReport(
     servers: reports.map((report) => ({
       name: report.name,
       status: report.status,
+      ...(report.tampered.length > 0 ? { tampered: report.tampered } : {}),
       ...(report.drift
         ? {
             added: report.drift.added,
@@ -204,11 +240,28 @@ async function impactOf(root: string, output: Output, servers: Lock['servers']):
     await writeFile(lockFile, lockText({ lockfileVersion: LOCKFILE_VERSION, servers }));
     const after = await new Compiler({ ...settings, lockFile }).build();
     const known = new Set(before.diagnostics.map(key));
-    const breaks = after.diagnostics.filter((d) => d.severity === 'error' && !known.has(key(d)));
+    const breaks = after.diagnostics.filter((d) => d.severity === 'error' && !known.has(key(d))).map(asLive);
     return { uses: remoteUses(before.plans), breaks, sources: after.sources };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** A missing tool's hint lists the server's tools: here, as the server lists them now, not as the lock pins them. */
+function asLive(d: Diagnostic): Diagnostic {
+  const extras = { suggestion: d.suggestion ?? null, ...(d.related ? { related: d.related } : {}) };
+  if (d.id === 'UNKNOWN_REMOTE_TOOL') return diagnostic('UNKNOWN_LIVE_TOOL', d.args, d.location, extras);
+  if (d.id === 'UNKNOWN_REMOTE_TOOL_USES') return diagnostic('UNKNOWN_LIVE_TOOL_USES', d.args, d.location, extras);
+  return d;
+}
+
+/** The tools of a pinned server whose pin is not what its hash says (as the build's TG1009 finds them). */
+function tamperedPins(server: LockedServer | undefined): string[] {
+  if (server === undefined) return [];
+  return Object.entries(server.tools)
+    .filter(([, pin]) => pin.hash !== toolHash(pin as unknown as Record<string, unknown>))
+    .map(([tool]) => tool)
+    .sort(byCodeUnits);
 }
 
 function key(d: Diagnostic): string {

@@ -56,6 +56,10 @@ export function describeFailure(server: McpServerConfig, failure: PullFailure, s
     }
     case 'unreachable':
       return [`${head}cannot reach it: ${printable(failure.reason)}`];
+    case 'too-large':
+      return [
+        `${head}its answer to ${failure.stage} was larger than ${failure.maxBytes} bytes; the connection was closed (maxAnswerBytes in its entry allows larger)`,
+      ];
     case 'protocol':
       return [
         `${head}${failure.stage} failed: ${printable(failure.message)}`,

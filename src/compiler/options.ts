@@ -54,12 +54,15 @@ export type DeclaredServer =
       readonly args: readonly string[];
       readonly env: Readonly<Record<string, string>>;
       readonly cwd: string;
+      /** The largest answer it may send, in bytes, when the config sets one. */
+      readonly maxAnswerBytes?: number;
     }
   | {
       readonly transport: 'http';
       readonly name: string;
       readonly url: string;
       readonly headers: Readonly<Record<string, string>>;
+      readonly maxAnswerBytes?: number;
     };
 
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */

@@ -302,7 +302,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
 
 /** The config file and the lock, when the project has them: their diagnostics are the project's. */
 function mcpFiles(pins: McpPins | null): SourceFile[] {
-  return pins ? [pins.config, ...(pins.lock ? [pins.lock] : [])] : [];
+  return pins ? [pins.config, ...(pins.lock ? [pins.lock] : []), ...(pins.manifest ? [pins.manifest] : [])] : [];
 }
 
 /**

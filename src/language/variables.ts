@@ -28,20 +28,50 @@ export function badReference(text: string): BadReference | null {
   return open === -1 ? null : { offset: open, text: text.slice(open) };
 }
 
+/** A value `${NAME}` was read as: what toolgen must never record or print. */
+export interface ReadVariable {
+  readonly name: string;
+  readonly value: string;
+}
+
 /**
- * The text with each `${NAME}` replaced from `env`, or the first name `env` does not hold.
+ * The text with each `${NAME}` replaced from `env`, and the values read; or the first name `env` does not hold.
  *
- * @example expand('Bearer ${TOKEN}', { TOKEN: 'abc' }) // { text: 'Bearer abc' }
+ * @example expand('Bearer ${TOKEN}', { TOKEN: 'abc' }) // { text: 'Bearer abc', read: [{ name: 'TOKEN', value: 'abc' }] }
  */
 export function expand(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
-): { text: string } | { missing: string } {
+): { text: string; read: ReadVariable[] } | { missing: string } {
   let missing: string | null = null;
+  const read: ReadVariable[] = [];
   const expanded = text.replace(REFERENCE, (whole, name: string) => {
     const value = env[name];
     if (value === undefined) missing ??= name;
+    else read.push({ name, value });
     return value ?? whole;
   });
-  return missing === null ? { text: expanded } : { missing };
+  return missing === null ? { text: expanded, read } : { missing };
+}
+
+/**
+ * Values shorter than this are left in place: hiding every `1` or `on` would garble messages (an exit
+ * code, a word), and a value that short protects nothing.
+ */
+export const REDACT_MIN_LENGTH = 4;
+
+/**
+ * The text with every value a `${NAME}` was read as replaced by `[redacted ${NAME}]`: as it is, and as
+ * a URL or JSON would have escaped it (a token in a URL's query, in a server's JSON error).
+ * Longer values first, so that a value holding another is hidden whole.
+ *
+ * @example redact('401: Bearer sk-123 refused', [{ name: 'TOKEN', value: 'sk-123' }]) // '401: Bearer [redacted ${TOKEN}] refused'
+ */
+export function redact(text: string, read: readonly ReadVariable[]): string {
+  let redacted = text;
+  const values = read.filter(({ value }) => value.length >= REDACT_MIN_LENGTH);
+  for (const { name, value } of [...values].sort((a, b) => b.value.length - a.value.length))
+    for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]))
+      redacted = redacted.split(form).join(`[redacted \${${name}}]`);
+  return redacted;
 }

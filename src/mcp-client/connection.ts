@@ -14,6 +14,7 @@
  */
 import { Client, SdkError, SdkErrorCode, SdkHttpError, type CallToolResult } from '@modelcontextprotocol/client';
 import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../runtime/index.js';
+import { redact, type ReadVariable } from '../language/variables.js';
 import { callFailure, connectFailure } from './failures.js';
 import { ProcessNotRunning } from './server-process.js';
 import type { McpServerSpec } from './spec.js';
@@ -31,6 +32,8 @@ interface Session {
   readonly client: Client;
   readonly transport: ServerTransport;
   readonly attributes: Readonly<Record<string, string | number>>;
+  /** The values `${NAME}` was read as: redacted from failures and from a tool's error text. */
+  readonly secrets: readonly ReadVariable[];
   lost: boolean;
 }
 
@@ -60,7 +63,11 @@ export class ServerConnection {
         return await request(session, call);
       } catch (error) {
         if (sent > 0 || call.signal.aborted || !neverReached(error))
-          throw callFailure({ name: this.name, spec: this.spec, transport: session.transport }, error, what(call));
+          throw callFailure(
+            { name: this.name, spec: this.spec, transport: session.transport, secrets: session.secrets },
+            error,
+            what(call),
+          );
         this.#lose(session);
       }
     }
@@ -112,7 +119,7 @@ export class ServerConnection {
   }
 
   async #connect(): Promise<Session> {
-    const { transport, attributes } = transportFor(this.name, this.spec, this.around);
+    const { transport, attributes, secrets } = transportFor(this.name, this.spec, this.around);
     const client = new Client({ name: 'toolgen', version: this.clientVersion });
     try {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, signal: this.#closing.signal });
@@ -120,9 +127,9 @@ export class ServerConnection {
       await client.close().catch(() => {});
       throw this.#closed
         ? new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed while it opened`)
-        : connectFailure({ name: this.name, spec: this.spec, transport }, error, CONNECT_TIMEOUT_MS);
+        : connectFailure({ name: this.name, spec: this.spec, transport, secrets }, error, CONNECT_TIMEOUT_MS);
     }
-    const session: Session = { client, transport, attributes, lost: false };
+    const session: Session = { client, transport, attributes, secrets, lost: false };
     if (this.#closed) {
       await closeSession(session);
       throw new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed while it opened`);
@@ -156,7 +163,12 @@ async function request(session: Session, call: RemoteCall): Promise<RemoteToolRe
     { method: 'tools/call', params },
     { signal: call.signal, timeout: NO_SDK_TIMEOUT_MS },
   );
-  return result as RemoteToolResult;
+  // A tool's error text becomes a failure's message: one echoing a header must not carry the secret on.
+  if (result.isError !== true || session.secrets.length === 0) return result as RemoteToolResult;
+  const content = result.content.map((item) =>
+    item.type === 'text' ? { ...item, text: redact(item.text, session.secrets) } : item,
+  );
+  return { ...result, content } as RemoteToolResult;
 }
 
 /** Whether the request surely never reached the tool: nothing was written, or the server did not know the session. */

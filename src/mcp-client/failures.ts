@@ -3,10 +3,14 @@
  * match and a message that names the server: `MCP_<JSON-RPC code>` for an error the server answered
  * (`MCP_-32602`), `MCP_CONNECTION_CLOSED` when the connection ended before the answer (with how a
  * stdio process ended and the last lines of its stderr), `MCP_HTTP_<status>`, `MCP_UNREACHABLE`,
- * `MCP_NOT_STARTED`, `MCP_CONNECT_TIMEOUT`, and `MCP_<SDK code>` for the SDK's own errors.
+ * `MCP_NOT_STARTED`, `MCP_CONNECT_TIMEOUT`, and `MCP_<SDK code>` for the SDK's own errors. Every
+ * value a `${NAME}` was read as is redacted from the message here, where it is made: a server that
+ * prints its environment or echoes a header must not put a secret into results, audits and spans.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { redact, type ReadVariable } from '../language/variables.js';
 import { RemoteCallError } from '../runtime/index.js';
+import { tooLarge, type AnswerTooLarge } from './answer-bound.js';
 import { ProcessNotRunning, ServerProcess, type ProcessEnd } from './server-process.js';
 import { shownSpec, type McpServerSpec } from './spec.js';
 import type { ServerTransport } from './transport.js';
@@ -19,11 +23,30 @@ export interface FailedServer {
   readonly name: string;
   readonly spec: McpServerSpec;
   readonly transport: ServerTransport;
+  /** The values `${NAME}` was read as for this connection: redacted from every message. */
+  readonly secrets: readonly ReadVariable[];
 }
 
 /** Why `initialize` failed. */
 export function connectFailure(server: FailedServer, error: unknown, timeoutMs: number): RemoteCallError {
+  return redacted(connectError(server, error, timeoutMs), server.secrets);
+}
+
+/** Why a request failed (`what`: the request, as the message names it). */
+export function callFailure(server: FailedServer, error: unknown, what: string): RemoteCallError {
+  return redacted(callError(server, error, what), server.secrets);
+}
+
+/** The error with every value `${NAME}` was read as replaced by `[redacted ${NAME}]`. */
+export function redacted(error: RemoteCallError, secrets: readonly ReadVariable[]): RemoteCallError {
+  const message = redact(error.message, secrets);
+  return message === error.message ? error : new RemoteCallError(error.code, message);
+}
+
+function connectError(server: FailedServer, error: unknown, timeoutMs: number): RemoteCallError {
   const { name } = server;
+  const large = tooLarge(server.transport, error);
+  if (large) return answerTooLarge(server, large, 'initialize');
   const end = ended(server.transport);
   if (end?.kind === 'spawn-error')
     return new RemoteCallError(
@@ -40,13 +63,14 @@ export function connectFailure(server: FailedServer, error: unknown, timeoutMs: 
       'MCP_CONNECT_TIMEOUT',
       `MCP server '${name}' (${shownSpec(server.spec)}) did not answer initialize within ${timeoutMs / 1000} s${stderrText(server.transport)}`,
     );
-  return callFailure(server, error, 'initialize');
+  return callError(server, error, 'initialize');
 }
 
-/** Why a request failed (`what`: the request, as the message names it). */
-export function callFailure(server: FailedServer, error: unknown, what: string): RemoteCallError {
+function callError(server: FailedServer, error: unknown, what: string): RemoteCallError {
   if (error instanceof RemoteCallError) return error;
   const { name } = server;
+  const large = tooLarge(server.transport, error);
+  if (large) return answerTooLarge(server, large, what);
   if (error instanceof ProtocolError)
     return new RemoteCallError(
       `MCP_${error.code}`,
@@ -81,6 +105,13 @@ export function callFailure(server: FailedServer, error: unknown, what: string):
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof SdkError ? `MCP_${String(error.code)}` : 'MCP_ERROR';
   return new RemoteCallError(code, `MCP server '${name}': ${what} failed: ${message}`);
+}
+
+function answerTooLarge(server: FailedServer, large: AnswerTooLarge, what: string): RemoteCallError {
+  return new RemoteCallError(
+    'MCP_ANSWER_TOO_LARGE',
+    `MCP server '${server.name}' (${shownSpec(server.spec)}) sent an answer larger than ${large.maxBytes} bytes (maxAnswerBytes) while toolgen waited for ${what}: the connection was closed`,
+  );
 }
 
 function ended(transport: ServerTransport): ProcessEnd | null {

@@ -10,6 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { AnswerTooLarge, DEFAULT_MAX_ANSWER_BYTES, markTooLarge } from './answer-bound.js';
 
 /** How the process ended, once it has: an exit code, a signal, or an error starting it. */
 export type ProcessEnd =
@@ -35,13 +36,27 @@ export class ServerProcess implements Transport {
   #child: ChildProcess | null = null;
   #stderr = '';
   #end: ProcessEnd | null = null;
-  readonly #buffer = new ReadBuffer();
+  // toolgen's bound (`#lineBytes`) is the one that holds: the buffer's own would drop a line silently.
+  readonly #buffer = new ReadBuffer({ maxBufferSize: Number.MAX_SAFE_INTEGER });
+  /** Bytes of the line being read so far. */
+  #lineBytes = 0;
+  #tooLarge: AnswerTooLarge | null = null;
 
   constructor(
     readonly command: string,
     readonly args: readonly string[],
-    readonly options: { readonly env: Readonly<Record<string, string>>; readonly cwd: string },
+    readonly options: {
+      readonly env: Readonly<Record<string, string>>;
+      readonly cwd: string;
+      /** The longest line (one JSON-RPC message) it may write; default DEFAULT_MAX_ANSWER_BYTES. */
+      readonly maxLineBytes?: number;
+    },
   ) {}
+
+  /** Set once it wrote a line past its bound: the process was killed, and the connection closes. */
+  get tooLarge(): AnswerTooLarge | null {
+    return this.#tooLarge;
+  }
 
   /** How the process ended; null while it runs (or before it starts). */
   get end(): ProcessEnd | null {
@@ -88,10 +103,19 @@ export class ServerProcess implements Transport {
   }
 
   #read(chunk: Buffer): void {
+    if (this.#tooLarge !== null) return;
+    const max = this.options.maxLineBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      if (this.#lineBytes + newline - start > max) return this.#exceeded(max);
+      this.#lineBytes = 0;
+      start = newline + 1;
+    }
+    this.#lineBytes += chunk.length - start;
+    if (this.#lineBytes > max) return this.#exceeded(max);
     try {
       this.#buffer.append(chunk);
     } catch (error) {
-      // A line past the buffer's bound (10 MB): the buffer is cleared, the protocol cannot go on.
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
@@ -106,6 +130,18 @@ export class ServerProcess implements Transport {
       if (message === null) return;
       this.onmessage?.(message);
     }
+  }
+
+  /**
+   * A line past the bound: which request it answers cannot be read, so no call could end but by
+   * waiting. The process is killed: its close fails every call under way at once.
+   */
+  #exceeded(max: number): void {
+    this.#tooLarge = new AnswerTooLarge(max);
+    markTooLarge(this, this.#tooLarge);
+    this.#buffer.clear();
+    this.onerror?.(this.#tooLarge);
+    this.#child?.kill('SIGKILL');
   }
 
   /** The process id while it runs. */

@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { closestName } from '../language/suggest.js';
 import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../runtime/index.js';
 import { packageVersion } from '../language/package-version.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from './answer-bound.js';
 import { ServerConnection } from './connection.js';
 import type { McpServerSpec, McpServersOptions } from './spec.js';
 
@@ -23,7 +24,11 @@ export class McpServers implements RemoteServers {
   readonly #connections = new Map<string, ServerConnection>();
 
   constructor(specs: Readonly<Record<string, McpServerSpec>>, options: McpServersOptions = {}) {
-    const around = { root: options.root ?? process.cwd(), env: options.env ?? process.env };
+    const around = {
+      root: options.root ?? process.cwd(),
+      env: options.env ?? process.env,
+      maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+    };
     const version = packageVersion();
     const all = { ...specs, ...options.mcpServers };
     for (const name of Object.keys(all).sort())

@@ -7,8 +7,15 @@ export type McpServerSpec =
       readonly args?: readonly string[];
       readonly env?: Readonly<Record<string, string>>;
       readonly cwd?: string;
+      /** The largest answer (one JSON-RPC line) it may send, in bytes; default `McpServersOptions.maxAnswerBytes`. */
+      readonly maxAnswerBytes?: number;
     }
-  | { readonly url: string; readonly headers?: Readonly<Record<string, string>> };
+  | {
+      readonly url: string;
+      readonly headers?: Readonly<Record<string, string>>;
+      /** The largest answer (one response body) it may send, in bytes; default `McpServersOptions.maxAnswerBytes`. */
+      readonly maxAnswerBytes?: number;
+    };
 
 export interface McpServersOptions {
   /** Replaces a server's connection at run time (a production URL, credentials, another command), by name. */
@@ -17,6 +24,8 @@ export interface McpServersOptions {
   readonly root?: string;
   /** Where `${NAME}` in args, env, headers and url is read from when connecting. Default: process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The largest answer a server without its own `maxAnswerBytes` may send, in bytes. Default 8 MiB (`DEFAULT_MAX_ANSWER_BYTES`). */
+  readonly maxAnswerBytes?: number;
 }
 
 /** How a server is started or reached, as a message shows it: as declared, `${NAME}` unread. */

@@ -7,9 +7,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { expand } from '../language/variables.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expand, redact, type ReadVariable } from '../language/variables.js';
 import { RemoteCallError } from '../runtime/index.js';
+import { boundedHttpTransport } from './answer-bound.js';
 import { ServerProcess } from './server-process.js';
 import type { McpServerSpec } from './spec.js';
 
@@ -19,12 +20,16 @@ export type ServerTransport = ServerProcess | StreamableHTTPClientTransport;
 export interface MadeTransport {
   readonly transport: ServerTransport;
   readonly attributes: Readonly<Record<string, string | number>>;
+  /** The values `${NAME}` was read as: messages about this connection never show them. */
+  readonly secrets: readonly ReadVariable[];
 }
 
 /** Where `${NAME}` is read from, and what a relative `cwd` is relative to. */
 export interface Surroundings {
   readonly root: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The bound of a server whose spec sets none. */
+  readonly maxAnswerBytes: number;
 }
 
 /**
@@ -34,6 +39,7 @@ export interface Surroundings {
  * @example transportFor('memory', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }, { root: '/app', env: process.env })
  */
 export function transportFor(name: string, spec: McpServerSpec, around: Surroundings): MadeTransport {
+  const secrets: ReadVariable[] = [];
   const read = (field: string, text: string): string => {
     const expanded = expand(text, around.env);
     if ('missing' in expanded)
@@ -41,6 +47,7 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
         'MCP_MISSING_VARIABLE',
         `cannot connect to MCP server '${name}': its ${field} names \${${expanded.missing}}, which is not set`,
       );
+    secrets.push(...expanded.read);
     return expanded.text;
   };
   const readAll = (field: string, values: Readonly<Record<string, string>> | undefined): Record<string, string> =>
@@ -55,8 +62,15 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
     }
     const headers = readAll('headers', spec.headers);
     return {
-      transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
-      attributes: httpAttributes(url),
+      transport: boundedHttpTransport(url, headers, spec.maxAnswerBytes ?? around.maxAnswerBytes),
+      // A span records the address: a host read from `${NAME}` is redacted there too.
+      attributes: Object.fromEntries(
+        Object.entries(httpAttributes(url)).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? redact(value, secrets) : value,
+        ]),
+      ),
+      secrets,
     };
   }
   const args = (spec.args ?? []).map((arg, index) => read(`args[${index}]`, arg));
@@ -64,7 +78,8 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
   const cwd = path.resolve(around.root, spec.cwd ?? '.');
   if (!(existsSync(cwd) && statSync(cwd).isDirectory()))
     throw new RemoteCallError('MCP_NO_CWD', `cannot start MCP server '${name}': its folder ${cwd} does not exist`);
-  return { transport: new ServerProcess(spec.command, args, { env, cwd }), attributes: PIPE };
+  const maxLineBytes = spec.maxAnswerBytes ?? around.maxAnswerBytes;
+  return { transport: new ServerProcess(spec.command, args, { env, cwd, maxLineBytes }), attributes: PIPE, secrets };
 }
 
 const PIPE = { 'network.transport': 'pipe' };

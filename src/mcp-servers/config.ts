@@ -18,6 +18,8 @@ export interface StdioServerConfig {
   readonly env: Readonly<Record<string, string>>;
   /** Absolute: the config file's folder unless `cwd` says otherwise, so a relative path in args means the same from anywhere. */
   readonly cwd: string;
+  /** The largest answer (one JSON-RPC line) it may send, in bytes; absent: the default, 8 MiB. */
+  readonly maxAnswerBytes?: number;
 }
 
 export interface HttpServerConfig {
@@ -25,6 +27,8 @@ export interface HttpServerConfig {
   readonly name: string;
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The largest answer (one response body) it may send, in bytes; absent: the default, 8 MiB. */
+  readonly maxAnswerBytes?: number;
 }
 
 export type McpServerConfig = StdioServerConfig | HttpServerConfig;
@@ -41,7 +45,7 @@ export interface ServerProblem {
 
 const STDIO_FIELDS = ['command', 'args', 'env', 'cwd'] as const;
 const HTTP_FIELDS = ['url', 'headers'] as const;
-const FIELDS: readonly string[] = ['type', ...STDIO_FIELDS, ...HTTP_FIELDS];
+const FIELDS: readonly string[] = ['type', 'maxAnswerBytes', ...STDIO_FIELDS, ...HTTP_FIELDS];
 const TYPES = ['stdio', 'http'] as const;
 
 /**
@@ -123,6 +127,8 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
       message: `'${key}' is for a server with ${stdio ? 'url' : 'command'}; server '${name}' has ${stdio ? 'command' : 'url'}`,
     });
   const check = new Checks(at, problems);
+  const maxAnswerBytes = check.byteCount(entry, 'maxAnswerBytes');
+  const bound = maxAnswerBytes === null ? {} : { maxAnswerBytes };
   if (stdio) {
     const command = check.text(entry, 'command', { variables: false });
     const args = check.list(entry, 'args');
@@ -136,6 +142,7 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
       args: args ?? [],
       env: env ?? {},
       cwd: path.resolve(root, cwd ?? '.'),
+      ...bound,
     };
   }
   const url = check.text(entry, 'url', { variables: true });
@@ -143,7 +150,7 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
   if (url === null) return null;
   if (!url.includes('${') && !isHttpUrl(url))
     problems.push({ at: [...at, 'url'], message: `'url' of server '${name}' must be an http:// or https:// URL` });
-  return { transport: 'http', name, url, headers: headers ?? {} };
+  return { transport: 'http', name, url, headers: headers ?? {}, ...bound };
 }
 
 function isHttpUrl(text: string): boolean {
@@ -167,6 +174,17 @@ class Checks {
     const value = entry[key];
     if (value === undefined) return null;
     return this.#string([...this.at, key], value, `'${key}'`, options.variables);
+  }
+
+  /** A whole number of bytes, at least 1, or null (absent, or reported). */
+  byteCount(entry: Record<string, unknown>, key: string): number | null {
+    const value = entry[key];
+    if (value === undefined) return null;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      this.problems.push({ at: [...this.at, key], message: `'${key}' must be a whole number of bytes, 1 or more` });
+      return null;
+    }
+    return value;
   }
 
   list(entry: Record<string, unknown>, key: string): string[] | null {

@@ -1,7 +1,8 @@
 /**
  * Pulls one server: connects with the official MCP client (v2), lists every tool, page after page,
  * and returns them as the lock pins them, or what went wrong, as data: the CLI words it. `${NAME}`
- * is expanded here, in memory only: what is returned holds only what the server said.
+ * is expanded here, in memory only: what is returned holds only what the server said, every value a
+ * `${NAME}` was read as redacted from it (`redact`, as the app's connections do).
  */
 import { existsSync, statSync } from 'node:fs';
 import {
@@ -14,8 +15,9 @@ import {
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config.js';
 import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from './lock.js';
 import { MAX_PIN_DEPTH, pinTooDeep } from '../mcp-lock/format.js';
+import { boundedHttpTransport, DEFAULT_MAX_ANSWER_BYTES, tooLarge } from '../mcp-client/answer-bound.js';
 import { ServerProcess, type ProcessEnd } from '../mcp-client/server-process.js';
-import { expand } from '../language/variables.js';
+import { expand, redact, type ReadVariable } from '../language/variables.js';
 
 /** The request that was under way when a server failed. */
 export type Stage = 'initialize' | 'tools/list';
@@ -34,6 +36,7 @@ export type PullFailure =
     }
   | { readonly kind: 'http'; readonly status: number; readonly statusText: string; readonly stage: Stage }
   | { readonly kind: 'unreachable'; readonly reason: string }
+  | { readonly kind: 'too-large'; readonly maxBytes: number; readonly stage: Stage }
   | { readonly kind: 'protocol'; readonly message: string; readonly stage: Stage; readonly stderr: readonly string[] };
 
 export type PullResult =
@@ -64,7 +67,7 @@ export async function pullServer(server: McpServerConfig, options: PullOptions):
   const connection =
     server.transport === 'stdio' ? stdioTransport(server, options.env) : httpTransport(server, options.env);
   if ('failure' in connection) return failed(connection.failure);
-  const { transport } = connection;
+  const { transport, secrets } = connection;
   const client = new Client({ name: 'toolgen', version: options.clientVersion });
   const timeout = options.timeoutSeconds * 1000;
   let stage: Stage = 'initialize';
@@ -79,7 +82,7 @@ export async function pullServer(server: McpServerConfig, options: PullOptions):
     };
     return { ok: true, server, locked };
   } catch (error) {
-    return failed(failureOf(error, transport, stage, options.timeoutSeconds));
+    return failed(redactFailure(failureOf(error, transport, stage, options.timeoutSeconds), secrets));
   } finally {
     await client.close().catch(() => {});
   }
@@ -116,20 +119,22 @@ async function listTools(client: Client, timeout: number): Promise<LockedTool[]>
 function expandAll(
   fields: readonly (readonly [string, string])[],
   env: NodeJS.ProcessEnv,
-): { values: string[] } | { failure: PullFailure } {
+): { values: string[]; secrets: ReadVariable[] } | { failure: PullFailure } {
   const values: string[] = [];
+  const secrets: ReadVariable[] = [];
   for (const [field, text] of fields) {
     const expanded = expand(text, env);
     if ('missing' in expanded) return { failure: { kind: 'variable', field, variable: expanded.missing } };
     values.push(expanded.text);
+    secrets.push(...expanded.read);
   }
-  return { values };
+  return { values, secrets };
 }
 
 function stdioTransport(
   server: StdioServerConfig,
   env: NodeJS.ProcessEnv,
-): { transport: ServerProcess } | { failure: PullFailure } {
+): { transport: ServerProcess; secrets: readonly ReadVariable[] } | { failure: PullFailure } {
   const envEntries = Object.entries(server.env);
   const expanded = expandAll(
     [
@@ -144,13 +149,17 @@ function stdioTransport(
   const args = expanded.values.slice(0, server.args.length);
   const values = expanded.values.slice(server.args.length);
   const serverEnv = Object.fromEntries(envEntries.map(([name], index) => [name, values[index]!]));
-  return { transport: new ServerProcess(server.command, args, { env: serverEnv, cwd: server.cwd }) };
+  const maxLineBytes = server.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  return {
+    transport: new ServerProcess(server.command, args, { env: serverEnv, cwd: server.cwd, maxLineBytes }),
+    secrets: expanded.secrets,
+  };
 }
 
 function httpTransport(
   server: HttpServerConfig,
   env: NodeJS.ProcessEnv,
-): { transport: StreamableHTTPClientTransport } | { failure: PullFailure } {
+): { transport: StreamableHTTPClientTransport; secrets: readonly ReadVariable[] } | { failure: PullFailure } {
   const headerEntries = Object.entries(server.headers);
   const expanded = expandAll(
     [['url', server.url] as const, ...headerEntries.map(([name, value]) => [`headers.${name}`, value] as const)],
@@ -165,10 +174,36 @@ function httpTransport(
     return { failure: { kind: 'unreachable', reason: 'its url, with the variables read, is not a URL' } };
   }
   const headers = Object.fromEntries(headerEntries.map(([name], index) => [name, values[index]!]));
-  return { transport: new StreamableHTTPClientTransport(parsed, { requestInit: { headers } }) };
+  return {
+    transport: boundedHttpTransport(parsed, headers, server.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES),
+    secrets: expanded.secrets,
+  };
 }
 
-function failureOf(error: unknown, transport: unknown, stage: Stage, seconds: number): PullFailure {
+/** The failure with every value `${NAME}` was read as redacted from what the server or the system said. */
+function redactFailure(failure: PullFailure, secrets: readonly ReadVariable[]): PullFailure {
+  const hide = (text: string) => redact(text, secrets);
+  const lines = (stderr: readonly string[]) => stderr.map(hide);
+  switch (failure.kind) {
+    case 'ended':
+    case 'timeout':
+      return { ...failure, stderr: lines(failure.stderr) };
+    case 'protocol':
+      return { ...failure, message: hide(failure.message), stderr: lines(failure.stderr) };
+    case 'not-started':
+      return { ...failure, message: hide(failure.message) };
+    case 'http':
+      return { ...failure, statusText: hide(failure.statusText) };
+    case 'unreachable':
+      return { ...failure, reason: hide(failure.reason) };
+    default:
+      return failure;
+  }
+}
+
+function failureOf(error: unknown, transport: object, stage: Stage, seconds: number): PullFailure {
+  const large = tooLarge(transport, error);
+  if (large) return { kind: 'too-large', maxBytes: large.maxBytes, stage };
   const process = transport instanceof ServerProcess ? transport : null;
   const stderr = process?.stderrTail(STDERR_LINES) ?? [];
   const end = process?.end ?? null;

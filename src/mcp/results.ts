@@ -3,6 +3,8 @@
  * clients that read only `content`), or a tool error (`isError`) that names the failure kind. A
  * failure is never a protocol error: the model reads it and may try again. A durable run that
  * suspended is not the tool's output either: it is `isError` too, with what it waits for in `_meta`.
+ * A failure of another MCP server a tool calls reaches the caller as its kind, code and a generic
+ * message (`downstreamMessage`): what that server said (its stderr, its address) stays local.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { unwaitedStep, type CallOutcome, type ChainResult, type ToolDefinition } from '../runtime/index.js';
@@ -38,7 +40,8 @@ export function toolResult(
     const { failure } = outcome;
     return error({
       kind: failure.kind,
-      message: failure.message,
+      message: downstreamMessage(failure.code, failure.tool) ?? failure.message,
+      ...(failure.code ? { code: failure.code } : {}),
       step: failure.step,
       tool: failure.tool,
       status: outcome.status,
@@ -48,9 +51,20 @@ export function toolResult(
   if (outcome.ok) return success(outcome.output);
   return error({
     kind: outcome.error.kind,
-    message: outcome.error.message,
+    message: downstreamMessage(outcome.error.code, null) ?? outcome.error.message,
     ...(outcome.error.code ? { code: outcome.error.code } : {}),
   });
+}
+
+/**
+ * What a remote caller is told of a failure talking to another MCP server (a code `MCP_…`): not the
+ * message, which holds that server's stderr, how it is started or reached, and what it answered. The
+ * tool error a server returned (`MCP_TOOL_ERROR`) is its answer, and goes on. Null for any other failure.
+ */
+function downstreamMessage(code: string | undefined, tool: string | null): string | null {
+  if (code === undefined || !code.startsWith('MCP_') || code === 'MCP_TOOL_ERROR') return null;
+  const server = tool?.includes('/') ? `the MCP server of '${tool}'` : 'an MCP server this tool calls';
+  return `${server} failed (${code}); the details are in the serving app's audit trail and traces`;
 }
 
 function success(output: unknown): CallToolResult {

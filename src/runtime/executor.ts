@@ -599,7 +599,7 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
     const problems = schemaErrors(tool.returns, output, 'output');
     if (problems.length > 0) {
       const message = tool.remote
-        ? `'${tool.name}' returned output that does not match the outputSchema pinned for it: the server '${tool.remote.server}' changed '${tool.remote.tool}' since \`toolgen mcp pull\` pinned it (\`toolgen mcp diff\` shows what changed)`
+        ? `'${tool.name}' returned output that does not match the outputSchema pinned for it: the server '${tool.remote.server}' broke the output schema of '${tool.remote.tool}' that \`toolgen mcp pull\` pinned (\`toolgen mcp diff\` shows whether the server changed that schema since)`
         : `'${tool.name}' returned output that does not match its returns schema`;
       return { ok: false, error: { kind: 'output', message, details: problems } };
     }

@@ -154,9 +154,12 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
-  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, the lock's format and the MCP client's stdio transport, only the CLI imports it, and only they import the MCP client package", () => {
+  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, the lock's format and the MCP client's stdio transport and answer bound, only the CLI imports it, and only they import the MCP client package", () => {
     const shared = (to: string) =>
-      area(to) === 'language' || area(to) === 'mcp-lock' || to === 'mcp-client/server-process.ts';
+      area(to) === 'language' ||
+      area(to) === 'mcp-lock' ||
+      to === 'mcp-client/server-process.ts' ||
+      to === 'mcp-client/answer-bound.ts';
     expect(violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && !shared(to))).toEqual(
       [],
     );

@@ -138,6 +138,9 @@ describe('toolgen mcp diff', () => {
     // The static checks, located in the composite: the mapped field is gone, and so is the tool.
     expect(diff.stderr).toMatch(/config\/tools\/loud_note\.yaml:12:\d+ error TG5004 'svc\/read' returns no 'text'/);
     expect(diff.stderr).toMatch(/config\/tools\/loud_note\.yaml:14:15 error TG2011 .*'shout'/);
+    // The tools the hint lists are the live server's, not the lock's.
+    expect(diff.stderr).toContain('its tools, as the server lists them now: read, unused');
+    expect(diff.stderr).not.toContain('as toolgen.mcp-lock.json pins them');
     expect(diff.stdout).toMatch(
       /toolgen: svc drifted from toolgen\.mcp-lock\.json; 2 tools a composite uses changed or vanished; 2 problems against the live schemas; npx toolgen mcp pull takes the new schemas\n$/,
     );
@@ -160,6 +163,28 @@ describe('toolgen mcp diff', () => {
       ['TG5004', 'config/tools/loud_note.yaml', 12],
       ['TG2011', 'config/tools/loud_note.yaml', 14],
     ]);
+  });
+
+  it('fails on a lock edited by hand, which the build refuses (TG1009), even when the server lists what it pinned', () => {
+    pinned();
+    const file = path.join(dir, 'toolgen.mcp-lock.json');
+    const lock = JSON.parse(readFileSync(file, 'utf8')) as {
+      servers: { svc: { tools: Record<string, { description?: string }> } };
+    };
+    lock.servers.svc.tools['read']!.description = 'Edited by hand';
+    writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+    expect(toolgen().stderr).toContain('TG1009');
+    const diff = toolgen('mcp', 'diff');
+    expect(diff.status).toBe(1);
+    expect(diff.stdout).not.toContain('no drift');
+    expect(diff.stdout.split('\n')).toEqual([
+      "svc (svc 1.0.0): the lock's pins were edited by hand (3 tools listed, as pinned)",
+      '  ! svc/read: its pin does not match its hash (the build reports TG1009)',
+      'toolgen: 1 pin of toolgen.mcp-lock.json does not match its hash (edited by hand: the build fails with TG1009); npx toolgen mcp pull takes the new schemas',
+      '',
+    ]);
+    const json = JSON.parse(toolgen('mcp', 'diff', '--json').stdout) as { servers: unknown[]; failing: boolean };
+    expect(json).toMatchObject({ servers: [{ name: 'svc', status: 'tampered', tampered: ['read'] }], failing: true });
   });
 
   it('fails, saying why, when a server cannot be reached or was never pulled', () => {

@@ -186,6 +186,28 @@ describe('toolgen mcp pull, from the reference servers over stdio', () => {
   });
 });
 
+describe("toolgen mcp pull and the app's dependencies", () => {
+  it("warns when the app's package.json does not list the MCP client in dependencies, and not once it does", () => {
+    project({ everything: REFERENCE_SERVERS.everything });
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'app', type: 'module', devDependencies: { '@modelcontextprotocol/client': '^2.0.0' } }),
+    );
+    const without = toolgen(['mcp', 'pull']);
+    expect(without.status, without.stderr).toBe(0);
+    expect(without.stderr).toContain(
+      "toolgen: warning: package.json does not list @modelcontextprotocol/client in dependencies, and the generated index imports it now that the lock pins servers: the app fails in production (npm install --omit=dev) with Cannot find package '@modelcontextprotocol/client'; run npm install @modelcontextprotocol/client",
+    );
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'app', type: 'module', dependencies: { '@modelcontextprotocol/client': '^2.0.0' } }),
+    );
+    const listed = toolgen(['mcp', 'pull']);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stderr).not.toContain('warning');
+  }, 60_000);
+});
+
 describe('toolgen mcp pull and a lock it cannot read', () => {
   it("a pull of some servers needs the others' pins: it stops, and a lock from a newer toolgen stops any pull", () => {
     project(REFERENCE_SERVERS);

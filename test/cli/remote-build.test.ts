@@ -110,6 +110,38 @@ describe('toolgen and toolgen check, with tools of other MCP servers', () => {
   });
 });
 
+describe('the MCP client as a dependency of the app', () => {
+  it("warns (TG1015) when the app's package.json does not list it in dependencies, and not once it does", async () => {
+    project = remoteProject({
+      'config/tools/remember_note.yaml': REMEMBER,
+      'package.json': `{\n  "name": "app",\n  "type": "module",\n  "devDependencies": { "@modelcontextprotocol/client": "^2.0.0" }\n}\n`,
+    });
+    const built = await runCli([], project.root);
+    expect(built.code, built.err).toBe(0);
+    expect(built.err).toContain(
+      "package.json:1:1 warning TG1015 the lock pins MCP servers, and package.json does not list '@modelcontextprotocol/client' in dependencies: the generated index imports it, so the app fails in production (npm install --omit=dev) with Cannot find package '@modelcontextprotocol/client'",
+    );
+    expect(built.err).toContain('npm install @modelcontextprotocol/client');
+    // The build cache keys on package.json: the warning goes once the dependency is there.
+    project.write(
+      'package.json',
+      `{\n  "name": "app",\n  "type": "module",\n  "dependencies": { "@modelcontextprotocol/client": "^2.0.0" }\n}\n`,
+    );
+    const fixed = await runCli([], project.root);
+    expect(fixed.code, fixed.err).toBe(0);
+    expect(`${fixed.out}\n${fixed.err}`).not.toContain('TG1015');
+  });
+
+  it('says nothing in a project whose lock pins no server', async () => {
+    project = remoteProject(
+      { 'package.json': '{ "name": "app", "type": "module" }\n' },
+      { config: 'outDir: generated\n', lock: null },
+    );
+    const built = await runCli([], project.root);
+    expect(`${built.out}\n${built.err}`).not.toContain('TG1015');
+  });
+});
+
 describe('toolgen --watch, with tools of other MCP servers', () => {
   async function startWatch(files: Record<string, string>) {
     project = remoteProject(files);

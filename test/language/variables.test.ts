@@ -1,6 +1,6 @@
 /** `${NAME}` in a server's args, env, headers and url: which forms are read, and how. */
 import { describe, expect, it } from 'vitest';
-import { badReference, expand } from '../../src/language/variables.js';
+import { badReference, expand, redact } from '../../src/language/variables.js';
 
 describe('badReference', () => {
   it.each([
@@ -20,10 +20,43 @@ describe('badReference', () => {
 
 describe('expand', () => {
   it('replaces every ${NAME} from the environment, an empty value included', () => {
-    expect(expand('${A}/${B}/${A}', { A: 'x', B: '' })).toEqual({ text: 'x//x' });
+    expect(expand('${A}/${B}/${A}', { A: 'x', B: '' })).toEqual({
+      text: 'x//x',
+      read: [
+        { name: 'A', value: 'x' },
+        { name: 'B', value: '' },
+        { name: 'A', value: 'x' },
+      ],
+    });
   });
 
   it('names the first variable that is not set', () => {
     expect(expand('${A} ${MISSING} ${ALSO}', { A: 'x' })).toEqual({ missing: 'MISSING' });
+  });
+});
+
+describe('redact', () => {
+  const read = [
+    { name: 'TOKEN', value: 'sk-live 42/x' },
+    { name: 'KEY', value: 'k3y"quoted' },
+    { name: 'SHORT', value: 'on' },
+  ];
+  it.each([
+    ['Authorization: Bearer sk-live 42/x', 'Authorization: Bearer [redacted ${TOKEN}]'],
+    ['GET /mcp?token=sk-live%2042%2Fx', 'GET /mcp?token=[redacted ${TOKEN}]'],
+    ['{"error":"bad key k3y\\"quoted"}', '{"error":"bad key [redacted ${KEY}]"}'],
+    ['API_KEY=k3y"quoted twice: k3y"quoted', 'API_KEY=[redacted ${KEY}] twice: [redacted ${KEY}]'],
+    ['a value too short to hide: on', 'a value too short to hide: on'],
+  ])('%s', (text, expected) => {
+    expect(redact(text, read)).toBe(expected);
+  });
+
+  it('hides a value that holds another whole', () => {
+    expect(
+      redact('abcdef', [
+        { name: 'IN', value: 'bcde' },
+        { name: 'OUT', value: 'abcdef' },
+      ]),
+    ).toBe('[redacted ${OUT}]');
   });
 });

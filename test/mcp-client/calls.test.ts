@@ -45,6 +45,11 @@ const fixture = fixtureServer(dir, [
   { name: 'nothing', result: { content: [] } },
   { name: 'silent_error', result: { content: [], isError: true } },
   { name: 'modern' },
+  {
+    name: 'liar',
+    outputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    result: { content: [{ type: 'text', text: '{"text":7}' }], structuredContent: { text: 7 } },
+  },
 ]);
 /** A schema as servers on newer SDKs (zod 4) pin theirs: draft 2020-12. */
 const modern = defineRemoteTool<Record<string, unknown>, unknown>({
@@ -69,6 +74,13 @@ const tools = [
   everythingGetTinyImage,
   ...['json_text', 'two_texts', 'nothing', 'silent_error'].map(fixtureTool),
   modern,
+  defineRemoteTool({
+    server: 'fixture',
+    tool: 'liar',
+    description: 'liar',
+    parameters: { type: 'object' },
+    returns: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  }),
 ];
 const { executor, registry } = remoteExecutor(tools, { everything: EVERYTHING, fixture: fixture.spec });
 const drifted = remoteExecutor([driftedWeather, looseSum], { everything: EVERYTHING });
@@ -149,17 +161,25 @@ describe('failures', () => {
     });
   });
 
-  it('makes output that no longer matches the pinned outputSchema an output failure that names the drift', async () => {
+  it('makes output that does not match the pinned outputSchema an output failure that says the server broke it', async () => {
     const outcome = await drifted.executor.call('everything/get-structured-content', { location: 'Chicago' });
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'output' } });
     if (outcome.ok) return;
     expect(outcome.error.message).toBe(
-      "'everything/get-structured-content' returned output that does not match the outputSchema pinned for it: the server 'everything' changed 'get-structured-content' since `toolgen mcp pull` pinned it (`toolgen mcp diff` shows what changed)",
+      "'everything/get-structured-content' returned output that does not match the outputSchema pinned for it: the server 'everything' broke the output schema of 'get-structured-content' that `toolgen mcp pull` pinned (`toolgen mcp diff` shows whether the server changed that schema since)",
     );
     expect(outcome.error.details).toEqual([
       "output: must have required property 'wind'",
       'temperature: must be string',
     ]);
+  });
+
+  it('says a server that breaks the output schema it lists, unchanged since the pull, broke it (not that it changed)', async () => {
+    const outcome = await executor.call('fixture/liar', {});
+    expect(outcome).toMatchObject({ ok: false, error: { kind: 'output', details: ['text: must be string'] } });
+    const message = !outcome.ok ? outcome.error.message : '';
+    expect(message).toContain("the server 'fixture' broke the output schema of 'liar' that `toolgen mcp pull` pinned");
+    expect(message).not.toMatch(/changed '.*' since/);
   });
 
   it('fails a call to a server the registry has no connection to, naming the servers it has', async () => {

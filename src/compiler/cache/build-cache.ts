@@ -109,10 +109,13 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
   // build reads both files (and shows them in code frames) only when there is either (`loadMcp`).
   const lock = options.configFile ? path.join(path.dirname(options.configFile), LOCK_FILE) : null;
   const lockText = lock ? readText(lock) : null;
+  // The app's package.json: whether it lists the MCP client decides a warning (TG1015).
+  const manifest = path.join(options.root, 'package.json');
   if (options.configFile && (lockText !== null || (options.mcpServers?.length ?? 0) > 0)) {
     for (const [file, text] of [
       [options.configFile, readText(options.configFile)],
       [lock!, lockText],
+      [manifest, readText(manifest)],
     ] as const)
       if (text !== null) texts.set(shownPath(options.root, file), text);
   }
@@ -132,7 +135,7 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
     ],
     templates: Object.values(TEMPLATE_FILES).map((name) => read(path.join(options.templatesDir, name))),
     schema: read(options.schemaPath),
-    mcp: lock ? { servers: options.mcpServers ?? [], lock: read(lock) } : null,
+    mcp: lock ? { servers: options.mcpServers ?? [], lock: read(lock), manifest: read(manifest) } : null,
   };
   return { key: contentHash(JSON.stringify(parts)), sources, texts, textsByFile };
 }

@@ -161,6 +161,13 @@ export const CATALOGUE = {
     message: "the pin of '{tool}' names {what} '{name}', which holds a control character or a bidirectional override",
     hint: 'names become identifiers, types and messages, and such a character would drive a terminal or disguise code: ask for the name to be changed and pull again, or remove the server from mcpServers',
   },
+  MCP_CLIENT_NOT_A_DEPENDENCY: {
+    code: 'TG1015',
+    severity: 'warning',
+    message:
+      "the lock pins MCP servers, and {file} does not list '{package}' in dependencies: the generated index imports it, so the app fails in production (npm install --omit=dev) with Cannot find package '{package}'",
+    hint: 'npm install {package}',
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',
@@ -329,6 +336,19 @@ export const CATALOGUE = {
     severity: 'error',
     message: "server '{server}' has no tool named '{tool}' (and {more} more {uses} of it)",
     hint: 'its tools, as toolgen.mcp-lock.json pins them: {tools}; the other {uses}: {places}',
+  },
+  // The same problems found by `toolgen mcp diff`, whose build reads what the server lists now.
+  UNKNOWN_LIVE_TOOL: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "server '{server}' has no tool named '{tool}'",
+    hint: 'its tools, as the server lists them now: {tools}',
+  },
+  UNKNOWN_LIVE_TOOL_USES: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "server '{server}' has no tool named '{tool}' (and {more} more {uses} of it)",
+    hint: 'its tools, as the server lists them now: {tools}; the other {uses}: {places}',
   },
   // Step graph
   DUPLICATE_STEP_ID: {

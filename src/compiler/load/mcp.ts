@@ -28,7 +28,15 @@ export interface LoadedMcp {
   readonly config: SourceFile;
   /** The lock; null when there is none (no server was ever pulled). */
   readonly lock: LoadedLock | null;
+  /**
+   * The app's package.json (in the project root) when its `dependencies` lack the MCP client, which
+   * the generated code imports once the lock pins servers; null when it lists it, or there is none.
+   */
+  readonly manifestWithoutClient: SourceFile | null;
 }
+
+/** What `@toolgen/runtime/mcp-client` imports, and the app must install itself in production. */
+export const MCP_CLIENT_PACKAGE = '@modelcontextprotocol/client';
 
 /**
  * Reads the lock beside the config file (or `lockFile`); null when the project has no config file, or declares no
@@ -52,13 +60,40 @@ export async function loadMcp(
     configFile,
     shownPath(root, configFile),
   );
-  if (read === null) return { servers, config, lock: null };
+  if (read === null) return { servers, config, lock: null, manifestWithoutClient: null };
   const shown = shownPath(root, lockFile);
+  const manifestWithoutClient = await manifestLacking(root);
   if (read instanceof Error) {
     const source = locatableSource('', lockFile, shown);
-    return { servers, config, lock: { source, value: undefined, diagnostics: [lockProblem(source, read.message, 0)] } };
+    const lock = { source, value: undefined, diagnostics: [lockProblem(source, read.message, 0)] };
+    return { servers, config, lock, manifestWithoutClient };
   }
-  return { servers, config, lock: parseLockText(locatableSource(read, lockFile, shown)) };
+  return { servers, config, lock: parseLockText(locatableSource(read, lockFile, shown)), manifestWithoutClient };
+}
+
+/** The root's package.json when its `dependencies` lack the MCP client; null when they list it, or it is none of ours to read. */
+async function manifestLacking(root: string): Promise<SourceFile | null> {
+  const file = path.join(root, 'package.json');
+  const text = await readText(file);
+  if (typeof text !== 'string' || listsMcpClient(text) !== false) return null;
+  return locatableSource(text, file, shownPath(root, file));
+}
+
+/**
+ * Whether a package.json's `dependencies` (what a production install installs) list the MCP client;
+ * null when the text is not JSON (npm reports that).
+ *
+ * @example listsMcpClient('{"devDependencies":{"@modelcontextprotocol/client":"^2.0.0"}}') // false
+ */
+export function listsMcpClient(manifestText: string): boolean | null {
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(manifestText);
+  } catch {
+    return null;
+  }
+  const dependencies = (manifest as { dependencies?: unknown } | null)?.dependencies;
+  return typeof dependencies === 'object' && dependencies !== null && Object.hasOwn(dependencies, MCP_CLIENT_PACKAGE);
 }
 
 /** A file's text; null when it does not exist, the error when it cannot be read. */

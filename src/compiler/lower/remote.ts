@@ -66,13 +66,20 @@ export function lowerRemote(
 
 /** A declared server as the config writes it. */
 function specOf(server: DeclaredServer, folder: string): JsonValue {
+  const bound: Record<string, JsonValue> =
+    server.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: server.maxAnswerBytes };
   if (server.transport === 'http')
-    return { url: server.url, ...(Object.keys(server.headers).length > 0 ? { headers: { ...server.headers } } : {}) };
+    return {
+      url: server.url,
+      ...(Object.keys(server.headers).length > 0 ? { headers: { ...server.headers } } : {}),
+      ...bound,
+    };
   const cwd = path.relative(folder, server.cwd).split(path.sep).join('/');
   return {
     command: server.command,
     ...(server.args.length > 0 ? { args: [...server.args] } : {}),
     ...(Object.keys(server.env).length > 0 ? { env: { ...server.env } } : {}),
     ...(cwd === '' ? {} : { cwd }),
+    ...bound,
   };
 }

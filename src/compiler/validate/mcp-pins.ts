@@ -18,7 +18,7 @@ import {
 } from '../../mcp-lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { printable } from '../diagnostics/printable.js';
-import type { LoadedMcp } from '../load/mcp.js';
+import { MCP_CLIENT_PACKAGE, type LoadedMcp } from '../load/mcp.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import type { DeclaredServer } from '../options.js';
 
@@ -34,6 +34,8 @@ export interface McpPins {
   readonly lock: SourceFile | null;
   /** toolgen.config.yaml, to point at its entries. */
   readonly config: SourceFile;
+  /** The app's package.json, when a warning points at it (it lacks the MCP client); null otherwise. */
+  readonly manifest: SourceFile | null;
   /** Every server mcpServers declares, sorted by name. */
   readonly declared: readonly DeclaredServer[];
   /** The sound pins of each declared server the lock pins, by server, sorted by tool name. */
@@ -59,6 +61,7 @@ export function validatePins(loaded: LoadedMcp): McpPins {
   const pins = {
     lock: loaded.lock?.source ?? null,
     config: loaded.config,
+    manifest: null as SourceFile | null,
     declared: loaded.servers,
     tools,
     unusableServers,
@@ -95,6 +98,18 @@ export function validatePins(loaded: LoadedMcp): McpPins {
       diagnostic('SERVER_NOT_PULLED', { server: name }, loaded.config.locate(['mcpServers', name], { key: true })),
     );
     unusableServers.add(name);
+  }
+  const manifest = loaded.manifestWithoutClient;
+  if (tools.size > 0 && manifest !== null) {
+    pins.manifest = manifest;
+    // At its dependencies, or at its top when it has none.
+    diagnostics.push(
+      diagnostic(
+        'MCP_CLIENT_NOT_A_DEPENDENCY',
+        { package: MCP_CLIENT_PACKAGE, file: manifest.displayPath },
+        manifest.locate(['dependencies'], { key: true }),
+      ),
+    );
   }
   return pins;
 }
