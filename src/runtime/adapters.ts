@@ -4,7 +4,7 @@
  * should read it. Nothing here knows a framework: the adapters import the frameworks, the runtime
  * does not, so an app pays only for the framework it uses.
  */
-import { ToolCallError, type ToolFailure } from './errors.js';
+import { describeError, ToolCallError, type ToolFailure } from './errors.js';
 import { ChainExecutor, type ChainExecutorOptions } from './executor.js';
 import type { ChainFailure, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting } from './result.js';
 import type { ToolDefinition } from './tool.js';
@@ -108,6 +108,18 @@ function suspendedOutput(run: ChainSuspended<unknown>): SuspendedRunOutput {
     waiting: run.waiting,
     message: `run '${run.run_id}' waits at step '${step}' for the signal '${signal}' ${until}; it goes on when the signal comes, so do not call the tool again for it`,
   };
+}
+
+/**
+ * A failed call as the model reads it, whichever framework words errors: toolgen's failure, its kind
+ * and its message (a composite's names the step). An adapter whose framework words errors itself (the
+ * OpenAI Agents SDK, whose later versions drop the message) passes this as its error function.
+ *
+ * @example toolErrorText(error) // "ToolCallError (validation): shout: input to 'shout' is invalid: text: must be string"
+ */
+export function toolErrorText(error: unknown): string {
+  if (error instanceof ToolCallError) return `ToolCallError (${error.kind}): ${error.message}`;
+  return `Error: ${describeError(error)}`;
 }
 
 /** Keywords OpenAI's strict mode takes; any other (`minLength`, `default`, `oneOf`, …) makes a schema unfit for it. */

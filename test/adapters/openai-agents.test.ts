@@ -37,10 +37,10 @@ class ScriptedModel implements Model {
   }
 }
 
-const call = (callId: string, input: unknown): AgentOutputItem => ({
+const call = (callId: string, input: unknown, name = COMPOSITE): AgentOutputItem => ({
   type: 'function_call',
   callId,
-  name: COMPOSITE,
+  name,
   arguments: JSON.stringify(input),
   status: 'completed',
 });
@@ -62,8 +62,14 @@ function lastResult(items: string | AgentInputItem[]): { callId: string; output:
 beforeAll(() => setTracingDisabled(true));
 
 describe('the OpenAI Agents SDK adapter', () => {
-  it("runs the composite through toolgen in run()'s loop: its typed result reaches the next turn, an invalid call the SDK's error path", async () => {
-    const model = new ScriptedModel([[call('call-1', VALID)], [call('call-2', INVALID)], [say('Shouted.')]]);
+  it("runs the composite through toolgen in run()'s loop: its typed result reaches the next turn, a failure toolgen's words of it", async () => {
+    const model = new ScriptedModel([
+      [call('call-1', VALID)],
+      [call('call-2', INVALID)],
+      // Valid input, and a wait step that cannot wait without a store: a failure at a step.
+      [call('call-3', { text: 'ok' }, 'approved_shout')],
+      [say('Shouted.')],
+    ]);
     const { context, executor } = request('openai-user');
     const agent = new Agent({ name: 'shouter', instructions: 'Shout.', model, tools: openAIAgentsTools(executor) });
     const result = await run(agent, 'Shout hi twice.', { maxTurns: 5 });
@@ -77,15 +83,21 @@ describe('the OpenAI Agents SDK adapter', () => {
     });
     expect(model.requests[0]!.tools.find((tool) => tool.name === 'shout_tool')).toMatchObject({ strict: false });
 
-    // What the model was sent on its second and third turns: the state, then the refusal.
+    // What the model was sent on its next turns: the state, then toolgen's failures (kind, step, message)
+    // in the adapter's words, not the SDK's (whose later versions say only that an error occurred).
     const first = lastResult(model.requests[1]!.input);
     expect(first.callId).toBe('call-1');
     expect(first.output).toMatchObject({ type: 'text' });
     expect(JSON.parse((first.output as { text: string }).text)).toEqual(FINAL_STATE);
     const second = lastResult(model.requests[2]!.input);
     expect(second.callId).toBe('call-2');
-    expect((second.output as { text: string }).text).toContain(
-      `An error occurred while running the tool. Please try again. Error: ToolCallError: ${COMPOSITE}: input to '${COMPOSITE}' is invalid: greeting: must be string`,
+    expect((second.output as { text: string }).text).toBe(
+      `ToolCallError (validation): ${COMPOSITE}: input to '${COMPOSITE}' is invalid: greeting: must be string`,
+    );
+    const third = lastResult(model.requests[3]!.input);
+    expect(third.callId).toBe('call-3');
+    expect((third.output as { text: string }).text).toMatch(
+      /^ToolCallError \(\w+\): approved_shout: step 'approval' waits for signal 'approval', which only a durable run can do/,
     );
 
     expectTrail(context, 'openai-user', true);

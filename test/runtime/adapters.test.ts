@@ -15,6 +15,7 @@ import {
   FileRunStore,
   meetsStrictMode,
   ToolCallError,
+  toolErrorText,
   type SuspendedRunOutput,
 } from '../../src/runtime/index.js';
 import {
@@ -133,6 +134,24 @@ describe('adapterRunner', () => {
       message: 'shout_twice_chain: This operation was aborted',
       kind: 'cancelled',
     });
+  });
+});
+
+describe('toolErrorText', () => {
+  it('words a failed call with its kind and message (a step failure names the step)', async () => {
+    const run = adapterRunner({ registry: createToolRegistry(), context: context() });
+    const refused = await run(shoutToolDefinition, shoutTool, { text: 1 }).catch((error: unknown) => error);
+    expect(toolErrorText(refused)).toBe(
+      "ToolCallError (validation): shout_tool: input to 'shout_tool' is invalid: text: must be string",
+    );
+    const unwaited = await run(approvedShoutDefinition, approvedShout, { text: 'ok' }).catch((error: unknown) => error);
+    expect(toolErrorText(unwaited)).toMatch(
+      /^ToolCallError \(execution\): approved_shout: step 'approval' waits for signal 'approval'/,
+    );
+  });
+
+  it('words any other error as an error', () => {
+    expect(toolErrorText(new TypeError('boom'))).toBe('Error: boom');
   });
 });
 

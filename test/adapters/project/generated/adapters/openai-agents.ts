@@ -3,6 +3,7 @@ import { tool, type FunctionTool, type ToolOptionsWithGuardrails } from '@openai
 import {
   adapterRunner,
   meetsStrictMode,
+  toolErrorText,
   type AdapterCaller,
   type AdapterOutput,
   type GeneratedFunction,
@@ -15,7 +16,8 @@ import * as generated from '../index.js';
  * the request has: its `ChainExecutor`, or the options of one (a registry and an audit context). Each
  * call runs through it as that caller: audited, traced, held to its permissions, durable with a store.
  * A tool is strict where its JSON Schema meets strict mode's rules as it is. A failure throws, and the
- * SDK hands the model its message as the tool's error; a run that suspends says what it waits for.
+ * model reads toolgen's wording of it (`toolErrorText`) as the tool's result; a run that suspends says
+ * what it waits for.
  *
  * @example const agent = new Agent({ name: 'assistant', model, tools: openAIAgentsTools(executor) });
  */
@@ -31,6 +33,8 @@ export function openAIAgentsTools(caller: AdapterCaller) {
       strict: meetsStrictMode(definition.parameters),
       execute: (input: unknown, _context: unknown, details?: { signal?: AbortSignal }) =>
         run(definition, call, input, details?.signal),
+      // The model reads toolgen's failure (its kind, step and message), whatever the SDK's version words.
+      errorFunction: (_context: unknown, error: unknown) => toolErrorText(error),
     } as ToolOptionsWithGuardrails<JsonParameters>) as FunctionTool<unknown, JsonParameters, AdapterOutput<X>> & { name: N };
   return [
     adapt('approved_shout', generated.approvedShoutDefinition, generated.approvedShout),
