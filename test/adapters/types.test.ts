@@ -1,7 +1,8 @@
 /**
  * The adapters are typed with the generated types: each framework's tool takes the tool's generated
  * input type and gives its generated output type (a composite's state; with a wait step, or what its
- * suspended run waits for). `npx tsc` checks these assertions; vitest only runs them.
+ * suspended run waits for). `npx tsc` checks these assertions; vitest only runs them. Mastra's are in
+ * mastra/types.test.ts, beside its install.
  */
 import type { FunctionTool } from '@openai/agents';
 import type { InferToolInput, InferToolOutput } from 'ai';
@@ -19,7 +20,6 @@ import type {
 } from './project/generated/index.js';
 import type { aiSdkTools } from './project/generated/adapters/ai-sdk.js';
 import type { langchainTools } from './project/generated/adapters/langchain.js';
-import type { mastraTools } from './project/generated/adapters/mastra.js';
 import type { openAIAgentsTools } from './project/generated/adapters/openai-agents.js';
 
 type AiSdk = ReturnType<typeof aiSdkTools>;
@@ -28,11 +28,6 @@ type LangChainOutput<T extends { func: (...args: any[]) => unknown }> = Exclude<
   Awaited<ReturnType<T['func']>>,
   AsyncGenerator<unknown, unknown, unknown>
 >;
-type Mastra = ReturnType<typeof mastraTools>;
-type MastraInput<T extends { execute?: (...args: any[]) => unknown }> = Parameters<
-  NonNullable<T['execute']>
->[0]['context'];
-type MastraOutput<T extends { execute?: (...args: any[]) => unknown }> = Awaited<ReturnType<NonNullable<T['execute']>>>;
 type OpenAI<N extends string> = Extract<ReturnType<typeof openAIAgentsTools>[number], { name: N }>;
 type OpenAIOutput<T> = T extends FunctionTool<any, any, infer R> ? R : never;
 
@@ -55,13 +50,6 @@ describe('the adapters’ types', () => {
       ApprovedShoutState | SuspendedRunOutput
     >();
     expectTypeOf<Parameters<LangChain<'shout_tool'>['func']>[0]>().toEqualTypeOf<ShoutToolParams>();
-  });
-
-  it('Mastra: execute receives the generated input as its context and returns the generated output', () => {
-    expectTypeOf<MastraInput<Mastra['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainParams>();
-    expectTypeOf<MastraOutput<Mastra['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainState>();
-    expectTypeOf<MastraOutput<Mastra['approved_shout']>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
-    expectTypeOf<MastraInput<Mastra['everything_get_sum']>>().toEqualTypeOf<EverythingGetSumInput>();
   });
 
   it('OpenAI Agents: each function tool, by its literal name, carries the generated output (its input is JSON text the SDK does not type)', () => {

@@ -1,14 +1,16 @@
 /**
- * The Mastra adapter in Mastra's own agent loop (`Agent.generate`, Mastra 0.24), driven by a scripted
- * model: the AI SDK v5 model interface Mastra's agents call (`doStream`), answering each turn from a
+ * The Mastra adapter in Mastra's own agent loop (`Agent.generate`, Mastra 0.24, installed in this
+ * folder: see its package.json), over this folder's project (the tools of ../project), driven by a
+ * scripted model: the AI SDK v5 model interface Mastra's agents call (`doStream`), answering each turn from a
  * script, as Mastra's own mock models do. The model calls the composite with valid arguments, then
  * with invalid ones, then answers.
  */
 import { Agent } from '@mastra/core/agent';
 import { noopLogger } from '@mastra/core/logger';
 import { describe, expect, it } from 'vitest';
-import { mastraTools } from './project/generated/adapters/mastra.js';
-import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from './helpers.js';
+import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from '../helpers.js';
+import { mastraTools } from './generated/adapters/mastra.js';
+import { createToolRegistry } from './generated/index.js';
 
 type Part = Record<string, unknown>;
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
@@ -66,7 +68,7 @@ function lastResult(prompt: unknown[]): Record<string, unknown> {
 describe('the Mastra adapter', () => {
   it("runs the composite through toolgen in Agent.generate's loop: its typed result reaches the next turn, an invalid call Mastra's error path", async () => {
     const { model, sent } = scriptedModel([call('call-1', VALID), call('call-2', INVALID), say('Shouted.')]);
-    const { context, executor } = request('mastra-user');
+    const { context, executor } = request('mastra-user', createToolRegistry());
     const tools = mastraTools(executor);
     const agent = new Agent({ name: 'shouter', instructions: 'Shout.', model: model as never, tools });
     // Mastra logs every tool failure on the console; the test reads them from the prompt instead.
