@@ -66,6 +66,8 @@ describe('the adapters of the test projects', () => {
       ['shout_twice_chain', 'shoutTwiceChainDefinition', 'shoutTwiceChain'],
       ['everything_echo', 'everythingEchoDefinition', 'everythingEcho'],
       ['everything_get_sum', 'everythingGetSumDefinition', 'everythingGetSum'],
+      ['memory_delete_entities', 'memoryDeleteEntitiesDefinition', 'memoryDeleteEntities'],
+      ['memory_read_graph', 'memoryReadGraphDefinition', 'memoryReadGraph'],
     ]);
   });
 

@@ -15,7 +15,12 @@ import {
   type ModelResponse,
   type StreamEvent,
 } from '@openai/agents';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AuditContext } from '../../src/runtime/index.js';
+import { createToolRegistry } from './project/generated/index.js';
 import { openAIAgentsTools } from './project/generated/adapters/openai-agents.js';
 import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from './helpers.js';
 
@@ -101,5 +106,48 @@ describe('the OpenAI Agents SDK adapter', () => {
     );
 
     expectTrail(context, 'openai-user', true);
+  });
+
+  it('hands the model only the tools the app names', async () => {
+    const model = new ScriptedModel([[say('Nothing to do.')]]);
+    const tools = openAIAgentsTools(request('openai-user').executor, {
+      tools: ['shout_twice_chain', 'everything_echo'],
+    });
+    await run(new Agent({ name: 'shouter', model, tools }), 'Hi.');
+    expect(model.requests[0]!.tools.map((tool) => tool.name)).toEqual(['shout_twice_chain', 'everything_echo']);
+  });
+
+  it('interrupts the run before a destructive remote tool runs (needsApproval), and runs it once approved', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-openai-memory-'));
+    const env = { ...process.env, MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') };
+    const registry = createToolRegistry({ root: path.join(import.meta.dirname, 'project'), env });
+    const context = new AuditContext({ userId: 'openai-user', sessionId: 's1' });
+    const model = new ScriptedModel([
+      [call('call-1', { entityNames: ['x'] }, 'memory_delete_entities')],
+      [say('Forgotten.')],
+    ]);
+    try {
+      const tools = openAIAgentsTools(
+        { registry, context },
+        { tools: ['memory_read_graph', 'memory_delete_entities'] },
+      );
+      const agent = new Agent({ name: 'keeper', model, tools });
+      const asked = await run(agent, 'Forget x.', { maxTurns: 5 });
+      expect(asked.interruptions.map((item) => item.rawItem)).toMatchObject([
+        { type: 'function_call', name: 'memory_delete_entities', callId: 'call-1' },
+      ]);
+      // Nothing ran: no call reached the server.
+      expect(context.trail).toEqual([]);
+
+      asked.state.approve(asked.interruptions[0]!);
+      const approved = await run(agent, asked.state, { maxTurns: 5 });
+      expect(approved.finalOutput).toBe('Forgotten.');
+      expect(context.trail.map((record) => [record.tool, record.status])).toEqual([
+        ['memory/delete_entities', 'success'],
+      ]);
+    } finally {
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

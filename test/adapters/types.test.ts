@@ -18,7 +18,7 @@ import type {
   ShoutTwiceChainParams,
   ShoutTwiceChainState,
 } from './project/generated/index.js';
-import type { aiSdkTools } from './project/generated/adapters/ai-sdk.js';
+import type { aiSdkTools, ToolName } from './project/generated/adapters/ai-sdk.js';
 import type { langchainTools } from './project/generated/adapters/langchain.js';
 import type { openAIAgentsTools } from './project/generated/adapters/openai-agents.js';
 
@@ -56,5 +56,21 @@ describe('the adapters’ types', () => {
     expectTypeOf<OpenAIOutput<OpenAI<'shout_twice_chain'>>>().toEqualTypeOf<ShoutTwiceChainState>();
     expectTypeOf<OpenAIOutput<OpenAI<'approved_shout'>>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
     expectTypeOf<OpenAIOutput<OpenAI<'shout_tool'>>>().toEqualTypeOf<ShoutToolResult>();
+  });
+
+  it('a subset is typed by the names it picks, among the names the model calls the tools by', () => {
+    expectTypeOf<ToolName>().toEqualTypeOf<
+      | 'approved_shout'
+      | 'shout_tool'
+      | 'shout_twice_chain'
+      | 'everything_echo'
+      | 'everything_get_sum'
+      | 'memory_delete_entities'
+      | 'memory_read_graph'
+    >();
+    expectTypeOf<keyof ReturnType<typeof aiSdkTools<'shout_tool'>>>().toEqualTypeOf<'shout_tool'>();
+    type Picked = 'shout_tool' | 'everything_echo';
+    expectTypeOf<ReturnType<typeof langchainTools<Picked>>[number]['name']>().toEqualTypeOf<Picked>();
+    expectTypeOf<ReturnType<typeof openAIAgentsTools<Picked>>[number]['name']>().toEqualTypeOf<Picked>();
   });
 });

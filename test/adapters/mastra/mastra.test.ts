@@ -7,7 +7,13 @@
  */
 import { Agent } from '@mastra/core/agent';
 import { noopLogger } from '@mastra/core/logger';
+import { Mastra } from '@mastra/core/mastra';
+import { InMemoryStore } from '@mastra/core/storage';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AuditContext } from '../../../src/runtime/index.js';
 import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from '../helpers.js';
 import { mastraTools } from './generated/adapters/mastra.js';
 import { createToolRegistry } from './generated/index.js';
@@ -43,15 +49,33 @@ function scriptedModel(script: Turn[]) {
       const { content, finishReason } = next(options);
       return { content, finishReason, usage, warnings: [] };
     },
-    async doStream(): Promise<never> {
-      throw new Error('not streamed: generate() asks doGenerate');
+    // What stream() asks: the same turn, as the parts a provider streams.
+    async doStream(options: { prompt: unknown[]; tools?: unknown[] }) {
+      const { content, finishReason } = next(options);
+      const parts: Part[] = [{ type: 'stream-start', warnings: [] }];
+      for (const part of content)
+        if (part['type'] === 'text')
+          parts.push(
+            { type: 'text-start', id: 'text' },
+            { type: 'text-delta', id: 'text', delta: part['text'] },
+            { type: 'text-end', id: 'text' },
+          );
+        else parts.push(part);
+      parts.push({ type: 'finish', finishReason, usage });
+      const stream = new ReadableStream<Part>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
     },
   };
   return { model, sent };
 }
 
-const call = (toolCallId: string, input: unknown): Turn => ({
-  content: [{ type: 'tool-call', toolCallId, toolName: COMPOSITE, input: JSON.stringify(input) }],
+const call = (toolCallId: string, input: unknown, toolName = COMPOSITE): Turn => ({
+  content: [{ type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }],
   finishReason: 'tool-calls',
 });
 const say = (text: string): Turn => ({ content: [{ type: 'text', text }], finishReason: 'stop' });
@@ -100,5 +124,55 @@ describe('the Mastra adapter', () => {
       },
     });
     expectTrail(context, 'mastra-user', true);
+  });
+
+  it('hands the model only the tools the app names', async () => {
+    const { model, sent } = scriptedModel([say('Nothing to do.')]);
+    const tools = mastraTools(request('mastra-user', createToolRegistry()).executor, {
+      tools: ['shout_twice_chain', 'everything_echo'],
+    });
+    const agent = new Agent({ name: 'shouter', instructions: 'Shout.', model: model as never, tools });
+    await agent.generate('Hi.', { maxSteps: 2 });
+    expect(sent[0]!.tools.map((tool) => (tool as { name: string }).name)).toEqual([
+      'shout_twice_chain',
+      'everything_echo',
+    ]);
+  });
+
+  it('stops the agent for a person before a destructive remote tool runs (requireApproval), and runs it once approved', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-mastra-memory-'));
+    const env = { ...process.env, MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') };
+    const registry = createToolRegistry({ root: import.meta.dirname, env });
+    const context = new AuditContext({ userId: 'mastra-user', sessionId: 's1' });
+    const { model } = scriptedModel([
+      call('call-1', { entityNames: ['x'] }, 'memory_delete_entities'),
+      say('Forgotten.'),
+    ]);
+    try {
+      const tools = mastraTools({ registry, context }, { tools: ['memory_read_graph', 'memory_delete_entities'] });
+      // The lock pins delete_entities as destructive, read_graph as read-only.
+      expect([tools.memory_delete_entities.requireApproval, tools.memory_read_graph.requireApproval]).toEqual([
+        true,
+        false,
+      ]);
+      const agent = new Agent({ name: 'keeper', instructions: 'Keep.', model: model as never, tools });
+      // Approval resumes the agent's run from its snapshot: Mastra keeps it in its storage.
+      new Mastra({ agents: { keeper: agent }, storage: new InMemoryStore(), logger: noopLogger });
+      const asked = await agent.stream('Forget x.', { maxSteps: 5 });
+      let approval: { runId: string; payload: unknown } | undefined;
+      for await (const chunk of asked.fullStream) if (chunk.type === 'tool-call-approval') approval = chunk;
+      expect(approval?.payload).toMatchObject({ toolName: 'memory_delete_entities', args: { entityNames: ['x'] } });
+      // Nothing ran: no call reached the server.
+      expect(context.trail).toEqual([]);
+
+      const approved = await agent.approveToolCall({ runId: approval!.runId });
+      expect(await approved.text).toBe('Forgotten.');
+      expect(context.trail.map((record) => [record.tool, record.status])).toEqual([
+        ['memory/delete_entities', 'success'],
+      ]);
+    } finally {
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,10 @@
 import { createTool } from '@mastra/core/tools';
 import {
   adapterRunner,
+  needsApproval,
+  selectTools,
   type AdapterCaller,
+  type AdapterOptions,
   type AdapterOutput,
   type GeneratedFunction,
   type JsonSchema,
@@ -10,16 +13,30 @@ import {
 } from '@toolgen/runtime';
 import * as generated from '../index.js';
 
+/** The names the model calls the tools by: what `{ tools }` picks from. */
+export const toolNames = [
+  'approved_shout',
+  'shout_tool',
+  'shout_twice_chain',
+  'everything_echo',
+  'everything_get_sum',
+  'memory_delete_entities',
+  'memory_read_graph',
+] as const;
+export type ToolName = (typeof toolNames)[number];
+
 /**
- * Every generated tool as a Mastra tool (`createTool`, whose `execute` takes `{ context }`: Mastra 0.x,
- * which runs on Node 20), by its id, the name the model calls it. Pass what the request has: its
- * `ChainExecutor`, or the options of one (a registry and an audit context). Each call runs through it
- * as that caller: audited, traced, held to its permissions, durable with a store. A failure throws, and
- * Mastra hands the model its message as the tool's result; a run that suspends says what it waits for.
+ * The generated tools as Mastra tools (`createTool`, whose `execute` takes `{ context }`: Mastra 0.x,
+ * which runs on Node 20), by id, the name the model calls each: every one, or those `options.tools`
+ * names. Pass what the request has: its `ChainExecutor`, or the options of one (a registry and an
+ * audit context). Each call runs through it as that caller: audited, traced, held to its permissions,
+ * durable with a store. A tool that may destroy (a remote tool the lock pins as destructive, or a
+ * composite that calls one) has `requireApproval`. A failure throws, and Mastra hands the model its
+ * message as the tool's result; a run that suspends says what it waits for.
  *
- * @example const agent = new Agent({ name: 'assistant', instructions, model, tools: mastraTools(executor) });
+ * @example const agent = new Agent({ name: 'assistant', instructions, model, tools: mastraTools(executor, { tools: ['shout_tool'] }) });
  */
-export function mastraTools(caller: AdapterCaller) {
+export function mastraTools<N extends ToolName = ToolName>(caller: AdapterCaller, options: AdapterOptions<N> = {}) {
   const run = adapterRunner(caller);
   // A JSON Schema as Mastra takes a schema: it reads `jsonSchema` for the model; the executor checks values.
   const schema = <T>(jsonSchema: JsonSchema) => ({
@@ -35,14 +52,20 @@ export function mastraTools(caller: AdapterCaller) {
       description: definition.description,
       inputSchema,
       outputSchema,
+      // Mastra stops the agent for a person's decision first (`agent.approveToolCall`).
+      requireApproval: needsApproval(definition, caller.registry),
       execute: ({ context }, options) => run(definition, call, context, options?.abortSignal),
     });
   };
-  return {
+  const all = {
     approved_shout: adapt('approved_shout', generated.approvedShoutDefinition, generated.approvedShout),
     shout_tool: adapt('shout_tool', generated.shoutToolDefinition, generated.shoutTool),
     shout_twice_chain: adapt('shout_twice_chain', generated.shoutTwiceChainDefinition, generated.shoutTwiceChain),
     everything_echo: adapt('everything_echo', generated.everythingEchoDefinition, generated.everythingEcho),
     everything_get_sum: adapt('everything_get_sum', generated.everythingGetSumDefinition, generated.everythingGetSum),
+    memory_delete_entities: adapt('memory_delete_entities', generated.memoryDeleteEntitiesDefinition, generated.memoryDeleteEntities),
+    memory_read_graph: adapt('memory_read_graph', generated.memoryReadGraphDefinition, generated.memoryReadGraph),
   };
+  const chosen = selectTools(Object.entries(all), ([name]) => name, options.tools);
+  return Object.fromEntries(chosen) as Pick<typeof all, N>;
 }
