@@ -129,15 +129,16 @@ export interface AdapterOptions<N extends string> {
 }
 
 /**
- * The tools of `all` the app asked for, in its order (all of them when it names none). A name no tool
- * has is a programmer's error (TypeScript refuses it already), thrown.
+ * The tools of `all` the app asked for, in its order, each once (all of them when it names none). A
+ * name no tool has is a programmer's error (TypeScript refuses it already), thrown.
  *
  * @example selectTools([a, b], (tool) => tool.name, ['b']) // [b]
  */
 export function selectTools<T>(all: readonly T[], nameOf: (tool: T) => string, names?: readonly string[]): T[] {
   if (names === undefined) return [...all];
   const byName = new Map(all.map((tool) => [nameOf(tool), tool]));
-  return names.map((name) => {
+  // A name given twice is one tool: frameworks refuse two tools of one name.
+  return [...new Set(names)].map((name) => {
     const tool = byName.get(name);
     if (tool === undefined)
       throw new RuntimeUsageError(

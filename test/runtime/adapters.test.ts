@@ -199,9 +199,10 @@ describe('needsApproval', () => {
 
 describe('selectTools', () => {
   const tools = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
-  it('picks the named tools in the order named, or all of them', () => {
+  it('picks the named tools in the order named, each once, or all of them', () => {
     expect(selectTools(tools, (tool) => tool.name, ['c', 'a'])).toEqual([{ name: 'c' }, { name: 'a' }]);
     expect(selectTools(tools, (tool) => tool.name)).toEqual(tools);
+    expect(selectTools(tools, (tool) => tool.name, ['b', 'b'])).toEqual([{ name: 'b' }]);
   });
 
   it('refuses a name no tool has, listing those there are', () => {
