@@ -52,6 +52,12 @@ describe('the adapters of the test projects', () => {
     });
   });
 
+  it("pin the same remote tools: Mastra's project keeps a copy of the other's lock", () => {
+    const lock = (folder: string) =>
+      readFileSync(path.resolve(import.meta.dirname, folder, 'toolgen.mcp-lock.json'), 'utf8');
+    expect(lock('mastra')).toBe(lock('project'));
+  });
+
   it('are the same bytes on every build', async () => {
     expect((await build()).files).toEqual((await build()).files);
   });
