@@ -13,6 +13,7 @@ export default tseslint.config(
       'node_modules/**',
       'test/.tmp/**',
       'test/adapters/project/generated/**',
+      'test/adapters/mastra/generated/**',
       'test/compiler/golden-diagnostics/**',
       'test/migrate/golden/**',
       'src/compiler/validate/tool-schema.validator.ts',

@@ -16,7 +16,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'generated/**/*.test.ts'],
     // Temporary projects made by tests hold generated tests of their own.
-    exclude: ['test/.tmp/**', 'node_modules/**'],
+    exclude: ['test/.tmp/**', '**/node_modules/**'],
     testTimeout: 120_000,
     // Hooks start servers and processes too: vitest's 10 s is too short on a loaded two-core machine.
     hookTimeout: 120_000,

@@ -6,8 +6,13 @@
  * (HOME, PATH and a few more) plus the server's `env`, as other MCP clients start servers. stderr
  * is kept (its tail), never passed on: a chatty server must not fill the app's own stderr. Used by
  * `toolgen mcp pull` and by the app's connections (`McpServers`).
+ *
+ * The process and its pipes keep the app's event loop alive only while a request waits for its answer:
+ * an idle server, opened by a module-level registry nobody closes, must not keep the app from exiting
+ * (its stdin closes with the app, and the server ends as MCP servers do on end of input).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { AnswerTooLarge, DEFAULT_MAX_ANSWER_BYTES, markTooLarge } from './answer-bound.js';
@@ -41,6 +46,8 @@ export class ServerProcess implements Transport {
   /** Bytes of the line being read so far. */
   #lineBytes = 0;
   #tooLarge: AnswerTooLarge | null = null;
+  /** The ids of the requests sent and not yet answered nor cancelled: while any, the process is ref'd. */
+  readonly #waiting = new Set<string | number>();
 
   constructor(
     readonly command: string,
@@ -81,6 +88,7 @@ export class ServerProcess implements Transport {
         windowsHide: true,
       });
       this.#child = child;
+      this.#holdLoop(false);
       child.once('error', (error: NodeJS.ErrnoException) => {
         this.#end ??= { kind: 'spawn-error', code: error.code ?? 'error', message: error.message };
         reject(error);
@@ -128,6 +136,7 @@ export class ServerProcess implements Transport {
         continue;
       }
       if (message === null) return;
+      if (('result' in message || 'error' in message) && 'id' in message) this.#answered(message.id);
       this.onmessage?.(message);
     }
   }
@@ -153,16 +162,45 @@ export class ServerProcess implements Transport {
     const stdin = this.#child?.stdin;
     // Node destroys stdin as soon as it sees the exit, before the pipes close and `onclose` runs.
     if (!stdin || stdin.destroyed || this.#end !== null) return Promise.reject(new ProcessNotRunning(this.command));
+    this.#track(message);
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());
     });
   }
 
+  /** A request waits for its answer (the loop is held); a cancellation gives up on one. */
+  #track(message: JSONRPCMessage): void {
+    if (!('method' in message)) return;
+    if ('id' in message) {
+      this.#waiting.add(message.id);
+      this.#holdLoop(true);
+    } else if (message.method === 'notifications/cancelled') {
+      const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (id !== undefined) this.#answered(id);
+    }
+  }
+
+  #answered(id: string | number | null | undefined): void {
+    if (id === null || id === undefined || !this.#waiting.delete(id)) return;
+    if (this.#waiting.size === 0) this.#holdLoop(false);
+  }
+
+  /** Whether the process and its pipes keep Node's event loop alive. */
+  #holdLoop(hold: boolean): void {
+    const child = this.#child;
+    if (!child) return;
+    for (const handle of [child, child.stdin, child.stdout, child.stderr] as (Partial<Socket> | null)[])
+      if (hold) handle?.ref?.();
+      else handle?.unref?.();
+  }
+
   /** Ends stdin, then SIGTERM after a second, SIGKILL after two: the way MCP clients stop a server. */
   async close(): Promise<void> {
     const child = this.#child;
     if (!child) return;
+    // The app waits for the close: the process holds the loop until it has ended.
+    this.#holdLoop(true);
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     const within = (ms: number) =>
       Promise.race([closed, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);

@@ -4,9 +4,10 @@
  * should read it. Nothing here knows a framework: the adapters import the frameworks, the runtime
  * does not, so an app pays only for the framework it uses.
  */
-import { ToolCallError, type ToolFailure } from './errors.js';
+import { describeError, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { ChainExecutor, type ChainExecutorOptions } from './executor.js';
 import type { ChainFailure, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting } from './result.js';
+import type { ToolRegistry } from './registry.js';
 import type { ToolDefinition } from './tool.js';
 import { unwaitedStep } from './unwaited.js';
 
@@ -108,6 +109,83 @@ function suspendedOutput(run: ChainSuspended<unknown>): SuspendedRunOutput {
     waiting: run.waiting,
     message: `run '${run.run_id}' waits at step '${step}' for the signal '${signal}' ${until}; it goes on when the signal comes, so do not call the tool again for it`,
   };
+}
+
+/**
+ * A failed call as the model reads it, whichever framework words errors: toolgen's failure, its kind
+ * and its message (a composite's names the step). An adapter whose framework words errors itself (the
+ * OpenAI Agents SDK, whose later versions drop the message) passes this as its error function.
+ *
+ * @example toolErrorText(error) // "ToolCallError (validation): shout: input to 'shout' is invalid: text: must be string"
+ */
+export function toolErrorText(error: unknown): string {
+  if (error instanceof ToolCallError) return `ToolCallError (${error.kind}): ${error.message}`;
+  return `Error: ${describeError(error)}`;
+}
+
+/** Which tools an adapter hands the model, by the names the model calls them; all of them when absent. */
+export interface AdapterOptions<N extends string> {
+  readonly tools?: readonly N[];
+}
+
+/**
+ * The tools of `all` the app asked for, in its order, each once (all of them when it names none). A
+ * name no tool has is a programmer's error (TypeScript refuses it already), thrown.
+ *
+ * @example selectTools([a, b], (tool) => tool.name, ['b']) // [b]
+ */
+export function selectTools<T>(all: readonly T[], nameOf: (tool: T) => string, names?: readonly string[]): T[] {
+  if (names === undefined) return [...all];
+  const byName = new Map(all.map((tool) => [nameOf(tool), tool]));
+  // A name given twice is one tool: frameworks refuse two tools of one name.
+  return [...new Set(names)].map((name) => {
+    const tool = byName.get(name);
+    if (tool === undefined)
+      throw new RuntimeUsageError(
+        `no tool '${name}' to hand the model; the tools are ${[...byName.keys()].join(', ')}`,
+      );
+    return tool;
+  });
+}
+
+/**
+ * Whether a person should approve a call before it runs: a tool of another MCP server that may destroy
+ * (MCP's `destructiveHint`, which the lock pins; as the specification says, true unless the server
+ * says false or the tool is `readOnlyHint`), or a composite that calls one (a step, a fallback, a
+ * `_meta.nextTool` it allows), at any depth.
+ *
+ * @example needsApproval(filesWriteFileDefinition, registry) // true
+ */
+export function needsApproval(definition: ToolDefinition, registry: ToolRegistry): boolean {
+  return approvalOf(definition, registry, new Set());
+}
+
+function approvalOf(definition: ToolDefinition, registry: ToolRegistry, seen: Set<string>): boolean {
+  if (seen.has(definition.name)) return false;
+  seen.add(definition.name);
+  if (definition.remote !== undefined) return destructive(definition.annotations ?? {});
+  if (definition.implementation.kind !== 'composite') return false;
+  return calledTools(definition.implementation.plan).some((name) => {
+    const called = registry.get(name);
+    return called !== undefined && approvalOf(called, registry, seen);
+  });
+}
+
+function destructive(annotations: Readonly<Record<string, unknown>>): boolean {
+  return annotations['readOnlyHint'] !== true && annotations['destructiveHint'] !== false;
+}
+
+/** Every tool a plan may call: each step's, its fallbacks, and the `_meta.nextTool`s it allows, in blocks too. */
+function calledTools(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) calledTools(item, found);
+  else if (isRecord(node))
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'tool' && typeof value === 'string') found.push(value);
+      else if ((key === 'fallbacks' || key === 'allow') && Array.isArray(value))
+        found.push(...value.filter((name): name is string => typeof name === 'string'));
+      else calledTools(value, found);
+    }
+  return found;
 }
 
 /** Keywords OpenAI's strict mode takes; any other (`minLength`, `default`, `oneOf`, …) makes a schema unfit for it. */

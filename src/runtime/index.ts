@@ -2,8 +2,15 @@
  * @toolgen/runtime: what generated tools and the apps that run them import. It knows nothing of the
  * compiler. Plans written at run time, batched calls and provider rules are in `@toolgen/runtime/agents`.
  */
-export { adapterRunner, meetsStrictMode } from './adapters.js';
-export type { AdapterCaller, AdapterOutput, AdapterRun, GeneratedFunction, SuspendedRunOutput } from './adapters.js';
+export { adapterRunner, meetsStrictMode, needsApproval, selectTools, toolErrorText } from './adapters.js';
+export type {
+  AdapterCaller,
+  AdapterOptions,
+  AdapterOutput,
+  AdapterRun,
+  GeneratedFunction,
+  SuspendedRunOutput,
+} from './adapters.js';
 export { AuditContext } from './context.js';
 export type { AuditContextOptions, ChainRecord, ChainStatus, PlannedToolCall } from './context.js';
 export { REDACTED, redact } from './audit.js';

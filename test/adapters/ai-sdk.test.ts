@@ -14,6 +14,8 @@ import { createToolRegistry, type ApprovedShoutState, type ShoutTwiceChainState 
 import { aiSdkTools } from './project/generated/adapters/ai-sdk.js';
 import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from './helpers.js';
 
+const PROJECT = path.join(import.meta.dirname, 'project');
+
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 1, text: 1, reasoning: undefined },
@@ -120,7 +122,7 @@ describe('the AI SDK adapter', () => {
     });
     const context = new AuditContext({ userId: 'ai-sdk-user', sessionId: 's1' });
     // The project's config starts the server from its own folder.
-    const registry = createToolRegistry({ root: path.join(import.meta.dirname, 'project') });
+    const registry = createToolRegistry({ root: PROJECT });
     try {
       const result = await generateText({
         model: model as LanguageModel,
@@ -134,6 +136,56 @@ describe('the AI SDK adapter', () => {
       ]);
     } finally {
       await registry.close();
+    }
+  });
+
+  it('hands the model only the tools the app names', async () => {
+    const model = new MockLanguageModelV3({ doGenerate: [turn('Nothing to do.')] });
+    const tools = aiSdkTools(request('ai-sdk-user').executor, { tools: ['shout_twice_chain', 'everything_echo'] });
+    await generateText({ model: model as LanguageModel, tools, prompt: 'Hi.' });
+    expect(model.doGenerateCalls[0]!.tools?.map((tool) => tool.name)).toEqual(['shout_twice_chain', 'everything_echo']);
+  });
+
+  it('stops for a person before a destructive remote tool runs (needsApproval), and runs it once approved', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-ai-sdk-memory-'));
+    const env = { ...process.env, MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') };
+    const registry = createToolRegistry({ root: PROJECT, env });
+    const context = new AuditContext({ userId: 'ai-sdk-user', sessionId: 's1' });
+    const forget = { toolCallId: 'call-1', input: { entityNames: ['x'] } };
+    const model = new MockLanguageModelV3({ doGenerate: [turn(forget, 'memory_delete_entities'), turn('Forgotten.')] });
+    try {
+      const tools = aiSdkTools({ registry, context }, { tools: ['memory_read_graph', 'memory_delete_entities'] });
+      // The lock pins delete_entities as destructive, read_graph as read-only.
+      expect([tools.memory_delete_entities.needsApproval, tools.memory_read_graph.needsApproval]).toEqual([
+        true,
+        false,
+      ]);
+      const prompt = { role: 'user' as const, content: 'Forget x.' };
+      const asked = await generateText({
+        model: model as LanguageModel,
+        tools,
+        messages: [prompt],
+        stopWhen: stepCountIs(3),
+      });
+      const requests = asked.content.filter((part) => part.type === 'tool-approval-request');
+      expect(requests).toMatchObject([{ toolCall: { toolName: 'memory_delete_entities', input: forget.input } }]);
+      // Nothing ran: no call reached the server.
+      expect(context.trail).toEqual([]);
+
+      const approval = { type: 'tool-approval-response' as const, approvalId: requests[0]!.approvalId, approved: true };
+      const approved = await generateText({
+        model: model as LanguageModel,
+        tools,
+        messages: [prompt, ...asked.response.messages, { role: 'tool', content: [approval] }],
+        stopWhen: stepCountIs(3),
+      });
+      expect(approved.text).toBe('Forgotten.');
+      expect(context.trail.map((record) => [record.tool, record.status])).toEqual([
+        ['memory/delete_entities', 'success'],
+      ]);
+    } finally {
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The adapters as the compiler writes them: `test/adapters/project/generated/` is the golden output of
- * the project the framework tests run (every framework, local tools and pinned remote ones), compared
- * byte for byte; the names models call the tools by; and a templates dir of one's own without the
- * adapters' templates.
+ * The adapters as the compiler writes them: `test/adapters/project/generated/` and
+ * `test/adapters/mastra/generated/` are the golden output of the projects the framework tests run (the
+ * same tools, local and pinned remote ones; Mastra in a project of its own, beside its own install),
+ * compared byte for byte; the names models call the tools by; and a templates dir of one's own without
+ * the adapters' templates.
  *
- * To write the golden files again: `cd test/adapters/project && node ../../../dist/cli/bin.js` (after
+ * To write the golden files again: `node ../../../dist/cli/bin.js` in each project's folder (after
  * `npm run build`), and read the diff.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,31 +23,39 @@ const PROJECT = path.resolve(import.meta.dirname, 'project');
 const roots: string[] = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
-const build = async (overrides: { templatesDir?: string } = {}) =>
-  new Compiler({ ...(await optionsOf(PROJECT)), ...overrides }).build();
+const build = async (overrides: { templatesDir?: string } = {}, project = PROJECT) =>
+  new Compiler({ ...(await optionsOf(project)), ...overrides }).build();
 
-describe('the adapters of the test project', () => {
-  it('are one module per framework in adapters/, beside what the project generates anyway', async () => {
-    const result = await build();
+describe('the adapters of the test projects', () => {
+  it.each([
+    ['project', ['ai-sdk.ts', 'langchain.ts', 'openai-agents.ts']],
+    ['mastra', ['mastra.ts']],
+  ])('are one module per framework in adapters/, beside what %s generates anyway', async (folder, adapters) => {
+    const project = path.resolve(import.meta.dirname, folder);
+    const result = await build({}, project);
     expect(result.diagnostics).toEqual([]);
-    const files = result.files.map((file) => path.relative(PROJECT, file.path).split(path.sep).join('/'));
-    expect(files.filter((file) => file.startsWith('generated/adapters/'))).toEqual([
-      'generated/adapters/ai-sdk.ts',
-      'generated/adapters/langchain.ts',
-      'generated/adapters/openai-agents.ts',
-      'generated/adapters/mastra.ts',
-    ]);
+    const files = result.files.map((file) => path.relative(project, file.path).split(path.sep).join('/'));
+    expect(files.filter((file) => file.startsWith('generated/adapters/'))).toEqual(
+      adapters.map((file) => `generated/adapters/${file}`),
+    );
     expect(files.at(-1)).toBe('generated/index.ts');
   });
 
-  it('are exactly the committed files, with no file left over', async () => {
-    const result = await build();
+  it.each(['project', 'mastra'])('are exactly the committed files of %s, with no file left over', async (folder) => {
+    const project = path.resolve(import.meta.dirname, folder);
+    const result = await build({}, project);
     for (const file of result.files)
-      expect(file.content, path.relative(PROJECT, file.path)).toBe(readFileSync(file.path, 'utf8'));
-    expect(await compareWithDisk(result.files, result.keep, path.join(PROJECT, 'generated'))).toEqual({
+      expect(file.content, path.relative(project, file.path)).toBe(readFileSync(file.path, 'utf8'));
+    expect(await compareWithDisk(result.files, result.keep, path.join(project, 'generated'))).toEqual({
       stale: [],
       orphans: [],
     });
+  });
+
+  it("pin the same remote tools: Mastra's project keeps a copy of the other's lock", () => {
+    const lock = (folder: string) =>
+      readFileSync(path.resolve(import.meta.dirname, folder, 'toolgen.mcp-lock.json'), 'utf8');
+    expect(lock('mastra')).toBe(lock('project'));
   });
 
   it('are the same bytes on every build', async () => {
@@ -63,6 +72,8 @@ describe('the adapters of the test project', () => {
       ['shout_twice_chain', 'shoutTwiceChainDefinition', 'shoutTwiceChain'],
       ['everything_echo', 'everythingEchoDefinition', 'everythingEcho'],
       ['everything_get_sum', 'everythingGetSumDefinition', 'everythingGetSum'],
+      ['memory_delete_entities', 'memoryDeleteEntitiesDefinition', 'memoryDeleteEntities'],
+      ['memory_read_graph', 'memoryReadGraphDefinition', 'memoryReadGraph'],
     ]);
   });
 

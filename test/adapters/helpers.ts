@@ -1,10 +1,10 @@
 /**
  * What the framework tests share: the project whose generated adapters they run
- * (`test/adapters/project`), a request's executor, the model's two calls of the composite (valid
+ * (`test/adapters/project`; Mastra's is `test/adapters/mastra`, the same tools), a request's executor, the model's two calls of the composite (valid
  * arguments, then invalid ones), and what the audit trail must say afterwards.
  */
 import { expect } from 'vitest';
-import { AuditContext, ChainExecutor } from '../../src/runtime/index.js';
+import { AuditContext, ChainExecutor, type ToolRegistry } from '../../src/runtime/index.js';
 import {
   createToolRegistry,
   type ShoutTwiceChainParams,
@@ -23,10 +23,13 @@ export const FINAL_STATE: ShoutTwiceChainState = {
   final_length: 19,
 };
 
-/** A request of `userId`: its audit context, and an executor over the project's registry. */
-export function request(userId: string): { context: AuditContext; executor: ChainExecutor } {
+/** A request of `userId`: its audit context, and an executor over a registry (the project's by default). */
+export function request(
+  userId: string,
+  registry: ToolRegistry = createToolRegistry(),
+): { context: AuditContext; executor: ChainExecutor } {
   const context = new AuditContext({ userId, sessionId: `${userId}-session`, permissions: [] });
-  return { context, executor: new ChainExecutor({ registry: createToolRegistry(), context }) };
+  return { context, executor: new ChainExecutor({ registry, context }) };
 }
 
 /**

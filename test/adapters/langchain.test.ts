@@ -5,10 +5,15 @@
  */
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { createAgent } from 'langchain';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { createAgent, humanInTheLoopMiddleware } from 'langchain';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ShoutTwiceChainState } from './project/generated/index.js';
-import { langchainTools } from './project/generated/adapters/langchain.js';
+import { AuditContext } from '../../src/runtime/index.js';
+import { createToolRegistry, type ShoutTwiceChainState } from './project/generated/index.js';
+import { langchainInterruptOn, langchainTools } from './project/generated/adapters/langchain.js';
 import { COMPOSITE, expectTrail, FINAL_STATE, INVALID, request, VALID } from './helpers.js';
 
 describe('the LangChain adapter', () => {
@@ -41,5 +46,49 @@ describe('the LangChain adapter', () => {
     const shout = langchainTools(request('someone-else').executor).find((tool) => tool.name === COMPOSITE)!;
     const state: ShoutTwiceChainState = await shout.invoke(VALID);
     expect(state).toEqual(FINAL_STATE);
+  });
+
+  it('hands the agent only the tools the app names', () => {
+    const tools = langchainTools(request('langchain-user').executor, {
+      tools: ['shout_twice_chain', 'everything_echo'],
+    });
+    expect(tools.map((adapted) => adapted.name)).toEqual(['shout_twice_chain', 'everything_echo']);
+  });
+
+  it('stops the agent for a person before a destructive remote tool runs (humanInTheLoopMiddleware), and runs it once approved', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-langchain-memory-'));
+    const env = { ...process.env, MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') };
+    const registry = createToolRegistry({ root: path.join(import.meta.dirname, 'project'), env });
+    const context = new AuditContext({ userId: 'langchain-user', sessionId: 's1' });
+    const model = fakeModel()
+      .respondWithTools([{ name: 'memory_delete_entities', args: { entityNames: ['x'] }, id: 'call-1' }])
+      .respond(new AIMessage('Forgotten.'));
+    try {
+      const tools = langchainTools({ registry, context }, { tools: ['memory_read_graph', 'memory_delete_entities'] });
+      // The lock pins delete_entities as destructive, read_graph as read-only.
+      expect(langchainInterruptOn(tools)).toEqual({ memory_delete_entities: true });
+      const agent = createAgent({
+        model,
+        tools,
+        middleware: [humanInTheLoopMiddleware({ interruptOn: langchainInterruptOn(tools) })],
+        checkpointer: new MemorySaver(),
+      });
+      const thread = { configurable: { thread_id: 'forget-x' } };
+      const asked = await agent.invoke({ messages: [{ role: 'user', content: 'Forget x.' }] }, thread);
+      expect(asked.__interrupt__?.[0]?.value).toMatchObject({
+        actionRequests: [{ name: 'memory_delete_entities', args: { entityNames: ['x'] } }],
+      });
+      // Nothing ran: no call reached the server.
+      expect(context.trail).toEqual([]);
+
+      const approved = await agent.invoke(new Command({ resume: { decisions: [{ type: 'approve' }] } }), thread);
+      expect(approved.messages.at(-1)?.content).toBe('Forgotten.');
+      expect(context.trail.map((record) => [record.tool, record.status])).toEqual([
+        ['memory/delete_entities', 'success'],
+      ]);
+    } finally {
+      await registry.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

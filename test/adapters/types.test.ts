@@ -1,7 +1,8 @@
 /**
  * The adapters are typed with the generated types: each framework's tool takes the tool's generated
  * input type and gives its generated output type (a composite's state; with a wait step, or what its
- * suspended run waits for). `npx tsc` checks these assertions; vitest only runs them.
+ * suspended run waits for). `npx tsc` checks these assertions; vitest only runs them. Mastra's are in
+ * mastra/types.test.ts, beside its install.
  */
 import type { FunctionTool } from '@openai/agents';
 import type { InferToolInput, InferToolOutput } from 'ai';
@@ -17,9 +18,8 @@ import type {
   ShoutTwiceChainParams,
   ShoutTwiceChainState,
 } from './project/generated/index.js';
-import type { aiSdkTools } from './project/generated/adapters/ai-sdk.js';
+import type { aiSdkTools, ToolName } from './project/generated/adapters/ai-sdk.js';
 import type { langchainTools } from './project/generated/adapters/langchain.js';
-import type { mastraTools } from './project/generated/adapters/mastra.js';
 import type { openAIAgentsTools } from './project/generated/adapters/openai-agents.js';
 
 type AiSdk = ReturnType<typeof aiSdkTools>;
@@ -28,11 +28,6 @@ type LangChainOutput<T extends { func: (...args: any[]) => unknown }> = Exclude<
   Awaited<ReturnType<T['func']>>,
   AsyncGenerator<unknown, unknown, unknown>
 >;
-type Mastra = ReturnType<typeof mastraTools>;
-type MastraInput<T extends { execute?: (...args: any[]) => unknown }> = Parameters<
-  NonNullable<T['execute']>
->[0]['context'];
-type MastraOutput<T extends { execute?: (...args: any[]) => unknown }> = Awaited<ReturnType<NonNullable<T['execute']>>>;
 type OpenAI<N extends string> = Extract<ReturnType<typeof openAIAgentsTools>[number], { name: N }>;
 type OpenAIOutput<T> = T extends FunctionTool<any, any, infer R> ? R : never;
 
@@ -57,16 +52,25 @@ describe('the adapters’ types', () => {
     expectTypeOf<Parameters<LangChain<'shout_tool'>['func']>[0]>().toEqualTypeOf<ShoutToolParams>();
   });
 
-  it('Mastra: execute receives the generated input as its context and returns the generated output', () => {
-    expectTypeOf<MastraInput<Mastra['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainParams>();
-    expectTypeOf<MastraOutput<Mastra['shout_twice_chain']>>().toEqualTypeOf<ShoutTwiceChainState>();
-    expectTypeOf<MastraOutput<Mastra['approved_shout']>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
-    expectTypeOf<MastraInput<Mastra['everything_get_sum']>>().toEqualTypeOf<EverythingGetSumInput>();
-  });
-
   it('OpenAI Agents: each function tool, by its literal name, carries the generated output (its input is JSON text the SDK does not type)', () => {
     expectTypeOf<OpenAIOutput<OpenAI<'shout_twice_chain'>>>().toEqualTypeOf<ShoutTwiceChainState>();
     expectTypeOf<OpenAIOutput<OpenAI<'approved_shout'>>>().toEqualTypeOf<ApprovedShoutState | SuspendedRunOutput>();
     expectTypeOf<OpenAIOutput<OpenAI<'shout_tool'>>>().toEqualTypeOf<ShoutToolResult>();
+  });
+
+  it('a subset is typed by the names it picks, among the names the model calls the tools by', () => {
+    expectTypeOf<ToolName>().toEqualTypeOf<
+      | 'approved_shout'
+      | 'shout_tool'
+      | 'shout_twice_chain'
+      | 'everything_echo'
+      | 'everything_get_sum'
+      | 'memory_delete_entities'
+      | 'memory_read_graph'
+    >();
+    expectTypeOf<keyof ReturnType<typeof aiSdkTools<'shout_tool'>>>().toEqualTypeOf<'shout_tool'>();
+    type Picked = 'shout_tool' | 'everything_echo';
+    expectTypeOf<ReturnType<typeof langchainTools<Picked>>[number]['name']>().toEqualTypeOf<Picked>();
+    expectTypeOf<ReturnType<typeof openAIAgentsTools<Picked>>[number]['name']>().toEqualTypeOf<Picked>();
   });
 });

@@ -299,7 +299,7 @@ const GENERATED_FILES = [
 // The agents app: step 9 of the guide, each framework's agent loop over the same tools
 // ---------------------------------------------------------------------------------------------
 
-/** The frameworks step 9 installs, at this repository's versions (what `npm ci` cached). */
+/** The frameworks step 9 installs, at this repository's versions (what `npm ci` and its `prepare` cached). */
 const FRAMEWORKS = ['ai', '@langchain/core', 'langchain', '@openai/agents', '@mastra/core'] as const;
 
 /**
@@ -573,8 +573,10 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 
 /** The version of a package installed in this repository: what `npm ci` put in the npm cache. */
 function installedVersion(name: string): string {
-  const file = path.join(REPO, 'node_modules', name, 'package.json');
-  if (!existsSync(file)) throw new Error(`${name} is not installed in ${REPO}; run \`npm ci\` there first`);
+  // Mastra has an install of its own, beside its tests (see test/adapters/mastra/package.json).
+  const root = name.startsWith('@mastra/') ? path.join(REPO, 'test/adapters/mastra') : REPO;
+  const file = path.join(root, 'node_modules', name, 'package.json');
+  if (!existsSync(file)) throw new Error(`${name} is not installed in ${root}; run \`npm ci\` in ${REPO} first`);
   return readJson<PackageJson>(file).version;
 }
 

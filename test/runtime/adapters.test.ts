@@ -12,9 +12,16 @@ import {
   adapterRunner,
   AuditContext,
   ChainExecutor,
+  defineRemoteTool,
+  defineTool,
   FileRunStore,
   meetsStrictMode,
+  needsApproval,
+  selectTools,
   ToolCallError,
+  toolErrorText,
+  ToolRegistry,
+  type ToolDefinition,
   type SuspendedRunOutput,
 } from '../../src/runtime/index.js';
 import {
@@ -133,6 +140,93 @@ describe('adapterRunner', () => {
       message: 'shout_twice_chain: This operation was aborted',
       kind: 'cancelled',
     });
+  });
+});
+
+describe('needsApproval', () => {
+  const remote = (tool: string, annotations?: Record<string, unknown>) =>
+    defineRemoteTool({
+      server: 'files',
+      tool,
+      description: tool,
+      parameters: { type: 'object' },
+      returns: null,
+      ...(annotations ? { annotations } : {}),
+    });
+  /** A composite whose plan calls `calls` (a step's tool, a fallback, a `_meta.nextTool` it allows). */
+  const composite = (name: string, calls: Record<string, unknown>) =>
+    defineTool({
+      name,
+      description: name,
+      parameters: { type: 'object' },
+      implementation: {
+        kind: 'composite',
+        plan: { entry: 'a', steps: [{ kind: 'call', id: 'a', ...calls }] } as never,
+      },
+    });
+  const tools: ToolDefinition[] = [
+    remote('write_file', { destructiveHint: true, readOnlyHint: false }),
+    remote('read_file', { readOnlyHint: true }),
+    remote('create_directory', { destructiveHint: false, readOnlyHint: false }),
+    remote('unannotated'),
+    composite('save', { tool: 'files/write_file' }),
+    composite('look', { tool: 'files/read_file' }),
+    composite('look_or_save', { tool: 'files/read_file', fallbacks: ['files/write_file'] }),
+    composite('look_then_maybe_save', {
+      tool: 'files/read_file',
+      nextTools: { allow: ['files/write_file'], maxDepth: 5 },
+    }),
+    composite('save_through_another', { tool: 'save' }),
+    shoutToolDefinition,
+  ];
+  const registry = new ToolRegistry(tools);
+
+  it.each([
+    ['files/write_file', true, 'a remote tool the server marks destructive'],
+    ['files/read_file', false, 'a read-only remote tool'],
+    ['files/create_directory', false, 'a remote tool the server marks not destructive'],
+    ['files/unannotated', true, 'a remote tool with no annotations (MCP: destructive unless said otherwise)'],
+    ['save', true, 'a composite that calls a destructive tool'],
+    ['look', false, 'a composite that only reads'],
+    ['look_or_save', true, 'a composite whose fallback destroys'],
+    ['look_then_maybe_save', true, 'a composite that lets a result name a destructive next tool'],
+    ['save_through_another', true, 'a composite that calls one that destroys'],
+    ['shout_tool', false, 'a local function tool'],
+  ])('%s: %s (%s)', (name, expected) => {
+    expect(needsApproval(registry.get(name)!, registry)).toBe(expected);
+  });
+});
+
+describe('selectTools', () => {
+  const tools = [{ name: 'a' }, { name: 'b' }, { name: 'c' }];
+  it('picks the named tools in the order named, each once, or all of them', () => {
+    expect(selectTools(tools, (tool) => tool.name, ['c', 'a'])).toEqual([{ name: 'c' }, { name: 'a' }]);
+    expect(selectTools(tools, (tool) => tool.name)).toEqual(tools);
+    expect(selectTools(tools, (tool) => tool.name, ['b', 'b'])).toEqual([{ name: 'b' }]);
+  });
+
+  it('refuses a name no tool has, listing those there are', () => {
+    expect(() => selectTools(tools, (tool) => tool.name, ['d'])).toThrow(
+      "no tool 'd' to hand the model; the tools are a, b, c",
+    );
+  });
+});
+
+describe('toolErrorText', () => {
+  it('words a failed call with its kind and message (a step failure names the step)', async () => {
+    const run = adapterRunner({ registry: createToolRegistry(), context: context() });
+    const refused = await run(shoutToolDefinition, shoutTool, { text: 1 }).catch((error: unknown) => error);
+    expect(toolErrorText(refused)).toBe(
+      "ToolCallError (validation): shout_tool: input to 'shout_tool' is invalid: text: must be string",
+    );
+    const unwaited = await run(approvedShoutDefinition, approvedShout, { text: 'ok' }).catch((error: unknown) => error);
+    expect(toolErrorText(unwaited)).toMatch(
+      /^ToolCallError \(execution\): approved_shout: step 'approval' waits for signal 'approval'/,
+    );
+  });
+
+  it('words any other error as an error', () => {
+    expect(toolErrorText(new TypeError('boom'))).toBe('Error: boom');
   });
 });
 

@@ -8,12 +8,17 @@ import {
   everythingEchoDefinition,
   everythingGetSumDefinition,
 } from './servers/everything.js';
+import {
+  memoryDeleteEntitiesDefinition,
+  memoryReadGraphDefinition,
+} from './servers/memory.js';
 import { mcpServers } from './mcp-servers.js';
 
 export * from './tools/approved_shout.js';
 export * from './tools/shout_tool.js';
 export * from './tools/shout_twice_chain.js';
 export * from './servers/everything.js';
+export * from './servers/memory.js';
 
 /** Every generated tool, by name. */
 export const generatedTools: readonly ToolDefinition[] = [
@@ -26,6 +31,8 @@ export const generatedTools: readonly ToolDefinition[] = [
 export const remoteTools: readonly ToolDefinition[] = [
   everythingEchoDefinition,
   everythingGetSumDefinition,
+  memoryDeleteEntitiesDefinition,
+  memoryReadGraphDefinition,
 ];
 
 /** A new registry holding every generated tool and every pinned remote one; remote tools connect to their servers on first use. Close it when done. */

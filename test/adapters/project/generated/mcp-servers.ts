@@ -11,4 +11,9 @@ export const mcpServers: Readonly<Record<string, McpServerSpec>> = {
     command: 'node',
     args: ['../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js'],
   },
+  memory: {
+    command: 'node',
+    args: ['../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js'],
+    env: { MEMORY_FILE_PATH: '${MEMORY_FILE_PATH}' },
+  },
 };

@@ -2,35 +2,58 @@
 import { jsonSchema, tool, type Tool } from 'ai';
 import {
   adapterRunner,
+  needsApproval,
+  selectTools,
   type AdapterCaller,
+  type AdapterOptions,
   type AdapterOutput,
   type GeneratedFunction,
   type ToolDefinition,
 } from '@toolgen/runtime';
 import * as generated from '../index.js';
 
+/** The names the model calls the tools by: what `{ tools }` picks from. */
+export const toolNames = [
+  'approved_shout',
+  'shout_tool',
+  'shout_twice_chain',
+  'everything_echo',
+  'everything_get_sum',
+  'memory_delete_entities',
+  'memory_read_graph',
+] as const;
+export type ToolName = (typeof toolNames)[number];
+
 /**
- * Every generated tool as an AI SDK tool, by the name the model calls it. Pass what the request has:
- * its `ChainExecutor`, or the options of one (a registry and an audit context). Each call runs through
- * it as that caller: audited, traced, held to its permissions, durable with a store. A failure throws,
- * and the SDK hands the model its message as the tool's error; a run that suspends says what it waits for.
+ * The generated tools as AI SDK tools, by the name the model calls them: every one, or those
+ * `options.tools` names. Pass what the request has: its `ChainExecutor`, or the options of one (a
+ * registry and an audit context). Each call runs through it as that caller: audited, traced, held to
+ * its permissions, durable with a store. A tool that may destroy (`needsApproval`: a remote tool the
+ * lock pins as destructive, or a composite that calls one) waits for a person's approval (the SDK's
+ * `needsApproval`). A failure throws, and the SDK hands the model its message as the tool's error; a
+ * run that suspends says what it waits for.
  *
- * @example const { text } = await generateText({ model, tools: aiSdkTools(executor), prompt, stopWhen: stepCountIs(5) });
+ * @example const { text } = await generateText({ model, tools: aiSdkTools(executor, { tools: ['shout_tool'] }), prompt, stopWhen: stepCountIs(5) });
  */
-export function aiSdkTools(caller: AdapterCaller) {
+export function aiSdkTools<N extends ToolName = ToolName>(caller: AdapterCaller, options: AdapterOptions<N> = {}) {
   const run = adapterRunner(caller);
   // The model gets the tool's description and JSON Schema; the executor checks the input it sends.
   const adapt = <P, X>(definition: ToolDefinition, call: GeneratedFunction<P, X>) =>
     tool<unknown, unknown>({
       description: definition.description,
       inputSchema: jsonSchema<unknown>(definition.parameters),
+      needsApproval: needsApproval(definition, caller.registry),
       execute: (input, { abortSignal }) => run(definition, call, input, abortSignal),
     }) as Tool<P, AdapterOutput<X>>;
-  return {
+  const all = {
     approved_shout: adapt(generated.approvedShoutDefinition, generated.approvedShout),
     shout_tool: adapt(generated.shoutToolDefinition, generated.shoutTool),
     shout_twice_chain: adapt(generated.shoutTwiceChainDefinition, generated.shoutTwiceChain),
     everything_echo: adapt(generated.everythingEchoDefinition, generated.everythingEcho),
     everything_get_sum: adapt(generated.everythingGetSumDefinition, generated.everythingGetSum),
+    memory_delete_entities: adapt(generated.memoryDeleteEntitiesDefinition, generated.memoryDeleteEntities),
+    memory_read_graph: adapt(generated.memoryReadGraphDefinition, generated.memoryReadGraph),
   };
+  const chosen = selectTools(Object.entries(all), ([name]) => name, options.tools);
+  return Object.fromEntries(chosen) as Pick<typeof all, N>;
 }

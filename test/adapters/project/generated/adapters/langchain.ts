@@ -2,7 +2,10 @@
 import { tool, type DynamicStructuredTool } from '@langchain/core/tools';
 import {
   adapterRunner,
+  needsApproval,
+  selectTools,
   type AdapterCaller,
+  type AdapterOptions,
   type AdapterOutput,
   type GeneratedFunction,
   type JsonSchema,
@@ -10,30 +13,63 @@ import {
 } from '@toolgen/runtime';
 import * as generated from '../index.js';
 
+/** The names the model calls the tools by: what `{ tools }` picks from. */
+export const toolNames = [
+  'approved_shout',
+  'shout_tool',
+  'shout_twice_chain',
+  'everything_echo',
+  'everything_get_sum',
+  'memory_delete_entities',
+  'memory_read_graph',
+] as const;
+export type ToolName = (typeof toolNames)[number];
+
 /**
- * Every generated tool as a LangChain tool, named as the model calls it. Pass what the request has:
- * its `ChainExecutor`, or the options of one (a registry and an audit context). Each call runs through
- * it as that caller: audited, traced, held to its permissions, durable with a store. LangChain checks
- * the model's input against the tool's JSON Schema first; a failure throws, and the agent's tool node
- * hands the model its message as an error; a run that suspends says what it waits for.
+ * The generated tools as LangChain tools, named as the model calls them: every one, or those
+ * `options.tools` names. Pass what the request has: its `ChainExecutor`, or the options of one (a
+ * registry and an audit context). Each call runs through it as that caller: audited, traced, held to
+ * its permissions, durable with a store. LangChain checks the model's input against the tool's JSON
+ * Schema first; a failure throws, and the agent's tool node hands the model its message as an error;
+ * a run that suspends says what it waits for. A tool that may destroy carries
+ * `metadata.needsApproval` (see `langchainInterruptOn`).
  *
- * @example const agent = createAgent({ model, tools: langchainTools(executor) });
+ * @example const agent = createAgent({ model, tools: langchainTools(executor, { tools: ['shout_tool'] }) });
  */
-export function langchainTools(caller: AdapterCaller) {
+export function langchainTools<N extends ToolName = ToolName>(caller: AdapterCaller, options: AdapterOptions<N> = {}) {
   const run = adapterRunner(caller);
-  const adapt = <N extends string, P, X>(name: N, definition: ToolDefinition, call: GeneratedFunction<P, X>) =>
+  const adapt = <M extends string, P, X>(name: M, definition: ToolDefinition, call: GeneratedFunction<P, X>) =>
     tool((input: unknown, config) => run(definition, call, input, config.signal), {
       name,
       description: definition.description,
       schema: definition.parameters,
+      metadata: { needsApproval: needsApproval(definition, caller.registry) },
       // The model sees which value is wrong, and may correct it.
       verboseParsingErrors: true,
-    }) as DynamicStructuredTool<JsonSchema, P, P, AdapterOutput<X>, unknown, N>;
-  return [
+    }) as DynamicStructuredTool<JsonSchema, P, P, AdapterOutput<X>, unknown, M>;
+  const all = [
     adapt('approved_shout', generated.approvedShoutDefinition, generated.approvedShout),
     adapt('shout_tool', generated.shoutToolDefinition, generated.shoutTool),
     adapt('shout_twice_chain', generated.shoutTwiceChainDefinition, generated.shoutTwiceChain),
     adapt('everything_echo', generated.everythingEchoDefinition, generated.everythingEcho),
     adapt('everything_get_sum', generated.everythingGetSumDefinition, generated.everythingGetSum),
+    adapt('memory_delete_entities', generated.memoryDeleteEntitiesDefinition, generated.memoryDeleteEntities),
+    adapt('memory_read_graph', generated.memoryReadGraphDefinition, generated.memoryReadGraph),
   ];
+  return selectTools(all, (adapted) => adapted.name, options.tools) as Extract<(typeof all)[number], { name: N }>[];
+}
+
+/**
+ * What LangChain's `humanInTheLoopMiddleware({ interruptOn })` takes: each of these tools that may
+ * destroy (a remote tool the lock pins as destructive, or a composite that calls one), by name, so
+ * that the agent stops for a person's decision before it runs.
+ *
+ * @example createAgent({ model, tools, middleware: [humanInTheLoopMiddleware({ interruptOn: langchainInterruptOn(tools) })], checkpointer })
+ */
+export function langchainInterruptOn(
+  tools: readonly { readonly name: string; readonly metadata?: Record<string, unknown> }[],
+): Record<string, true> {
+  return Object.fromEntries(
+    tools.filter((adapted) => adapted.metadata?.['needsApproval'] === true).map((adapted) => [adapted.name, true]),
+  );
 }

@@ -3,40 +3,65 @@ import { tool, type FunctionTool, type ToolOptionsWithGuardrails } from '@openai
 import {
   adapterRunner,
   meetsStrictMode,
+  needsApproval,
+  selectTools,
+  toolErrorText,
   type AdapterCaller,
+  type AdapterOptions,
   type AdapterOutput,
   type GeneratedFunction,
   type ToolDefinition,
 } from '@toolgen/runtime';
 import * as generated from '../index.js';
 
+/** The names the model calls the tools by: what `{ tools }` picks from. */
+export const toolNames = [
+  'approved_shout',
+  'shout_tool',
+  'shout_twice_chain',
+  'everything_echo',
+  'everything_get_sum',
+  'memory_delete_entities',
+  'memory_read_graph',
+] as const;
+export type ToolName = (typeof toolNames)[number];
+
 /**
- * Every generated tool as an OpenAI Agents SDK function tool, named as the model calls it. Pass what
- * the request has: its `ChainExecutor`, or the options of one (a registry and an audit context). Each
- * call runs through it as that caller: audited, traced, held to its permissions, durable with a store.
- * A tool is strict where its JSON Schema meets strict mode's rules as it is. A failure throws, and the
- * SDK hands the model its message as the tool's error; a run that suspends says what it waits for.
+ * The generated tools as OpenAI Agents SDK function tools, named as the model calls them: every one,
+ * or those `options.tools` names. Pass what the request has: its `ChainExecutor`, or the options of
+ * one (a registry and an audit context). Each call runs through it as that caller: audited, traced,
+ * held to its permissions, durable with a store. A tool is strict where its JSON Schema meets strict
+ * mode's rules as it is. A tool that may destroy (a remote tool the lock pins as destructive, or a
+ * composite that calls one) waits for a person's approval (the SDK's `needsApproval`: the run stops
+ * with an interruption). A failure throws, and the model reads toolgen's wording of it
+ * (`toolErrorText`) as the tool's result; a run that suspends says what it waits for.
  *
- * @example const agent = new Agent({ name: 'assistant', model, tools: openAIAgentsTools(executor) });
+ * @example const agent = new Agent({ name: 'assistant', model, tools: openAIAgentsTools(executor, { tools: ['shout_tool'] }) });
  */
-export function openAIAgentsTools(caller: AdapterCaller) {
+export function openAIAgentsTools<N extends ToolName = ToolName>(caller: AdapterCaller, options: AdapterOptions<N> = {}) {
   const run = adapterRunner(caller);
   // The SDK's types tie strict to a schema's additionalProperties; toolgen's schemas close either way.
   type JsonParameters = FunctionTool['parameters'];
-  const adapt = <N extends string, P, X>(name: N, definition: ToolDefinition, call: GeneratedFunction<P, X>) =>
+  const adapt = <M extends string, P, X>(name: M, definition: ToolDefinition, call: GeneratedFunction<P, X>) =>
     tool<JsonParameters, unknown, AdapterOutput<X>>({
       name,
       description: definition.description,
       parameters: definition.parameters as JsonParameters,
       strict: meetsStrictMode(definition.parameters),
+      needsApproval: needsApproval(definition, caller.registry),
       execute: (input: unknown, _context: unknown, details?: { signal?: AbortSignal }) =>
         run(definition, call, input, details?.signal),
-    } as ToolOptionsWithGuardrails<JsonParameters>) as FunctionTool<unknown, JsonParameters, AdapterOutput<X>> & { name: N };
-  return [
+      // The model reads toolgen's failure (its kind, step and message), whatever the SDK's version words.
+      errorFunction: (_context: unknown, error: unknown) => toolErrorText(error),
+    } as ToolOptionsWithGuardrails<JsonParameters>) as FunctionTool<unknown, JsonParameters, AdapterOutput<X>> & { name: M };
+  const all = [
     adapt('approved_shout', generated.approvedShoutDefinition, generated.approvedShout),
     adapt('shout_tool', generated.shoutToolDefinition, generated.shoutTool),
     adapt('shout_twice_chain', generated.shoutTwiceChainDefinition, generated.shoutTwiceChain),
     adapt('everything_echo', generated.everythingEchoDefinition, generated.everythingEcho),
     adapt('everything_get_sum', generated.everythingGetSumDefinition, generated.everythingGetSum),
+    adapt('memory_delete_entities', generated.memoryDeleteEntitiesDefinition, generated.memoryDeleteEntities),
+    adapt('memory_read_graph', generated.memoryReadGraphDefinition, generated.memoryReadGraph),
   ];
+  return selectTools(all, (adapted) => adapted.name, options.tools) as Extract<(typeof all)[number], { name: N }>[];
 }
