@@ -20,6 +20,7 @@ export type {
   DispatchedResult,
   RefusedRun,
   ResumeAllResult,
+  RunClaim,
   RunDispatcher,
   RunMark,
   RunStore,

@@ -25,10 +25,11 @@ import {
 } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { claimRun } from './claims.js';
 import { DurableRunError } from './errors.js';
 import { decodeJournal, encodeRecord } from './line-format.js';
 import type { JournalRecord, StartRecord } from './records.js';
-import type { RunMark, RunStore, SuspendedRun } from './store.js';
+import type { RunClaim, RunMark, RunStore, SuspendedRun } from './store.js';
 import type { ChainWaiting } from '../result.js';
 
 export interface FileRunStoreOptions {
@@ -51,6 +52,8 @@ export class FileRunStore implements RunStore {
   readonly #fsync: boolean;
   /** Open journals of runs this process is writing. */
   readonly #open = new Map<string, number>();
+  /** How to release each claim this store holds. */
+  readonly #claims = new Map<string, () => void>();
 
   constructor(dir: string, options: FileRunStoreOptions = {}) {
     this.dir = dir;
@@ -122,6 +125,18 @@ export class FileRunStore implements RunStore {
     this.#syncDir('suspended');
   }
 
+  /** Claims a run for this process (`claims/<id>/`): see `claims.ts`. */
+  async claim(runId: string): Promise<RunClaim> {
+    checkRunId(runId);
+    const claim = claimRun(path.join(this.dir, 'claims', runId));
+    if (!claim.claimed) return claim;
+    const release = () => {
+      if (this.#claims.delete(runId)) claim.release();
+    };
+    this.#claims.set(runId, release);
+    return { claimed: true, release };
+  }
+
   async unfinished(): Promise<string[]> {
     const suspended = new Set(this.#list('suspended'));
     const ids: string[] = [];
@@ -143,9 +158,13 @@ export class FileRunStore implements RunStore {
       }));
   }
 
-  /** Closes every journal this process holds open. */
+  /**
+   * Closes every journal this store holds open and releases its claims, as the end of the process
+   * would: other processes may then continue its runs (call it once its runs are done, or to give them up).
+   */
   close(): void {
     for (const runId of [...this.#open.keys()]) this.#close(runId);
+    for (const release of [...this.#claims.values()]) release();
   }
 
   /**
