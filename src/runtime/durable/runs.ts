@@ -8,12 +8,12 @@ import type { ChainPlan } from '../../language/plan.js';
 import { schemaErrors } from '../../language/validation.js';
 import { stableJson } from '../cache.js';
 import type { Clock } from '../clock.js';
-import type { ChainResult, ChainWaiting } from '../result.js';
+import type { ChainResult } from '../result.js';
 import type { AuditContext } from '../context.js';
 import { policyRefusal, type RunOptions, type ToolDefinition, type ToolLookup } from '../tool.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
-import type { JournalRecord, StartRecord } from './records.js';
+import { openWait, type JournalRecord, type StartRecord } from './records.js';
 import type { RefusedRun, ResumeAllResult, RunDispatcher, RunStore, SuspendedRun } from './store.js';
 
 export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
@@ -309,16 +309,6 @@ export function segmentOf(records: readonly JournalRecord[], now: number): strin
     ({ key, deadline }) => closed.has(key) || (deadline !== null && Date.parse(deadline) <= now),
   ).length;
   return ended === 0 ? 'start' : `wait-${ended}`;
-}
-
-/** The wait a run is suspended in: its last suspension that no signal and no step end followed. */
-function openWait(records: readonly JournalRecord[]): { key: string; waiting: ChainWaiting } | null {
-  let open: { key: string; waiting: ChainWaiting } | null = null;
-  for (const record of records) {
-    if (record.type === 'suspend') open = { key: record.key, waiting: record.waiting };
-    else if ((record.type === 'signal' || record.type === 'step') && record.key === open?.key) open = null;
-  }
-  return open;
 }
 
 /** Whether a run's start became durable: its journal begins with a whole start record. */
