@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { NotRegularFileError, readRegular } from './regular-file.js';
 import type { RunClaim } from './store.js';
 
 /** What a claim file holds when a process holds the run. */
@@ -53,7 +54,14 @@ function newestClaim(dir: string): { number: number; holder: Holder | null } {
   let number = 0;
   for (const name of readdirSync(dir)) if (/^[1-9][0-9]*$/.test(name)) number = Math.max(number, Number(name));
   if (number === 0) return { number, holder: null };
-  return { number, holder: parseHolder(readFileSync(path.join(dir, String(number)), 'utf8')) };
+  let text = '';
+  try {
+    text = readRegular(path.join(dir, String(number)))?.toString('utf8') ?? '';
+  } catch (error) {
+    // Not a file this store wrote (a link, a FIFO): never read through it; it names no holder.
+    if (!(error instanceof NotRegularFileError)) throw error;
+  }
+  return { number, holder: parseHolder(text) };
 }
 
 function parseHolder(text: string): Holder | null {

@@ -3,7 +3,7 @@
  * (or of an earlier boot, or of a pid now used by another process) is taken over. The holder is a real
  * process over `dist/` (`npm run build`).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,5 +73,15 @@ describe('claims', () => {
           : `process ${process.pid}`,
       );
     if (claim.claimed) claim.release();
+  });
+
+  it('never reads a claim through something that is not a file: a FIFO in its place is taken over, not waited on', () => {
+    const dir = newDir();
+    mkdirSync(dir);
+    expect(spawnSync('mkfifo', [path.join(dir, '1')]).status).toBe(0);
+    const claim = claimRun(dir);
+    expect(claim.claimed).toBe(true);
+    if (claim.claimed) claim.release();
+    expect(readdirSync(dir).sort()).toEqual(['1', '2', '3']);
   });
 });
