@@ -4,10 +4,13 @@
  * crash (`toolgen resume` continues one that no process runs). It loads no registry, and it reads
  * journals without repairing them: another process may be writing one.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { FileRunStore, type ChainWaiting, type StartRecord } from '../runtime/index.js';
+import { FileRunStore, type ChainWaiting, type JournalRecord, type StartRecord } from '../runtime/index.js';
 import { decodeJournal } from '../runtime/durable/line-format.js';
+import { openWait } from '../runtime/durable/records.js';
+import { readRegular } from '../runtime/durable/regular-file.js';
+import { printable } from '../compiler/diagnostics/printable.js';
 import { EXIT, UsageError } from './exit.js';
 import type { Output } from './output.js';
 
@@ -18,12 +21,22 @@ export interface RunsOptions {
   readonly json: boolean;
 }
 
+/** The problem of a run marked suspended whose whole journal went on past its wait: resuming it goes on from there. */
+const NO_WAIT = 'its journal shows no wait, yet the run is marked suspended';
+
 /** A suspended run, as `--json` prints it. */
 export interface SuspendedEntry extends ChainWaiting {
   readonly run_id: string;
   readonly tool: string | null;
   /** Its deadline has passed: no signal is taken any more; `toolgen resume` fails the wait. */
   readonly expired: boolean;
+}
+
+/** A run whose journal cannot be continued as it stands, as `--json` prints it: resuming or signalling it is refused (`corrupt_journal`). */
+export interface CorruptEntry {
+  readonly run_id: string;
+  readonly tool: string | null;
+  readonly problem: string;
 }
 
 /** An unfinished run, as `--json` prints it. */
@@ -52,24 +65,49 @@ export function openStore(root: string, dir: string): FileRunStore {
 export async function runsCommand(options: RunsOptions, output: Output): Promise<number> {
   const store = openStore(options.root, options.store);
   const now = Date.now();
-  const suspended: SuspendedEntry[] = (await store.suspended()).map(({ runId, waiting }) => ({
-    run_id: runId,
-    tool: startOf(store.dir, runId)?.tool ?? null,
-    ...waiting,
-    expired: waiting.deadline !== null && Date.parse(waiting.deadline) <= now,
-  }));
-  const unfinished: UnfinishedEntry[] = (await store.unfinished()).map((runId) => {
-    const start = startOf(store.dir, runId);
-    return { run_id: runId, tool: start?.tool ?? null, started_at: start?.startedAt ?? null };
-  });
+  const suspended: SuspendedEntry[] = [];
+  const unfinished: UnfinishedEntry[] = [];
+  const corrupt: CorruptEntry[] = [];
+  for (const { runId, waiting } of await store.suspended()) {
+    const journal = journalOf(store.dir, runId);
+    const tool = journal.start?.tool ?? null;
+    // Marked suspended only once its wait was journaled whole: a journal that shows none is damaged,
+    // unless the run went on since it was listed.
+    const problem = journal.problem ?? (journal.records && !openWait(journal.records) ? NO_WAIT : null);
+    if (problem === null)
+      suspended.push({
+        run_id: runId,
+        tool,
+        ...waiting,
+        expired: waiting.deadline !== null && Date.parse(waiting.deadline) <= now,
+      });
+    else if (lstatSync(path.join(store.dir, 'suspended', runId), { throwIfNoEntry: false }))
+      corrupt.push({ run_id: runId, tool, problem });
+  }
+  for (const runId of await store.unfinished()) {
+    const journal = journalOf(store.dir, runId, false);
+    if (journal.problem !== null) corrupt.push({ run_id: runId, tool: null, problem: journal.problem });
+    else
+      unfinished.push({
+        run_id: runId,
+        tool: journal.start?.tool ?? null,
+        started_at: journal.start?.startedAt ?? null,
+      });
+  }
   if (options.json) {
-    output.out(JSON.stringify({ suspended, unfinished }, null, 2));
+    output.out(JSON.stringify({ suspended, unfinished, corrupt }, null, 2));
     return EXIT.ok;
   }
-  if (suspended.length === 0 && unfinished.length === 0)
+  if (suspended.length === 0 && unfinished.length === 0 && corrupt.length === 0)
     output.out(`no run in ${options.store} waits for a signal or is unfinished`);
   for (const run of suspended) output.out(suspendedLine(run));
   for (const run of unfinished) output.out(unfinishedLine(run));
+  for (const run of corrupt)
+    output.out(
+      printable(
+        `${run.run_id}  ${run.tool ?? '?'}  damaged: ${run.problem} (${run.problem === NO_WAIT ? 'toolgen resume continues it from its journal' : 'signal and resume refuse it: corrupt_journal'})`,
+      ),
+    );
   return EXIT.ok;
 }
 
@@ -85,19 +123,35 @@ function unfinishedLine(run: UnfinishedEntry): string {
   return `${run.run_id}  ${run.tool ?? '?'}  unfinished${since}: running in some process, or left by a crash (toolgen resume continues it)`;
 }
 
+interface JournalView {
+  readonly start: StartRecord | null;
+  /** Its whole records; null when it cannot be read. */
+  readonly records: readonly JournalRecord[] | null;
+  /** Why it cannot be continued as it stands; null when it can. */
+  readonly problem: string | null;
+}
+
 /**
- * A run's start record, read without repairing the journal (a torn tail may be another process's write
- * in flight); null when there is no readable one.
+ * A run's journal, read without repairing it (a torn tail may be another process's write in flight,
+ * and is a problem only where `tornIsDamage`: the run was marked suspended after its last write).
  *
- * @example startOf(store.dir, 'transfer-42')?.tool // 'approved_transfer'
+ * @example journalOf(store.dir, 'transfer-42').start?.tool // 'approved_transfer'
  */
-function startOf(dir: string, runId: string): StartRecord | null {
-  // Not a run id the store could hold (`../x`): the executor refuses it, with the reason.
-  if (runId.startsWith('.') || path.basename(runId) !== runId) return null;
+function journalOf(dir: string, runId: string, tornIsDamage = true): JournalView {
   try {
-    const first = decodeJournal(readFileSync(path.join(dir, 'runs', `${runId}.jsonl`)), runId).records[0];
-    return first?.type === 'start' ? first : null;
-  } catch {
-    return null;
+    const bytes = readRegular(path.join(dir, 'runs', `${runId}.jsonl`));
+    if (bytes === undefined) return { start: null, records: null, problem: 'it has no journal' };
+    const decoded = decodeJournal(bytes, runId);
+    const first = decoded.records[0];
+    const start = first?.type === 'start' ? first : null;
+    const problem =
+      tornIsDamage && decoded.tornTail
+        ? 'the last line of its journal is damaged'
+        : start
+          ? null
+          : 'its journal has no start record';
+    return { start, records: decoded.records, problem };
+  } catch (error) {
+    return { start: null, records: null, problem: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -96,13 +96,17 @@ export class JournalTables {
     ]);
   }
 
-  /** One statement, so both land or neither does. */
-  async appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<void> {
+  /**
+   * One statement, so both land or neither does, and only on a run marked suspended: of two at once,
+   * the second waits for the first's row lock, finds the run no longer suspended, and writes nothing.
+   */
+  async appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<boolean> {
     const statement =
-      `WITH appended AS (INSERT INTO ${this.#records} (run_id, record) VALUES ($1, $2)) ` +
-      `UPDATE ${this.#runs} SET status = $3, waiting = $4 WHERE run_id = $1`;
+      `WITH claimed AS (UPDATE ${this.#runs} SET status = $3, waiting = $4 WHERE run_id = $1 AND status = 'suspended' RETURNING run_id) ` +
+      `INSERT INTO ${this.#records} (run_id, record) SELECT run_id, $2::json FROM claimed`;
     const waiting = mark.status === 'suspended' ? JSON.stringify(mark.waiting) : null;
-    await this.#pool.query(statement, [runId, JSON.stringify(record), mark.status, waiting]);
+    const { rowCount } = await this.#pool.query(statement, [runId, JSON.stringify(record), mark.status, waiting]);
+    return rowCount === 1;
   }
 
   async unfinished(): Promise<string[]> {

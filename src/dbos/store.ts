@@ -383,7 +383,7 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     return this.#journal.mark(runId, mark);
   }
 
-  appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<void> {
+  appendAndMark(runId: string, record: JournalRecord, mark: RunMark): Promise<boolean> {
     return this.#journal.appendAndMark(runId, record, mark);
   }
 

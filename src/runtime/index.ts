@@ -29,6 +29,7 @@ export type {
   DispatchedResult,
   RefusedRun,
   ResumeAllResult,
+  RunClaim,
   RunDispatcher,
   RunMark,
   RunStore,

@@ -49,6 +49,7 @@ function suspendTransfer(): string {
 interface Listing {
   suspended: Array<{ run_id: string; tool: string; step: string; signal: string; deadline: string; expired: boolean }>;
   unfinished: Array<{ run_id: string; tool: string; started_at: string }>;
+  corrupt: Array<{ run_id: string; tool: string | null; problem: string }>;
 }
 
 function listing(): Listing {
@@ -104,7 +105,7 @@ describe('toolgen runs and toolgen signal', () => {
     expect(lines.at(-2)).toMatch(
       /^result \(success\): \{.*"approved":true,"approved_by":"dana","confirmation_id":"C-\d+"\}$/,
     );
-    expect(listing()).toEqual({ suspended: [], unfinished: [] });
+    expect(listing()).toEqual({ suspended: [], unfinished: [], corrupt: [] });
     expect(toolgen('runs', '--store', store).stdout).toBe(`no run in ${store} waits for a signal or is unfinished\n`);
 
     const again = toolgen('signal', runId, 'approval', '--store', store, ...CALLER, '--payload', `@${payload}`);

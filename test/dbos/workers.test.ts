@@ -292,6 +292,44 @@ describe.skipIf(server.skip)(`DBOS workers on PostgreSQL${server.skip ? ` (skipp
     ]);
     expect(effects(dir).filter((line) => line.effect === 'approve-1/before#1')).toHaveLength(1);
   });
+
+  it('signals sent at once from several processes: one is journaled and continues the run, the others are refused (not_suspended)', async () => {
+    const dir = path.join(root, 'signal-race');
+    await start('race-worker-a', dir);
+    await start('race-worker-b', dir);
+    const senders = [
+      await start('race-a', dir, true),
+      await start('race-b', dir, true),
+      await start('race-c', dir, true),
+    ];
+    for (let round = 0; round < 6; round += 1) {
+      const runId = `race-${round}`;
+      const [suspended] = (await senders[0]!.ask({ do: 'run', composite: 'approval', runIds: [runId] })).results;
+      expect(suspended.status).toBe('suspended');
+      const answers = await Promise.all(
+        senders.map((sender, by) =>
+          sender.ask({ do: 'signal', runId, name: 'approval', payload: { approved: true, by } }),
+        ),
+      );
+      const delivered = answers.filter((answer) => answer.result !== undefined);
+      expect(delivered, `${runId}: ${JSON.stringify(answers)}`).toHaveLength(1);
+      expect(delivered[0].result).toMatchObject({ status: 'success', final_state: { approved: true, after: 2 } });
+      for (const answer of answers.filter((each) => each.result === undefined))
+        expect(answer.error, runId).toMatchObject({ name: 'DurableRunError', code: 'not_suspended' });
+      const records = await journal(runId);
+      const signals = records.filter((record) => record.type === 'signal');
+      expect(signals, runId).toHaveLength(1);
+      expect(signals[0].payload.by, runId).toBe(answers.indexOf(delivered[0]));
+      expect(
+        records.filter((record) => record.type === 'step' && record.key === 'after#1'),
+        runId,
+      ).toHaveLength(1);
+      expect(
+        records.filter((record) => record.type === 'end'),
+        runId,
+      ).toHaveLength(1);
+    }
+  });
   const workflowRows = async (prefix: string) =>
     (
       await db.query<{ workflow_uuid: string; executor_id: string; queue_name: string | null; status: string }>(

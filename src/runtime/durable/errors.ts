@@ -7,6 +7,7 @@ export type DurableRunErrorCode =
   | 'policy'
   | 'run_mismatch'
   | 'not_suspended'
+  | 'running'
   | 'wrong_signal'
   | 'invalid_payload'
   | 'expired'

@@ -9,26 +9,28 @@
  */
 import {
   closeSync,
+  constants,
   fdatasyncSync,
+  ftruncateSync,
+  lstatSync,
   fsyncSync,
   linkSync,
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   renameSync,
   rmSync,
-  truncateSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { claimRun } from './claims.js';
 import { DurableRunError } from './errors.js';
 import { decodeJournal, encodeRecord } from './line-format.js';
-import type { JournalRecord, StartRecord } from './records.js';
-import type { RunMark, RunStore, SuspendedRun } from './store.js';
+import { openWait, type JournalRecord, type StartRecord } from './records.js';
+import { NotRegularFileError, openRegular, readRegular } from './regular-file.js';
+import type { RunClaim, RunMark, RunStore, SuspendedRun } from './store.js';
 import type { ChainWaiting } from '../result.js';
 
 export interface FileRunStoreOptions {
@@ -51,6 +53,8 @@ export class FileRunStore implements RunStore {
   readonly #fsync: boolean;
   /** Open journals of runs this process is writing. */
   readonly #open = new Map<string, number>();
+  /** How to release each claim this store holds. */
+  readonly #claims = new Map<string, () => void>();
 
   constructor(dir: string, options: FileRunStoreOptions = {}) {
     this.dir = dir;
@@ -87,7 +91,7 @@ export class FileRunStore implements RunStore {
   async append(runId: string, record: JournalRecord): Promise<void> {
     let fd = this.#open.get(runId);
     if (fd === undefined) {
-      fd = openSync(this.#journal(runId), 'a');
+      fd = this.#openJournal(runId, constants.O_WRONLY | constants.O_APPEND);
       this.#open.set(runId, fd);
     }
     this.#write(fd, encodeRecord(record));
@@ -95,16 +99,24 @@ export class FileRunStore implements RunStore {
 
   async read(runId: string): Promise<readonly JournalRecord[] | undefined> {
     checkRunId(runId);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(this.#journal(runId));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const bytes = this.#readJournal(runId);
+    if (bytes === undefined) return undefined;
     const decoded = decodeJournal(bytes, runId);
+    // A file with no valid record is no journal of ours (or a start that never became durable): never cut.
+    if (!decoded.tornTail || decoded.records.length === 0) return decoded.records;
+    // A run is marked suspended only once its last record is durable: a bad last line then is damage, not a crash.
+    if (this.#hasMarker('suspended', runId))
+      throw new DurableRunError(
+        'corrupt_journal',
+        `the journal of run '${runId}' is damaged at its last line, which was whole when the run was marked suspended: it is not a torn write, and nothing was cut`,
+      );
     // A crash mid-write left a torn line: cut it off, so the next record starts on a line of its own.
-    if (decoded.tornTail) truncateSync(this.#journal(runId), decoded.validBytes);
+    const fd = this.#openJournal(runId, constants.O_WRONLY);
+    try {
+      ftruncateSync(fd, decoded.validBytes);
+    } finally {
+      closeSync(fd);
+    }
     return decoded.records;
   }
 
@@ -122,30 +134,101 @@ export class FileRunStore implements RunStore {
     this.#syncDir('suspended');
   }
 
+  /** Claims a run for this process (`claims/<id>/`): see `claims.ts`. */
+  async claim(runId: string): Promise<RunClaim> {
+    checkRunId(runId);
+    const claim = claimRun(path.join(this.dir, 'claims', runId));
+    if (!claim.claimed) return claim;
+    const release = () => {
+      if (this.#claims.delete(runId)) claim.release();
+    };
+    this.#claims.set(runId, release);
+    return { claimed: true, release };
+  }
+
+  /**
+   * The runs marked running, and those marked suspended whose marker cannot be read and whose journal
+   * shows no wait: `resumeAll()` resumes each, or reports why it cannot (`corrupt_journal`).
+   */
   async unfinished(): Promise<string[]> {
-    const suspended = new Set(this.#list('suspended'));
-    const ids: string[] = [];
+    const { suspended, unsure } = this.#suspendedIndex();
+    const waiting = new Set(suspended.map((run) => run.runId));
+    const ids = new Set<string>();
     for (const id of this.#list('running')) {
-      if (suspended.has(id)) continue;
+      if (waiting.has(id)) continue;
       // A marker whose journal never got a whole first record: the run was never acknowledged.
-      if (startsWithWholeLine(this.#journal(id))) ids.push(id);
+      if (startsWithWholeLine(this.#journal(id))) ids.add(id);
       else rmSync(this.#markerPath('running', id), { force: true });
     }
-    return ids.sort();
+    for (const id of unsure) if (startsWithWholeLine(this.#journal(id))) ids.add(id);
+    return [...ids].sort();
   }
 
   async suspended(): Promise<SuspendedRun[]> {
-    return this.#list('suspended')
-      .sort()
-      .map((runId) => ({
-        runId,
-        waiting: JSON.parse(readFileSync(this.#markerPath('suspended', runId), 'utf8')) as ChainWaiting,
-      }));
+    return this.#suspendedIndex().suspended;
   }
 
-  /** Closes every journal this process holds open. */
+  /**
+   * Closes every journal this store holds open and releases its claims, as the end of the process
+   * would: other processes may then continue its runs (call it once its runs are done, or to give them up).
+   */
   close(): void {
     for (const runId of [...this.#open.keys()]) this.#close(runId);
+    for (const release of [...this.#claims.values()]) release();
+  }
+
+  /**
+   * The runs marked suspended, with what each waits for: from its marker, or, when the marker cannot
+   * be read (damaged, not a file), from its journal's open wait. `unsure`: those for which neither says.
+   */
+  #suspendedIndex(): { suspended: SuspendedRun[]; unsure: string[] } {
+    const suspended: SuspendedRun[] = [];
+    const unsure: string[] = [];
+    for (const runId of this.#list('suspended').sort()) {
+      let marker: Buffer | undefined;
+      try {
+        marker = readRegular(this.#markerPath('suspended', runId));
+        // Gone since it was listed: the run went on.
+        if (marker === undefined) continue;
+      } catch {
+        marker = undefined;
+      }
+      const waiting = (marker && parseWaiting(marker)) ?? this.#journalWait(runId);
+      if (waiting) suspended.push({ runId, waiting });
+      else unsure.push(runId);
+    }
+    return { suspended, unsure };
+  }
+
+  /** What the run's journal says it waits for; null when it waits for nothing or cannot be read. */
+  #journalWait(runId: string): ChainWaiting | null {
+    try {
+      const bytes = readRegular(this.#journal(runId));
+      const decoded = bytes && decodeJournal(bytes, runId);
+      return decoded && !decoded.tornTail ? (openWait(decoded.records)?.waiting ?? null) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  #readJournal(runId: string): Buffer | undefined {
+    try {
+      return readRegular(this.#journal(runId));
+    } catch (error) {
+      throw notRegular(runId, error);
+    }
+  }
+
+  #openJournal(runId: string, flags: number): number {
+    try {
+      return openRegular(this.#journal(runId), flags);
+    } catch (error) {
+      throw notRegular(runId, error);
+    }
+  }
+
+  #hasMarker(kind: 'running' | 'suspended', runId: string): boolean {
+    return lstatSync(this.#markerPath(kind, runId), { throwIfNoEntry: false }) !== undefined;
   }
 
   /**
@@ -159,7 +242,9 @@ export class FileRunStore implements RunStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    if (decodeJournal(readFileSync(journal), path.basename(journal, '.jsonl')).records.length > 0) return false;
+    const runId = path.basename(journal, '.jsonl');
+    const bytes = this.#readJournal(runId);
+    if (bytes !== undefined && decodeJournal(bytes, runId).records.length > 0) return false;
     renameSync(temporary, journal);
     return true;
   }
@@ -176,18 +261,19 @@ export class FileRunStore implements RunStore {
     return readdirSync(path.join(this.dir, kind)).filter((name) => !name.endsWith('.tmp'));
   }
 
-  /** Writes a marker whole (a temporary file renamed over it), and makes the directory entry durable. */
+  /**
+   * Writes a marker whole (a new temporary file, never one that exists or a link, renamed over it),
+   * and makes the directory entry durable.
+   */
   #marker(kind: 'running' | 'suspended', runId: string, content: string): void {
     const target = this.#markerPath(kind, runId);
-    const temporary = `${target}.tmp`;
-    writeFileSync(temporary, content);
-    if (this.#fsync && content !== '') {
-      const fd = openSync(temporary, 'r+');
-      try {
-        fdatasyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+    const temporary = `${target}.${randomUUID()}.tmp`;
+    const fd = openSync(temporary, 'wx');
+    try {
+      writeSync(fd, content);
+      if (this.#fsync && content !== '') fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
     }
     renameSync(temporary, target);
     this.#syncDir(kind);
@@ -226,9 +312,11 @@ export class FileRunStore implements RunStore {
 function startsWithWholeLine(file: string): boolean {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openRegular(file, constants.O_RDONLY);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    // Not a journal this store wrote: listed, so that resuming it reports why it cannot.
+    if (error instanceof NotRegularFileError) return true;
     throw error;
   }
   try {
@@ -242,6 +330,25 @@ function startsWithWholeLine(file: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/** What a suspended marker says the run waits for; null when it is not that. */
+function parseWaiting(bytes: Buffer): ChainWaiting | null {
+  try {
+    const value = JSON.parse(bytes.toString('utf8')) as Partial<ChainWaiting> | null;
+    return typeof value?.step === 'string' && typeof value.signal === 'string' ? (value as ChainWaiting) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A journal that is not a regular file, as the refusal `corrupt_journal`. */
+function notRegular(runId: string, error: unknown): unknown {
+  if (!(error instanceof NotRegularFileError)) return error;
+  return new DurableRunError(
+    'corrupt_journal',
+    `the journal of run '${runId}' is not a regular file (a symbolic link, a folder, a device): the store reads and writes only files of its own, so it is left as it is`,
+  );
 }
 
 function checkRunId(runId: string): void {

@@ -76,3 +76,17 @@ export interface EndRecord {
 
 export type JournalRecord =
   StartRecord | AttemptsRecord | StepRecord | DecisionRecord | SuspendRecord | SignalRecord | EndRecord;
+
+/**
+ * The wait a run is suspended in: its last suspension that no signal and no step end followed.
+ *
+ * @example openWait(records)?.waiting.signal // 'approval'
+ */
+export function openWait(records: readonly JournalRecord[]): { key: string; waiting: ChainWaiting } | null {
+  let open: { key: string; waiting: ChainWaiting } | null = null;
+  for (const record of records) {
+    if (record.type === 'suspend') open = { key: record.key, waiting: record.waiting };
+    else if ((record.type === 'signal' || record.type === 'step') && record.key === open?.key) open = null;
+  }
+  return open;
+}

@@ -8,12 +8,12 @@ import type { ChainPlan } from '../../language/plan.js';
 import { schemaErrors, schemaRefusal } from '../../language/validation.js';
 import { stableJson } from '../cache.js';
 import type { Clock } from '../clock.js';
-import type { ChainResult, ChainWaiting } from '../result.js';
+import type { ChainResult } from '../result.js';
 import type { AuditContext } from '../context.js';
 import { policyRefusal, type RunOptions, type ToolDefinition, type ToolLookup } from '../tool.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
-import type { JournalRecord, StartRecord } from './records.js';
+import { openWait, type JournalRecord, type StartRecord } from './records.js';
 import type { RefusedRun, ResumeAllResult, RunDispatcher, RunStore, SuspendedRun } from './store.js';
 
 export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
@@ -71,43 +71,57 @@ export class DurableRuns {
     options: ResumeOptions,
   ): Promise<AnyChainResult> {
     const id = runId ?? randomUUID();
-    return this.#once(id, async () => {
-      const plan = (tool.implementation as { plan: ChainPlan }).plan;
-      const start: StartRecord = {
-        type: 'start',
-        runId: id,
-        tool: tool.name,
-        planHash: planHash(plan),
-        chainId: randomUUID(),
-        startedAt: new Date(this.#clock.now()).toISOString(),
-        input,
-        userId: this.#context.userId,
-      };
-      if (await this.#store.create(id, start)) {
-        if (this.#dispatcher) return this.#dispatcher.dispatch(id, 'start', options);
-        return this.#execute(tool, input, new RunJournal(this.#store, [start]), options);
-      }
-      const records = await this.#store.read(id);
-      // The file store takes over an id whose start never became durable; another store may only say so.
-      if (!isStarted(records))
-        throw new DurableRunError(
-          'unknown_run',
-          `run '${id}' is taken in the store, but its start never became durable: the store cannot start it again`,
-        );
-      const first = records[0];
-      if (first.tool !== tool.name || stableJson(first.input) !== stableJson(input)) {
-        throw new DurableRunError(
-          'run_mismatch',
-          `run '${id}' is a run of '${first.tool}' with other input; a run id names one run: pick a new id for a new run`,
-        );
-      }
-      return this.#continue(id, records, options);
-    });
+    const busy = (holder: string) =>
+      new DurableRunError(
+        'running',
+        `run '${id}' is running in ${holder}: a run id names one run, continued by one process at a time`,
+      );
+    return this.#once(id, () =>
+      this.#claimed(id, busy, async () => {
+        const plan = (tool.implementation as { plan: ChainPlan }).plan;
+        const start: StartRecord = {
+          type: 'start',
+          runId: id,
+          tool: tool.name,
+          planHash: planHash(plan),
+          chainId: randomUUID(),
+          startedAt: new Date(this.#clock.now()).toISOString(),
+          input,
+          userId: this.#context.userId,
+        };
+        if (await this.#store.create(id, start)) {
+          if (this.#dispatcher) return this.#dispatcher.dispatch(id, 'start', options);
+          return this.#execute(tool, input, new RunJournal(this.#store, [start]), options);
+        }
+        const records = await this.#store.read(id);
+        // The file store takes over an id whose start never became durable; another store may only say so.
+        if (!isStarted(records))
+          throw new DurableRunError(
+            'unknown_run',
+            `run '${id}' is taken in the store, but its start never became durable: the store cannot start it again`,
+          );
+        const first = records[0];
+        if (first.tool !== tool.name || stableJson(first.input) !== stableJson(input)) {
+          throw new DurableRunError(
+            'run_mismatch',
+            `run '${id}' is a run of '${first.tool}' with other input; a run id names one run: pick a new id for a new run`,
+          );
+        }
+        return this.#continue(id, records, options);
+      }),
+    );
   }
 
   /** Continues an unfinished run where it stopped; a finished run's recorded result. */
   resume(runId: string, options: ResumeOptions = {}): Promise<AnyChainResult> {
-    return this.#once(runId, async () => this.#continue(runId, await this.#read(runId), options));
+    const busy = (holder: string) =>
+      new DurableRunError(
+        'running',
+        `run '${runId}' is being continued by ${holder}: one process at a time continues a run; resume it once that one is done`,
+      );
+    return this.#once(runId, () =>
+      this.#claimed(runId, busy, async () => this.#continue(runId, await this.#read(runId), options)),
+    );
   }
 
   /**
@@ -143,50 +157,76 @@ export class DurableRuns {
       return Promise.reject(
         new DurableRunError('not_suspended', `run '${runId}' is running, not waiting for a signal`),
       );
-    return this.#once(runId, async () => {
-      const records = await this.#read(runId);
-      const waiting = openWait(records);
-      if (!waiting) throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
-      const { key, waiting: wait } = waiting;
-      if (wait.signal !== name)
-        throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
-      if (wait.deadline !== null && Date.parse(wait.deadline) <= this.#clock.now()) {
-        throw new DurableRunError(
-          'expired',
-          `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`,
-        );
-      }
-      // A plan written by hand may carry a schema ajv refuses: a refusal that says so, never a SyntaxError.
-      const refused = schemaRefusal(wait.schema);
-      if (refused)
-        throw new DurableRunError(
-          'invalid_payload',
-          `the payload of signal '${name}' cannot be checked: its schema is one ajv cannot compile: ${refused.reason}`,
-          [refused.reason],
-        );
-      const problems = schemaErrors(wait.schema, payload, 'payload');
-      if (problems.length > 0)
-        throw new DurableRunError(
-          'invalid_payload',
-          `the payload of signal '${name}' does not match its schema: ${problems.join('; ')}`,
-          problems,
-        );
-      // What resuming would refuse is refused now, before anything is written. A dispatcher's worker
-      // decides for itself; this process checks only a tool it knows.
-      if (!this.#dispatcher || this.#registry.get(records[0].tool)) this.#composite(runId, records[0], options);
-      const record: JournalRecord = { type: 'signal', key, name, payload };
-      if (this.#store.appendAndMark) {
-        // One write where the store can: on DBOS, resuming a run marked running whose signal was never
-        // journaled joins the stretch that suspended it, which is over, and nothing marks it suspended again.
-        await this.#store.appendAndMark(runId, record, { status: 'running' });
-      } else {
-        // The index first: a crash between the two writes leaves a run that resumeAll() continues (to
-        // its wait again, then suspended) and that still takes the signal, never one that does neither.
-        await this.#store.mark(runId, { status: 'running' });
-        await this.#store.append(runId, record);
-      }
-      return this.#continue(runId, [...records, record], options);
-    });
+    const busy = (holder: string) =>
+      new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal: ${holder} is continuing it`);
+    return this.#once(runId, () =>
+      this.#claimed(runId, busy, async () => {
+        // Read under the claim: a signal that won before it is in the journal, and this one is refused.
+        const records = await this.#read(runId);
+        const waiting = openWait(records);
+        if (!waiting) throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
+        const { key, waiting: wait } = waiting;
+        if (wait.signal !== name)
+          throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
+        if (wait.deadline !== null && Date.parse(wait.deadline) <= this.#clock.now()) {
+          throw new DurableRunError(
+            'expired',
+            `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`,
+          );
+        }
+        // A plan written by hand may carry a schema ajv refuses: a refusal that says so, never a SyntaxError.
+        const refused = schemaRefusal(wait.schema);
+        if (refused)
+          throw new DurableRunError(
+            'invalid_payload',
+            `the payload of signal '${name}' cannot be checked: its schema is one ajv cannot compile: ${refused.reason}`,
+            [refused.reason],
+          );
+        const problems = schemaErrors(wait.schema, payload, 'payload');
+        if (problems.length > 0)
+          throw new DurableRunError(
+            'invalid_payload',
+            `the payload of signal '${name}' does not match its schema: ${problems.join('; ')}`,
+            problems,
+          );
+        // What resuming would refuse is refused now, before anything is written. A dispatcher's worker
+        // decides for itself; this process checks only a tool it knows.
+        if (!this.#dispatcher || this.#registry.get(records[0].tool)) this.#composite(runId, records[0], options);
+        const record: JournalRecord = { type: 'signal', key, name, payload };
+        if (this.#store.appendAndMark) {
+          // One write where the store can: on DBOS, resuming a run marked running whose signal was never
+          // journaled joins the stretch that suspended it, which is over, and nothing marks it suspended again.
+          // The write claims the run: of two signals at once, the one that finds it suspended is journaled.
+          if (!(await this.#store.appendAndMark(runId, record, { status: 'running' })))
+            throw new DurableRunError(
+              'not_suspended',
+              `run '${runId}' is not waiting for a signal: another signal took it`,
+            );
+        } else {
+          // The index first: a crash between the two writes leaves a run that resumeAll() continues (to
+          // its wait again, then suspended) and that still takes the signal, never one that does neither.
+          await this.#store.mark(runId, { status: 'running' });
+          await this.#store.append(runId, record);
+        }
+        return this.#continue(runId, [...records, record], options);
+      }),
+    );
+  }
+
+  /** Runs `work` under the run's claim where the store has claims; `refusal` when another live process holds it. */
+  async #claimed(
+    runId: string,
+    refusal: (holder: string) => DurableRunError,
+    work: () => Promise<AnyChainResult>,
+  ): Promise<AnyChainResult> {
+    if (!this.#store.claim) return work();
+    const claim = await this.#store.claim(runId);
+    if (!claim.claimed) throw refusal(claim.holder);
+    try {
+      return await work();
+    } finally {
+      claim.release();
+    }
   }
 
   async #continue(
@@ -277,16 +317,6 @@ export function segmentOf(records: readonly JournalRecord[], now: number): strin
     ({ key, deadline }) => closed.has(key) || (deadline !== null && Date.parse(deadline) <= now),
   ).length;
   return ended === 0 ? 'start' : `wait-${ended}`;
-}
-
-/** The wait a run is suspended in: its last suspension that no signal and no step end followed. */
-function openWait(records: readonly JournalRecord[]): { key: string; waiting: ChainWaiting } | null {
-  let open: { key: string; waiting: ChainWaiting } | null = null;
-  for (const record of records) {
-    if (record.type === 'suspend') open = { key: record.key, waiting: record.waiting };
-    else if ((record.type === 'signal' || record.type === 'step') && record.key === open?.key) open = null;
-  }
-  return open;
 }
 
 /** Whether a run's start became durable: its journal begins with a whole start record. */

@@ -13,6 +13,9 @@ export type RunMark =
   | { readonly status: 'suspended'; readonly waiting: ChainWaiting }
   | { readonly status: 'finished' };
 
+export type RunClaim =
+  { readonly claimed: true; readonly release: () => void } | { readonly claimed: false; readonly holder: string };
+
 export interface SuspendedRun {
   readonly runId: string;
   readonly waiting: ChainWaiting;
@@ -28,10 +31,18 @@ export interface RunStore {
   /** Moves a run in the index. */
   mark(runId: string, mark: RunMark): Promise<void>;
   /**
-   * Appends a record and moves the run in the index in one write, where a store can (the PostgreSQL
-   * one): `signal` uses it, so that no crash falls between the two. A store without it gets two writes.
+   * Appends a record and moves the run in the index in one write, only if the run is marked
+   * suspended, where a store can (the PostgreSQL one): `signal` uses it, so that no crash falls between
+   * the two and of two signals at once one is journaled. False, with nothing written, when the run is
+   * not marked suspended. A store without it gets two writes, under its `claim`.
    */
-  appendAndMark?(runId: string, record: JournalRecord, mark: RunMark): Promise<void>;
+  appendAndMark?(runId: string, record: JournalRecord, mark: RunMark): Promise<boolean>;
+  /**
+   * Claims a run for this process until `release()`: `signal`, `resume` and a run id used again
+   * continue a run only under its claim, so one process at a time does. `claimed: false` names the
+   * live process that holds it. A store whose dispatcher runs each stretch once (DBOS) needs none.
+   */
+  claim?(runId: string): Promise<RunClaim>;
   /** Ids of runs that started and neither ended nor suspended: a crash left them, or they are running now. */
   unfinished(): Promise<string[]>;
   /** Runs waiting for a signal, with what each waits for. */

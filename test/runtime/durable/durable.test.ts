@@ -1,6 +1,6 @@
 /**
- * Durable runs in process: a "crash" is an executor whose tool never returns, abandoned; a second
- * executor over the same store resumes. What replays, what runs again, with which keys, and what is
+ * Durable runs in process: a "crash" is an executor whose tool never returns, abandoned with its
+ * store closed (its claims released, as the end of its process would); a second executor over the same store resumes. What replays, what runs again, with which keys, and what is
  * refused.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,13 +72,14 @@ function executorFor(dir: string, handler: ToolHandler<{ step: string }, unknown
     implementation: { kind: 'composite', plan },
   });
   const clock = createTestClock();
+  const store = new FileRunStore(dir, { fsync: false });
   const executor = new ChainExecutor({
     registry: new ToolRegistry([work, flow]),
     context: new AuditContext({ userId: 'u', sessionId: 's' }),
-    store: new FileRunStore(dir, { fsync: false }),
+    store,
     clock,
   });
-  return { executor, flow, calls, clock };
+  return { executor, flow, calls, clock, crash: () => store.close() };
 }
 const newDir = () => path.join(root, `store-${++stores}`);
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -90,6 +91,7 @@ describe('resuming after a crash', () => {
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
     await settle();
     expect(first.calls).toEqual(['a@1 r/a#1', 'b@1 r/b#1']);
+    first.crash();
 
     const second = executorFor(dir, ({ step }) => ({ done: step }));
     const { resumed, refused } = await second.executor.resumeAll();
@@ -111,6 +113,7 @@ describe('resuming after a crash', () => {
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
     for (let i = 0; i < 5; i += 1) await settle();
     expect(first.calls).toEqual(['a@1 r/a#1', 'b@1 r/b#1', 'b@2 r/b#1', 'b@3 r/b#1']);
+    first.crash();
     expect(first.clock.sleeps).toEqual([100, 200]);
 
     const second = executorFor(dir, ({ step }, context) => {
@@ -137,6 +140,7 @@ describe('resuming after a crash', () => {
     const first = executorFor(dir, ({ step }) => (step === 'b' ? HANG : { done: step }));
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
     await settle();
+    first.crash();
     const changed: ChainPlan = { ...sequence, steps: [step('a', 'b'), step('b', null)] };
     const second = executorFor(dir, ({ step }) => ({ done: step }), changed);
     await expect(second.executor.resume('r')).rejects.toMatchObject({ name: 'DurableRunError', code: 'plan_changed' });
@@ -226,6 +230,7 @@ describe('replaying blocks', () => {
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(first.calls.map((call) => call.split(' ')[0])).toEqual(['slow_1@1', 'fast_1@1', 'fast_2@1', 'after@1']);
+    first.crash();
 
     // Second process: 'slow' would now win if the race were run again; it replays instead.
     const second = executorFor(

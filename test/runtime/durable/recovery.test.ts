@@ -5,7 +5,7 @@
  * from a chosen write on (`fixtures/crash-point-store.mjs`), and a new executor over the same
  * directory recovers.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -255,6 +255,61 @@ describe('resumeAll() over runs some of which cannot be resumed', () => {
     expect(calls).toEqual(['a', 'b', 'a', 'b']);
     // The refused stay listed, as they were, for a later sweep once they are mended.
     expect(await store.unfinished()).toEqual(['a-changed', 'b-corrupt', 'd-unknown']);
+  });
+
+  it('goes on past suspended markers that are not JSON: each run is resumable or reported, never stuck', async () => {
+    const dir = newDir();
+    const { executor, flow, store } = executorFor(new FileRunStore(dir, { fsync: false }));
+    for (const id of ['a-waits', 'b-ran-on', 'c-damaged', 'd-good'])
+      await executor.runComposite(flow, {}, { runId: id });
+    await executor.signal('d-good', 'approve', { by: 'dana' });
+    // A marker left damaged: of a run still waiting, of a run whose journal went past its wait, of a
+    // run whose journal is damaged too; and a journal linked to a file outside the store.
+    writeFileSync(path.join(dir, 'suspended', 'a-waits'), '{"step":');
+    writeFileSync(path.join(dir, 'suspended', 'b-ran-on'), '');
+    appendFileSync(
+      path.join(dir, 'runs', 'b-ran-on.jsonl'),
+      encodeRecord({ type: 'signal', key: 'approval#1', name: 'approve', payload: { by: 'eve' } }),
+    );
+    writeFileSync(path.join(dir, 'suspended', 'c-damaged'), 'null');
+    const damaged = path.join(dir, 'runs', 'c-damaged.jsonl');
+    writeFileSync(damaged, `X${readFileSync(damaged, 'utf8').slice(1)}`);
+    const outside = path.join(dir, 'outside.txt');
+    writeFileSync(outside, 'precious\n');
+    symlinkSync(outside, path.join(dir, 'runs', 'e-linked.jsonl'));
+    writeFileSync(path.join(dir, 'running', 'e-linked'), '');
+
+    expect(await store.suspended()).toMatchObject([
+      { runId: 'a-waits', waiting: { step: 'approval', signal: 'approve' } },
+    ]);
+    expect(await store.unfinished()).toEqual(['b-ran-on', 'c-damaged', 'e-linked']);
+    const { resumed, refused } = await executor.resumeAll();
+    expect(resumed.map((result) => [result.run_id, result.status])).toEqual([['b-ran-on', 'success']]);
+    expect(refused.map(({ runId, code }) => [runId, code])).toEqual([
+      ['c-damaged', 'corrupt_journal'],
+      ['e-linked', 'corrupt_journal'],
+    ]);
+    expect(readFileSync(outside, 'utf8')).toBe('precious\n');
+    expect((await executor.signal('a-waits', 'approve', { by: 'dana' })).status).toBe('success');
+  });
+
+  it('cuts a torn tail only off a journal with a valid record, never off a file with none', async () => {
+    const dir = newDir();
+    const store = new FileRunStore(dir, { fsync: false });
+    writeFileSync(path.join(dir, 'runs', 'nothing.jsonl'), 'precious data\n');
+    expect(await store.read('nothing')).toEqual([]);
+    expect(readFileSync(path.join(dir, 'runs', 'nothing.jsonl'), 'utf8')).toBe('precious data\n');
+  });
+
+  it('writes markers through new temporary files, never through a link left in their place', async () => {
+    const dir = newDir();
+    const { executor, flow } = executorFor(new FileRunStore(dir, { fsync: false }));
+    const outside = path.join(dir, 'outside.txt');
+    writeFileSync(outside, 'precious\n');
+    for (const kind of ['running', 'suspended']) symlinkSync(outside, path.join(dir, kind, 'r.tmp'));
+    expect((await executor.runComposite(flow, {}, { runId: 'r' })).status).toBe('suspended');
+    expect((await executor.signal('r', 'approve', { by: 'dana' })).status).toBe('success');
+    expect(readFileSync(outside, 'utf8')).toBe('precious\n');
   });
 });
 
