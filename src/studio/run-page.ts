@@ -192,6 +192,7 @@ function visitSection(
         : ''
     }
     ${visit.waiting ? html`<p class="notice">Waits for signal <strong>${visit.waiting.signal}</strong>${visit.waiting.deadline ? ` until ${visit.waiting.deadline}` : ''}.</p>` : ''}
+    ${visit.signal?.by ? html`<p class="notice">Signal <strong>${visit.signal.name}</strong> answered by <strong>${visit.signal.by}</strong>${visit.signal.at ? ` at ${visit.signal.at}` : ''}.</p>` : ''}
     <h3>Attempts</h3>
     <table>
       <thead>

@@ -122,6 +122,11 @@ describe('createStudioHandler', () => {
     expect(summary?.status).toBe('succeeded');
     const run = await (await handler(at('/runs/big?answered=approval', { cookie }))).text();
     expect(run).toContain('Signal approval delivered as dana.');
+    // The journal keeps who answered, and the run's page shows it at the wait's step.
+    const signal = (await store.read('big'))?.find((record) => record.type === 'signal');
+    expect(signal).toMatchObject({ name: 'approval', by: 'dana', payload: { approved: true, approver: 'dana' } });
+    const step = await (await handler(at('/runs/big/steps/approval', { cookie }))).text();
+    expect(new JSDOM(step).window.document.body.textContent).toContain('Signal approval answered by dana at');
     expect(answers).toEqual([
       { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'invalid_payload' },
       { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'delivered' },

@@ -67,6 +67,10 @@ export interface SignalRecord {
   readonly key: string;
   readonly name: string;
   readonly payload: unknown;
+  /** Who delivered it: the `userId` of the executor's context (absent from journals older than it). */
+  readonly by?: string;
+  /** When it was accepted, an ISO time from the executor's clock (absent likewise). */
+  readonly at?: string;
 }
 
 export interface EndRecord {

@@ -192,7 +192,14 @@ export class DurableRuns {
         // What resuming would refuse is refused now, before anything is written. A dispatcher's worker
         // decides for itself; this process checks only a tool it knows.
         if (!this.#dispatcher || this.#registry.get(records[0].tool)) this.#composite(runId, records[0], options);
-        const record: JournalRecord = { type: 'signal', key, name, payload };
+        const record: JournalRecord = {
+          type: 'signal',
+          key,
+          name,
+          payload,
+          by: this.#context.userId,
+          at: new Date(this.#clock.now()).toISOString(),
+        };
         if (this.#store.appendAndMark) {
           // One write where the store can: on DBOS, resuming a run marked running whose signal was never
           // journaled joins the stretch that suspended it, which is over, and nothing marks it suspended again.

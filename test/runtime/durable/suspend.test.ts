@@ -76,6 +76,10 @@ describe('a run that waits for a signal, across processes', () => {
     const store = new FileRunStore(dir);
     expect(await store.suspended()).toEqual([]);
     expect(await store.unfinished()).toEqual([]);
+    // The journal says who answered, and when: the signalling process's caller and clock.
+    const signal = (await store.read('transfer-1'))?.find((record) => record.type === 'signal');
+    expect(signal).toMatchObject({ name: 'approve', payload: { approver: 'dana' }, by: 'u' });
+    expect(Date.parse((signal as { at: string }).at)).toBeGreaterThanOrEqual(Date.parse(result.started_at));
   });
 
   it('starting the same run id again returns the recorded result; a second signal is refused', () => {
