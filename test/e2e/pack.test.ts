@@ -1250,3 +1250,115 @@ function changedFiles(before: Record<string, string>, after: Record<string, stri
   const files = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...files].filter((file) => before[file] !== after[file]).sort();
 }
+
+// ---------------------------------------------------------------------------------------------
+// An app whose composite calls tools on another MCP server, deployed as the README says
+// ---------------------------------------------------------------------------------------------
+
+/** The memory server, a production dependency of the app: it runs beside it over stdio. */
+const MEMORY_SERVER = '@modelcontextprotocol/server-memory';
+
+const REMOTE_APP_FILES: Readonly<Record<string, string>> = {
+  'tsconfig.json': `${JSON.stringify(APP_TSCONFIG, null, 2)}\n`,
+
+  'toolgen.config.yaml': `mcpServers:
+  memory:
+    command: node
+    args: [node_modules/${MEMORY_SERVER}/dist/index.js]
+`,
+
+  'config/tools/people/remember_person.yaml': `name: remember_person
+description: Stores a fact about a person in the memory server, then reads the graph back.
+parameters:
+  - { name: person, type: string, required: true }
+  - { name: fact, type: string, required: true }
+implementation:
+  type: composite
+  composite:
+    steps:
+      - id: store
+        tool: memory/create_entities
+        inputs:
+          entities:
+            - { name: << state.person >>, entityType: person, observations: [<< state.fact >>] }
+      - id: read
+        tool: memory/read_graph
+        inputs: {}
+        on_success: { map_outputs: { entities: people } }
+`,
+
+  'src/main.ts': `import { AuditContext, ChainExecutor } from '${RUNTIME_MODULE}';
+import { createToolRegistry, rememberPerson } from '../generated/index.js';
+
+const registry = createToolRegistry();
+const executor = new ChainExecutor({ registry, context: new AuditContext({ userId: 'ops', sessionId: 'deploy' }) });
+const result = await rememberPerson(executor, { person: process.argv[2] ?? 'dana', fact: process.argv[3] ?? 'approves' });
+await registry.close(); // stops the memory server: nothing outlives the app
+if (result.success) console.log(JSON.stringify(result.final_state.people));
+else {
+  console.error(result.failure.step, result.failure.message);
+  process.exitCode = 1;
+}
+`,
+};
+
+describe('an app whose composite calls another MCP server, built, compiled and installed for production as the README says', () => {
+  let remote = '';
+  const inRemote = (...args: string[]) => run('npx', ['--no-install', ...args], remote);
+
+  beforeAll(() => {
+    remote = path.join(tmp, 'remote');
+    mkdirSync(remote);
+    const npmInstall = (...args: string[]) =>
+      run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args], remote, SETUP_TIMEOUT);
+    expectSuccess(run('npm', ['init', '-y'], remote));
+    expectSuccess(run('npm', ['pkg', 'set', 'type=module'], remote));
+    // Step 1: the runtime, and (the lock will pin servers) the MCP client, as production dependencies;
+    // the server itself is one too, since the app starts it.
+    expectSuccess(
+      npmInstall(
+        runtime.tarball,
+        `@modelcontextprotocol/client@${installedVersion('@modelcontextprotocol/client')}`,
+        `${MEMORY_SERVER}@${installedVersion(MEMORY_SERVER)}`,
+      ),
+    );
+    expectSuccess(
+      npmInstall(
+        '--save-dev',
+        cli.tarball,
+        `typescript@${installedVersion('@typescript/native')}`,
+        `vitest@${installedVersion('vitest')}`,
+        `vite@${installedVersion('vite')}`,
+        `@types/node@${installedVersion('@types/node')}`,
+      ),
+    );
+    for (const [file, text] of Object.entries(REMOTE_APP_FILES)) write(remote, file, text);
+  }, SETUP_TIMEOUT);
+
+  it('pulls the server, builds without a warning, and runs compiled from a production install, calling the server', () => {
+    const pull = expectSuccess(inRemote('toolgen', 'mcp', 'pull'));
+    expect(pull.stderr, show(pull)).not.toContain('does not list @modelcontextprotocol/client');
+    expect(existsSync(path.join(remote, 'toolgen.mcp-lock.json'))).toBe(true);
+    const build = expectSuccess(inRemote('toolgen'));
+    expect(diagnosticsIn(`${build.stdout}\n${build.stderr}`), show(build)).toEqual([]);
+    expectSuccess(inRemote('tsc', '-p', '.'));
+
+    // What a deployment gets: the manifest, the lockfile and the compiled app.
+    const prod = path.join(tmp, 'remote-prod');
+    mkdirSync(prod);
+    for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(remote, file), path.join(prod, file));
+    cpSync(path.join(remote, 'dist'), path.join(prod, 'dist'), { recursive: true });
+    expectSuccess(run('npm', ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], prod, SETUP_TIMEOUT));
+    expect(existsSync(path.join(prod, 'node_modules/toolgen'))).toBe(false);
+    expect(existsSync(path.join(prod, 'node_modules/@modelcontextprotocol/client'))).toBe(true);
+
+    // The app calls the server it starts, reads the graph back, and exits on its own.
+    const started = expectSuccess(run(process.execPath, ['dist/src/main.js', 'dana', 'approves transfers'], prod));
+    expect(JSON.parse(started.stdout)).toEqual([
+      { name: 'dana', entityType: 'person', observations: ['approves transfers'] },
+    ]);
+    // The server kept its graph in its own folder (memory.jsonl beside its code, its default).
+    const graph = path.join(prod, 'node_modules', MEMORY_SERVER, 'dist/memory.jsonl');
+    expect(readFileSync(graph, 'utf8')).toContain('approves transfers');
+  });
+});
