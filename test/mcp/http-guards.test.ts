@@ -220,6 +220,32 @@ describe('serveHttp and its connections', () => {
     expect(slow.received()).not.toMatch(/^HTTP\/1\.1 200/);
   });
 
+  it('does not cut a GET stream held longer than requestTimeoutMs: the timeout is for receiving the request', async () => {
+    const server = await serve({ headersTimeoutMs: 200, requestTimeoutMs: 200 });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const opened = await fetch(server.url, { method: 'POST', headers, body: initialize });
+    const session = opened.headers.get('mcp-session-id')!;
+    await opened.text();
+    const sessionHeaders = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    await fetch(server.url, {
+      method: 'POST',
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    }).then((response) => response.text());
+    const stream = await fetch(server.url, { headers: { ...sessionHeaders, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    let ended = false;
+    void stream.body!.pipeTo(new WritableStream({ close: () => void (ended = true) })).catch(() => (ended = true));
+    // A connection opened after the stream, closed for its timeout: the stream is older, and still open.
+    const slow = await rawSocket(server.url);
+    slow.socket.write('POST /mcp HTTP/1.1\r\nHost: localhost\r\n');
+    await slow.closed;
+    expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
+    // A round trip more, so that a stream closed in the same sweep would have been seen to end.
+    await fetch(new URL('/elsewhere', server.url)).then((response) => response.text());
+    expect(ended).toBe(false);
+  });
+
   it('moves the default of one timeout along with the other given alone', async () => {
     expect((await serve({ requestTimeoutMs: 5000 })).server.headersTimeout).toBe(5000);
     expect((await serve({ headersTimeoutMs: 60_000 })).server.requestTimeout).toBe(60_000);
