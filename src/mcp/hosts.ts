@@ -13,7 +13,7 @@ import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprot
 const HOST_SYNTAX = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
- * A guard that answers 400 for a malformed `Host`, 403 (and returns false) for a name not allowed.
+ * A guard that answers 400 for a missing or malformed `Host`, 403 for a name not allowed (and returns false).
  *
  * @example const allowed = hostGuard(['mcp.example.com']); if (!allowed(req, res)) return;
  */
@@ -21,11 +21,15 @@ export function hostGuard(allowedHosts: readonly string[]): (req: IncomingMessag
   const names = [...localhostAllowedHostnames(), ...allowedHosts.map((name) => name.toLowerCase())];
   return (req, res) => {
     const header = req.headers.host;
-    if (header !== undefined && !HOST_SYNTAX.test(header)) {
+    if (!header) {
+      refuse(res, 400, 'the request has no Host header');
+      return false;
+    }
+    const result = HOST_SYNTAX.test(header) ? validateHostHeader(header, names) : null;
+    if (result === null || (!result.ok && result.errorCode === 'invalid_host_header')) {
       refuse(res, 400, 'the Host header is not a host name or address with an optional port');
       return false;
     }
-    const result = validateHostHeader(header, names);
     if (result.ok || (result.errorCode === 'invalid_host' && isAddress(result.hostname))) return true;
     refuse(res, 403, `${result.message}; a name the server answers to is given with --allowed-hosts`);
     return false;

@@ -128,14 +128,25 @@ describe('serveHttp and the Origin of a request (DNS rebinding, pages in a brows
 });
 
 describe('serveHttp and malformed requests', () => {
-  it('answers a Host with user information (a@localhost) 400, saying what is wrong', async () => {
+  it.each(['a@localhost:PORT', 'localhost:99999', 'local%68ost', 'localhost/x'])(
+    'answers Host: %s 400, saying what is wrong',
+    async (host) => {
+      const server = await serve();
+      const answer = await post(server.url, { host: host.replace('PORT', new URL(server.url).port) });
+      expect(answer.status).toBe(400);
+      expect(answer.text).not.toMatch(/internal|Error:/);
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { message: 'the Host header is not a host name or address with an optional port' },
+      });
+    },
+  );
+
+  it('answers a request without Host (HTTP/1.0) 400', async () => {
     const server = await serve();
-    const answer = await post(server.url, { host: `a@localhost:${new URL(server.url).port}` });
-    expect(answer.status).toBe(400);
-    expect(answer.text).not.toMatch(/internal|Error:/);
-    expect(JSON.parse(answer.text)).toMatchObject({
-      error: { message: 'the Host header is not a host name or address with an optional port' },
-    });
+    const client = await rawSocket(server.url);
+    client.socket.write('GET /mcp HTTP/1.0\r\n\r\n');
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 400[^]*the request has no Host header/);
   });
 
   it(`answers a body nested 100,000 deep 400, and serves one nested ${MAX_BODY_DEPTH} deep`, async () => {
