@@ -184,12 +184,23 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         '--allowed-hosts <list>',
         'comma-separated host names requests may be addressed to (besides localhost and IP addresses)',
       )
+      .option(
+        '--allowed-origins <list>',
+        'comma-separated origins (https://app.example.com) browser requests may come from (besides local pages and allowed hosts)',
+      )
       .option('--public-url <url>', 'the endpoint as clients reach it (the protected resource metadata names it)')
       .option('--max-sessions <n>', 'at most this many sessions of 2025-era clients (default 100)', count)
       .option(
         '--session-idle-timeout <seconds>',
         'close such a session after this long without a request (default 1800)',
         count,
+      )
+      .option('--max-connections <n>', 'at most this many connections at once; more are closed (default 256)', count)
+      .option('--headers-timeout <seconds>', "a request's headers must arrive within this long (default 10)", seconds)
+      .option(
+        '--request-timeout <seconds>',
+        'a whole request, body included, must arrive within this long (default 30)',
+        seconds,
       )
       .option('--store <dir>', 'journal durable runs here: a wait step suspends the run instead of failing')
       .option('--audit-log <file>', 'append every audit record to this file (JSON lines)'),
@@ -206,9 +217,13 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
           tokens: options.tokens ?? null,
           allowUnauthenticated: options.allowUnauthenticated === true,
           allowedHosts: list(options.allowedHosts ?? ''),
+          allowedOrigins: list(options.allowedOrigins ?? ''),
           publicUrl: options.publicUrl ?? null,
           maxSessions: options.maxSessions ?? null,
           sessionIdleTimeoutSeconds: options.sessionIdleTimeout ?? null,
+          maxConnections: options.maxConnections ?? null,
+          headersTimeoutSeconds: options.headersTimeout ?? null,
+          requestTimeoutSeconds: options.requestTimeout ?? null,
         },
       },
       output,
@@ -455,9 +470,13 @@ interface ServeFlags {
   readonly tokens?: string;
   readonly allowUnauthenticated?: boolean;
   readonly allowedHosts?: string;
+  readonly allowedOrigins?: string;
   readonly publicUrl?: string;
   readonly maxSessions?: number;
   readonly sessionIdleTimeout?: number;
+  readonly maxConnections?: number;
+  readonly headersTimeout?: number;
+  readonly requestTimeout?: number;
 }
 
 /** `a, b,,c` → `['a', 'b', 'c']`. */

@@ -7,6 +7,7 @@ import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { isLoopback } from '../mcp/hosts.js';
 import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../mcp/index.js';
+import { servedTools } from '../mcp/tools.js';
 import { FileRunStore, type AuditRecord, type ExpressionBudget, type ToolRegistry } from '../runtime/index.js';
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';
@@ -40,9 +41,13 @@ export interface HttpFlags {
   readonly tokens: string | null;
   readonly allowUnauthenticated: boolean;
   readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
   readonly publicUrl: string | null;
   readonly maxSessions: number | null;
   readonly sessionIdleTimeoutSeconds: number | null;
+  readonly maxConnections: number | null;
+  readonly headersTimeoutSeconds: number | null;
+  readonly requestTimeoutSeconds: number | null;
 }
 
 /** `toolgen serve`: resolves with the exit code once the server stops. */
@@ -88,7 +93,7 @@ async function serveRegistry(
   if (http === null || options.http === null) {
     // stdout is the protocol's channel: everything we say goes to stderr.
     const handle = serveStdio(served);
-    output.err(`toolgen: serving ${registry.names().length} tools over stdio`);
+    output.err(`toolgen: serving ${servedTools(registry).length} tools over stdio`);
     await Promise.race([stopped, new Promise<void>((resolve) => process.stdin.once('close', resolve))]);
     await handle.close();
     return EXIT.ok;
@@ -99,7 +104,7 @@ async function serveRegistry(
     port: options.http,
     host: options.host,
   });
-  output.err(`toolgen: serving ${registry.names().length} tools at ${handle.url} (Ctrl-C to stop)`);
+  output.err(`toolgen: serving ${servedTools(registry).length} tools at ${handle.url} (Ctrl-C to stop)`);
   await stopped;
   await handle.close();
   return EXIT.ok;
@@ -134,7 +139,36 @@ function httpOptions(options: ServeOptions, output: Output): Partial<HttpServerO
     ...(flags.sessionIdleTimeoutSeconds !== null
       ? { sessionIdleTimeoutMs: flags.sessionIdleTimeoutSeconds * 1000 }
       : {}),
+    allowedOrigins: flags.allowedOrigins.map(checkOrigin),
+    ...(flags.maxConnections !== null ? { maxConnections: flags.maxConnections } : {}),
+    ...requestTimeouts(flags),
   };
+}
+
+/** In milliseconds; the one left out follows the one given (see `serveHttp`). */
+function requestTimeouts(flags: HttpFlags): Pick<HttpServerOptions, 'headersTimeoutMs' | 'requestTimeoutMs'> {
+  const { headersTimeoutSeconds: headers, requestTimeoutSeconds: request } = flags;
+  if (headers !== null && request !== null && headers > request)
+    throw new UsageError(
+      `--headers-timeout (${headers}) cannot be longer than --request-timeout (${request}): the headers are part of the request`,
+    );
+  return {
+    ...(headers !== null ? { headersTimeoutMs: headers * 1000 } : {}),
+    ...(request !== null ? { requestTimeoutMs: request * 1000 } : {}),
+  };
+}
+
+/** An origin as browsers send it: a scheme, a host and a port, nothing more. */
+function checkOrigin(origin: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(origin);
+  } catch {
+    // said below
+  }
+  if (!url || url.origin === 'null' || url.pathname !== '/' || url.search || url.hash)
+    throw new UsageError(`--allowed-origins takes origins (https://app.example.com), comma-separated; got '${origin}'`);
+  return url.origin;
 }
 
 function checkUrl(url: string): void {
@@ -162,9 +196,13 @@ const HTTP_FLAGS: Record<keyof HttpFlags, string> = {
   tokens: '--tokens',
   allowUnauthenticated: '--allow-unauthenticated',
   allowedHosts: '--allowed-hosts',
+  allowedOrigins: '--allowed-origins',
   publicUrl: '--public-url',
   maxSessions: '--max-sessions',
   sessionIdleTimeoutSeconds: '--session-idle-timeout',
+  maxConnections: '--max-connections',
+  headersTimeoutSeconds: '--headers-timeout',
+  requestTimeoutSeconds: '--request-timeout',
 };
 
 function isGiven(value: unknown): boolean {

@@ -1,9 +1,10 @@
 /**
  * The two ways to serve: stdio (what desktop MCP clients start as a child process) and Streamable
- * HTTP on a port, bound to 127.0.0.1 unless told otherwise: host check, bearer tokens, the body's
- * bound, then the request goes to the SDK's per-request handler or to a 2025-era session.
+ * HTTP on a port, bound to 127.0.0.1 unless told otherwise: bounded connections and request times,
+ * host and origin checks, bearer tokens, the body's bounds, then the request goes to the SDK's
+ * per-request handler or to a 2025-era session.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
@@ -14,8 +15,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { authLayer, type HttpAuthOptions } from './auth.js';
-import { answerTooLarge, readJsonBody } from './body.js';
-import { hostGuard, isLoopback } from './hosts.js';
+import { answerTooDeep, answerTooLarge, readJsonBody } from './body.js';
+import { hostGuard, isLoopback, originGuard } from './hosts.js';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT_MS, legacySessions } from './sessions.js';
 import { toolServerFactory, type ToolServerOptions } from './tools.js';
 
@@ -49,6 +50,17 @@ export interface HttpServerOptions extends ToolServerOptions {
    * carry; others are refused (DNS rebinding).
    */
   readonly allowedHosts?: readonly string[];
+  /**
+   * Origins (`https://app.example.com`) a browser's request may come from besides local ones
+   * (`localhost`, `127.x.x.x`, `[::1]`) and those on an allowed host; a request from another is refused.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** At most this many connections at once; one more is closed as it arrives. Default 256. */
+  readonly maxConnections?: number;
+  /** A request's headers must have arrived this long after it began, or it is answered 408 and closed. Default 10 s. */
+  readonly headersTimeoutMs?: number;
+  /** The same for the whole request, its body included (not for the response). Default 30 s. */
+  readonly requestTimeoutMs?: number;
   /** At most this many sessions of 2025-era clients at once. Default 100. */
   readonly maxSessions?: number;
   /** Such a session with no request open for this long is closed. Default 30 minutes. */
@@ -56,6 +68,11 @@ export interface HttpServerOptions extends ToolServerOptions {
   /** A larger request body is answered 413. Default the SDK's (4 MiB). */
   readonly maxRequestBodySize?: number;
 }
+
+/** Defaults: 256 connections; a request's headers within 10 s, the whole request within 30 s. */
+export const DEFAULT_MAX_CONNECTIONS = 256;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface HttpServerHandle {
   /** The endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
@@ -66,7 +83,7 @@ export interface HttpServerHandle {
 
 /**
  * Serves the tools over Streamable HTTP. Requests whose `Host` is a name other than `localhost` or
- * one of `allowedHosts` are refused (DNS rebinding). A non-loopback `host` needs `auth` (or an
+ * one of `allowedHosts`, or whose `Origin` is not allowed, are refused (DNS rebinding). A non-loopback `host` needs `auth` (or an
  * explicit `allowUnauthenticated`): serving every tool to the network is never a default.
  *
  * @example const { url, close } = await serveHttp({ registry: createToolRegistry(), port: 3000 });
@@ -91,9 +108,10 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
   });
   const publicHost = options.auth?.resourceUrl ? [new URL(options.auth.resourceUrl).hostname] : [];
   const hostAllowed = hostGuard([...(options.allowedHosts ?? []), ...publicHost]);
+  const originAllowed = originGuard([...(options.allowedHosts ?? []), ...publicHost], options.allowedOrigins ?? []);
   const auth = options.auth ? authLayer(options.auth, endpoint) : null;
-  const server = createServer((req, res) => {
-    if (!hostAllowed(req, res)) return;
+  const server = createServer(connectionBounds(options), (req, res) => {
+    if (!hostAllowed(req, res) || !originAllowed(req, res)) return;
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (auth?.metadata(req, res, pathname)) return;
     if (pathname !== endpoint) {
@@ -117,12 +135,15 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
     if (req.method === 'POST') {
       const read = await readJsonBody(req, maxBody);
       if (read.tooLarge) return answerTooLarge(res, maxBody);
+      if (read.tooDeep) return answerTooDeep(res);
       body = read.json;
     }
     const probe = await toWebRequest(req, body);
     if (await isLegacyRequest(probe, body)) await legacy.handle(req, res, body);
     else await handleModern(req, res, body);
   }
+  // Past it, Node closes each new connection as it arrives.
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
@@ -142,4 +163,24 @@ export async function serveHttp(options: HttpServerOptions): Promise<HttpServerH
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Node's own bounds on a slow client, tighter than its defaults (a request may take 300 s): checked
+ * every second (Node checks every 30 s), so that a client dripping its headers is closed soon after.
+ * One timeout given alone moves the other's default along: headers never wait longer than the request.
+ */
+function connectionBounds(options: HttpServerOptions): ServerOptions {
+  const requestTimeout =
+    options.requestTimeoutMs ?? Math.max(DEFAULT_REQUEST_TIMEOUT_MS, options.headersTimeoutMs ?? 0);
+  const headersTimeout = options.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  if (!(headersTimeout > 0 && requestTimeout >= headersTimeout))
+    throw new Error(
+      `headersTimeoutMs (${headersTimeout}) must be above 0 and at most requestTimeoutMs (${requestTimeout})`,
+    );
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!(Number.isInteger(maxConnections) && maxConnections >= 1))
+    throw new Error(`maxConnections must be a whole number of at least 1; got ${maxConnections}`);
+  const checkEvery = Math.max(10, Math.min(1000, Math.floor(headersTimeout / 2)));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval: checkEvery };
 }

@@ -89,17 +89,26 @@ const RUNTIME_VALIDATES: jsonSchemaValidator = {
 };
 
 /**
+ * The tools a server of `registry` serves: the app's own. A tool of another MCP server is that
+ * server's to serve (and its name holds a '/'); the composites that call it are served.
+ *
+ * @example output.err(`serving ${servedTools(registry).length} tools`);
+ */
+export function servedTools(registry: ToolRegistry): ToolDefinition[] {
+  return registry
+    .names()
+    .map((name) => registry.get(name)!)
+    .filter((definition) => definition.remote === undefined);
+}
+
+/**
  * A factory of MCP servers for the registry's tools, for `serveStdio` or `createMcpHandler` (one
  * server per connection or per request).
  *
  * @example serveStdio(toolServerFactory({ registry: createToolRegistry() }));
  */
 export function toolServerFactory(options: ToolServerOptions): McpServerFactory {
-  // The app's own tools: a tool of another MCP server is that server's to serve (and its name holds a '/').
-  const definitions = options.registry
-    .names()
-    .map((name) => options.registry.get(name)!)
-    .filter((definition) => definition.remote === undefined);
+  const definitions = servedTools(options.registry);
   return (request) => {
     const server = new McpServer({ name: options.name ?? 'toolgen', version: options.version ?? packageVersion() });
     // stdio: one factory call per connection, so one session id per connection.

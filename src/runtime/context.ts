@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord } from './audit.js';
+import { RuntimeUsageError } from './errors.js';
 
 export interface AuditContextOptions {
   readonly userId: string;
@@ -9,13 +10,21 @@ export interface AuditContextOptions {
   /** Called with every record as it is made, e.g. to ship it to a log store. */
   readonly onRecord?: (record: AuditRecord) => void;
   /**
-   * Whether `trail` keeps every record (default true). A context that serves many chains and ships
-   * its records with `onRecord` passes false, so that it does not grow with every attempt.
+   * Whether `trail` keeps records at all (default true). A context that serves many chains and ships
+   * its records with `onRecord` passes false.
    */
   readonly keepTrail?: boolean;
+  /**
+   * The most records `trail` keeps (default 10,000): past it, the oldest is dropped for each new one,
+   * so that a context kept for the life of an app does not grow with every attempt. `Infinity` keeps
+   * every record.
+   */
+  readonly maxTrailRecords?: number;
 }
 
 const MAX_FINISHED_CHAINS = 1000;
+/** About the newest 1,000 ten-step chains, as `chains` keeps 1,000 finished chains. */
+export const DEFAULT_MAX_TRAIL_RECORDS = 10_000;
 
 export interface PlannedToolCall {
   readonly name: string;
@@ -45,7 +54,9 @@ export class AuditContext {
   readonly sessionId: string;
   readonly casefileId: string | null;
   readonly permissions: ReadonlySet<string>;
-  readonly #trail: AuditRecord[] = [];
+  /** The trail from `#trailStart` on; the slots before it were dropped and are cut off now and then. */
+  #trail: AuditRecord[] = [];
+  #trailStart = 0;
   readonly #chains = new Map<string, ChainRecord>();
   /**
    * The records of finished chains in the order they finished, from `#oldest` on, so that forgetting
@@ -58,7 +69,8 @@ export class AuditContext {
   /** How many chains in `#chains` are finished. */
   #finishedCount = 0;
   readonly #onRecord: ((record: AuditRecord) => void) | undefined;
-  readonly #keepTrail: boolean;
+  /** 0 with `keepTrail: false`. */
+  readonly #maxTrail: number;
 
   constructor(options: AuditContextOptions) {
     this.userId = options.userId;
@@ -66,17 +78,36 @@ export class AuditContext {
     this.casefileId = options.casefileId ?? null;
     this.permissions = new Set(options.permissions ?? []);
     this.#onRecord = options.onRecord;
-    this.#keepTrail = options.keepTrail ?? true;
+    const max = options.maxTrailRecords ?? DEFAULT_MAX_TRAIL_RECORDS;
+    if (!(max >= 0 && (Number.isInteger(max) || max === Infinity)))
+      throw new RuntimeUsageError(`maxTrailRecords must be a whole number of at least 0, or Infinity; got ${max}`);
+    this.#maxTrail = options.keepTrail === false ? 0 : max;
   }
 
-  /** Every attempt recorded so far, oldest first; none with `keepTrail: false`. */
+  /** The attempts recorded, oldest first: the newest `maxTrailRecords` (10,000 by default); none with `keepTrail: false`. */
   get trail(): readonly AuditRecord[] {
+    if (this.#trailStart > 0) this.#compactTrail();
     return this.#trail;
   }
 
   record(record: AuditRecord): void {
-    if (this.#keepTrail) this.#trail.push(record);
+    if (this.#maxTrail > 0) {
+      this.#trail.push(record);
+      if (this.#trail.length - this.#trailStart > this.#maxTrail) this.#dropOldestRecord();
+    }
     this.#onRecord?.(record);
+  }
+
+  /** Lets go of the oldest record at once, and cuts the dropped slots off once there are as many as the bound. */
+  #dropOldestRecord(): void {
+    this.#trail[this.#trailStart] = undefined as unknown as AuditRecord;
+    this.#trailStart += 1;
+    if (this.#trailStart >= this.#maxTrail) this.#compactTrail();
+  }
+
+  #compactTrail(): void {
+    this.#trail = this.#trail.slice(this.#trailStart);
+    this.#trailStart = 0;
   }
 
   hasPermission(permission: string): boolean {

@@ -103,9 +103,13 @@ describe('an app with remote tools', () => {
           tokens: null,
           allowUnauthenticated: false,
           allowedHosts: [],
+          allowedOrigins: [],
           publicUrl: null,
           maxSessions: null,
           sessionIdleTimeoutSeconds: null,
+          maxConnections: null,
+          headersTimeoutSeconds: null,
+          requestTimeoutSeconds: null,
         },
       },
       { color: false, out: (line) => lines.push(line), err: (line) => lines.push(line) },
@@ -121,6 +125,8 @@ describe('an app with remote tools', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     // The remote tool is its own server's to serve; the composite that calls it is this app's.
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['relay']);
+    // The banner counts what is served, not the registry (which holds the remote tool too).
+    expect(lines.join('\n')).toContain(`toolgen: serving 1 tools at ${url}`);
     const result = await client.callTool({ name: 'relay', arguments: { via: 'serve' } });
     expect(result.structuredContent).toEqual({ via: 'serve', echoed: 'serve' });
     await client.close();

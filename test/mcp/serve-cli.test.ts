@@ -5,6 +5,7 @@
  * metadata is published; `--store` makes a wait step suspend. And `toolgen run` with and without `--store`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { connect as connectSocket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -200,4 +201,85 @@ describe('toolgen serve and the expression budget', () => {
       child.kill('SIGTERM');
     }
   }, 60_000);
+});
+
+describe('toolgen serve --http and the requests it refuses', () => {
+  /** What a raw connection receives until the server closes it. */
+  function raw(url: string, send: string | null): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connectSocket(Number(new URL(url).port), '127.0.0.1');
+      let received = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+      socket.once('close', () => resolve(received)).once('error', reject);
+      if (send !== null) socket.write(send);
+    });
+  }
+
+  it('--allowed-origins and --headers-timeout reach the server', async () => {
+    const { url, child } = await serve([
+      '--http',
+      '0',
+      '--allowed-origins',
+      'https://app.example.test',
+      '--headers-timeout',
+      '0.2',
+    ]);
+    try {
+      const initialize = (origin: string) =>
+        raw(
+          url,
+          [
+            'POST /mcp HTTP/1.1',
+            'Host: localhost',
+            `Origin: ${origin}`,
+            'Content-Type: application/json',
+            'Accept: application/json, text/event-stream',
+            'Connection: close',
+            'Content-Length: 2',
+            '',
+            '{}',
+          ].join('\r\n'),
+        );
+      expect(await initialize('https://evil.example.test')).toMatch(/^HTTP\/1\.1 403[^]*--allowed-origins/);
+      expect(await initialize('https://app.example.test')).not.toMatch(/^HTTP\/1\.1 403/);
+      // Headers never finished: 408 once --headers-timeout has passed, instead of Node's 60 s.
+      expect(await raw(url, 'POST /mcp HTTP/1.1\r\nHost: localhost\r\n')).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it('--max-connections closes a connection past the cap as it arrives', async () => {
+    const { url, child } = await serve(['--http', '0', '--max-connections', '2']);
+    const held = [connectSocket(Number(new URL(url).port), '127.0.0.1')];
+    try {
+      await new Promise((resolve) => held[0]!.once('connect', resolve));
+      held.push(connectSocket(Number(new URL(url).port), '127.0.0.1'));
+      await new Promise((resolve) => held[1]!.once('connect', resolve));
+      // The third is closed without an answer; the two held stay open (10 s for their headers).
+      expect(await raw(url, null)).toBe('');
+    } finally {
+      for (const socket of held) socket.destroy();
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it.each([
+    [
+      ['--headers-timeout', '40', '--request-timeout', '20'],
+      '--headers-timeout (40) cannot be longer than --request-timeout (20)',
+    ],
+    [['--allowed-origins', 'https://app.example.test/path'], '--allowed-origins takes origins'],
+    [['--max-connections', '0'], 'expected a whole number of at least 1'],
+  ])('refuses %j', (flags, message) => {
+    const run = toolgen('serve', '--http', '0', ...flags);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+
+  it('refuses the HTTP flags without --http', () => {
+    const run = toolgen('serve', '--allowed-origins', 'https://app.example.test');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--allowed-origins applies to --http only');
+  });
 });

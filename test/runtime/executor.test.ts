@@ -401,6 +401,41 @@ describe('ChainExecutor: policies and audit', () => {
     expect(context.trail).toEqual([]);
   });
 
+  it('keeps the newest 10,000 records by default in a context that runs chain after chain, dropping the oldest', async () => {
+    const context = new AuditContext({ userId: 'u1', sessionId: 's1' });
+    const run = new ChainExecutor({ registry: new ToolRegistry([counter]), context });
+    const tenSteps = chain(
+      'ten',
+      Array.from({ length: 10 }, (_, i) =>
+        step(`s${i}`, 'count', { inputs: { n: i }, next: i < 9 ? `s${i + 1}` : null }),
+      ),
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < 1500; i += 1) {
+      const result = await run.executeChain(tenSteps);
+      ids.push(result.chain_id);
+      // Counted after every chain: the trail grows to the bound and stays there.
+      expect(context.trail.length).toBe(Math.min(10 * (i + 1), 10_000));
+    }
+    // 15,000 attempts: the newest 10,000 are kept, in order, from chain 501 on.
+    expect(context.trail[0]).toMatchObject({ chainId: ids[500], stepId: 's0' });
+    expect(context.trail.at(-1)).toMatchObject({ chainId: ids[1499], stepId: 's9' });
+    expect(context.chains.size).toBe(1000);
+  });
+
+  it('keeps maxTrailRecords records, Infinity keeps every one, and a bound that is not a count is refused', async () => {
+    const bounded = new AuditContext({ userId: 'u1', sessionId: 's1', maxTrailRecords: 3 });
+    const unbounded = new AuditContext({ userId: 'u1', sessionId: 's1', maxTrailRecords: Infinity });
+    for (const context of [bounded, unbounded]) {
+      const run = new ChainExecutor({ registry: new ToolRegistry([echo]), context });
+      for (const message of ['a', 'b', 'c', 'd', 'e']) await run.call('echo', { message });
+    }
+    expect(bounded.trail.map((record) => record.input)).toEqual([{ message: 'c' }, { message: 'd' }, { message: 'e' }]);
+    expect(unbounded.trail).toHaveLength(5);
+    expect(() => new AuditContext({ userId: 'u1', sessionId: 's1', maxTrailRecords: -1 })).toThrow(RuntimeUsageError);
+    expect(() => new AuditContext({ userId: 'u1', sessionId: 's1', maxTrailRecords: 1.5 })).toThrow(/maxTrailRecords/);
+  });
+
   it('keeps the newest 1,000 finished chains, forgetting the one that finished first', () => {
     const context = new AuditContext({ userId: 'u1', sessionId: 's1' });
     const planned = context.planChain([{ name: 'echo' }]);
