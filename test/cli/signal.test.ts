@@ -178,7 +178,7 @@ describe('toolgen runs and toolgen signal', () => {
       toolgenWith(['--import', later], 'resume', runId, '--store', store, ...CALLER, '--json').stdout,
     ) as { success: boolean; status: string };
     expect([json.success, json.status]).toEqual([true, 'partial']);
-    expect(listing()).toEqual({ suspended: [], unfinished: [] });
+    expect(listing()).toEqual({ suspended: [], unfinished: [], corrupt: [] });
   });
 
   it.each([
