@@ -7,8 +7,8 @@
  *   rescan of the folder, as a request a second after the last one makes. Target: at most 2x the
  *   floor, and under 100 ms.
  * - the first listing of all (every journal read once), reported;
- * - the delay from a journal written to the `/events` stream announcing it. Target: under a second
- *   past the one-second poll, so under 2 s.
+ * - the delay from a journal written to the `/events` stream announcing it (the file system's
+ *   notification wakes the stream). Target: under a second.
  * - the process's memory (RSS) with the runs listed, reported.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -163,6 +163,31 @@ describe('createStudioHandler', () => {
         expect(form.contains(page.getElementById(label.getAttribute('for')!))).toBe(true);
   });
 
+  it('announces a journal write on /events when it happens, not at the next look at the store', async () => {
+    // A poll of ten minutes: only the store's own notification can bring the event within the test.
+    const handler = createStudioHandler({
+      store,
+      registry: createToolRegistry(),
+      context: context(),
+      loginToken: 't',
+      pollMs: 600_000,
+    });
+    const cookie = await signIn(handler, 't');
+    const events = await handler(at('/events', { cookie }));
+    expect(events.headers.get('content-type')).toBe('text/event-stream');
+    const reader = events.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const registry = createToolRegistry();
+    const executor = new ChainExecutor({ registry, context: context(), store });
+    const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 7000 };
+    await executor.runComposite(registry.get('approved_transfer')!, input, { runId: 'another' });
+    const next = new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(first).toMatch(/^retry: 2000\ndata: (\d+)\n\n$/);
+    const version = (text: string) => Number(/data: (\d+)/.exec(text)![1]);
+    expect(version(next)).toBeGreaterThan(version(first));
+  }, 60_000);
+
   it('takes no answer when read-only', async () => {
     const handler = studio({ loginToken: 't', readOnly: true });
     const cookie = await signIn(handler, 't');
