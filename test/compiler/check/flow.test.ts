@@ -59,9 +59,12 @@ describe('definitions', () => {
       expect(flow.atStep.size).toBe(length);
       return bytes;
     };
+    // What else the process allocates meanwhile (code compiled lazily, another test's leftovers) only
+    // adds: the least of three measurements is the flow's own.
+    const least = (length: number) => Math.min(retained(length), retained(length), retained(length));
     // Eight times the steps: about eight times the memory (ten to twelve: the tries fill out); a square
     // would be 64 times.
-    expect(retained(4800) / retained(600)).toBeLessThan(16);
+    expect(least(4800) / least(600)).toBeLessThan(16);
   });
 });
 
