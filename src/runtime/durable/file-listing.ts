@@ -187,7 +187,11 @@ export class FileRunListing {
     const removed = this.#summaries
       .filter((run) => run.endedAt !== null && Date.parse(run.endedAt) < limit)
       .map((run) => run.runId);
-    for (const runId of removed) rmSync(this.#journal(runId), { force: true });
+    for (const runId of removed) {
+      rmSync(this.#journal(runId), { force: true });
+      // The claims of a run that ended are never asked about again (a link is removed, not followed).
+      rmSync(path.join(this.dir, 'claims', runId), { recursive: true, force: true });
+    }
     this.invalidate();
     return removed;
   }

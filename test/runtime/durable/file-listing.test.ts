@@ -3,7 +3,7 @@
  * it follows the store as runs suspend and end, removes only finished runs when pruning, and lists
  * 10,000 runs fast once it has read them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -102,8 +102,12 @@ describe('FileRunListing', () => {
     await transfer('small', 100);
     await transfer('big', 5000);
     const listing = new FileRunListing(dir);
+    expect(existsSync(path.join(dir, 'claims', 'small'))).toBe(true);
     expect(listing.pruneFinished('2100-01-01T00:00:00Z')).toEqual(['small']);
     expect(listing.list().runs.map((run) => run.runId)).toEqual(['big']);
+    // Its claims go with it; the waiting run keeps its own.
+    expect(existsSync(path.join(dir, 'claims', 'small'))).toBe(false);
+    expect(existsSync(path.join(dir, 'claims', 'big'))).toBe(true);
   });
 
   it('lists 10,000 runs: the first page fast once read', () => {
