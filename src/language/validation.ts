@@ -105,6 +105,43 @@ function firstBadPattern(schema: unknown): Omit<SchemaRefusal, 'reason'> | null 
   return null;
 }
 
+/** Keywords that make ajv look a schema up by a name: only compiling it tells whether it resolves. */
+const NAMING = new Set([
+  '$ref',
+  '$dynamicRef',
+  '$recursiveRef',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+]);
+const DIALECTS = /^https?:\/\/json-schema\.org\/(draft-07\/schema#?|draft\/2019-09\/schema|draft\/2020-12\/schema)$/;
+
+/**
+ * Whether ajv will compile a schema, known without compiling it (compiling is the slow part): a
+ * guard, true only for a schema that names nothing by reference, whose `$schema` (if any) is a
+ * dialect toolgen knows, that its dialect's meta-schema accepts and whose patterns the linear-time
+ * engine compiles. False means "compile it to know" (`schemaRefusal`), never "it fails".
+ *
+ * @example schemaSurelyCompiles({ type: 'string', pattern: '^a' }) // true
+ */
+export function schemaSurelyCompiles(schema: JsonSchema): boolean {
+  const dialect = schema['$schema'];
+  if (dialect !== undefined && !(typeof dialect === 'string' && DIALECTS.test(dialect))) return false;
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) pending.push(...value);
+    else
+      for (const [key, item] of Object.entries(value)) {
+        if (NAMING.has(key)) return false;
+        pending.push(item);
+      }
+  }
+  return ajvFor(schema).validateSchema(schema) === true && firstBadPattern(schema) === null;
+}
+
 /** Drops a schema's compiled validator (ajv keeps every schema it compiled until told otherwise). */
 export function forgetValidator(schema: JsonSchema): void {
   compiled.delete(schema);
