@@ -230,11 +230,22 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
     output.out(`toolgen check: the YAML has problems; ${summary(diagnostics)}`);
     return EXIT.problems;
   };
+  // Up to date: what is on disk is what the build emits, so the server modules there are the ones to type-check.
+  const checkedUpToDate = async (files: number) => {
+    const { serverModuleTypes } = await import('./server-types.js');
+    const types = await serverModuleTypes(settings.outDir, cache?.dir ?? null);
+    if (types.diagnostics.length === 0) return upToDate(files);
+    printDiagnostics(output, types.diagnostics, types.sources);
+    output.out(
+      `toolgen check: the generated code for other servers does not type-check; ${summary(types.diagnostics)}`,
+    );
+    return EXIT.problems;
+  };
   if (cache?.hit) {
     // Nothing changed since the last run: its diagnostics stand; the files are compared by size and mtime.
     printDiagnostics(output, cache.hit.diagnostics, cache.fingerprint.texts);
     if (hasErrors(cache.hit.diagnostics)) return yamlProblems(cache.hit.diagnostics);
-    if (outputsMatch(cache.hit, settings.outDir)) return upToDate(cache.hit.files);
+    if (outputsMatch(cache.hit, settings.outDir)) return checkedUpToDate(cache.hit.files);
   }
   const compiler = await compilerWith(settings, cache);
   // Each file is compared with the disk as it is emitted, and let go.
@@ -250,7 +261,7 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
   const outOfDate = stale.length + missing.length + orphans.length;
   // Compared by content just now: the files' stamps are good for the next run.
   saveCache(cache, compiler, result, outOfDate === 0 ? comparer : null);
-  if (outOfDate === 0) return upToDate(comparer.compared);
+  if (outOfDate === 0) return checkedUpToDate(comparer.compared);
   // Stale: on disk but different; missing: not on disk; orphaned: generated, and no tool makes it any more.
   for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
   for (const file of missing) output.out(`  missing:  ${shown(options.root, file)}`);
