@@ -106,7 +106,7 @@ export class DbosRunListing implements RunListing {
       const distinct = (column: string) =>
         this.#pool
           .query<{ name: string }>(
-            `SELECT DISTINCT ${column} AS name FROM ${this.#runs} WHERE ${column} IS NOT NULL ORDER BY 1 COLLATE "C"`,
+            `SELECT DISTINCT ${column} COLLATE "C" AS name FROM ${this.#runs} WHERE ${column} IS NOT NULL ORDER BY name`,
           )
           .then(({ rows }) => rows.map((row) => row.name));
       const [tools, callers] = await Promise.all([distinct('tool'), distinct('caller')]);
@@ -128,7 +128,6 @@ export class DbosRunListing implements RunListing {
 
   /** Nothing is cached but the facets, which the version guards. */
   invalidate(): void {}
-
 }
 
 /** The ids of the runs a DBOS workflow (named `workflow`) runs, or will: queued, or pending on a live executor. */
@@ -168,7 +167,8 @@ class Where {
 
   filter(query: RunQuery): void {
     const statuses = RUN_STATUSES.filter((status) => query.status?.includes(status));
-    if (statuses.length > 0) this.#parts.push(`(${statuses.map((status) => `(${this.#conditions[status]})`).join(' OR ')})`);
+    if (statuses.length > 0)
+      this.#parts.push(`(${statuses.map((status) => `(${this.#conditions[status]})`).join(' OR ')})`);
     if (query.tool) this.#parts.push(`r.tool = ${this.#value(query.tool)}`);
     if (query.caller) this.#parts.push(`r.caller = ${this.#value(query.caller)}`);
     // As the file store's listing: a time that does not parse matches nothing.

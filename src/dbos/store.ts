@@ -374,10 +374,9 @@ export class DbosRunStore implements ListedRunStore, RunDispatcher {
    * rejects with the driver's error when it cannot. What `toolgen studio --dbos` checks first.
    */
   async hasJournal(): Promise<boolean> {
-    const { rows } = await this.#pool.query<{ found: boolean }>(
-      `SELECT to_regclass($1) IS NOT NULL AS found`,
-      [`"${this.#schema}".runs`],
-    );
+    const { rows } = await this.#pool.query<{ found: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS found`, [
+      `"${this.#schema}".runs`,
+    ]);
     return rows[0]!.found;
   }
 
