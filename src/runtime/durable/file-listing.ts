@@ -14,55 +14,10 @@ import path from 'node:path';
 import type { ChainResult, ChainWaiting } from '../result.js';
 import { decodeJournal } from './line-format.js';
 import type { JournalRecord, StartRecord } from './records.js';
-import type { RunFacets, RunListing } from './run-listing.js';
+import type { RunFacets, RunListing, RunPage, RunQuery, RunSummary } from './run-listing.js';
 
-/**
- * Where a run is. On a file store `running` means the index lists it as running: a process runs it
- * now, or a crash left it (`toolgen resume` continues it); the files cannot tell the two apart.
- */
-export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'unfinished';
-
-export const RUN_STATUSES: readonly RunStatus[] = ['running', 'waiting', 'succeeded', 'failed', 'unfinished'];
-
-export interface RunSummary {
-  readonly runId: string;
-  readonly tool: string;
-  readonly status: RunStatus;
-  /** ISO time the run started. */
-  readonly startedAt: string;
-  /** ISO time it ended; null while it has not. */
-  readonly endedAt: string | null;
-  /** Who started it (`userId` of the starting executor's context). */
-  readonly caller: string;
-  /** What it waits for, when waiting. */
-  readonly waiting: ChainWaiting | null;
-  /** Why it failed, when it did. */
-  readonly failure: string | null;
-}
-
-export interface RunQuery {
-  /** Only runs in one of these states (all when empty or absent). */
-  readonly status?: readonly RunStatus[];
-  readonly tool?: string;
-  readonly caller?: string;
-  /** Only runs started at or after this ISO time. */
-  readonly from?: string;
-  /** Only runs started before this ISO time. */
-  readonly to?: string;
-  /** Runs per page (default 50, at most 500). */
-  readonly limit?: number;
-  /** The `next` of the page before. */
-  readonly cursor?: string | null;
-}
-
-export interface RunPage {
-  /** Newest first. */
-  readonly runs: readonly RunSummary[];
-  /** Pass as `cursor` for the page after; null on the last page. */
-  readonly next: string | null;
-  /** How many runs match the query, on every page. */
-  readonly total: number;
-}
+export { RUN_STATUSES } from './run-listing.js';
+export type { RunPage, RunQuery, RunStatus, RunSummary } from './run-listing.js';
 
 /** How long a burst of writes may take before `watch` calls: one rescan for the burst. */
 const SETTLE_MS = 50;
