@@ -148,13 +148,8 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
   if (parts[0] !== 'runs') return text(404, 'No such page.');
   if (parts.length === 1) {
     const query = runQueryOf(url.searchParams);
-    const facets = await studio.listing.facets();
-    const body = runsBody({
-      base: studio.base,
-      params: url.searchParams,
-      page: await studio.listing.list(query),
-      ...facets,
-    });
+    const [facets, listed] = await Promise.all([studio.listing.facets(), studio.listing.list(query)]);
+    const body = runsBody({ base: studio.base, params: url.searchParams, page: listed, ...facets });
     return htmlPage(studio, 'Runs', 'runs', body);
   }
   const runId = parts[1]!;
