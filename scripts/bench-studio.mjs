@@ -23,8 +23,8 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Writes a finished run's journal. */
-function writeRun(dir, encodeRecord, index, start) {
+/** A finished run's two records: its start and its end. */
+function finishedRun(index, start) {
   const runId = `r${String(index).padStart(6, '0')}`;
   const startedAt = new Date(start + index * 1000).toISOString();
   const first = {
@@ -46,7 +46,13 @@ function writeRun(dir, encodeRecord, index, start) {
     results: [],
     execution_history: [],
   };
-  writeFileSync(path.join(dir, 'runs', `${runId}.jsonl`), encodeRecord(first) + encodeRecord({ type: 'end', result }));
+  return { runId, first, end: { type: 'end', result } };
+}
+
+/** Writes a finished run's journal. */
+function writeRun(dir, encodeRecord, index, start) {
+  const { runId, first, end } = finishedRun(index, start);
+  writeFileSync(path.join(dir, 'runs', `${runId}.jsonl`), encodeRecord(first) + encodeRecord(end));
 }
 
 export async function studioBench({ runs = 10_000, rounds = 7 } = {}) {
@@ -146,29 +152,9 @@ export async function studioDbosBench({ runs = 10_000, rounds = 7, url } = {}) {
     const lane = async () => {
       while (next < runs) {
         const index = next++;
-        const runId = `r${String(index).padStart(6, '0')}`;
-        const startedAt = new Date(start + index * 1000).toISOString();
-        const tool = index % 2 ? 'a' : 'b';
-        await store.create(runId, {
-          type: 'start',
-          runId,
-          tool,
-          planHash: 'x',
-          chainId: runId,
-          startedAt,
-          input: {},
-          userId: 'u',
-        });
-        const result = {
-          success: true,
-          status: 'success',
-          started_at: startedAt,
-          completed_at: startedAt,
-          final_state: {},
-          results: [],
-          execution_history: [],
-        };
-        await store.append(runId, { type: 'end', result });
+        const { runId, first, end } = finishedRun(index, start);
+        await store.create(runId, first);
+        await store.append(runId, end);
         await store.mark(runId, { status: 'finished' });
       }
     };

@@ -1114,9 +1114,9 @@ async function main() {
     const dbos = await studioDbosBench({ runs: size(10_000, 50), rounds: size(7, 1), url: pgUrl });
     if (dbos) {
       row(
-        `studio on DBOS: first page of ${dbos.runs} runs`,
+        `studio on DBOS: ${dbos.runs} runs`,
         ms(dbos.pageMs),
-        `floor (store.listing()) ${ms(dbos.floorMs)}`,
+        `first page; floor (store.listing()) ${ms(dbos.floorMs)}`,
       );
       ratioRow(dbos.pageMs / dbos.floorMs, 2);
       row('  under 100 ms', dbos.pageMs < 100 ? 'ok' : 'MISSED');
