@@ -23,8 +23,8 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Writes a finished run's journal. */
-function writeRun(dir, encodeRecord, index, start) {
+/** A finished run's two records: its start and its end. */
+function finishedRun(index, start) {
   const runId = `r${String(index).padStart(6, '0')}`;
   const startedAt = new Date(start + index * 1000).toISOString();
   const first = {
@@ -46,7 +46,13 @@ function writeRun(dir, encodeRecord, index, start) {
     results: [],
     execution_history: [],
   };
-  writeFileSync(path.join(dir, 'runs', `${runId}.jsonl`), encodeRecord(first) + encodeRecord({ type: 'end', result }));
+  return { runId, first, end: { type: 'end', result } };
+}
+
+/** Writes a finished run's journal. */
+function writeRun(dir, encodeRecord, index, start) {
+  const { runId, first, end } = finishedRun(index, start);
+  writeFileSync(path.join(dir, 'runs', `${runId}.jsonl`), encodeRecord(first) + encodeRecord(end));
 }
 
 export async function studioBench({ runs = 10_000, rounds = 7 } = {}) {
@@ -110,5 +116,70 @@ export async function studioBench({ runs = 10_000, rounds = 7 } = {}) {
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same first page on DBOS: `runs` finished runs written through a `DbosRunStore` (a start and an
+ * end record each) into a database of their own on `url`'s server, then the first page of `/runs`
+ * through the studio's handler against the floor, the store's own listing (`store.listing().list`)
+ * of the same page, interleaved round by round. Null when no PostgreSQL answers at `url`.
+ */
+export async function studioDbosBench({ runs = 10_000, rounds = 7, url } = {}) {
+  const pg = (await import('pg')).default;
+  const runtime = await import(new URL('runtime/index.js', DIST).href);
+  const { DbosRunStore } = await import(new URL('dbos/index.js', DIST).href);
+  const { createStudioHandler } = await import(new URL('studio/index.js', DIST).href);
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const database = `toolgen_bench_studio_${process.pid}`;
+  const target = new URL(url);
+  target.pathname = `/${database}`;
+  const store = new DbosRunStore({ systemDatabaseUrl: target.toString(), logLevel: 'error' });
+  try {
+    const handler = createStudioHandler({
+      store,
+      registry: new runtime.ToolRegistry(),
+      context: new runtime.AuditContext({ userId: 'bench', sessionId: 'bench', keepTrail: false }),
+    });
+    await store.launch();
+    const start = Date.UTC(2026, 0, 1);
+    let next = 0;
+    const lane = async () => {
+      while (next < runs) {
+        const index = next++;
+        const { runId, first, end } = finishedRun(index, start);
+        await store.create(runId, first);
+        await store.append(runId, end);
+        await store.mark(runId, { status: 'finished' });
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, lane));
+    const listing = store.listing();
+    const get = async (path) => {
+      const response = await handler(new Request(`http://127.0.0.1${path}`, { headers: { host: '127.0.0.1' } }));
+      await response.text();
+    };
+    await get('/runs');
+    await listing.list({ limit: 50 });
+    const floor = [];
+    const page = [];
+    for (let round = 0; round < rounds; round += 1) {
+      let at = performance.now();
+      await listing.list({ limit: 50 });
+      floor.push(performance.now() - at);
+      at = performance.now();
+      await get('/runs');
+      page.push(performance.now() - at);
+    }
+    return { runs, floorMs: median(floor), pageMs: median(page) };
+  } finally {
+    await store.shutdown().catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
   }
 }

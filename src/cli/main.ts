@@ -277,7 +277,8 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       .description(
         'serve a page of the runs in a store, each with its graph and steps, and an inbox that answers waiting runs',
       )
-      .requiredOption('--store <dir>', storeHelp)
+      .option('--store <dir>', 'the file store: the --store DIR of `toolgen run` or `toolgen serve` (or --dbos)')
+      .option('--dbos <url>', "the PostgreSQL URL of a DbosRunStore's system database (or --store)")
       .option('--port <port>', 'the port to serve on (0 for any free port)', studioPort, 4319)
       .option('--host <host>', 'the loopback address to bind', '127.0.0.1')
       .option('--allowed-hosts <list>', 'comma-separated host names requests may be addressed to, besides localhost')
@@ -291,7 +292,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
     code = await studioCommand(
       {
         ...(await callerSettings(options)),
-        store: options.store,
+        store: studioStore(options),
         port: options.port,
         host: options.host,
         readOnly: options.readOnly === true,
@@ -454,7 +455,8 @@ interface ContinueFlags {
 }
 
 interface StudioFlags {
-  readonly store: string;
+  readonly store?: string;
+  readonly dbos?: string;
   readonly port: number;
   readonly host: string;
   readonly allowedHosts?: string;
@@ -510,6 +512,17 @@ function port(value: string): number {
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
     throw new UsageError(`--http takes a port number (0 for any free port); got '${value}'`);
   return parsed;
+}
+
+/** Which store the studio shows: exactly one of `--store DIR` and `--dbos URL`. */
+function studioStore(options: StudioFlags): { readonly dir: string } | { readonly dbos: string } {
+  if (options.store !== undefined && options.dbos !== undefined)
+    throw new UsageError('give --store DIR or --dbos URL, not both: the studio shows one store');
+  if (options.store !== undefined) return { dir: options.store };
+  if (options.dbos !== undefined) return { dbos: options.dbos };
+  throw new UsageError(
+    'give the store to show: --store DIR (a file store) or --dbos URL (the PostgreSQL of a DbosRunStore)',
+  );
 }
 
 function studioPort(value: string): number {

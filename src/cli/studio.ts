@@ -1,5 +1,5 @@
 /**
- * `toolgen studio --store DIR`: serves the studio (`@toolgen/runtime/studio`) over the store on
+ * `toolgen studio --store DIR` (or `--dbos URL`): serves the studio (`@toolgen/runtime/studio`) over the store on
  * 127.0.0.1, with the app's registry and the caller the flags give, and prints one URL whose
  * one-time token signs a browser in. Nothing else it prints carries a token or a payload. It stops on
  * Ctrl-C (or SIGTERM) and stops the MCP servers the registry started.
@@ -15,13 +15,13 @@ import { secret } from '../studio/sessions.js';
 import { EXIT, UsageError } from './exit.js';
 import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
-import { openStore } from './runs.js';
+import { openStudioStore, type StudioStoreFlag } from './studio-store.js';
 
 export interface StudioCommandOptions {
   readonly root: string;
   readonly projectRoot: string;
   readonly registry: string;
-  readonly store: string;
+  readonly store: StudioStoreFlag;
   readonly userId: string;
   readonly permissions: readonly string[];
   readonly casefileId: string | null;
@@ -46,8 +46,15 @@ export async function studioCommand(
     throw new UsageError(
       `--host ${options.host} is not a loopback address: the studio serves only this machine for now (it answers waits as '${options.userId}')`,
     );
-  const store = openStore(options.root, options.store);
-  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  const opened = await openStudioStore(options.root, options.store);
+  const { store } = opened;
+  let registry;
+  try {
+    registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
   const loginToken = secret();
   const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
   const append = (line: unknown) => {
@@ -74,6 +81,7 @@ export async function studioCommand(
   });
   const server = createServer(toNodeListener(handler));
   try {
+    await opened.start();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());
@@ -82,7 +90,7 @@ export async function studioCommand(
     const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
     output.out(`http://${host}:${port}/?token=${loginToken}`);
     output.err(
-      `toolgen: studio of ${options.store} on port ${port}${options.readOnly ? ', read-only' : `, answering as '${options.userId}'`} (Ctrl-C to stop)`,
+      `toolgen: studio of ${opened.name} on port ${port}${options.readOnly ? ', read-only' : `, answering as '${options.userId}'`} (Ctrl-C to stop)`,
     );
     await new Promise<void>((resolve) => {
       const onSignal = () => resolve();
@@ -93,7 +101,7 @@ export async function studioCommand(
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    store.close();
+    await opened.close();
     await registry.close();
   }
 }

@@ -24,6 +24,7 @@ export { FileRunStore } from './durable/file-store.js';
 export type { FileRunStoreOptions } from './durable/file-store.js';
 export { FileRunListing, RUN_STATUSES } from './durable/file-listing.js';
 export type { FileRunListingOptions, RunPage, RunQuery, RunStatus, RunSummary } from './durable/file-listing.js';
+export type { ListedRunStore, RunFacets, RunListing } from './durable/run-listing.js';
 export type {
   ContinueHere,
   DispatchedResult,

@@ -1,7 +1,8 @@
 /**
  * The studio as one function from a standard `Request` to a `Response`: what `toolgen studio` serves
  * and what an app mounts in its own server (Express, Hono, Fastify: see `toNodeListener` and the
- * README). It reads the store through a `FileRunListing`, renders pages on the server, and delivers
+ * README). It reads the store through its `RunListing` (a file store's folder, or a `DbosRunStore`'s
+ * tables, in SQL), renders pages on the server, and delivers
  * a wait's signal through the executor, as `toolgen signal` does: the run goes on in this process,
  * with the registry's handlers, as the studio's caller.
  *
@@ -13,9 +14,9 @@ import {
   AuditContext,
   ChainExecutor,
   DurableRunError,
-  FileRunListing,
   type ExpressionBudget,
-  type FileRunStore,
+  type ListedRunStore,
+  type RunListing,
   type ToolRegistry,
 } from '../runtime/index.js';
 import { randomBytes } from 'node:crypto';
@@ -31,8 +32,11 @@ import { csrfMatches, Sessions, type Session } from './sessions.js';
 import { liveEvents } from './events.js';
 
 export interface StudioOptions {
-  /** The file store whose runs the studio shows and answers. */
-  readonly store: FileRunStore;
+  /**
+   * The store whose runs the studio shows and answers: a `FileRunStore`, or a `DbosRunStore` of
+   * `@toolgen/runtime/dbos` (create the handler before the store's `launch()`: its executor is the store's).
+   */
+  readonly store: ListedRunStore;
   /** The app's tools (the generated index's `createToolRegistry()`): graphs, types, and the handlers a signalled run goes on with. */
   readonly registry: ToolRegistry;
   /** Who answers: a signalled run goes on as this caller, and its policies are checked against it. */
@@ -80,7 +84,7 @@ const MAX_FORM_BYTES = 1_000_000;
  */
 export function createStudioHandler(options: StudioOptions): StudioHandler {
   const base = (options.basePath ?? '').replace(/\/+$/, '');
-  const listing = new FileRunListing(options.store.dir, { rescanMs: Math.max(options.pollMs ?? 1000, 1000) });
+  const listing = options.store.listing({ rescanMs: Math.max(options.pollMs ?? 1000, 1000) });
   const executor = new ChainExecutor({
     registry: options.registry,
     context: options.context,
@@ -118,7 +122,7 @@ export function createStudioHandler(options: StudioOptions): StudioHandler {
 interface Studio {
   readonly options: StudioOptions;
   readonly base: string;
-  readonly listing: FileRunListing;
+  readonly listing: RunListing;
   readonly executor: ChainExecutor;
   readonly readOnly: boolean;
 }
@@ -144,12 +148,12 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
   if (parts[0] !== 'runs') return text(404, 'No such page.');
   if (parts.length === 1) {
     const query = runQueryOf(url.searchParams);
-    const facets = studio.listing.facets();
-    const body = runsBody({ base: studio.base, params: url.searchParams, page: studio.listing.list(query), ...facets });
+    const [facets, listed] = await Promise.all([studio.listing.facets(), studio.listing.list(query)]);
+    const body = runsBody({ base: studio.base, params: url.searchParams, page: listed, ...facets });
     return htmlPage(studio, 'Runs', 'runs', body);
   }
   const runId = parts[1]!;
-  const records = studio.listing.records(runId);
+  const records = await studio.listing.records(runId);
   const view = records ? runView(records) : null;
   if (!view)
     return htmlPage(
@@ -165,7 +169,7 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
     const body = runBody({
       base: studio.base,
       view,
-      summary: studio.listing.summary(runId),
+      summary: await studio.listing.summary(runId),
       registry: studio.options.registry,
       ...(answered ? { notice: `Signal ${answered} delivered as ${studio.options.context.userId}.` } : {}),
     });
@@ -178,12 +182,14 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
   return htmlPage(studio, 'No such page', 'run', html`<h1>No such step</h1>`, 404);
 }
 
-function inbox(studio: Studio, session: Session, refused?: RefusedAnswer, status = 200): Response {
-  const page = studio.listing.list({ status: ['waiting'], limit: 500 });
-  const waiting = page.runs.map((summary) => {
-    const records = studio.listing.records(summary.runId);
-    return { summary, view: records ? runView(records) : null };
-  });
+async function inbox(studio: Studio, session: Session, refused?: RefusedAnswer, status = 200): Promise<Response> {
+  const page = await studio.listing.list({ status: ['waiting'], limit: 500 });
+  const waiting = await Promise.all(
+    page.runs.map(async (summary) => {
+      const records = await studio.listing.records(summary.runId);
+      return { summary, view: records ? runView(records) : null };
+    }),
+  );
   const body = inboxBody({
     base: studio.base,
     csrf: session.csrf,
@@ -202,7 +208,7 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   if (form instanceof Response) return form;
   const signal = form.get('_signal') ?? '';
   const runs = [...new Set(form.getAll('run'))];
-  const first = runs.length > 0 ? studio.listing.summary(runs[0]!)?.waiting : undefined;
+  const first = runs.length > 0 ? (await studio.listing.summary(runs[0]!))?.waiting : undefined;
   const payload = first ? payloadFromForm(first.schema, form, BULK_PREFIX).value : undefined;
   if (form.get('_confirm') !== 'yes') {
     const body = bulkReviewBody({ base: studio.base, form, runs, signal, payload });
@@ -210,7 +216,7 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   }
   const outcomes: { runId: string; outcome: string }[] = [];
   for (const runId of runs) {
-    const waiting = studio.listing.summary(runId)?.waiting;
+    const waiting = (await studio.listing.summary(runId))?.waiting;
     const read = waiting ? payloadFromForm(waiting.schema, form, BULK_PREFIX) : null;
     let outcome: string;
     if (!read) outcome = 'not waiting';
@@ -261,7 +267,7 @@ async function postedForm(studio: Studio, request: Request, session: Session): P
 async function answer(studio: Studio, request: Request, runId: string, session: Session): Promise<Response> {
   const form = await postedForm(studio, request, session);
   if (form instanceof Response) return form;
-  const summary = studio.listing.summary(runId);
+  const summary = await studio.listing.summary(runId);
   const signal = form.get('_signal') ?? '';
   if (!summary?.waiting)
     return inbox(
@@ -294,13 +300,19 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
   return redirect(`${studio.base}/runs/${encodeURIComponent(runId)}?answered=${encodeURIComponent(signal)}`);
 }
 
-function htmlPage(studio: Studio, title: string, current: PageFrame['current'], body: Html, status = 200): Response {
+async function htmlPage(
+  studio: Studio,
+  title: string,
+  current: PageFrame['current'],
+  body: Html,
+  status = 200,
+): Promise<Response> {
   const nonce = randomBytes(16).toString('base64');
   const frame: PageFrame = {
     title,
     base: studio.base,
     nonce,
-    version: studio.listing.version(),
+    version: await studio.listing.version(),
     current,
     readOnly: studio.readOnly,
   };

@@ -5,31 +5,23 @@
  * (`npm run build`). Without chromium it is skipped locally, and fails under CI=true.
  * With STUDIO_SCREENSHOTS=DIR it saves a screenshot of each page there.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Cookie, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
-/** Where screenshots of the pages go (the README's come from `STUDIO_SCREENSHOTS=docs/studio`); none when unset. */
-const SHOTS = process.env['STUDIO_SCREENSHOTS'] ? path.resolve(ROOT, process.env['STUDIO_SCREENSHOTS']) : null;
-const CALLER = ['--permissions', 'banking.transfer'];
-const available = existsSync(CHROMIUM);
-if (!available && process.env['CI'] === 'true')
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-function toolgen(...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
-}
+import {
+  CALLER,
+  chromiumAvailable as available,
+  getWithHost,
+  launchBrowser,
+  SHOTS,
+  Sessions,
+  shoot,
+  startStudio as studioOf,
+  toolgen,
+  type Studio,
+} from './browser-helpers.js';
 
 /** Runs approved_transfer durably; its run id. */
 function transfer(store: string, amount: number): string {
@@ -43,58 +35,8 @@ function transfer(store: string, amount: number): string {
   return added[0]!.replace(/\.jsonl$/, '');
 }
 
-interface Studio {
-  readonly url: string;
-  readonly origin: string;
-  readonly process: ChildProcess;
-}
-
-/** Starts `toolgen studio`; the URL it prints. */
-function startStudio(store: string, ...flags: string[]): Promise<Studio> {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'dist/cli/bin.js'),
-      'studio',
-      '--store',
-      store,
-      '--port',
-      '0',
-      '--user',
-      'dana',
-      ...CALLER,
-      ...flags,
-    ],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/m.exec(out)?.[1];
-      if (url) resolve({ url, origin: new URL(url).origin, process: child });
-    });
-    child.once('exit', (code) => reject(new Error(`toolgen studio exited with ${code}: ${err}`)));
-  });
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** A GET with a Host header of our choosing (a browser would not let us set it). */
-function getWithHost(origin: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${origin}/runs`, { headers: { host } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.once('error', reject);
-    request.end();
-  });
-}
+/** Starts `toolgen studio` over the file store. */
+const startStudio = (store: string, ...flags: string[]) => studioOf(['--store', store], ...flags);
 
 describe.skipIf(!available)('toolgen studio in a browser', () => {
   let store: string;
@@ -102,26 +44,18 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
   let small: string;
   let studio: Studio;
   let browser: Browser;
-  let session: Cookie | undefined;
+  const sessions = new Sessions(
+    () => browser,
+    () => studio,
+  );
+  const signedIn = () => sessions.page();
 
   beforeAll(async () => {
     store = mkdtempSync(path.join(os.tmpdir(), 'toolgen-studio-browser-'));
     small = transfer(store, 100);
     waiting = transfer(store, 5000);
     studio = await startStudio(store, '--audit-log', path.join(store, 'audit.jsonl'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
@@ -138,7 +72,7 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
     expect(page.url()).toBe(`${studio.origin}/runs`);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: 'toolgen_studio', httpOnly: true, sameSite: 'Strict' });
-    session = cookie;
+    sessions.cookie = cookie;
     const table = page.getByRole('table');
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
     await shoot(page, 'runs');
@@ -287,18 +221,4 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
       readOnly.process.kill('SIGTERM');
     }
   });
-
-  /** A new browser context with the session the first test signed in (the token is spent by then). */
-  async function signedIn(): Promise<Page> {
-    const context = await browser.newContext();
-    if (session) {
-      await context.addCookies([session]);
-      return context.newPage();
-    }
-    // The first test did not run (a filtered run): the token is still unspent.
-    const page = await context.newPage();
-    await page.goto(studio.url);
-    session = (await context.cookies())[0];
-    return page;
-  }
 });
