@@ -8,7 +8,7 @@
  * shows its status in words and in colour, and links to its page.
  */
 import type { ChainPlan, PlanStep, StepSequence } from '../runtime/index.js';
-import { html, type Html } from './html.js';
+import { html, svg, type Html } from './html.js';
 
 /** What the run did at a step, as the graph draws it. */
 export type StepState =
@@ -124,22 +124,16 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
     if (lane < 0) {
       const x = centre(rows[edge.from]!.depth);
       const path = `M${x},${bottom(edge.from)} V${top(edge.to) - 2}`;
-      return html`<path
-          d="${path}"
-          class="${style}"
-          marker-end="url(#arrow)"
-        />${label(text, x + 6, bottom(edge.from) + 14)}`;
+      return svg`<path d="${path}" class="${style}" marker-end="url(#arrow)"/>${label(text, x + 6, bottom(edge.from) + 14)}
+`;
     }
     const x = right + 30 + lane * LANE;
     // The end is a narrower pill than a step: the arrow stops at its edge.
     const stop = edge.to === end ? centre(0) + 32 : right + 2;
     const endY = edge.to === end ? top(end) + 13 : middle(edge.to);
     const path = `M${right},${middle(edge.from)} H${x} V${endY} H${stop}`;
-    return html`<path
-        d="${path}"
-        class="${style}"
-        marker-end="url(#arrow)"
-      />${label(text, x + 4, middle(edge.from) - 4)}`;
+    return svg`<path d="${path}" class="${style}" marker-end="url(#arrow)"/>${label(text, x + 4, middle(edge.from) - 4)}
+`;
   });
   const nodes = rows.map((row, index) => (row.step ? node(row.step, row.depth, index) : branchHeading(row, index)));
 
@@ -149,23 +143,13 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
     const branch = step.kind === 'choice' ? options.branches?.get(step.id) : undefined;
     const took = branch === undefined ? '' : `, took ${branch ?? 'the end'}`;
     const line = options.line?.(step.id);
-    return html`<a href="${options.href(step.id)}" aria-label="step ${step.id}: ${state}${took}"
-      ><g class="step">
-        <rect
-          x="${left(depth)}"
-          y="${top(index)}"
-          width="${right - left(depth)}"
-          height="${BOX.height}"
-          rx="6"
-          fill="${FILL[state]}"
-          stroke="#444"
-          ${state === 'not taken' ? html`stroke-dasharray="4 3"` : ''}
-        />
-        <text x="${left(depth) + 10}" y="${top(index) + 18}" class="id">${shorten(`${step.id} ${what}`, 40)}</text>
-        <text x="${left(depth) + 10}" y="${top(index) + 35}" class="state">${state}${took}</text
-        >${line === undefined ? '' : html`<text x="${right - 8}" y="${top(index) + 35}" class="label" text-anchor="end">line ${String(line)}</text>`}</g
-      ></a
-    >`;
+    const dash = state === 'not taken' ? svg` stroke-dasharray="4 3"` : '';
+    const at =
+      line === undefined
+        ? ''
+        : svg`<text x="${right - 8}" y="${top(index) + 35}" class="label" text-anchor="end">line ${String(line)}</text>`;
+    return svg`<a href="${options.href(step.id)}" aria-label="step ${step.id}: ${state}${took}"><g class="step"><rect x="${left(depth)}" y="${top(index)}" width="${right - left(depth)}" height="${BOX.height}" rx="6" fill="${FILL[state]}" stroke="#444"${dash}/><text x="${left(depth) + 10}" y="${top(index) + 18}" class="id">${shorten(`${step.id} ${what}`, 40)}</text><text x="${left(depth) + 10}" y="${top(index) + 35}" class="state">${state}${took}</text>${at}</g></a>
+`;
   }
   function branchHeading(row: Row, index: number): Html {
     return html`<text x="${left(row.depth)}" y="${top(index) + 26}" class="label">branch ${row.branch ?? ''}</text>`;

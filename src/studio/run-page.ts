@@ -34,9 +34,10 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
   const composite = compositeOf(registry.get(start.tool));
   const hide = hider(registry.get(start.tool));
   const status = summary?.status ?? (view.end ? (view.end.success ? 'succeeded' : 'failed') : 'running');
+  const changed = composite !== undefined && hashOf(composite) !== start.planHash;
   const plan = !composite
     ? `the registry has no composite '${start.tool}'`
-    : planHash(composite) === start.planHash
+    : !changed
       ? 'the same as the registry’s build'
       : 'differs from the registry’s build: this run started on another plan';
   const outcome = runOutcome(view, composite);
@@ -86,7 +87,7 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
           : ''
       }
     </dl>
-    ${composite && planHash(composite) !== start.planHash ? planNotice(start, composite) : ''}
+    ${changed ? planNotice(start, composite) : ''}
     ${waiting ? html`<p class="notice">Waits for signal <strong>${waiting.signal}</strong> at step ${waiting.step}${waiting.deadline ? ` until ${waiting.deadline}` : ''}: <a href="${base}/inbox#run-${start.runId}">answer it in the inbox</a>.</p>` : ''}
     <h2>Graph</h2>
     ${graph}
@@ -236,6 +237,15 @@ function staticTypes(
 
 export function compositeOf(tool: ToolDefinition | undefined): ChainPlan | undefined {
   return tool?.implementation.kind === 'composite' ? tool.implementation.plan : undefined;
+}
+
+const hashes = new WeakMap<ChainPlan, string>();
+
+/** The registry's plans do not change while it lives: each is hashed once (a plan of 1,000 steps takes milliseconds). */
+function hashOf(plan: ChainPlan): string {
+  let hash = hashes.get(plan);
+  if (hash === undefined) hashes.set(plan, (hash = planHash(plan)));
+  return hash;
 }
 
 /** A step by id, at any depth of the plan (a branch's, a loop body's). */

@@ -7,7 +7,7 @@
  * no script.
  */
 import type { Attempt, RemoteTarget } from '../runtime/index.js';
-import { html, type Html } from './html.js';
+import { html, svg, type Html } from './html.js';
 
 export interface TimelineAttempt {
   /** The step's key in the journal (`prepare#1`, `fetch.weather/get_weather#1`). */
@@ -62,27 +62,14 @@ export function timelineSvg(
       attempt.via === 'fallback' ? LOOK.fallback : remote ? LOOK.remote : attempt.attempt > 1 ? LOOK.retry : null;
     const waited =
       attempt.waitedMs > 0
-        ? html`<rect
-            x="${x(attempt.startedAt - attempt.waitedMs)}"
-            y="${y}"
-            width="${attempt.waitedMs * scale}"
-            height="14"
-            fill="#dddddd"
-          />`
+        ? svg`<rect x="${x(attempt.startedAt - attempt.waitedMs)}" y="${y}" width="${attempt.waitedMs * scale}" height="14" fill="#dddddd"/>`
         : '';
-    return html`<g role="listitem" aria-label="${what}">
-      <text x="4" y="${y + 11}" class="label"
-        >${key} #${String(attempt.attempt)}${tags.length > 0 ? ` ${tags.map(short).join(' ')}` : ''}</text
-      >
-      ${waited}<rect
-        x="${x(attempt.startedAt)}"
-        y="${y}"
-        width="${Math.max(2, took * scale)}"
-        height="14"
-        fill="${LOOK[result].fill}"
-        ${outline ? html`stroke="${outline.stroke}" stroke-width="2"${outline.dash ? html` stroke-dasharray="${outline.dash}"` : ''}` : ''}
-      />
-    </g>`;
+    const edge = outline
+      ? svg` stroke="${outline.stroke}" stroke-width="2"${outline.dash ? svg` stroke-dasharray="${outline.dash}"` : ''}`
+      : '';
+    const named = `${key} #${String(attempt.attempt)}${tags.length > 0 ? ` ${tags.map(short).join(' ')}` : ''}`;
+    return svg`<g role="listitem" aria-label="${what}"><text x="4" y="${y + 11}" class="label">${named}</text>${waited}<rect x="${x(attempt.startedAt)}" y="${y}" width="${Math.max(2, took * scale)}" height="14" fill="${LOOK[result].fill}"${edge}/></g>
+`;
   });
   const height = 30 + rows.length * ROW;
   return html`<svg
