@@ -10,6 +10,11 @@
  * - the delay from a journal written to the `/events` stream announcing it (the file system's
  *   notification wakes the stream). Target: under a second.
  * - the process's memory (RSS) with the runs listed, reported.
+ *
+ * `runPageBench`: a run of `steps` call steps, run durably through the executor on a file store, then
+ * its page (`/runs/<id>`: graph, timeline, every step with its values and its YAML line) from request
+ * to the whole response, against the floor: the store's own reading of the same run
+ * (`FileRunListing.records`, the journal read and decoded). Target: at most 2x, and under 300 ms.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -181,5 +186,80 @@ export async function studioDbosBench({ runs = 10_000, rounds = 7, url } = {}) {
     await store.shutdown().catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
+  }
+}
+
+/** A composite of `steps` call steps in a row, each calling `echo_step`, with each step's line as a build gives it. */
+function longComposite(runtime, steps) {
+  const ids = Array.from({ length: steps }, (_, index) => `s${String(index).padStart(4, '0')}`);
+  const echo = runtime.defineTool({
+    name: 'echo_step',
+    description: 'Echoes',
+    parameters: { type: 'object' },
+    returns: { type: 'object' },
+    implementation: { kind: 'function', handler: (input) => ({ n: input.n, text: `step ${input.n}` }) },
+  });
+  const plan = {
+    name: 'long_chain',
+    entry: ids[0],
+    steps: ids.map((id, index) => ({
+      kind: 'call',
+      id,
+      tool: 'echo_step',
+      inputs: { n: index },
+      onSuccess: { mapOutputs: [{ from: 'n', to: `n_${id}` }], next: ids[index + 1] ?? null },
+      onFailure: { action: 'stop' },
+    })),
+    maxStepExecutions: steps * 2,
+  };
+  const composite = runtime.defineTool({
+    name: 'long_chain',
+    description: 'Many steps',
+    parameters: { type: 'object' },
+    implementation: { kind: 'composite', plan },
+    source: {
+      file: 'config/tools/long_chain.yaml',
+      steps: Object.fromEntries(ids.map((id, index) => [id, 9 + index * 4])),
+    },
+  });
+  return { echo, composite };
+}
+
+export async function runPageBench({ steps = 1000, rounds = 9 } = {}) {
+  const runtime = await import(new URL('runtime/index.js', DIST).href);
+  const { createStudioHandler } = await import(new URL('studio/index.js', DIST).href);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-bench-studio-run-'));
+  try {
+    const store = new runtime.FileRunStore(dir, { fsync: false });
+    const { echo, composite } = longComposite(runtime, steps);
+    const registry = new runtime.ToolRegistry([echo, composite]);
+    const context = new runtime.AuditContext({ userId: 'bench', sessionId: 'bench', keepTrail: false });
+    const executor = new runtime.ChainExecutor({ registry, context, store });
+    const result = await executor.runComposite(composite, {}, { runId: 'long-run' });
+    if (!result.success) throw new Error(`the long run failed: ${JSON.stringify(result.failure)}`);
+    const handler = createStudioHandler({ store, registry, context });
+    const listing = new runtime.FileRunListing(dir);
+    const get = async (url) => {
+      const response = await handler(new Request(`http://127.0.0.1${url}`, { headers: { host: '127.0.0.1' } }));
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+      return text;
+    };
+    const page = await get('/runs/long-run'); // warms both
+    listing.records('long-run');
+    const floor = [];
+    const took = [];
+    for (let round = 0; round < rounds; round += 1) {
+      let at = performance.now();
+      listing.records('long-run');
+      floor.push(performance.now() - at);
+      at = performance.now();
+      await get('/runs/long-run');
+      took.push(performance.now() - at);
+    }
+    store.close();
+    return { steps, floorMs: median(floor), pageMs: median(took), pageKiB: Buffer.byteLength(page) / 1024 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -40,6 +40,7 @@ import type { HandlerExports } from './resolve/handlers.js';
 import type { HandlerCheck } from './resolve/handler-check.js';
 import { remember, sharedHandlerChecks, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
+import { stepPaths } from './check/steps.js';
 import { listOutDir } from './write/files.js';
 import type { OutputSink } from './write/output-plan.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
@@ -229,9 +230,11 @@ export class Compiler {
     const cached = this.#sources.get(file);
     if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
     const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
-    this.#sources.set(file, validateSource(loaded, this.#validator));
+    const state = validateSource(loaded, this.#validator);
+    this.#sources.set(file, state);
     // The plain value is what the stages read; the tree is parsed again only for a problem to locate.
-    loaded.source.release();
+    // Steps' lines are kept: every build of a composite prints them.
+    loaded.source.release(state.document ? stepPaths(state.document) : []);
   }
 
   /**

@@ -316,7 +316,8 @@ async function htmlPage(
     current,
     readOnly: studio.readOnly,
   };
-  return new Response(page(frame, body).text, {
+  // Bytes, not a string: a string body is scanned again for lone surrogates (a run's page may be megabytes).
+  return new Response(Buffer.from(page(frame, body).text), {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',

@@ -30,7 +30,8 @@ pre{background:#f3f3f3;padding:.5rem;overflow:auto;max-height:24rem;margin:.2rem
 .description{color:#555;font-size:.9em}.error{background:#ffe3e3;border:1px solid #b00020;padding:.5rem;margin:.5rem 0}
 .notice{background:#e7f5ff;border:1px solid #1c7ed6;padding:.5rem;margin:.5rem 0}
 fieldset{margin:.5rem 0}.graph text.id{font:600 13px system-ui}.graph text.state,.graph text.label{font:12px system-ui;fill:#333}
-.graph .edge{fill:none;stroke:#444}.card{background:#fff;border:1px solid #ddd;padding:.8rem;margin:.8rem 0}
+.graph .edge{fill:none;stroke:#444}.graph .edge.taken{stroke-width:2.5}.graph .edge.not-taken{stroke:#999;stroke-dasharray:5 4}
+.graph .frame{fill:#f5f7fa;stroke:#9aa5b1;stroke-dasharray:3 3}.legend{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}.legend li{display:flex;gap:.3rem;align-items:center}.card{background:#fff;border:1px solid #ddd;padding:.8rem;margin:.8rem 0}
 `;
 
 const SCRIPT = `

@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createToolRegistry, routePaymentDefinition } from '../../generated/index.js';
+import { AuditContext, ChainExecutor, FileRunStore } from '../../src/runtime/index.js';
 import {
   CALLER,
   chromiumAvailable as available,
@@ -25,11 +27,16 @@ import {
 
 /** Runs approved_transfer durably; its run id. */
 function transfer(store: string, amount: number): string {
-  const input = JSON.stringify({ from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount });
+  const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount };
+  return runDurably(store, 'approved_transfer', input, amount > 1000 ? 1 : 0);
+}
+
+/** Runs a composite durably with `toolgen run --store`; its run id. */
+function runDurably(store: string, tool: string, input: unknown, status = 0): string {
   const listed = () => (existsSync(path.join(store, 'runs')) ? readdirSync(path.join(store, 'runs')) : []);
   const before = new Set(listed());
-  const run = toolgen('run', 'approved_transfer', ...CALLER, '--input', input, '--store', store);
-  expect(run.status, run.stderr).toBe(amount > 1000 ? 1 : 0);
+  const run = toolgen('run', tool, ...CALLER, '--input', JSON.stringify(input), '--store', store);
+  expect(run.status, run.stderr).toBe(status);
   const added = listed().filter((name) => !before.has(name));
   expect(added).toHaveLength(1);
   return added[0]!.replace(/\.jsonl$/, '');
@@ -98,7 +105,72 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
     await page.goto(`${studio.origin}/runs/${waiting}/steps/prepare`);
     await page.getByRole('heading', { name: 'Step prepare' }).waitFor();
     expect(await page.getByText('prepare_money_transfer').first().isVisible()).toBe(true);
+    // Where the step is written: config/tools/banking/approved_transfer.yaml, its `- id: prepare` line.
+    expect(await page.getByText('config/tools/banking/approved_transfer.yaml:19', { exact: true }).isVisible()).toBe(
+      true,
+    );
     await page.context().close();
+  });
+
+  it('shows each visited step’s file and line, and a timeline with a legend', async () => {
+    const page = await signedIn();
+    await page.goto(`${studio.origin}/runs/${small}`);
+    const steps = page.getByRole('table');
+    const execute = steps.getByRole('row').filter({ has: page.getByRole('link', { name: 'execute', exact: true }) });
+    expect(await execute.getByRole('cell').nth(2).textContent()).toBe('config/tools/banking/approved_transfer.yaml:42');
+    const legend = page.getByRole('list', { name: 'Timeline legend' });
+    expect((await legend.getByRole('listitem').allTextContents()).map((text) => text.trim())).toContain(
+      'remote MCP call: a tool of another MCP server',
+    );
+    expect(
+      await page.getByRole('listitem', { name: /^prepare#1 attempt 1: prepare_money_transfer, success/ }).count(),
+    ).toBe(1);
+    await page.context().close();
+  });
+
+  it('draws the branch a choice took, the others not taken', async () => {
+    // A run with no wait step is durable when given an id: started here, through the runtime.
+    const routed = 'route-fr-500';
+    const executor = new ChainExecutor({
+      registry: createToolRegistry(),
+      context: new AuditContext({ userId: 'dana', sessionId: 'browser-test' }),
+      store: new FileRunStore(store),
+    });
+    const result = await executor.runComposite(
+      routePaymentDefinition,
+      { amount: 500, country: 'FR' },
+      { runId: routed },
+    );
+    expect(result.success).toBe(true);
+    const page = await signedIn();
+    await page.goto(`${studio.origin}/runs/${routed}`);
+    await page.getByRole('img', { name: 'graph of route_payment' }).waitFor();
+    expect(await page.getByRole('link', { name: 'step route: success, took french_desk' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'step french_desk: success' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'step auto_approve: not taken' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'step manual_review: not taken' }).count()).toBe(1);
+    await shoot(page, 'choice');
+    await page.context().close();
+  });
+
+  it('says a run started on another plan than today’s build, and what changed', async () => {
+    const later = await startStudio(store, '--registry', 'test/studio/fixtures/changed-plan.ts');
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(later.url);
+      await page.goto(`${later.origin}/runs/${small}`);
+      const notice = page.getByRole('region', { name: 'plan changed' });
+      await notice.waitFor();
+      expect(await notice.getByRole('heading').textContent()).toBe('This run started on another plan');
+      expect(await notice.getByRole('listitem').allTextContents()).toEqual([
+        'steps added: notify',
+        'steps changed: execute',
+      ]);
+      await context.close();
+    } finally {
+      later.process.kill('SIGTERM');
+    }
   });
 
   it('refuses a wrong payload with the schema’s words, approves through the form, and a second tab sees it live', async () => {

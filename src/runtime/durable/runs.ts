@@ -13,6 +13,7 @@ import type { AuditContext } from '../context.js';
 import { policyRefusal, type RunOptions, type ToolDefinition, type ToolLookup } from '../tool.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
+import { planOutline } from './plan-outline.js';
 import { openWait, type JournalRecord, type StartRecord } from './records.js';
 import type { RefusedRun, ResumeAllResult, RunDispatcher, RunStore, SuspendedRun } from './store.js';
 
@@ -84,6 +85,7 @@ export class DurableRuns {
           runId: id,
           tool: tool.name,
           planHash: planHash(plan),
+          planOutline: planOutline(plan),
           chainId: randomUUID(),
           startedAt: new Date(this.#clock.now()).toISOString(),
           input,
