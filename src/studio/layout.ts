@@ -55,6 +55,33 @@ const SCRIPT = `
     main.replaceWith(next);
     status.textContent = 'Live: updated ' + new Date().toLocaleTimeString();
   }
+  // A form's lists: add a blank item (its template, the index filled in), remove one, renumber the labels.
+  const renumber = (list) => [...list.children].forEach((item, index) =>
+    item.querySelectorAll('[data-n]').forEach((n) => { if (n.closest('[data-item]') === item) n.textContent = String(index + 1); }));
+  document.addEventListener('click', (event) => {
+    const add = event.target.closest('[data-add]');
+    const remove = event.target.closest('[data-remove]');
+    if (add) {
+      const array = add.closest('[data-array]');
+      const list = array.querySelector(':scope > [data-items]');
+      const index = Number(list.dataset.next);
+      list.dataset.next = String(index + 1);
+      const blank = array.querySelector(':scope > template');
+      const made = document.createElement('template');
+      made.innerHTML = blank.innerHTML.split(list.dataset.placeholder).join(String(index));
+      list.append(made.content);
+      renumber(list);
+      list.lastElementChild.querySelector('input,select,textarea,button')?.focus();
+      dirty = true;
+    } else if (remove) {
+      const item = remove.closest('[data-item]');
+      const list = item.parentElement;
+      item.remove();
+      renumber(list);
+      list.closest('[data-array]').querySelector(':scope > [data-add]').focus();
+      dirty = true;
+    }
+  });
   const events = new EventSource(document.body.dataset.events);
   events.onmessage = (event) => {
     const current = document.querySelector('main');

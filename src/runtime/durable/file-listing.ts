@@ -12,16 +12,25 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChainResult, ChainWaiting } from '../result.js';
+import { heldByLiveProcess } from './claims.js';
 import { decodeJournal } from './line-format.js';
 import type { JournalRecord, StartRecord } from './records.js';
 
 /**
- * Where a run is. On a file store `running` means the index lists it as running: a process runs it
- * now, or a crash left it (`toolgen resume` continues it); the files cannot tell the two apart.
+ * Where a run is. On a file store `running` means a live process holds the run's claim and runs it;
+ * `unfinished` means no live process does (a crash left it: `toolgen resume` continues it), or the
+ * index lists it nowhere. `cancelled`: it was cancelled while it waited (`executor.cancel`).
  */
-export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'unfinished';
+export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'unfinished';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['running', 'waiting', 'succeeded', 'failed', 'unfinished'];
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'waiting',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'unfinished',
+];
 
 export interface RunSummary {
   readonly runId: string;
@@ -201,7 +210,10 @@ export class FileRunListing {
     if (now - this.#scannedAt < this.#rescanMs) return;
     this.#scannedAt = now;
     const waiting = this.#waiting();
-    const running = new Set(this.#names('running'));
+    // Only what a live process holds runs; a crash leaves the marker, and a claim of a dead process.
+    const running = new Set(
+      this.#names('running').filter((id) => heldByLiveProcess(path.join(this.dir, 'claims', id))),
+    );
     const seen = new Set<string>();
     let changed = false;
     for (const name of this.#names('runs')) {
@@ -299,14 +311,14 @@ function summarize(
     const failed = !end.success;
     return {
       ...base,
-      status: failed ? 'failed' : 'succeeded',
+      status: end.status === 'cancelled' ? 'cancelled' : failed ? 'failed' : 'succeeded',
       endedAt: end.completed_at,
       waiting: null,
       failure: end.failure ? end.failure.message : null,
     };
   }
   if (waiting) return { ...base, status: 'waiting', endedAt: null, waiting, failure: null };
-  // No end and no marker: the index lost it (a marker removed by hand); only a resume can tell more.
+  // No live process runs it: a crash left it, or the index lost it (a marker removed by hand).
   return { ...base, status: listedRunning ? 'running' : 'unfinished', endedAt: null, waiting: null, failure: null };
 }
 
