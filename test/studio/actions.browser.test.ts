@@ -128,7 +128,7 @@ describe.skipIf(!available)('the studio’s actions in a browser', () => {
     await tab.getByRole('link', { name: 'Start a run' }).click();
     await tab.getByRole('link', { name: 'ship_order' }).click();
     const form = tab.getByRole('form', { name: 'Start ship_order' });
-    const lines = form.getByRole('group', { name: 'lines (required)' });
+    expect(await form.getByRole('group', { name: 'lines (required)' }).getByRole('listitem').count()).toBe(0);
     // An empty list is sent, and refused with the schema's words.
     await form.getByRole('button', { name: 'Start ship_order' }).click();
     expect(await tab.getByRole('alert').textContent()).toContain('lines: must NOT have fewer than 1 items');
@@ -159,7 +159,6 @@ describe.skipIf(!available)('the studio’s actions in a browser', () => {
       userId: 'dana',
       input: { lines: [{ sku: 'A-1', qty: 2 }], tags: ['web', 'gift'], express: false },
     });
-    expect(lines).toBeDefined();
 
     await tab.goto(`${main.origin}/inbox`);
     const answer = tab.getByRole('form', { name: `Answer ${runId}` });
@@ -170,14 +169,11 @@ describe.skipIf(!available)('the studio’s actions in a browser', () => {
     await tab.waitForURL(`${main.origin}/runs/${runId}?answered=approval`);
     const signal = journal(store, runId).find((record) => record.type === 'signal');
     expect(signal).toMatchObject({ payload: { approver: 'lee', notes: ['fragile'] }, by: 'dana' });
-    expect(audit().find((line) => line['event'] === 'studio.start')).toEqual({
-      event: 'studio.start',
-      runId,
-      tool: 'ship_order',
-      userId: 'dana',
-      at: expect.any(String),
-      outcome: 'suspended',
-    });
+    const heard = { event: 'studio.start', tool: 'ship_order', userId: 'dana', at: expect.any(String) };
+    expect(audit().filter((line) => line['event'] === 'studio.start')).toEqual([
+      { ...heard, runId: expect.not.stringMatching(runId), outcome: 'invalid_input' },
+      { ...heard, runId, outcome: 'suspended' },
+    ]);
     await tab.close();
   });
 
@@ -193,7 +189,14 @@ describe.skipIf(!available)('the studio’s actions in a browser', () => {
     await tab.goto(`${main.origin}/runs?status=cancelled`);
     expect(await tab.getByRole('table').getByRole('link', { name: runId }).count()).toBe(1);
     expect(audit().filter((line) => line['event'] === 'studio.cancel')).toEqual([
-      { event: 'studio.cancel', runId, tool: 'ship_order', userId: 'dana', at: end['at'], outcome: 'cancelled' },
+      {
+        event: 'studio.cancel',
+        runId,
+        tool: 'ship_order',
+        userId: 'dana',
+        at: expect.any(String),
+        outcome: 'cancelled',
+      },
     ]);
     await tab.close();
   });
