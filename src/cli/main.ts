@@ -280,12 +280,16 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
       .option('--store <dir>', 'the file store: the --store DIR of `toolgen run` or `toolgen serve` (or --dbos)')
       .option('--dbos <url>', "the PostgreSQL URL of a DbosRunStore's system database (or --store)")
       .option('--port <port>', 'the port to serve on (0 for any free port)', studioPort, 4319)
-      .option('--host <host>', 'the loopback address to bind', '127.0.0.1')
+      .option('--host <host>', 'the address to bind (beyond loopback only with a token of your own)', '127.0.0.1')
+      .option(
+        '--token <token>',
+        'a sign-in token of your own (at least 24 characters; TOOLGEN_STUDIO_TOKEN is read when absent): required for a --host beyond loopback',
+      )
       .option('--allowed-hosts <list>', 'comma-separated host names requests may be addressed to, besides localhost')
       .option('--read-only', 'show runs, never answer one')
       .option(
         '--audit-log <file>',
-        'append the audit records of the runs it continues, and a line per answer (JSON lines)',
+        'append the audit records of the runs it continues or starts, and a line per answer, start, resume and cancel (JSON lines)',
       ),
   ).action(async (options: StudioFlags & CallerFlags) => {
     const { studioCommand } = await import('./studio.js');
@@ -298,6 +302,7 @@ export async function main(argv: readonly string[], options: { cwd?: string; out
         readOnly: options.readOnly === true,
         allowedHosts: list(options.allowedHosts ?? ''),
         auditLog: options.auditLog ?? null,
+        token: options.token ?? process.env['TOOLGEN_STUDIO_TOKEN'] ?? null,
       },
       output,
     );
@@ -462,6 +467,7 @@ interface StudioFlags {
   readonly allowedHosts?: string;
   readonly readOnly?: boolean;
   readonly auditLog?: string;
+  readonly token?: string;
 }
 
 interface ServeFlags {

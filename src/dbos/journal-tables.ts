@@ -65,7 +65,7 @@ export class JournalTables {
     );
     if (!rows[0]!.missing) return;
     await client.query(
-      `ALTER TABLE ${runs} ADD COLUMN tool text, ADD COLUMN caller text, ADD COLUMN started_at text COLLATE "C", ADD COLUMN ended_at text, ADD COLUMN succeeded boolean, ADD COLUMN failure text, ADD COLUMN changed bigint`,
+      `ALTER TABLE ${runs} ADD COLUMN tool text, ADD COLUMN caller text, ADD COLUMN started_at text COLLATE "C", ADD COLUMN ended_at text, ADD COLUMN succeeded boolean, ADD COLUMN ended_status text, ADD COLUMN failure text, ADD COLUMN changed bigint`,
     );
     await client.query(`CREATE SEQUENCE IF NOT EXISTS "${this.#schema}".changes`);
     await client.query(
@@ -169,4 +169,4 @@ interface SuspendedRow {
 
 /** The listing's columns of a run, from its end record (`$2`). */
 const END_COLUMNS =
-  "ended_at = $2::json->'result'->>'completed_at', succeeded = ($2::json->'result'->>'success')::boolean, failure = $2::json->'result'->'failure'->>'message'";
+  "ended_at = $2::json->'result'->>'completed_at', succeeded = ($2::json->'result'->>'success')::boolean, ended_status = $2::json->'result'->>'status', failure = $2::json->'result'->'failure'->>'message'";

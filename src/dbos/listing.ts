@@ -140,7 +140,9 @@ function conditions(workflow: string): Record<RunStatus, string> {
   const running = `r.status = 'running' AND r.run_id IN ${attended(workflow)}`;
   return {
     succeeded: 'r.succeeded',
-    failed: 'NOT r.succeeded',
+    // A run cancelled while it waited ends with a failure whose result's status says so.
+    cancelled: `NOT r.succeeded AND r.ended_status = 'cancelled'`,
+    failed: `NOT r.succeeded AND r.ended_status IS DISTINCT FROM 'cancelled'`,
     waiting: `r.succeeded IS NULL AND r.status = 'suspended'`,
     running: `r.succeeded IS NULL AND ${running}`,
     unfinished: `r.succeeded IS NULL AND r.status <> 'suspended' AND NOT (${running})`,
@@ -149,7 +151,7 @@ function conditions(workflow: string): Record<RunStatus, string> {
 
 /** A row's status, as a column. */
 function statusColumn(conditions: Record<RunStatus, string>): string {
-  const listed = (['succeeded', 'failed', 'waiting', 'running'] as const).map(
+  const listed = (['succeeded', 'cancelled', 'failed', 'waiting', 'running'] as const).map(
     (status) => `WHEN ${conditions[status]} THEN '${status}'`,
   );
   return `CASE ${listed.join(' ')} ELSE 'unfinished' END`;
@@ -219,9 +221,9 @@ function summaryOf(row: SummaryRow): RunSummary {
     tool: row.tool,
     status,
     startedAt: row.started_at,
-    endedAt: status === 'succeeded' || status === 'failed' ? row.ended_at : null,
+    endedAt: status === 'succeeded' || status === 'failed' || status === 'cancelled' ? row.ended_at : null,
     caller: row.caller,
     waiting: status === 'waiting' ? row.waiting : null,
-    failure: status === 'failed' ? row.failure : null,
+    failure: status === 'failed' || status === 'cancelled' ? row.failure : null,
   };
 }

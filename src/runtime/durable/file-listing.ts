@@ -12,6 +12,7 @@
 import { readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import path from 'node:path';
 import type { ChainResult, ChainWaiting } from '../result.js';
+import { heldByLiveProcess } from './claims.js';
 import { decodeJournal } from './line-format.js';
 import type { JournalRecord, StartRecord } from './records.js';
 import type { RunFacets, RunListing, RunPage, RunQuery, RunSummary } from './run-listing.js';
@@ -187,7 +188,10 @@ export class FileRunListing implements RunListing {
     if (now - this.#scannedAt < this.#rescanMs) return;
     this.#scannedAt = now;
     const waiting = this.#waiting();
-    const running = new Set(this.#names('running'));
+    // Only what a live process holds runs; a crash leaves the marker, and a claim of a dead process.
+    const running = new Set(
+      this.#names('running').filter((id) => heldByLiveProcess(path.join(this.dir, 'claims', id))),
+    );
     const seen = new Set<string>();
     let changed = false;
     for (const name of this.#names('runs')) {
@@ -285,14 +289,14 @@ function summarize(
     const failed = !end.success;
     return {
       ...base,
-      status: failed ? 'failed' : 'succeeded',
+      status: end.status === 'cancelled' ? 'cancelled' : failed ? 'failed' : 'succeeded',
       endedAt: end.completed_at,
       waiting: null,
       failure: end.failure ? end.failure.message : null,
     };
   }
   if (waiting) return { ...base, status: 'waiting', endedAt: null, waiting, failure: null };
-  // No end and no marker: the index lost it (a marker removed by hand); only a resume can tell more.
+  // No live process runs it: a crash left it, or the index lost it (a marker removed by hand).
   return { ...base, status: listedRunning ? 'running' : 'unfinished', endedAt: null, waiting: null, failure: null };
 }
 

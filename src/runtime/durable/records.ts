@@ -79,6 +79,10 @@ export interface SignalRecord {
 export interface EndRecord {
   readonly type: 'end';
   readonly result: ChainResult;
+  /** Who ended the run by cancelling it (`executor.cancel`): the `userId` of that executor's context. */
+  readonly by?: string;
+  /** When it was cancelled, an ISO time from the executor's clock. */
+  readonly at?: string;
 }
 
 export type JournalRecord =

@@ -11,13 +11,15 @@ import type { RunStore } from './store.js';
 type Answer<T> = T | Promise<T>;
 
 /**
- * Where a run is. On a file store `running` means the index lists it as running: a process runs it
- * now, or a crash left it (`toolgen resume` continues it); the files cannot tell the two apart. On
- * DBOS `unfinished` also takes a run whose worker died, or whose workflow was never started.
+ * Where a run is. On a file store `running` means a live process holds the run's claim and runs it;
+ * `unfinished` that no live process does (a crash left it: `toolgen resume` continues it), or the
+ * index lists it nowhere. On DBOS `running` is a run a DBOS workflow runs or will run, and
+ * `unfinished` also takes a run whose worker died, or whose workflow was never started.
+ * `cancelled`: it was cancelled while it waited (`executor.cancel`).
  */
-export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'unfinished';
+export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'unfinished';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['running', 'waiting', 'succeeded', 'failed', 'unfinished'];
+export const RUN_STATUSES: readonly RunStatus[] = ['running', 'waiting', 'succeeded', 'failed', 'cancelled', 'unfinished'];
 
 export interface RunSummary {
   readonly runId: string;
