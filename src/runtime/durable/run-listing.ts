@@ -19,7 +19,14 @@ type Answer<T> = T | Promise<T>;
  */
 export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled' | 'unfinished';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['running', 'waiting', 'succeeded', 'failed', 'cancelled', 'unfinished'];
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'waiting',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'unfinished',
+];
 
 export interface RunSummary {
   readonly runId: string;
