@@ -4,32 +4,22 @@
  * one-time token signs a browser in. Nothing else it prints carries a token or a payload. It stops on
  * Ctrl-C (or SIGTERM) and stops the MCP servers the registry started.
  */
-import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { AuditContext, type ExpressionBudget } from '../runtime/index.js';
 import { createStudioHandler } from '../studio/handler.js';
 import { toNodeListener } from '../studio/node.js';
 import { secret } from '../studio/sessions.js';
+import { auditLogWriter, callerContext, callerRegistry, type CallerOptions } from './caller.js';
 import { EXIT, UsageError } from './exit.js';
-import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
 import { openStore } from './runs.js';
 
-export interface StudioCommandOptions {
-  readonly root: string;
-  readonly projectRoot: string;
-  readonly registry: string;
+export interface StudioCommandOptions extends CallerOptions {
   readonly store: string;
-  readonly userId: string;
-  readonly permissions: readonly string[];
-  readonly casefileId: string | null;
   readonly port: number;
   readonly host: string;
   readonly readOnly: boolean;
   readonly allowedHosts: readonly string[];
-  readonly expressionBudget?: Partial<ExpressionBudget>;
   /** Where to append the audit records of the runs it continues, and a line per answer (JSON lines). */
   readonly auditLog: string | null;
 }
@@ -47,21 +37,12 @@ export async function studioCommand(
       `--host ${options.host} is not a loopback address: the studio serves only this machine for now (it answers waits as '${options.userId}')`,
     );
   const store = openStore(options.root, options.store);
-  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  const registry = await callerRegistry(options);
   const loginToken = secret();
-  const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
-  const append = (line: unknown) => {
-    if (auditLog) appendFileSync(auditLog, `${JSON.stringify(line)}\n`);
-  };
-  const context = new AuditContext({
-    userId: options.userId,
-    sessionId: `studio-${process.pid}`,
-    casefileId: options.casefileId,
-    permissions: options.permissions,
-    // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
-    keepTrail: false,
-    onRecord: append,
-  });
+  const auditLog = auditLogWriter(options.root, options.auditLog);
+  const append = (line: unknown) => auditLog?.(line);
+  // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
+  const context = callerContext(options, 'studio', { keepTrail: false, onRecord: append });
   const handler = createStudioHandler({
     store,
     registry,
