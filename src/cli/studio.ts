@@ -5,32 +5,22 @@
  * (`--token` or `TOOLGEN_STUDIO_TOKEN`), which it never prints. Nothing else it prints carries a token
  * or a payload. It stops on Ctrl-C (or SIGTERM) and stops the MCP servers the registry started.
  */
-import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { AuditContext, type ExpressionBudget } from '../runtime/index.js';
 import { createStudioHandler } from '../studio/handler.js';
 import { toNodeListener } from '../studio/node.js';
 import { secret } from '../studio/sessions.js';
+import { auditLogWriter, callerContext, callerRegistry, type CallerOptions } from './caller.js';
 import { EXIT, UsageError } from './exit.js';
-import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
 import { openStudioStore, type StudioStoreFlag } from './studio-store.js';
 
-export interface StudioCommandOptions {
-  readonly root: string;
-  readonly projectRoot: string;
-  readonly registry: string;
+export interface StudioCommandOptions extends CallerOptions {
   readonly store: StudioStoreFlag;
-  readonly userId: string;
-  readonly permissions: readonly string[];
-  readonly casefileId: string | null;
   readonly port: number;
   readonly host: string;
   readonly readOnly: boolean;
   readonly allowedHosts: readonly string[];
-  readonly expressionBudget?: Partial<ExpressionBudget>;
   /** Where to append the audit records of the runs it continues or starts, and a line per action (JSON lines). */
   readonly auditLog: string | null;
   /** A sign-in token of the user's (`--token`, `TOOLGEN_STUDIO_TOKEN`): reusable, never printed; needed beyond loopback. */
@@ -62,7 +52,7 @@ export async function studioCommand(
   const { store } = opened;
   let registry;
   try {
-    registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+    registry = await callerRegistry(options);
   } catch (error) {
     await opened.close();
     throw error;
@@ -71,19 +61,10 @@ export async function studioCommand(
   const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
   // The address it binds is a name requests may be addressed to; a wildcard names none (--allowed-hosts does).
   const allowedHosts = loopback || WILDCARD.test(options.host) ? options.allowedHosts : [...options.allowedHosts, host];
-  const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
-  const append = (line: unknown) => {
-    if (auditLog) appendFileSync(auditLog, `${JSON.stringify(line)}\n`);
-  };
-  const context = new AuditContext({
-    userId: options.userId,
-    sessionId: `studio-${process.pid}`,
-    casefileId: options.casefileId,
-    permissions: options.permissions,
-    // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
-    keepTrail: false,
-    onRecord: append,
-  });
+  const auditLog = auditLogWriter(options.root, options.auditLog);
+  const append = (line: unknown) => auditLog?.(line);
+  // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
+  const context = callerContext(options, 'studio', { keepTrail: false, onRecord: append });
   const handler = createStudioHandler({
     store,
     registry,

@@ -21,7 +21,10 @@ afterEach(() => {
 
 describe('toolgen studio', () => {
   it.each([
-    [['studio'], "error: required option '--store <dir>' not specified"],
+    [
+      ['studio'],
+      'toolgen: give the store to show: --store DIR (a file store) or --dbos URL (the PostgreSQL of a DbosRunStore)',
+    ],
     [['studio', '--store', 'x', '--port', '70000'], 'expected a port number (0 for any free port)'],
     [
       ['studio', '--store', 'x', '--host', '0.0.0.0'],
