@@ -13,7 +13,7 @@ import { closestName } from '../language/suggest.js';
 import type { McpServerConfig } from '../mcp-servers/config.js';
 import { LOCK_FILE, nextLock, type LockedServer } from '../mcp-servers/lock.js';
 import { readLockFile, writeLockFile } from '../mcp-servers/lock-file.js';
-import { findConfig } from './config-file.js';
+import { findConfig } from '../compiler/session/config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { describeFailure } from './mcp-failures.js';
 import { printDiagnostics, type Output } from './output.js';

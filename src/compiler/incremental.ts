@@ -10,7 +10,9 @@
  * what chokidar reports); `build(names, { sink })` keeps nothing, so the build after it starts afresh.
  * The MCP lock and the config file are read again by every build (two small files): a pull, or a
  * server declared or dropped, is seen at once, and only the callers of what changed are checked again.
- * An editor hands it a `TextOverlay` of unsaved documents, which every build reads instead of the disk.
+ * An editor hands it a `TextOverlay` of unsaved documents, which every build reads instead of the disk
+ * (the tools, the lock and the config file alike). `session/session.ts` keeps one alive for watch
+ * mode and the language server.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -291,7 +293,13 @@ export class Compiler {
     const sources = [...this.#sources.values()];
     if (this.#templates instanceof TemplateProblem)
       return templateFailure(this.#templates, sources, options.root, sink !== undefined);
-    const mcp: LoadedMcp | null = await loadMcp(options.configFile, this.#servers, options.root, options.lockFile);
+    const mcp: LoadedMcp | null = await loadMcp(
+      options.configFile,
+      this.#servers,
+      options.root,
+      options.lockFile,
+      this.#overlay,
+    );
     const input = {
       sources,
       names,

@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import { CATALOGUE, type DiagnosticId } from '../../src/compiler/diagnostics/catalogue.js';
 import { renderDiagnostic } from '../../src/compiler/diagnostics/render.js';
-import { findConfig } from '../../src/cli/config-file.js';
+import { findConfig } from '../../src/compiler/session/config-file.js';
 
 const CORPUS = fileURLToPath(new URL('./golden-diagnostics/', import.meta.url));
 const BASE = path.join(CORPUS, '_base');
