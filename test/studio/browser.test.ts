@@ -5,15 +5,15 @@
  * (`npm run build`). Without chromium it is skipped locally, and fails under CI=true.
  * With STUDIO_SCREENSHOTS=DIR it saves a screenshot of each page there.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Cookie, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, BIN, toolgenSync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
 /** Where screenshots of the pages go (the README's come from `STUDIO_SCREENSHOTS=docs/studio`); none when unset. */
 const SHOTS = process.env['STUDIO_SCREENSHOTS'] ? path.resolve(ROOT, process.env['STUDIO_SCREENSHOTS']) : null;
@@ -23,12 +23,7 @@ if (!available && process.env['CI'] === 'true')
   throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
 
 function toolgen(...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
+  return toolgenSync(args);
 }
 
 /** Runs approved_transfer durably; its run id. */
@@ -53,18 +48,7 @@ interface Studio {
 function startStudio(store: string, ...flags: string[]): Promise<Studio> {
   const child = spawn(
     process.execPath,
-    [
-      path.join(ROOT, 'dist/cli/bin.js'),
-      'studio',
-      '--store',
-      store,
-      '--port',
-      '0',
-      '--user',
-      'dana',
-      ...CALLER,
-      ...flags,
-    ],
+    [BIN, 'studio', '--store', store, '--port', '0', '--user', 'dana', ...CALLER, ...flags],
     { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
   );
   return new Promise((resolve, reject) => {
