@@ -8,8 +8,12 @@
  *    (real AuditContext and ToolRegistry) vs the same 10 calls made by hand, each input validated by an
  *    ajv validator compiled once with the runtime's options; both ways an app uses the executor: a new
  *    one (and audit context) per chain, and one reused, its context shipping its records instead of
- *    keeping them (`keepTrail: false`). Target: at most 1.5×. Measured twice: in this process, and in
- *    a child process that runs nothing else (`BENCH_CHILD=executor`).
+ *    keeping them (`keepTrail: false`). Target: at most 1.5×. Then as an app runs it: the same chain of
+ *    tools that answer through promises (as tools doing I/O do), a new executor and audit context per
+ *    chain, against the same calls by hand awaiting the same promises, and against the floor (below)
+ *    made of the same async calls: the tools above answer at once, so the executor finishes them in one
+ *    synchronous pass (src/runtime/settled.ts), which an app's tools seldom allow. Measured twice: in
+ *    this process, and in a child process that runs nothing else (`BENCH_CHILD=executor`).
  *
  * 3. Durable steps: the same composite with a `runId` on the embedded `FileRunStore` (one journal record
  *    and one fdatasync per step), vs without a store, side by side; the ratio is per step. No target:

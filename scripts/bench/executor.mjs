@@ -4,6 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Ajv } from 'ajv';
 import { AuditContext, ChainExecutor, ToolRegistry, defineTool } from '../../dist/runtime/index.js';
+// The floor's records are made by the runtime's own builders, so that their shape is written once.
+import { auditRecord, historyEntry } from '../../dist/runtime/attempt.js';
+import { chainResult } from '../../dist/runtime/chain-result.js';
 import {
   CHAIN_STEPS,
   CHAIN_WARMUP,
@@ -29,14 +32,16 @@ export const noopParameters = () => ({
 });
 
 export const noopHandler = (input) => ({ value: input.value + 1, label: input.label });
+/** The same tool as an app's usually is: one that answers through a promise (I/O, a client call). */
+export const asyncNoopHandler = async (input) => ({ value: input.value + 1, label: input.label });
 
-export function chainFixture() {
+export function chainFixture(handler = noopHandler) {
   const tools = Array.from({ length: CHAIN_STEPS }, (_, i) =>
     defineTool({
       name: `noop_${i}`,
       description: `No-op tool ${i}`,
       parameters: noopParameters(),
-      implementation: { kind: 'function', handler: noopHandler },
+      implementation: { kind: 'function', handler },
     }),
   );
   // The plan as the compiler lowers it: explicit ids, targets and failure policies.
@@ -107,6 +112,8 @@ export function chainFixture() {
   // id, the chain's start and end (ISO, one formatting a millisecond, as the executor does), per
   // step its start and end, a step result, a history entry and an audit record, a record for the
   // composite, and the chain listed in its context. No executor can do less and keep the contract.
+  // The entries, records and result are made by the runtime's own builders (attempt.ts, chain-result.ts)
+  // into a real AuditContext: what the floor leaves out is the plan's interpretation, not their shape.
   const validateInput = ajv.compile(composite.parameters);
   const stepIds = plan.steps.map((step) => step.id);
   const toolNames = tools.map((tool) => tool.name);
@@ -119,34 +126,27 @@ export function chainFixture() {
     }
     return lastIso;
   };
-  const record = (context, { tool, stepId, chainId, startedAt, endedAt, input }, output) => ({
-    event: 'tool_success',
+  // An attempt as the runtime describes one; its history entry and audit record are the runtime's.
+  const attempt = ({ tool, stepId, chainId, startedAt, endedAt }, input, output) => ({
     tool,
-    status: 'success',
-    userId: context.userId,
-    sessionId: context.sessionId,
-    casefileId: null,
     chainId,
     stepId,
     attempt: 1,
-    startedAtMs: startedAt,
-    durationMs: endedAt - startedAt,
+    startedAt,
+    endedAt,
     waitedMs: 0,
     input,
-    output,
+    outcome: { ok: true, output },
+    via: undefined,
   });
+  const toolsByName = new Map([...tools, composite].map((tool) => [tool.name, tool]));
+  const toolList = toolNames.map((name) => ({ name }));
   const withRecords = async (input, context) => {
     if (!validateInput(input)) throw new Error(ajv.errorsText(validateInput.errors));
     const chainId = randomUUID();
     Number(chainId); // flattened, as the executor keeps its ids
     const started = Date.now();
-    context.chains.set(chainId, {
-      chainId,
-      chainName: plan.name,
-      status: 'running',
-      tools: toolNames,
-      reasoning: null,
-    });
+    context.trackChain(chainId, plan.name, toolList, 'running');
     const state = Object.assign({}, input);
     const results = [];
     const history = [];
@@ -159,60 +159,33 @@ export function chainFixture() {
       const ended = Date.now();
       state[valueOut[i]] = output.value;
       state[labelOut[i]] = output.label;
+      const step = { tool: toolNames[i], stepId: stepIds[i], chainId, startedAt: at, endedAt: ended };
+      const made = attempt(step, toolInput, output);
       results.push({ step: stepIds[i], tool: toolNames[i], status: 'success', attempts: 1, output });
-      history.push({
-        step: stepIds[i],
-        tool: toolNames[i],
-        attempt: 1,
-        status: 'success',
-        started_at_ms: at,
-        duration_ms: ended - at,
-        waited_ms: 0,
-      });
-      const step = { tool: toolNames[i], stepId: stepIds[i], chainId, startedAt: at, endedAt: ended, input: toolInput };
-      context.record(record(context, step, output));
+      history.push(historyEntry(made));
+      context.record(auditRecord(made, toolsByName.get(toolNames[i]), context));
       at = ended;
     }
-    const result = {
-      success: true,
-      status: 'success',
-      chain_id: chainId,
-      chain_name: plan.name,
-      steps_executed: CHAIN_STEPS,
-      steps_succeeded: CHAIN_STEPS,
-      steps_failed: 0,
-      results,
-      execution_history: history,
-      final_state: state,
-      started_at: iso(started),
-      completed_at: iso(at),
-    };
-    context.chains.set(chainId, {
+    const result = chainResult({
       chainId,
       chainName: plan.name,
-      status: 'success',
-      tools: toolNames,
-      reasoning: null,
+      results,
+      history,
+      state,
+      failure: null,
+      startedAt: iso(started),
+      completedAt: iso(at),
     });
-    const call = { tool: plan.name, stepId: null, chainId: null, startedAt: started, endedAt: at, input };
-    context.record(record(context, call, result));
+    context.trackChain(chainId, plan.name, toolList, 'success');
+    const call = { tool: plan.name, stepId: null, chainId: null, startedAt: started, endedAt: at };
+    context.record(auditRecord(attempt(call, input, result), composite, context));
     return result;
   };
   return { registry, composite, plan, byHand, withRecords };
 }
 
-/** What `withRecords` keeps its records in: a context per chain, as the executor per chain has. */
-export function recordsContext() {
-  return {
-    userId: 'bench_user',
-    sessionId: 'bench_session',
-    chains: new Map(),
-    records: 0,
-    record() {
-      this.records += 1;
-    },
-  };
-}
+/** What `withRecords` keeps its records in: the runtime's own AuditContext, one per chain, as the executor per chain has. */
+export const recordsContext = () => new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' });
 
 export async function executorBench() {
   const { registry, composite, plan, byHand, withRecords } = chainFixture();
@@ -232,12 +205,28 @@ export async function executorBench() {
   assert.equal(result.final_state[`value_${CHAIN_STEPS}`], 1 + CHAIN_STEPS);
   const floorContext = recordsContext();
   const floor = await withRecords(input, floorContext);
-  assert.equal(floorContext.records, CHAIN_STEPS + 1, 'the floor makes the records the executor makes');
+  assert.equal(floorContext.trail.length, CHAIN_STEPS + 1, 'the floor makes the records the executor makes');
+  assert.deepEqual(
+    floorContext.trail.map(({ tool, stepId, status, input }) => ({ tool, stepId, status, input })),
+    executor.context.trail.map(({ tool, stepId, status, input }) => ({ tool, stepId, status, input })),
+  );
   assert.deepEqual(floor.final_state, result.final_state);
   assert.deepEqual(
     floor.execution_history.map(({ step, tool, status }) => ({ step, tool, status })),
     result.execution_history.map(({ step, tool, status }) => ({ step, tool, status })),
   );
+
+  const app = chainFixture(asyncNoopHandler);
+  const newAppExecutor = () =>
+    new ChainExecutor({
+      registry: app.registry,
+      context: new AuditContext({ userId: 'bench_user', sessionId: 'bench_session' }),
+    });
+  const appResult = await newAppExecutor().runComposite(app.composite, input);
+  assert.equal(appResult.success, true, 'the chain of async tools succeeds');
+  assert.deepEqual(appResult.final_state, result.final_state);
+  assert.deepEqual(await app.byHand(input, handContext), result.final_state);
+  assert.deepEqual((await app.withRecords(input, recordsContext())).final_state, result.final_state);
 
   // One executor for every chain, as an app that keeps one: an executor's audit context is its own,
   // so that app ships each record elsewhere (`onRecord`) and keeps no trail, which would grow with
@@ -264,6 +253,10 @@ export async function executorBench() {
     executeChain: () => newExecutor().executeChain(plan, input),
     byHand: () => byHand(input, handContext),
     withRecords: () => withRecords(input, recordsContext()),
+    // As an app runs a chain: its tools answer through promises, a new executor and context per request.
+    app: () => newAppExecutor().runComposite(app.composite, input),
+    appByHand: () => app.byHand(input, handContext),
+    appFloor: () => app.withRecords(input, recordsContext()),
   };
   const loop = async (fn, count) => {
     for (let i = 0; i < count; i += 1) await fn();
@@ -318,6 +311,24 @@ export function executorRows(chain, clean) {
   );
   ratioRow(clean.runComposite / clean.byHand, EXECUTOR_TARGET, 'ratio, clean process');
   ratioRow(clean.reused / clean.byHand, EXECUTOR_TARGET, 'ratio, clean, reused');
+  row(
+    `${CHAIN_STEPS} async tools, as an app`,
+    us(chain.app),
+    '(runComposite, a new executor and AuditContext per chain, each tool answering through a promise)',
+  );
+  row('  the same by hand + validation', us(chain.appByHand), '(the same ajv validation, each promise awaited)');
+  row(
+    '  + result and audit records',
+    us(chain.appFloor),
+    `(ratio ${(chain.appFloor / chain.appByHand).toFixed(2)}: the floor, as above)`,
+  );
+  ratioRow(chain.app / chain.appByHand, EXECUTOR_TARGET, 'ratio, as an app');
+  ratioRow(clean.app / clean.appByHand, EXECUTOR_TARGET, 'ratio, as an app, clean');
+  row(
+    '  as an app, over the floor',
+    (chain.app / chain.appFloor).toFixed(2),
+    `(clean ${(clean.app / clean.appFloor).toFixed(2)}; beside ${(chain.runComposite / chain.withRecords).toFixed(2)} with tools that answer at once: what the executor's asynchronous path costs per step)`,
+  );
   row(
     '  executor over the floor',
     `${(chain.runComposite / chain.withRecords).toFixed(2)}`,
