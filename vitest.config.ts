@@ -1,5 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { E2E, GENERATED } from './test/projects.js';
+
+// Temporary projects made by tests hold generated tests of their own.
+const exclude = ['test/.tmp/**', '**/node_modules/**'];
 
 export default defineConfig({
   resolve: {
@@ -14,11 +18,22 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts', 'generated/**/*.test.ts'],
-    // Temporary projects made by tests hold generated tests of their own.
-    exclude: ['test/.tmp/**', '**/node_modules/**'],
     testTimeout: 120_000,
     // Hooks start servers and processes too: vitest's 10 s is too short on a loaded two-core machine.
     hookTimeout: 120_000,
+    // `npx vitest run` runs them all; `--project unit` the fast loop (which files go where: test/projects.ts).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...exclude, ...E2E, ...GENERATED],
+          setupFiles: ['test/setup/no-processes.ts'],
+        },
+      },
+      { extends: true, test: { name: 'e2e', include: E2E, exclude } },
+      { extends: true, test: { name: 'generated', include: GENERATED, exclude } },
+    ],
   },
 });

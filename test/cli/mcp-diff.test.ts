@@ -4,14 +4,12 @@
  * a change breaks (the static checks against the live schemas), and its exit code. A new command or
  * path in the config is not drift.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, toolgenSync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'dist/cli/bin.js');
 const FIXTURE = path.join(ROOT, 'test/fixtures/mcp/fixture-server.mjs');
 
 const text = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
@@ -66,13 +64,7 @@ function writeConfig(server: string): void {
 }
 
 function toolgen(...args: string[]) {
-  const run = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return toolgenSync(args, { cwd: dir });
 }
 
 /** Pinned, built, and every check passes: the starting point of each case. */

@@ -5,7 +5,7 @@
  * --http --tokens` for a server that wants a bearer token. The config is written as JSON, the shape
  * MCP clients use, pasted into toolgen.config.yaml.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,9 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, BIN, toolgenAsync, toolgenSync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'dist/cli/bin.js');
 const SILENT = path.join(import.meta.dirname, 'fixtures/silent-server.mjs');
 const PAGED = path.join(import.meta.dirname, 'fixtures/paged-server.mjs');
 const reference = (name: string) => path.join(ROOT, `node_modules/@modelcontextprotocol/server-${name}/dist/index.js`);
@@ -40,13 +39,7 @@ function writeConfig(servers: Record<string, unknown>): void {
 }
 
 function toolgen(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const run = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    timeout: 60_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return toolgenSync(args, { cwd: dir, env });
 }
 
 const lockFile = () => path.join(dir, 'toolgen.mcp-lock.json');
@@ -304,7 +297,7 @@ describe('toolgen mcp pull from an HTTP server that forbids', () => {
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
       project({ guarded: { url, headers: { Authorization: 'Bearer ${TOKEN}' } } });
-      const run = await toolgenAsync(['mcp', 'pull'], { TOKEN: 'some-token-0123456789' });
+      const run = await toolgenWhile(['mcp', 'pull'], { TOKEN: 'some-token-0123456789' });
       expect(run.status).toBe(1);
       expect(run.stderr).toContain(
         `toolgen: cannot pull 'guarded' (${url}): the server refused access (HTTP 403 Forbidden): the credentials in headers do not allow it`,
@@ -316,15 +309,8 @@ describe('toolgen mcp pull from an HTTP server that forbids', () => {
 });
 
 /** The bin, without blocking this process (which serves the other end). */
-function toolgenAsync(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stderr })));
+function toolgenWhile(args: string[], env: NodeJS.ProcessEnv): Promise<{ status: number | null; stderr: string }> {
+  return toolgenAsync(args, { cwd: dir, env });
 }
 
 /** JSON with every object's keys sorted: what the lock's hash is taken of. */

@@ -7,8 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProject, RELAY } from '../helpers/project.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { ROOT, BIN, toolgenSync } from '../helpers/toolgen-process.js';
 
 /** A module loader hook that says which heavy packages a process imports. */
 const HOOKS = `import { writeSync } from 'node:fs';
@@ -23,13 +22,7 @@ function toolgen(...args: string[]) {
 }
 
 function toolgenIn(cwd: string, ...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return toolgenSync(args, { cwd });
 }
 
 describe('toolgen run', () => {
@@ -191,11 +184,12 @@ describe('toolgen graph', () => {
       expect(toolgenIn(project.root).status).toBe(0);
       const before = toolgenIn(project.root, 'graph', 'relay').stdout;
       project.write('config/tools/relay.yaml', `${RELAY}# an edit since the last build\n`);
-      const graph = spawnSync(
-        process.execPath,
-        ['--import', './register.mjs', path.join(ROOT, 'dist/cli/bin.js'), 'graph', 'relay'],
-        { cwd: project.root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 60_000 },
-      );
+      const graph = spawnSync(process.execPath, ['--import', './register.mjs', BIN, 'graph', 'relay'], {
+        cwd: project.root,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+        timeout: 60_000,
+      });
       expect(graph.status, graph.stderr).toBe(0);
       expect(graph.stdout).toBe(before);
       expect(graph.stderr).not.toContain('imported ts-morph');

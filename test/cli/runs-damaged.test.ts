@@ -4,7 +4,6 @@
  * line whose checksum fails after the run was marked suspended. Each bad run is reported, none stops
  * the others, and nothing outside the store is touched.
  */
-import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   cpSync,
@@ -19,20 +18,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeRecord } from '../../src/runtime/durable/line-format.js';
+import { toolgenSync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const INPUT = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checking_001","amount":5000}';
 const CALLER = ['--permissions', 'banking.transfer'];
 const PAYLOAD = '{"approved":true,"approver":"dana"}';
 
 function toolgen(...args: string[]) {
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return toolgenSync(args);
 }
 
 let root: string;

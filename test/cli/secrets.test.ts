@@ -5,7 +5,6 @@
  * the built bin (a real process); `serve` runs in this process, called with the official MCP client,
  * and never forwards what the server it calls said (its stderr stays in the audit log, redacted).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,9 +15,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveCommand } from '../../src/cli/serve.js';
 import { pinnedLock } from '../helpers/mcp.js';
 import { tempDir } from '../mcp-client/helpers.js';
+import { ROOT, toolgenAsync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'dist/cli/bin.js');
 const HOSTILE = path.join(ROOT, 'test/fixtures/mcp/hostile-server.mjs');
 const SECRETS = {
   API_KEY: 'sk-env-4f9a2c71',
@@ -102,17 +100,7 @@ function readableServers(): string {
 
 /** The built bin, with the secrets in its environment; not spawnSync: the HTTP server it calls runs in this process. */
 function toolgen(root: string, args: string[]): Promise<{ status: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: root,
-      env: { ...process.env, NO_COLOR: '1', ...SECRETS },
-      timeout: 60_000,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('close', (status) => resolve({ status, output }));
-  });
+  return toolgenAsync(args, { cwd: root, env: SECRETS });
 }
 
 function expectNoSecret(text: string): void {

@@ -4,14 +4,13 @@
  * few rounds. Each round the run must be continued once: one signal delivered, the others refused
  * with `not_suspended`; the steps after the wait journaled once.
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJournal, encodeRecord } from '../../src/runtime/durable/line-format.js';
+import { toolgenAsync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const INPUT = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checking_001","amount":5000}';
 const CALLER = ['--permissions', 'banking.transfer'];
 const PAYLOAD = '{"approved":true,"approver":"dana"}';
@@ -23,15 +22,7 @@ interface Exit {
 }
 
 function toolgen(...args: string[]): Promise<Exit> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+  return toolgenAsync(args);
 }
 
 let root: string;

@@ -2,13 +2,12 @@
  * `toolgen runs`, `toolgen signal` and `toolgen resume`, as a user runs them: the built bin on the
  * bundled `approved_transfer`, which `toolgen run --store` leaves waiting for its approval.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toolgenSync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const INPUT = '{"from_account_id":"acc_savings_001","to_account_id":"acc_checking_001","amount":5000}';
 const CALLER = ['--permissions', 'banking.transfer'];
 
@@ -18,13 +17,7 @@ function toolgen(...args: string[]) {
 
 /** The CLI with node options first (`--import` of a module that moves the clock). */
 function toolgenWith(node: readonly string[], ...args: string[]) {
-  const run = spawnSync(process.execPath, [...node, path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return toolgenSync(args, { node });
 }
 
 let store: string;

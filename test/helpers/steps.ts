@@ -126,3 +126,14 @@ export function hanging() {
 
 /** Lets every pending promise callback run. */
 export const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A promise and what settles it (`Promise.withResolvers`, which Node 20 lacks). */
+export function deferred<T = unknown>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}

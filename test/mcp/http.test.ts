@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, generatedTools } from '../../generated/index.js';
 import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
 import { defineTool, ToolRegistry, type AuditRecord } from '../../src/runtime/index.js';
+import { deferred } from '../helpers/steps.js';
 
 /** A tool that never finishes, and says when it started and when its signal aborted. */
 function slowTool() {
@@ -29,13 +30,6 @@ function slowTool() {
     },
   });
   return { tool, seen };
-}
-
-/** `Promise.withResolvers`, which Node 20 lacks. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((settle) => (resolve = settle));
-  return { promise, resolve };
 }
 
 describe('serveHttp', () => {

@@ -4,7 +4,7 @@
  * `TOOLGEN_SERVE_TOKENS` make each call run as their user with their scopes; the protected resource
  * metadata is published; `--store` makes a wait step suspend. And `toolgen run` with and without `--store`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect as connectSocket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +15,8 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, BIN, toolgenSync } from '../helpers/toolgen-process.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const BIN = path.join(ROOT, 'dist/cli/bin.js');
 const transfer = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 5000 };
 
 /** Starts `toolgen serve` and resolves with its URL once it listens (or rejects with what it said when it exits). */
@@ -42,8 +41,7 @@ function serve(
 }
 
 function toolgen(...args: string[]) {
-  const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return toolgenSync(args);
 }
 
 describe('toolgen serve --http beyond loopback', () => {

@@ -2,15 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { callMany, type ToolCall } from '../../src/runtime/agents/batch.js';
 import { RuntimeUsageError } from '../../src/runtime/index.js';
 import { executor, tool } from '../helpers/runtime.js';
-
-/** Lets every pending promise callback run; a macrotask, not a clock. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function deferred() {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-}
+import { deferred, tick } from '../helpers/steps.js';
 
 const echo = tool('echo', (input: { message: string }) => ({ data: input.message }), {
   parameters: {
@@ -155,7 +147,7 @@ describe('callMany: concurrency', () => {
   ])(
     'runs at most $most of $calls calls at once with concurrency $concurrency',
     async ({ concurrency, calls, most }) => {
-      const gates = Array.from({ length: calls }, deferred);
+      const gates = Array.from({ length: calls }, () => deferred<void>());
       let inFlight = 0;
       let peak = 0;
       const started: number[] = [];
@@ -171,7 +163,7 @@ describe('callMany: concurrency', () => {
       const batch: ToolCall[] = gates.map((_, index) => ({ name: 'gated', arguments: { index } }));
       const done = callMany(run, batch, concurrency === undefined ? {} : { concurrency });
 
-      await settle();
+      await tick();
       expect(started).toEqual(Array.from({ length: most }, (_, index) => index));
       // Release one call at a time, the latest started first: each release lets exactly one waiting call in.
       const released = new Set<number>();
@@ -179,7 +171,7 @@ describe('callMany: concurrency', () => {
         const next = [...started].reverse().find((index) => !released.has(index))!;
         released.add(next);
         gates[next]!.resolve();
-        await settle();
+        await tick();
         expect(started).toHaveLength(Math.min(most + step, calls));
         expect(inFlight).toBe(Math.min(most, calls - step));
       }

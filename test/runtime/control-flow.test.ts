@@ -5,9 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallStep, ChainPlan, LoopStep, ParallelStep, PlanStep } from '../../src/runtime/index.js';
 import { chain, executor, flaky, step, tool } from '../helpers/runtime.js';
-import { gate } from '../helpers/steps.js';
-
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+import { gate, tick } from '../helpers/steps.js';
 
 const parallel = (
   id: string,

@@ -24,6 +24,7 @@ import {
 } from '../../src/runtime/index.js';
 import { chain, executor, step, tool } from '../helpers/runtime.js';
 import { seededRandom } from '../helpers/random.js';
+import { deferred } from '../helpers/steps.js';
 
 // ---------------------------------------------------------------------------------------------
 // Unhandled rejections: collected for the whole file, checked after every test and at the end.
@@ -146,15 +147,6 @@ async function ticks(n: number) {
 const never = <T = never>() => new Promise<T>(() => {});
 
 /** A promise we settle from outside, later. */
-function deferred<T = unknown>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Invariants every result must satisfy.

@@ -18,6 +18,7 @@ import {
   type ChainPlan,
   type ToolHandler,
 } from '../../../src/runtime/index.js';
+import { tick } from '../../helpers/steps.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-durable-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -82,14 +83,13 @@ function executorFor(dir: string, handler: ToolHandler<{ step: string }, unknown
   return { executor, flow, calls, clock, crash: () => store.close() };
 }
 const newDir = () => path.join(root, `store-${++stores}`);
-const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('resuming after a crash', () => {
   it('replays finished steps, runs the one in flight again with the same idempotency key, and goes on', async () => {
     const dir = newDir();
     const first = executorFor(dir, ({ step }) => (step === 'b' ? HANG : { done: step }));
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
-    await settle();
+    await tick();
     expect(first.calls).toEqual(['a@1 r/a#1', 'b@1 r/b#1']);
     first.crash();
 
@@ -111,7 +111,7 @@ describe('resuming after a crash', () => {
       return HANG;
     });
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
-    for (let i = 0; i < 5; i += 1) await settle();
+    for (let i = 0; i < 5; i += 1) await tick();
     expect(first.calls).toEqual(['a@1 r/a#1', 'b@1 r/b#1', 'b@2 r/b#1', 'b@3 r/b#1']);
     first.crash();
     expect(first.clock.sleeps).toEqual([100, 200]);
@@ -139,7 +139,7 @@ describe('resuming after a crash', () => {
     const dir = newDir();
     const first = executorFor(dir, ({ step }) => (step === 'b' ? HANG : { done: step }));
     void first.executor.runComposite(first.flow, {}, { runId: 'r' });
-    await settle();
+    await tick();
     first.crash();
     const changed: ChainPlan = { ...sequence, steps: [step('a', 'b'), step('b', null)] };
     const second = executorFor(dir, ({ step }) => ({ done: step }), changed);

@@ -16,15 +16,8 @@ import {
   StreamMessageWriter,
   createProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import { writeCorpus } from './corpus.mjs';
-
-const BIN = new URL('../dist/cli/bin.js', import.meta.url).pathname;
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+import { writeCorpus } from '../corpus.mjs';
+import { BIN, median, ms, row, size } from './common.mjs';
 
 /**
  * The time from a change to its diagnostics, in a project of `tools` tools under `root`.
@@ -102,4 +95,22 @@ export async function lspBench(root, { tools, edits }) {
     await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
     connection.dispose();
   }
+}
+
+// 8. The language server
+
+export const LSP_EDITS = size(21, 2);
+export const LSP_TARGET_MS = 100;
+
+export function lspRows(lsp) {
+  row(
+    `lsp, ${lsp.tools} tools: edit → problems`,
+    ms(lsp.latencyMs),
+    `(median of ${lsp.edits} edits, p90 ${ms(lsp.p90Ms)}; first build on open ${ms(lsp.firstMs)})`,
+  );
+  row(
+    `  ${lsp.tools} tools`,
+    ms(lsp.latencyMs),
+    `target < ${LSP_TARGET_MS} ms   ${lsp.latencyMs < LSP_TARGET_MS ? 'ok' : 'MISSED'}`,
+  );
 }

@@ -10,25 +10,21 @@
  *    tools of the same signatures (handlers in JavaScript, which the build does not type-check). No
  *    target: the ratio is reported.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { McpServers } from '../dist/mcp-client/index.js';
-import { lockedTool, lockText } from '../dist/mcp-servers/lock.js';
-import { AuditContext, ChainExecutor, ToolRegistry, defineRemoteTool } from '../dist/runtime/index.js';
+import { McpServers } from '../../dist/mcp-client/index.js';
+import { lockedTool, lockText } from '../../dist/mcp-servers/lock.js';
+import { AuditContext, ChainExecutor, ToolRegistry, defineRemoteTool } from '../../dist/runtime/index.js';
+import { BIN, median, ms, ratioRow, row, size, us } from './common.mjs';
+import { interleave } from './build.mjs';
 
-const FIXTURE = new URL('../test/fixtures/mcp/fixture-server.mjs', import.meta.url).pathname;
+const FIXTURE = new URL('../../test/fixtures/mcp/fixture-server.mjs', import.meta.url).pathname;
 const ECHO = {
   type: 'object',
   properties: { text: { type: 'string' }, count: { type: 'integer', minimum: 0 } },
   required: ['text'],
-};
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
 /**
@@ -155,4 +151,42 @@ implementation: { type: function, module: ./handlers.js, export: ${name(n).repla
   }
   writeFileSync(path.join(local, 'config/tools/handlers.js'), `${handlers.join('\n')}\n`);
   return { remote, local };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 7. Tools on other MCP servers
+
+export const REMOTE_CALL_TARGET = 1.1;
+
+export async function mcpBench() {
+  const call = await remoteCallBench({ rounds: size(30, 2), perBlock: size(100, 5) });
+  const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-mcp-build-'));
+  try {
+    const tools = size(500, 10);
+    const composites = size(100, 4);
+    const { remote, local } = remoteAndLocalProjects(root, { tools, composites });
+    // A cold build each time: no build cache, no generated/ from the run before.
+    const side = (cwd) => ({
+      args: [BIN, '--no-cache'],
+      cwd,
+      before: () => rmSync(path.join(cwd, 'generated'), { recursive: true, force: true }),
+    });
+    const [remoteBuild, localBuild] = interleave([side(remote), side(local)], size(5, 1));
+    return { call, build: { tools, composites, remote: remoteBuild, local: localBuild } };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+export function mcpRows({ call, build }) {
+  row('remote call through toolgen', us(call.toolgenUs), `(median per call, ${call.calls} calls, stdio echo)`);
+  row('  bare SDK client callTool', us(call.bareUs), '(same connection, alternating blocks)');
+  ratioRow(call.toolgenUs / call.bareUs, REMOTE_CALL_TARGET);
+  row(
+    `build, ${build.tools} remote tools`,
+    ms(build.remote.ms),
+    `(${build.composites} composites, pinned in a lock; whole process, median)`,
+  );
+  row(`  the same, ${build.tools} local tools`, ms(build.local.ms), '(YAML, handlers in a .js module)');
+  row('  ratio', (build.remote.ms / build.local.ms).toFixed(2), 'no target: reported');
 }

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const DIST = new URL('../dist/', import.meta.url);
+const DIST = new URL('../../dist/', import.meta.url);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
