@@ -142,6 +142,8 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
       view,
       summary,
       registry: studio.options.registry,
+      // A page of a long run's visits: a number, else the first.
+      from: /^\d{1,9}$/.test(url.searchParams.get('from') ?? '') ? Number(url.searchParams.get('from')) : 0,
       ...(answered ? { notice: `Signal ${answered} delivered as ${studio.options.context.userId}.` } : {}),
       ...(done ? { notice: done } : {}),
     });

@@ -26,9 +26,14 @@ export interface RunPageView {
   readonly summary: RunSummary | undefined;
   readonly registry: ToolRegistry;
   readonly notice?: string;
+  /** The first visit the timeline and the steps table show (`?from=`): a long run's are paged. */
+  readonly from?: number;
 }
 
-export function runBody({ base, view, summary, registry, notice }: RunPageView): Html {
+/** How many visits a run's page lists at once: a run of thousands of steps is paged, its graph whole. */
+export const VISITS_PER_PAGE = 100;
+
+export function runBody({ base, view, summary, registry, notice, from = 0 }: RunPageView): Html {
   const { start } = view;
   const runUrl = `${base}/runs/${encodeURIComponent(start.runId)}`;
   const composite = compositeOf(registry.get(start.tool));
@@ -51,7 +56,12 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
     : '';
   const where = sourceOf(registry.get(start.tool));
   const waiting = summary?.waiting;
-  const rows = view.visits.map((visit) => {
+  // The page `from` falls in, or the last one past the end.
+  const lastPage = Math.floor(Math.max(0, view.visits.length - 1) / VISITS_PER_PAGE);
+  const first = Math.min(Math.floor(from / VISITS_PER_PAGE), lastPage) * VISITS_PER_PAGE;
+  const shown = view.visits.slice(first, first + VISITS_PER_PAGE);
+  const pages = visitPages(runUrl, first, view.visits.length);
+  const rows = shown.map((visit) => {
     const record = visit.record;
     const outcome = record?.error
       ? html`<strong>${record.error.kind}</strong>: ${record.error.message}`
@@ -92,12 +102,14 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
     <h2>Graph</h2>
     ${graph}
     <h2>Timeline</h2>
+    ${pages}
     ${timelineSvg(
       Date.parse(start.startedAt),
-      view.visits.flatMap((visit) => visit.attempts.map((attempt) => ({ key: visit.key, attempt }))),
+      shown.flatMap((visit) => visit.attempts.map((attempt) => ({ key: visit.key, attempt }))),
       (tool) => registry.get(tool)?.remote,
     )}
     <h2>Steps</h2>
+    ${pages}
     <table>
       <thead>
         <tr>
@@ -115,6 +127,22 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
     </table>
     <h2>Input of the run</h2>
     <pre>${json(hide(start.input))}</pre>`;
+}
+
+/**
+ * Which visits the page lists, and links to the others, when there are more than a page of them:
+ * `Steps 101–200 of 1,000`, `Previous 100 steps`, `Next 100 steps`.
+ */
+function visitPages(runUrl: string, first: number, total: number): Html | string {
+  if (total <= VISITS_PER_PAGE) return '';
+  const last = Math.min(first + VISITS_PER_PAGE, total);
+  const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+  const link = (at: number, label: string) => html`<a href="${runUrl}?from=${String(at)}">${label}</a>`;
+  return html`<nav class="pages" aria-label="Steps pages">
+    <span>Steps ${count(first + 1)}–${count(last)} of ${count(total)}</span>
+    ${first > 0 ? link(Math.max(0, first - VISITS_PER_PAGE), `Previous ${VISITS_PER_PAGE} steps`) : ''}
+    ${last < total ? link(last, `Next ${Math.min(VISITS_PER_PAGE, total - last)} steps`) : ''}
+  </nav>`;
 }
 
 export interface StepPageView {
