@@ -44,6 +44,20 @@ export function listExports(file: string, text: string): ReadonlySet<string> | '
   }
 }
 
+/** How toolgen's programs are checked: strictly, for Node, nothing emitted. */
+const STRICT_NODE = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  allowImportingTsExtensions: true,
+  types: [],
+  // No DOM: a handler runs in Node, and the DOM's declarations are most of a program's load time.
+  lib: ['lib.es2022.d.ts'],
+};
+
 /** A generated module, checked as the app's compiler will check it. */
 export interface EmittedModule {
   readonly file: string;
@@ -69,15 +83,7 @@ export function checkModules(
   const project = new Project({
     skipAddingFilesFromTsConfig: true,
     compilerOptions: {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      allowImportingTsExtensions: true,
-      types: [],
-      lib: ['lib.es2022.d.ts'],
+      ...STRICT_NODE,
       paths: Object.fromEntries(Object.entries(paths).map(([name, file]) => [name, [file]])),
     },
   });
@@ -108,19 +114,7 @@ export function checkSignatures(pending: readonly PendingCheck[]): [string, Hand
   const project = new Project({
     useInMemoryFileSystem: false,
     skipAddingFilesFromTsConfig: true,
-    compilerOptions: {
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      allowJs: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      allowImportingTsExtensions: true,
-      types: [],
-      // No DOM: a handler runs in Node, and the DOM's declarations are most of a program's load time.
-      lib: ['lib.es2022.d.ts'],
-    },
+    compilerOptions: { ...STRICT_NODE, allowJs: true },
   });
   const probes = pending.map(({ key, signature }, index) => {
     project.createSourceFile(signature.file, signature.text, { overwrite: true });
