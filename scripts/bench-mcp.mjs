@@ -14,8 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { McpServers } from '../dist/mcp-client/index.js';
-import { lockedTool, lockText } from '../dist/mcp-servers/lock.js';
+import { McpServers } from '../dist/remote/client/index.js';
+import { lockedTool, lockText } from '../dist/remote/lock/lock.js';
 import { AuditContext, ChainExecutor, ToolRegistry, defineRemoteTool } from '../dist/runtime/index.js';
 
 const FIXTURE = new URL('../test/fixtures/mcp/fixture-server.mjs', import.meta.url).pathname;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { readServers, type McpServerConfig } from '../mcp-servers/config.js';
+import { readServers, type McpServerConfig } from '../remote/declare/config.js';
 import { ADAPTER_NAMES, type AdapterName } from '../compiler/options.js';
 
 export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;

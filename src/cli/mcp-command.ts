@@ -10,12 +10,12 @@ import { listsMcpClient, MCP_CLIENT_PACKAGE } from '../compiler/load/mcp.js';
 import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { closestName } from '../language/suggest.js';
-import type { McpServerConfig } from '../mcp-servers/config.js';
-import { LOCK_FILE, nextLock, type LockedServer } from '../mcp-servers/lock.js';
-import { readLockFile, writeLockFile } from '../mcp-servers/lock-file.js';
+import type { McpServerConfig } from '../remote/declare/config.js';
+import { LOCK_FILE, nextLock, type LockedServer } from '../remote/lock/lock.js';
+import { readLockFile, writeLockFile } from '../remote/lock/file.js';
 import { findConfig } from './config-file.js';
 import { EXIT, UsageError } from './exit.js';
-import { describeFailure } from './mcp-failures.js';
+import { describeFailure } from '../remote/pull/report.js';
 import { printDiagnostics, type Output } from './output.js';
 import { VERSION } from './version.js';
 
@@ -43,7 +43,7 @@ export async function mcpPullCommand(
       output.err('Pull every server (npx toolgen mcp pull) to write it anew; the lock was left as it was.');
     return EXIT.problems;
   }
-  const { pullServer } = await import('../mcp-servers/pull.js');
+  const { pullServer } = await import('../remote/pull/pull.js');
   const results = await inBatches(chosen, (server) =>
     pullServer(server, { timeoutSeconds: options.timeoutSeconds, env: options.env, clientVersion: VERSION }),
   );

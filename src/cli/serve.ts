@@ -5,9 +5,9 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { isLoopback } from '../mcp/hosts.js';
-import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../mcp/index.js';
-import { servedTools } from '../mcp/tools.js';
+import { isLoopback } from '../serve/hosts.js';
+import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../serve/index.js';
+import { servedTools } from '../serve/tools.js';
 import { FileRunStore, type AuditRecord, type ExpressionBudget, type ToolRegistry } from '../runtime/index.js';
 import { EXIT, UsageError } from './commands.js';
 import { loadRegistry } from './load-tools.js';

@@ -14,7 +14,7 @@ import { countLabel } from '../compiler/diagnostics/render.js';
 import { readOutDir, removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
 import { compareOutput } from '../compiler/write/output-plan.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { LOCK_FILE } from '../mcp-lock/format.js';
+import { LOCK_FILE } from '../remote/lock/format.js';
 import { findConfig } from './config-file.js';
 import { printDiagnostics, type Output } from './output.js';
 import { printable } from '../compiler/diagnostics/printable.js';

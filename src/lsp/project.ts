@@ -12,7 +12,7 @@ import type { CompilerOptions } from '../compiler/options.js';
 import type { CatalogueEntry } from '../compiler/resolve/catalogue.js';
 import type { CheckResult } from '../compiler/check/index.js';
 import type { Catalogue } from '../compiler/resolve/catalogue.js';
-import { LOCK_FILE } from '../mcp-lock/format.js';
+import { LOCK_FILE } from '../remote/lock/format.js';
 
 /** Hands a file's diagnostics to the editor, with the version of the document they were found in. */
 export type Publish = (file: string, diagnostics: readonly Diagnostic[], version: number | undefined) => void;

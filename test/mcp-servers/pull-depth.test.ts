@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StdioServerConfig } from '../../src/mcp-servers/config.js';
-import { pullServer } from '../../src/mcp-servers/pull.js';
+import type { StdioServerConfig } from '../../src/remote/declare/config.js';
+import { pullServer } from '../../src/remote/pull/pull.js';
 
 const DEEP = path.join(import.meta.dirname, 'fixtures/deep-server.mjs');
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LOCK_FILE } from '../../mcp-lock/format.js';
+import { LOCK_FILE } from '../../remote/lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { shownPath } from '../layout.js';
 import type { DeclaredServer } from '../options.js';

@@ -15,7 +15,7 @@ import {
   pinTooDeep,
   toolHash,
   type LockedTool,
-} from '../../mcp-lock/format.js';
+} from '../../remote/lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { printable } from '../diagnostics/printable.js';
 import { MCP_CLIENT_PACKAGE, type LoadedMcp } from '../load/mcp.js';

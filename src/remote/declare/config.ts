@@ -5,10 +5,10 @@
  * which, as VS Code and Claude Code write it. Checked by hand, every problem collected with its path.
  */
 import path from 'node:path';
-import { isPlainObject } from '../language/json.js';
-import { closestName } from '../language/suggest.js';
-import { byCodeUnits } from './lock.js';
-import { badReference } from '../language/variables.js';
+import { isPlainObject } from '../../language/json.js';
+import { closestName } from '../../language/suggest.js';
+import { byCodeUnits } from '../lock/lock.js';
+import { badReference } from '../../language/variables.js';
 
 export interface StdioServerConfig {
   readonly transport: 'stdio';

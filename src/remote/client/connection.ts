@@ -13,12 +13,12 @@
  * (`CONNECT_TIMEOUT_MS`): it serves every caller, so no one caller's signal stops it.
  */
 import { Client, SdkError, SdkErrorCode, SdkHttpError, type CallToolResult } from '@modelcontextprotocol/client';
-import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../runtime/index.js';
-import { redact, type ReadVariable } from '../language/variables.js';
-import { callFailure, connectFailure } from './failures.js';
-import { ProcessNotRunning } from './server-process.js';
-import type { McpServerSpec } from './spec.js';
-import { transportFor, type ServerTransport, type Surroundings } from './transport.js';
+import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../../runtime/index.js';
+import { redact, type ReadVariable } from '../../language/variables.js';
+import { callFailure, connectFailure } from '../connect/failures.js';
+import { ProcessNotRunning } from '../connect/server-process.js';
+import type { McpServerSpec } from '../declare/spec.js';
+import { transportFor, type ServerTransport, type Surroundings } from '../connect/transport.js';
 
 /** How long a server has to answer `initialize`. */
 export const CONNECT_TIMEOUT_MS = 30_000;

@@ -5,4 +5,4 @@
  * calls no remote tool never loads the MCP SDK. It builds on the runtime's public API only.
  */
 export { McpServers } from './servers.js';
-export type { McpServerSpec, McpServersOptions } from './spec.js';
+export type { McpServerSpec, McpServersOptions } from '../declare/spec.js';

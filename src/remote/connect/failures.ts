@@ -8,11 +8,11 @@
  * prints its environment or echoes a header must not put a secret into results, audits and spans.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
-import { redact, type ReadVariable } from '../language/variables.js';
-import { RemoteCallError } from '../runtime/index.js';
+import { redact, type ReadVariable } from '../../language/variables.js';
+import { RemoteCallError } from '../../runtime/index.js';
 import { tooLarge, type AnswerTooLarge } from './answer-bound.js';
 import { ProcessNotRunning, ServerProcess, type ProcessEnd } from './server-process.js';
-import { shownSpec, type McpServerSpec } from './spec.js';
+import { shownSpec, type McpServerSpec } from '../declare/spec.js';
 import type { ServerTransport } from './transport.js';
 
 /** Lines of a failed server's stderr a message keeps. */

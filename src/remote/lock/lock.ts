@@ -4,7 +4,7 @@
  * time (keys sorted at every depth, two-space indent, a final newline, no timestamps), so that a pull
  * that found nothing new leaves the file byte for byte as it was, and a diff shows only what changed.
  */
-import { isPlainObject } from '../language/json.js';
+import { isPlainObject } from '../../language/json.js';
 import {
   canonicalJson,
   LOCKFILE_VERSION,
@@ -14,11 +14,11 @@ import {
   type Lock,
   type LockedServer,
   type LockedTool,
-} from '../mcp-lock/format.js';
+} from './format.js';
 
 // The format is shared with the compiler, which reads the lock: it lives in mcp-lock/.
-export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from '../mcp-lock/format.js';
-export type { Lock, LockedServer, LockedTool } from '../mcp-lock/format.js';
+export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from './format.js';
+export type { Lock, LockedServer, LockedTool } from './format.js';
 
 /** The fields of a listed tool that are pinned; anything else a server sends (`_meta`, `icons`) is not. */
 const PINNED = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;

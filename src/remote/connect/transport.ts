@@ -8,11 +8,11 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { expand, redact, type ReadVariable } from '../language/variables.js';
-import { RemoteCallError } from '../runtime/index.js';
+import { expand, redact, type ReadVariable } from '../../language/variables.js';
+import { RemoteCallError } from '../../runtime/index.js';
 import { boundedHttpTransport } from './answer-bound.js';
 import { ServerProcess } from './server-process.js';
-import type { McpServerSpec } from './spec.js';
+import type { McpServerSpec } from '../declare/spec.js';
 
 export type ServerTransport = ServerProcess | StreamableHTTPClientTransport;
 

@@ -4,12 +4,12 @@
  * `generated/mcp-servers.ts` and the app's overrides; the registry's `close()` closes it.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { closestName } from '../language/suggest.js';
-import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../runtime/index.js';
-import { packageVersion } from '../language/package-version.js';
-import { DEFAULT_MAX_ANSWER_BYTES } from './answer-bound.js';
+import { closestName } from '../../language/suggest.js';
+import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../../runtime/index.js';
+import { packageVersion } from '../../language/package-version.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../connect/answer-bound.js';
 import { ServerConnection } from './connection.js';
-import type { McpServerSpec, McpServersOptions } from './spec.js';
+import type { McpServerSpec, McpServersOptions } from '../declare/spec.js';
 
 /**
  * The connections to the servers remote tools are called on.

@@ -5,7 +5,7 @@
  * the language: the runtime has no use for it (and does not ship it).
  */
 import { createHash } from 'node:crypto';
-import { isPlainObject } from '../language/json.js';
+import { isPlainObject } from '../../language/json.js';
 
 export const LOCK_FILE = 'toolgen.mcp-lock.json';
 export const LOCKFILE_VERSION = 1;

@@ -2,9 +2,9 @@
  * A server that could not be pulled, in words: which server, how it is started or reached (as the
  * config writes it, so `${NAME}` values are never printed), what happened, and the end of its stderr.
  */
-import { printable } from '../compiler/diagnostics/printable.js';
-import type { McpServerConfig } from '../mcp-servers/config.js';
-import type { PullFailure } from '../mcp-servers/pull.js';
+import { printable } from '../../compiler/diagnostics/printable.js';
+import type { McpServerConfig } from '../declare/config.js';
+import type { PullFailure } from './pull.js';
 
 /**
  * The lines that report one failed server.

@@ -12,12 +12,12 @@ import {
   SdkHttpError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config.js';
-import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from './lock.js';
-import { MAX_PIN_DEPTH, pinTooDeep } from '../mcp-lock/format.js';
-import { boundedHttpTransport, DEFAULT_MAX_ANSWER_BYTES, tooLarge } from '../mcp-client/answer-bound.js';
-import { ServerProcess, type ProcessEnd } from '../mcp-client/server-process.js';
-import { expand, redact, type ReadVariable } from '../language/variables.js';
+import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from '../declare/config.js';
+import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from '../lock/lock.js';
+import { MAX_PIN_DEPTH, pinTooDeep } from '../lock/format.js';
+import { boundedHttpTransport, DEFAULT_MAX_ANSWER_BYTES, tooLarge } from '../connect/answer-bound.js';
+import { ServerProcess, type ProcessEnd } from '../connect/server-process.js';
+import { expand, redact, type ReadVariable } from '../../language/variables.js';
 
 /** The request that was under way when a server failed. */
 export type Stage = 'initialize' | 'tools/list';
