@@ -10,7 +10,8 @@ import path from 'node:path';
 import { isPlainObject } from '../language/json.js';
 import { closestName } from '../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { readServers, type McpServerConfig } from '../remote/declare/config.js';
+import { readServers } from '../remote/declare/config.js';
+import type { DeclaredServer } from '../remote/declare/spec.js';
 import { ADAPTER_NAMES, type AdapterName } from '../compiler/options.js';
 
 export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;
@@ -23,7 +24,7 @@ export interface ProjectConfig {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   /** The servers of `mcpServers`, sorted by name (`toolgen mcp pull`). */
-  readonly mcpServers?: readonly McpServerConfig[];
+  readonly mcpServers?: readonly DeclaredServer[];
   /** The agent frameworks of `adapters`, in its order. */
   readonly adapters?: readonly AdapterName[];
 }

@@ -10,7 +10,7 @@ import { listsMcpClient, MCP_CLIENT_PACKAGE } from '../compiler/load/mcp.js';
 import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { closestName } from '../language/suggest.js';
-import type { McpServerConfig } from '../remote/declare/config.js';
+import type { DeclaredServer } from '../remote/declare/spec.js';
 import { LOCK_FILE, nextLock, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile, writeLockFile } from '../remote/lock/file.js';
 import { findConfig } from './config-file.js';
@@ -132,7 +132,7 @@ export async function mcpListCommand(root: string, output: Output): Promise<numb
 export async function declaredServers(
   root: string,
   output: Output,
-): Promise<{ lockFile: string; shownLock: string; servers: readonly McpServerConfig[] }> {
+): Promise<{ lockFile: string; shownLock: string; servers: readonly DeclaredServer[] }> {
   const found = await findConfig(root);
   if (found.diagnostics.length > 0) {
     printDiagnostics(output, found.diagnostics, found.sources);
@@ -147,9 +147,9 @@ export async function declaredServers(
 
 /** The servers named (all when none are), each name checked against mcpServers. */
 export function chooseServers(
-  servers: readonly McpServerConfig[],
+  servers: readonly DeclaredServer[],
   names: readonly string[],
-): readonly McpServerConfig[] {
+): readonly DeclaredServer[] {
   if (servers.length === 0) throw new UsageError('toolgen.config.yaml declares no servers under mcpServers');
   if (names.length === 0) return servers;
   const known = servers.map((server) => server.name);

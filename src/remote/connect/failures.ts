@@ -1,139 +1,116 @@
 /**
- * What went wrong talking to a server, as a `RemoteCallError` with a code the step's `retry_on` can
- * match and a message that names the server: `MCP_<JSON-RPC code>` for an error the server answered
- * (`MCP_-32602`), `MCP_CONNECTION_CLOSED` when the connection ended before the answer (with how a
- * stdio process ended and the last lines of its stderr), `MCP_HTTP_<status>`, `MCP_UNREACHABLE`,
- * `MCP_NOT_STARTED`, `MCP_CONNECT_TIMEOUT`, and `MCP_<SDK code>` for the SDK's own errors. Every
- * value a `${NAME}` was read as is redacted from the message here, where it is made: a server that
- * prints its environment or echoes a header must not put a secret into results, audits and spans.
+ * What went wrong talking to another server, as data: the one vocabulary of failures that the app's
+ * connections (`remote/client/errors.ts`, a `RemoteCallError` with a code `retry_on` can match) and
+ * `toolgen mcp pull` (`remote/pull/report.ts`, lines for a person) each put into words. Every text
+ * in it that came from the server or the system has each value a `${NAME}` was read as redacted
+ * (`redactFailure`), here where it is made: a server that prints its environment or echoes a header
+ * must not put a secret into messages, results, audits and spans.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { redact, type ReadVariable } from '../../language/variables.js';
-import { RemoteCallError } from '../../runtime/index.js';
-import { tooLarge, type AnswerTooLarge } from './answer-bound.js';
+import { tooLarge } from './answer-bound.js';
 import { ProcessNotRunning, ServerProcess, type ProcessEnd } from './server-process.js';
-import { shownSpec, type McpServerSpec } from '../declare/spec.js';
-import type { ServerTransport } from './transport.js';
 
-/** Lines of a failed server's stderr a message keeps. */
-const STDERR_LINES = 5;
+/** Lines of a failed server's stderr a failure keeps. */
+export const STDERR_LINES = 10;
 
-/** Which server, and its transport, for the message. */
-export interface FailedServer {
-  readonly name: string;
-  readonly spec: McpServerSpec;
-  readonly transport: ServerTransport;
-  /** The values `${NAME}` was read as for this connection: redacted from every message. */
-  readonly secrets: readonly ReadVariable[];
-}
+/** Why a server could not be connected to, or a request to it failed. */
+export type ServerFailure =
+  /** Its args, env, url or headers name a variable that is not set (`field`: `env.TOKEN`). */
+  | { readonly kind: 'variable'; readonly field: string; readonly variable: string }
+  /** Its url, with the variables read, is not a URL. */
+  | { readonly kind: 'bad-url' }
+  /** Its `cwd` (absolute) is not a folder. */
+  | { readonly kind: 'no-cwd'; readonly cwd: string }
+  /** Its command could not be started (`code`: `ENOENT`, …). */
+  | { readonly kind: 'not-started'; readonly code: string; readonly message: string }
+  /** Its process ended before it answered. */
+  | { readonly kind: 'ended'; readonly end: ProcessEnd; readonly stderr: readonly string[] }
+  /** No answer within the bound on the request. */
+  | { readonly kind: 'timeout'; readonly stderr: readonly string[] }
+  /** An answer past `maxAnswerBytes`: the connection was closed. */
+  | { readonly kind: 'too-large'; readonly maxBytes: number }
+  /** It answered with a JSON-RPC error. */
+  | {
+      readonly kind: 'answered-error';
+      readonly code: number;
+      readonly message: string;
+      readonly stderr: readonly string[];
+    }
+  | { readonly kind: 'http'; readonly status: number; readonly statusText: string }
+  /** fetch could not reach it (`ECONNREFUSED`, …). */
+  | { readonly kind: 'unreachable'; readonly reason: string }
+  /** The connection closed before the answer; `end`: how its process had ended, if it had. */
+  | {
+      readonly kind: 'closed';
+      readonly end: ProcessEnd | null;
+      readonly message: string;
+      readonly stderr: readonly string[];
+    }
+  /** Its answer nests deeper than the MCP client can read (its reader recurses). */
+  | { readonly kind: 'too-deep'; readonly stderr: readonly string[] }
+  /** Anything else; `sdkCode`: the MCP SDK's code for its own errors. */
+  | {
+      readonly kind: 'protocol';
+      readonly sdkCode: string | null;
+      readonly message: string;
+      readonly stderr: readonly string[];
+    };
 
-/** Why `initialize` failed. */
-export function connectFailure(server: FailedServer, error: unknown, timeoutMs: number): RemoteCallError {
-  return redacted(connectError(server, error, timeoutMs), server.secrets);
-}
-
-/** Why a request failed (`what`: the request, as the message names it). */
-export function callFailure(server: FailedServer, error: unknown, what: string): RemoteCallError {
-  return redacted(callError(server, error, what), server.secrets);
-}
-
-/** The error with every value `${NAME}` was read as replaced by `[redacted ${NAME}]`. */
-export function redacted(error: RemoteCallError, secrets: readonly ReadVariable[]): RemoteCallError {
-  const message = redact(error.message, secrets);
-  return message === error.message ? error : new RemoteCallError(error.code, message);
-}
-
-function connectError(server: FailedServer, error: unknown, timeoutMs: number): RemoteCallError {
-  const { name } = server;
-  const large = tooLarge(server.transport, error);
-  if (large) return answerTooLarge(server, large, 'initialize');
-  const end = ended(server.transport);
-  if (end?.kind === 'spawn-error')
-    return new RemoteCallError(
-      'MCP_NOT_STARTED',
-      `cannot start MCP server '${name}' (${shownSpec(server.spec)}): ${end.message}`,
-    );
-  if (end !== null)
-    return new RemoteCallError(
-      'MCP_SERVER_EXITED',
-      `MCP server '${name}' (${shownSpec(server.spec)}) ${endText(end)} before it answered initialize${stderrText(server.transport)}`,
-    );
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
-    return new RemoteCallError(
-      'MCP_CONNECT_TIMEOUT',
-      `MCP server '${name}' (${shownSpec(server.spec)}) did not answer initialize within ${timeoutMs / 1000} s${stderrText(server.transport)}`,
-    );
-  return callError(server, error, 'initialize');
-}
-
-function callError(server: FailedServer, error: unknown, what: string): RemoteCallError {
-  if (error instanceof RemoteCallError) return error;
-  const { name } = server;
-  const large = tooLarge(server.transport, error);
-  if (large) return answerTooLarge(server, large, what);
+/**
+ * The failure an error of the MCP client (or of the transport under it) is. `endedFirst`: a process
+ * that has ended explains any error (while a connection opens, or a pull lists).
+ *
+ * @example failureOf(error, transport, { endedFirst: true }) // { kind: 'ended', end: { kind: 'exited', code: 3 }, stderr: ['fatal: no API key'] }
+ */
+export function failureOf(error: unknown, transport: object, options: { endedFirst: boolean }): ServerFailure {
+  const large = tooLarge(transport, error);
+  if (large) return { kind: 'too-large', maxBytes: large.maxBytes };
+  const process = transport instanceof ServerProcess ? transport : null;
+  const stderr = process?.stderrTail(STDERR_LINES) ?? [];
+  const end = process?.end ?? null;
+  if (options.endedFirst && end?.kind === 'spawn-error')
+    return { kind: 'not-started', code: end.code, message: end.message };
+  if (options.endedFirst && end) return { kind: 'ended', end, stderr };
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { kind: 'timeout', stderr };
   if (error instanceof ProtocolError)
-    return new RemoteCallError(
-      `MCP_${error.code}`,
-      `MCP server '${name}' answered ${what} with error ${error.code}: ${error.message}`,
-    );
-  if (error instanceof SdkHttpError && typeof error.status === 'number') {
-    const refused = error.status === 401 || error.status === 403;
-    return new RemoteCallError(
-      `MCP_HTTP_${error.status}`,
-      refused
-        ? `MCP server '${name}' (${shownSpec(server.spec)}) refused the credentials (HTTP ${error.status}): check its headers`
-        : `MCP server '${name}' (${shownSpec(server.spec)}) answered ${what} with HTTP ${error.status}`,
-    );
-  }
-  const unreachable = unreachableReason(error);
-  if (unreachable !== null)
-    return new RemoteCallError(
-      'MCP_UNREACHABLE',
-      `cannot reach MCP server '${name}' (${shownSpec(server.spec)}): ${unreachable}`,
-    );
-  if (
-    (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) ||
-    error instanceof ProcessNotRunning
-  ) {
-    const end = ended(server.transport);
-    const how = end === null ? 'closed' : `closed: the server ${endText(end)}`;
-    return new RemoteCallError(
-      'MCP_CONNECTION_CLOSED',
-      `the connection to MCP server '${name}' ${how} before it answered ${what}${stderrText(server.transport)}`,
-    );
+    return { kind: 'answered-error', code: error.code, message: error.message, stderr };
+  if (error instanceof SdkHttpError && typeof error.status === 'number')
+    return { kind: 'http', status: error.status, statusText: error.statusText ?? '' };
+  if (error instanceof TypeError && error.message === 'fetch failed') {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return { kind: 'unreachable', reason: cause?.code ?? cause?.message ?? error.message };
   }
   const message = error instanceof Error ? error.message : String(error);
-  const code = error instanceof SdkError ? `MCP_${String(error.code)}` : 'MCP_ERROR';
-  return new RemoteCallError(code, `MCP server '${name}': ${what} failed: ${message}`);
+  if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || error instanceof ProcessNotRunning)
+    return { kind: 'closed', end, message, stderr };
+  // The MCP client reads an answer by recursion: one nested thousands deep overflows its stack.
+  if (error instanceof RangeError && /call stack/.test(error.message)) return { kind: 'too-deep', stderr };
+  return { kind: 'protocol', sdkCode: error instanceof SdkError ? String(error.code) : null, message, stderr };
 }
 
-function answerTooLarge(server: FailedServer, large: AnswerTooLarge, what: string): RemoteCallError {
-  return new RemoteCallError(
-    'MCP_ANSWER_TOO_LARGE',
-    `MCP server '${server.name}' (${shownSpec(server.spec)}) sent an answer larger than ${large.maxBytes} bytes (maxAnswerBytes) while toolgen waited for ${what}: the connection was closed`,
-  );
+/** The failure with every value `${NAME}` was read as replaced by `[redacted ${NAME}]` in what the server or the system said. */
+export function redactFailure(failure: ServerFailure, secrets: readonly ReadVariable[]): ServerFailure {
+  if (secrets.length === 0) return failure;
+  const hide = (text: string) => redact(text, secrets);
+  const hidden: Record<string, unknown> = { ...failure };
+  for (const key of ['message', 'statusText', 'reason'])
+    if (typeof hidden[key] === 'string') hidden[key] = hide(hidden[key]);
+  if ('stderr' in failure) hidden['stderr'] = failure.stderr.map(hide);
+  if ('end' in failure && failure.end?.kind === 'spawn-error')
+    hidden['end'] = { ...failure.end, message: hide(failure.end.message) };
+  return hidden as ServerFailure;
 }
 
-function ended(transport: ServerTransport): ProcessEnd | null {
-  return transport instanceof ServerProcess ? transport.end : null;
-}
-
-function endText(end: ProcessEnd): string {
+/**
+ * How a process ended, in words.
+ *
+ * @example endText({ kind: 'signal', signal: 'SIGKILL' }) // 'was killed by SIGKILL'
+ */
+export function endText(end: ProcessEnd): string {
   return end.kind === 'exited'
     ? `exited with code ${end.code}`
     : end.kind === 'signal'
-      ? `was stopped by ${end.signal}`
+      ? `was killed by ${end.signal}`
       : `did not start (${end.message})`;
-}
-
-function stderrText(transport: ServerTransport): string {
-  const lines = transport instanceof ServerProcess ? transport.stderrTail(STDERR_LINES) : [];
-  return lines.length === 0 ? '' : `; the last lines of its stderr:\n${lines.map((line) => `  ${line}`).join('\n')}`;
-}
-
-/** Why fetch could not reach the server (`ECONNREFUSED`, …); null for any other error. */
-function unreachableReason(error: unknown): string | null {
-  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return null;
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? error.message;
 }

@@ -1,18 +1,16 @@
 /**
- * A server's spec as a transport for the MCP client: `${NAME}` read from the environment (in memory
- * only), a relative `cwd` resolved against the project root. stdio goes through `ServerProcess`,
- * which keeps the exit code and the tail of stderr for messages; HTTP through the SDK's Streamable
- * HTTP transport. What cannot be built (a variable not set, a folder that does not exist) is a
- * `RemoteCallError` saying which server and which field.
+ * A resolved server as a transport for the MCP client: `${NAME}` read from the environment (in memory
+ * only). stdio goes through `ServerProcess`, which keeps the exit code and the tail of stderr for
+ * messages; HTTP through the SDK's Streamable HTTP transport, its answers bounded. What cannot be
+ * built (a variable not set, a URL that is not one, a folder that does not exist) is a failure.
  */
 import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expand, redact, type ReadVariable } from '../../language/variables.js';
-import { RemoteCallError } from '../../runtime/index.js';
+import type { ResolvedServer } from '../declare/spec.js';
 import { boundedHttpTransport } from './answer-bound.js';
+import type { ServerFailure } from './failures.js';
 import { ServerProcess } from './server-process.js';
-import type { McpServerSpec } from '../declare/spec.js';
 
 export type ServerTransport = ServerProcess | StreamableHTTPClientTransport;
 
@@ -24,45 +22,42 @@ export interface MadeTransport {
   readonly secrets: readonly ReadVariable[];
 }
 
-/** Where `${NAME}` is read from, and what a relative `cwd` is relative to. */
-export interface Surroundings {
-  readonly root: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The bound of a server whose spec sets none. */
-  readonly maxAnswerBytes: number;
-}
-
 /**
  * A new, unstarted transport to the server; `network.transport` is `pipe` for stdio, and HTTP adds
  * the server's address and port.
  *
- * @example transportFor('memory', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }, { root: '/app', env: process.env })
+ * @example transportFor(resolveServer({ name: 'memory', spec: { command: 'npx' }, root: '/app' }, 8388608), process.env)
  */
-export function transportFor(name: string, spec: McpServerSpec, around: Surroundings): MadeTransport {
+export function transportFor(
+  server: ResolvedServer,
+  env: Readonly<Record<string, string | undefined>>,
+): MadeTransport | { failure: ServerFailure } {
+  const fields: (readonly [string, string])[] =
+    server.transport === 'http'
+      ? [['url', server.url], ...Object.entries(server.headers).map(([key, text]) => [`headers.${key}`, text] as const)]
+      : [
+          ...server.args.map((arg, index) => [`args[${index}]`, arg] as const),
+          ...Object.entries(server.env).map(([key, text]) => [`env.${key}`, text] as const),
+        ];
+  const values: string[] = [];
   const secrets: ReadVariable[] = [];
-  const read = (field: string, text: string): string => {
-    const expanded = expand(text, around.env);
-    if ('missing' in expanded)
-      throw new RemoteCallError(
-        'MCP_MISSING_VARIABLE',
-        `cannot connect to MCP server '${name}': its ${field} names \${${expanded.missing}}, which is not set`,
-      );
+  for (const [field, text] of fields) {
+    const expanded = expand(text, env);
+    if ('missing' in expanded) return { failure: { kind: 'variable', field, variable: expanded.missing } };
+    values.push(expanded.text);
     secrets.push(...expanded.read);
-    return expanded.text;
-  };
-  const readAll = (field: string, values: Readonly<Record<string, string>> | undefined): Record<string, string> =>
-    Object.fromEntries(Object.entries(values ?? {}).map(([key, text]) => [key, read(`${field}.${key}`, text)]));
-  if ('url' in spec) {
-    const text = read('url', spec.url);
+  }
+  if (server.transport === 'http') {
+    const [text, ...headerValues] = values;
     let url: URL;
     try {
-      url = new URL(text);
+      url = new URL(text!);
     } catch {
-      throw new RemoteCallError('MCP_BAD_URL', `cannot connect to MCP server '${name}': its url is not a URL`);
+      return { failure: { kind: 'bad-url' } };
     }
-    const headers = readAll('headers', spec.headers);
+    const headers = Object.fromEntries(Object.keys(server.headers).map((key, index) => [key, headerValues[index]!]));
     return {
-      transport: boundedHttpTransport(url, headers, spec.maxAnswerBytes ?? around.maxAnswerBytes),
+      transport: boundedHttpTransport(url, headers, server.maxAnswerBytes),
       // A span records the address: a host read from `${NAME}` is redacted there too.
       attributes: Object.fromEntries(
         Object.entries(httpAttributes(url)).map(([key, value]) => [
@@ -73,13 +68,17 @@ export function transportFor(name: string, spec: McpServerSpec, around: Surround
       secrets,
     };
   }
-  const args = (spec.args ?? []).map((arg, index) => read(`args[${index}]`, arg));
-  const env = readAll('env', spec.env);
-  const cwd = path.resolve(around.root, spec.cwd ?? '.');
-  if (!(existsSync(cwd) && statSync(cwd).isDirectory()))
-    throw new RemoteCallError('MCP_NO_CWD', `cannot start MCP server '${name}': its folder ${cwd} does not exist`);
-  const maxLineBytes = spec.maxAnswerBytes ?? around.maxAnswerBytes;
-  return { transport: new ServerProcess(spec.command, args, { env, cwd, maxLineBytes }), attributes: PIPE, secrets };
+  if (!(existsSync(server.cwd) && statSync(server.cwd).isDirectory()))
+    return { failure: { kind: 'no-cwd', cwd: server.cwd } };
+  const args = values.slice(0, server.args.length);
+  const envValues = values.slice(server.args.length);
+  const serverEnv = Object.fromEntries(Object.keys(server.env).map((key, index) => [key, envValues[index]!]));
+  const process = new ServerProcess(server.command, args, {
+    env: serverEnv,
+    cwd: server.cwd,
+    maxLineBytes: server.maxAnswerBytes,
+  });
+  return { transport: process, attributes: PIPE, secrets };
 }
 
 const PIPE = { 'network.transport': 'pipe' };

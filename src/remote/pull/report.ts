@@ -1,23 +1,30 @@
 /**
  * A server that could not be pulled, in words: which server, how it is started or reached (as the
  * config writes it, so `${NAME}` values are never printed), what happened, and the end of its stderr.
+ * The failures are the connection layer's (`remote/connect/failures.ts`), which the app words too.
  */
 import { printable } from '../../compiler/diagnostics/printable.js';
-import type { McpServerConfig } from '../declare/config.js';
+import { endText } from '../connect/failures.js';
+import { shownSpec, type DeclaredServer } from '../declare/spec.js';
+import { MAX_PIN_DEPTH } from '../lock/format.js';
 import type { PullFailure } from './pull.js';
 
 /**
  * The lines that report one failed server.
  *
- * @example describeFailure(server, { kind: 'not-started', code: 'ENOENT', message: '…' }, 30)[0]
+ * @example describeFailure(server, { kind: 'not-started', code: 'ENOENT', message: '…', stage: 'initialize' }, 30)[0]
  * // "toolgen: cannot pull 'files' (npx-typo -y …): the command 'npx-typo' was not found (ENOENT); …"
  */
-export function describeFailure(server: McpServerConfig, failure: PullFailure, seconds: number): string[] {
-  const head = `toolgen: cannot pull '${printable(server.name)}' (${printable(startedBy(server))}): `;
+export function describeFailure(server: DeclaredServer, failure: PullFailure, seconds: number): string[] {
+  const { spec } = server;
+  const head = `toolgen: cannot pull '${printable(server.name)}' (${printable(shownSpec(spec))}): `;
+  const stdio = 'command' in spec;
   const stderr = (lines: readonly string[]) =>
-    lines.length === 0
-      ? ['  (it wrote nothing to stderr)']
-      : ['  the last lines of its stderr:', ...lines.map((line) => `    ${printable(line)}`)];
+    !stdio
+      ? []
+      : lines.length === 0
+        ? ['  (it wrote nothing to stderr)']
+        : ['  the last lines of its stderr:', ...lines.map((line) => `    ${printable(line)}`)];
   switch (failure.kind) {
     case 'variable':
       return [`${head}${failure.field} reads \${${failure.variable}}, which is not set in the environment`];
@@ -26,23 +33,17 @@ export function describeFailure(server: McpServerConfig, failure: PullFailure, s
     case 'not-started':
       return [
         failure.code === 'ENOENT'
-          ? `${head}the command '${printable(commandOf(server))}' was not found (ENOENT); is it installed, and on PATH?`
+          ? `${head}the command '${printable('command' in spec ? spec.command : spec.url)}' was not found (ENOENT); is it installed, and on PATH?`
           : `${head}the command could not be started: ${printable(failure.message)}`,
       ];
     case 'ended': {
-      const how =
-        failure.end.kind === 'exited'
-          ? `exited with code ${failure.end.code}`
-          : failure.end.kind === 'signal'
-            ? `was killed by ${failure.end.signal}`
-            : 'could not be started';
       const when = failure.stage === 'initialize' ? 'before answering initialize' : 'while listing its tools';
-      return [`${head}it ${how} ${when}`, ...stderr(failure.stderr)];
+      return [`${head}it ${printable(endText(failure.end))} ${when}`, ...stderr(failure.stderr)];
     }
     case 'timeout':
       return [
-        `${head}no answer to ${failure.stage} within ${seconds} s${server.transport === 'stdio' ? '; the process was stopped' : ''} (--timeout SECONDS allows longer)`,
-        ...(server.transport === 'stdio' ? stderr(failure.stderr) : []),
+        `${head}no answer to ${failure.stage} within ${seconds} s${stdio ? '; the process was stopped' : ''} (--timeout SECONDS allows longer)`,
+        ...stderr(failure.stderr),
       ];
     case 'http': {
       const status = `HTTP ${failure.status}${failure.statusText ? ` ${printable(failure.statusText)}` : ''}`;
@@ -54,27 +55,22 @@ export function describeFailure(server: McpServerConfig, failure: PullFailure, s
         return [`${head}the server refused access (${status}): the credentials in headers do not allow it`];
       return [`${head}the server answered ${failure.stage} with ${status}`];
     }
+    case 'bad-url':
+      return [`${head}cannot reach it: its url, with the variables read, is not a URL`];
     case 'unreachable':
       return [`${head}cannot reach it: ${printable(failure.reason)}`];
     case 'too-large':
       return [
         `${head}its answer to ${failure.stage} was larger than ${failure.maxBytes} bytes; the connection was closed (maxAnswerBytes in its entry allows larger)`,
       ];
-    case 'protocol':
+    case 'too-deep':
       return [
-        `${head}${failure.stage} failed: ${printable(failure.message)}`,
-        ...(server.transport === 'stdio' ? stderr(failure.stderr) : []),
+        `${head}${failure.stage} failed: its answer nests too deep to read (toolgen pins at most ${MAX_PIN_DEPTH} levels)`,
+        ...stderr(failure.stderr),
       ];
+    case 'answered-error':
+    case 'closed':
+    case 'protocol':
+      return [`${head}${failure.stage} failed: ${printable(failure.message)}`, ...stderr(failure.stderr)];
   }
-}
-
-function commandOf(server: McpServerConfig): string {
-  return server.transport === 'stdio' ? server.command : server.url;
-}
-
-/** The command line as the config writes it (arguments quoted when they hold spaces), or the URL. */
-function startedBy(server: McpServerConfig): string {
-  if (server.transport === 'http') return server.url;
-  const quote = (arg: string) => (arg === '' || /[\s"']/.test(arg) ? JSON.stringify(arg) : arg);
-  return [server.command, ...server.args].map(quote).join(' ');
 }
