@@ -51,8 +51,9 @@ export async function openSession(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    await client.close().catch(() => {});
+    // Read before closing: closing ends a stdio process, and a server that did not answer would seem to have exited.
     const failure = failureOf(error, made.transport, { endedFirst: true });
+    await client.close().catch(() => {});
     return { failure: redactFailure(failure, made.secrets) };
   }
   return { session: { client, ...made } };
