@@ -146,10 +146,7 @@ export async function declaredServers(
 }
 
 /** The servers named (all when none are), each name checked against mcpServers. */
-export function chooseServers(
-  servers: readonly DeclaredServer[],
-  names: readonly string[],
-): readonly DeclaredServer[] {
+export function chooseServers(servers: readonly DeclaredServer[], names: readonly string[]): readonly DeclaredServer[] {
   if (servers.length === 0) throw new UsageError('toolgen.config.yaml declares no servers under mcpServers');
   if (names.length === 0) return servers;
   const known = servers.map((server) => server.name);

@@ -15,7 +15,8 @@
 import { SdkError, SdkErrorCode, SdkHttpError, type CallToolResult, type Client } from '@modelcontextprotocol/client';
 import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../../runtime/index.js';
 import { redact } from '../../language/variables.js';
-import { failureOf, redactFailure } from '../connect/failures.js';
+import { failureOf } from '../connect/classify.js';
+import { redactFailure } from '../connect/failures.js';
 import { ProcessNotRunning } from '../connect/server-process.js';
 import { closeSession, openSession, type Session as OpenSession } from '../connect/session.js';
 import type { ResolvedServer } from '../declare/spec.js';

@@ -4,15 +4,11 @@
  * `toolgen mcp pull` (`remote/pull/report.ts`, lines for a person) each put into words. Every text
  * in it that came from the server or the system has each value a `${NAME}` was read as redacted
  * (`redactFailure`), here where it is made: a server that prints its environment or echoes a header
- * must not put a secret into messages, results, audits and spans.
+ * must not put a secret into messages, results, audits and spans. Pure data and words: what an
+ * error of the MCP client is, `classify.ts` decides, so that wording a failure loads no SDK.
  */
-import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { redact, type ReadVariable } from '../../language/variables.js';
-import { tooLarge } from './answer-bound.js';
-import { ProcessNotRunning, ServerProcess, type ProcessEnd } from './server-process.js';
-
-/** Lines of a failed server's stderr a failure keeps. */
-export const STDERR_LINES = 10;
+import type { ProcessEnd } from './server-process.js';
 
 /** Why a server could not be connected to, or a request to it failed. */
 export type ServerFailure =
@@ -56,38 +52,6 @@ export type ServerFailure =
       readonly message: string;
       readonly stderr: readonly string[];
     };
-
-/**
- * The failure an error of the MCP client (or of the transport under it) is. `endedFirst`: a process
- * that has ended explains any error (while a connection opens, or a pull lists).
- *
- * @example failureOf(error, transport, { endedFirst: true }) // { kind: 'ended', end: { kind: 'exited', code: 3 }, stderr: ['fatal: no API key'] }
- */
-export function failureOf(error: unknown, transport: object, options: { endedFirst: boolean }): ServerFailure {
-  const large = tooLarge(transport, error);
-  if (large) return { kind: 'too-large', maxBytes: large.maxBytes };
-  const process = transport instanceof ServerProcess ? transport : null;
-  const stderr = process?.stderrTail(STDERR_LINES) ?? [];
-  const end = process?.end ?? null;
-  if (options.endedFirst && end?.kind === 'spawn-error')
-    return { kind: 'not-started', code: end.code, message: end.message };
-  if (options.endedFirst && end) return { kind: 'ended', end, stderr };
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { kind: 'timeout', stderr };
-  if (error instanceof ProtocolError)
-    return { kind: 'answered-error', code: error.code, message: error.message, stderr };
-  if (error instanceof SdkHttpError && typeof error.status === 'number')
-    return { kind: 'http', status: error.status, statusText: error.statusText ?? '' };
-  if (error instanceof TypeError && error.message === 'fetch failed') {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return { kind: 'unreachable', reason: cause?.code ?? cause?.message ?? error.message };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || error instanceof ProcessNotRunning)
-    return { kind: 'closed', end, message, stderr };
-  // The MCP client reads an answer by recursion: one nested thousands deep overflows its stack.
-  if (error instanceof RangeError && /call stack/.test(error.message)) return { kind: 'too-deep', stderr };
-  return { kind: 'protocol', sdkCode: error instanceof SdkError ? String(error.code) : null, message, stderr };
-}
 
 /** The failure with every value `${NAME}` was read as replaced by `[redacted ${NAME}]` in what the server or the system said. */
 export function redactFailure(failure: ServerFailure, secrets: readonly ReadVariable[]): ServerFailure {

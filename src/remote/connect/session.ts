@@ -6,7 +6,8 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { ReadVariable } from '../../language/variables.js';
 import type { ResolvedServer } from '../declare/spec.js';
-import { failureOf, redactFailure, type ServerFailure } from './failures.js';
+import { failureOf } from './classify.js';
+import { redactFailure, type ServerFailure } from './failures.js';
 import { transportFor, type ServerTransport } from './transport.js';
 
 /** How long closing waits for an HTTP server to end the session. */

@@ -5,7 +5,8 @@
  * what is returned holds only what the server said, every value a `${NAME}` was read as redacted.
  */
 import { DEFAULT_MAX_ANSWER_BYTES } from '../connect/answer-bound.js';
-import { failureOf, redactFailure, type ServerFailure } from '../connect/failures.js';
+import { failureOf } from '../connect/classify.js';
+import { redactFailure, type ServerFailure } from '../connect/failures.js';
 import { closeSession, openSession, type Session } from '../connect/session.js';
 import { resolveServer, type DeclaredServer } from '../declare/spec.js';
 import { MAX_PIN_DEPTH, pinTooDeep } from '../lock/format.js';
