@@ -42,7 +42,11 @@
  *
  * 9. The studio (BENCH_ONLY=studio, scripts/bench-studio.mjs): the first page of `/runs` over 10,000
  *    finished runs against the store's own listing of it (target: at most 2x, and under 100 ms), the
- *    delay from a journal write to the live-update event (target: under 1 s), and the memory.
+ *    delay from a journal write to the live-update event (target: under 1 s), and the memory; then the
+ *    same first page on DBOS (10,000 runs written through a `DbosRunStore` into a database of its own
+ *    on TOOLGEN_PG_URL's server) against `store.listing().list` of it (target: at most 2x);
+ *    the page of a run of 1,000 steps against the store's reading of it (target: at most 2x, and
+ *    under 300 ms).
  *
  * BENCH_ONLY=build: whole processes only, as users run them (scripts/parse-floor.mjs is the floor: a
  * process that reads and parses the same YAML with `yaml`), each pair interleaved run by run, medians:
@@ -77,7 +81,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { Compiler, defaultOptions, renderDiagnostic } from '../dist/index.js';
 import { remoteAndLocalProjects, remoteCallBench } from './bench-mcp.mjs';
 import { lspBench } from './bench-lsp.mjs';
-import { studioBench } from './bench-studio.mjs';
+import { runPageBench, studioBench, studioDbosBench } from './bench-studio.mjs';
 import { AuditContext, ChainExecutor, FileRunStore, ToolRegistry, defineTool } from '../dist/runtime/index.js';
 import { writeCorpus, writeLongComposite } from './corpus.mjs';
 
@@ -1108,6 +1112,25 @@ async function main() {
       studio.liveMs < 1000 ? 'target < 1000 ms   ok' : 'target < 1000 ms   MISSED',
     );
     row('studio: memory (RSS)', `${studio.rssMiB.toFixed(0)} MiB`, 'with the runs listed; reported');
+    const run = await runPageBench({ steps: size(1000, 50), rounds: size(9, 1) });
+    row(
+      `studio: page of a run of ${run.steps} steps`,
+      ms(run.pageMs),
+      `floor (the store's reading) ${ms(run.floorMs)}; ${run.pageKiB.toFixed(0)} KiB`,
+    );
+    ratioRow(run.pageMs / run.floorMs, 2);
+    row('  under 300 ms', run.pageMs < 300 ? 'ok' : 'MISSED');
+    const pgUrl = process.env.TOOLGEN_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const dbos = await studioDbosBench({ runs: size(10_000, 50), rounds: size(7, 1), url: pgUrl });
+    if (dbos) {
+      row(
+        `studio on DBOS: ${dbos.runs} runs`,
+        ms(dbos.pageMs),
+        `first page; floor (store.listing()) ${ms(dbos.floorMs)}`,
+      );
+      ratioRow(dbos.pageMs / dbos.floorMs, 2);
+      row('  under 100 ms', dbos.pageMs < 100 ? 'ok' : 'MISSED');
+    } else row('studio on DBOS', 'skipped', `no PostgreSQL at ${pgUrl} (TOOLGEN_PG_URL)`);
     for (const line of rows) console.log(line);
     return;
   }

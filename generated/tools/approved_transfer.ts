@@ -103,6 +103,10 @@ export const approvedTransferDefinition = defineTool<ApprovedTransferParams, App
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/banking/approved_transfer.yaml',
+    steps: { prepare: 19, approval: 27, execute: 42 },
+  },
 });
 
 /**

@@ -82,6 +82,10 @@ export const compareWeatherDefinition = defineTool<CompareWeatherParams, Compare
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/planning/compare_weather.yaml',
+    steps: { weather_a: 18, weather_b: 21, comparison: 25 },
+  },
 });
 
 /**

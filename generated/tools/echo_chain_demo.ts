@@ -76,6 +76,10 @@ export const echoChainDemoDefinition = defineTool<EchoChainDemoParams, EchoChain
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/demo/echo_chain_demo.yaml',
+    steps: { echo_tool: 16, echo_tool_2: 24, echo_tool_3: 32 },
+  },
 });
 
 /**

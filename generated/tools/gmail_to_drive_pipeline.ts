@@ -123,6 +123,10 @@ export const gmailToDrivePipelineDefinition = defineTool<GmailToDrivePipelinePar
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/google_workspace/gmail_to_drive_pipeline.yaml',
+    steps: { gmail_search_messages: 33, drive_upload_file: 46 },
+  },
 });
 
 /**

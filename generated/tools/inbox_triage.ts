@@ -173,6 +173,18 @@ export const inboxTriageDefinition = defineTool<InboxTriageParams, InboxTriageSt
   },
   audit: { successEvent: 'inbox_triage.succeeded', failureEvent: 'inbox_triage.failed', redactFields: [] },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/google_workspace/inbox_triage.yaml',
+    steps: {
+      search: 18,
+      summarise: 25,
+      summarize_message: 32,
+      alert: 39,
+      finish: 44,
+      archive: 46,
+      receipt: 52,
+    },
+  },
 });
 
 /**

@@ -152,6 +152,10 @@ export const rememberNoteDefinition = defineTool<RememberNoteParams, RememberNot
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/notes/remember_note.yaml',
+    steps: { read: 24, remember: 33, link: 45, recall: 53 },
+  },
 });
 
 /**

@@ -72,6 +72,7 @@ export const resilientLookupDefinition = defineTool<ResilientLookupParams, Resil
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: { file: 'config/tools/recovery/resilient_lookup.yaml', steps: { lookup: 17, summary: 34 } },
 });
 
 /**

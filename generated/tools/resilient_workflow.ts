@@ -76,6 +76,10 @@ export const resilientWorkflowDefinition = defineTool<ResilientWorkflowParams, R
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/recovery/resilient_workflow.yaml',
+    steps: { primary_data_tool: 16, fallback_data_tool: 28, process_results: 39 },
+  },
 });
 
 /** Demonstrates error recovery with fallback steps */

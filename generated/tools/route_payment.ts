@@ -94,6 +94,10 @@ export const routePaymentDefinition = defineTool<RoutePaymentParams, RoutePaymen
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: {
+    file: 'config/tools/banking/route_payment.yaml',
+    steps: { route: 16, manual_review: 24, french_desk: 32, auto_approve: 39 },
+  },
 });
 
 /**

@@ -74,6 +74,7 @@ export const transferWithHandoffDefinition = defineTool<TransferWithHandoffParam
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: { file: 'config/tools/banking/transfer_with_handoff.yaml', steps: { prepare: 23 } },
 });
 
 /**

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { closestName } from '../language/suggest.js';
+import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { findToolFiles } from '../compiler/load/load.js';
 
 /** Words people type after `toolgen` that are commands of other tools (toolgen's own reach their command first). */
@@ -35,8 +36,9 @@ export async function commandWordError(
   const typo = closestName(name, commands);
   if (!COMMAND_WORDS.includes(name) && typo === null) return null;
   if (await someToolIsNamed(name, configDir)) return null;
-  const hint = typo ? `did you mean \`toolgen ${typo}\`? ` : '';
-  return `'${name}' is not a toolgen command, and no tool under the config dir has that name; ${hint}commands: ${commands.join(', ')}; \`toolgen NAME\` builds the tool NAME (see \`toolgen --help\`)`;
+  const refused = `'${name}' is not a toolgen command, and no tool under the config dir has that name`;
+  const suggested = typo ? `${withSuggestion(refused, `toolgen ${typo}`, '`')} ` : `${refused}; `;
+  return `${suggested}commands: ${commands.join(', ')}; \`toolgen NAME\` builds the tool NAME (see \`toolgen --help\`)`;
 }
 
 async function someToolIsNamed(name: string, configDir: string): Promise<boolean> {

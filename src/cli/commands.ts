@@ -7,24 +7,18 @@ import path from 'node:path';
 import type { Compiler, CompilerOptions, StreamedBuild } from '../compiler/compile.js';
 import { outputsMatch } from '../compiler/cache/build-cache.js';
 import { hasErrors } from '../compiler/diagnostics/diagnostic.js';
-import { defaultOptions } from '../compiler/options.js';
 import { OutputComparer, OutputWriter, type WriteReport } from '../compiler/write/files.js';
 import { newCompiler, openCache, saveCache, type OpenCache } from './cache.js';
 import { collectSooner } from './heap.js';
-import { findConfig, type FoundConfig } from './config-file.js';
+import { findConfig, optionsOf, type ProjectFlags } from '../compiler/session/config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, summary, type Output } from './output.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import type { WatchControl } from './watch.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 
-export interface CommandOptions {
-  /** The current directory: flags are relative to it, and the config file is looked for from it up. */
-  readonly root: string;
-  readonly configDir?: string;
-  readonly outDir?: string;
-  /** Templates to emit with instead of toolgen's own. */
-  readonly templatesDir?: string;
+/** `root`: the current directory (flags are relative to it, and the config file is looked for from it up); `templatesDir`: templates to emit with instead of toolgen's own. */
+export interface CommandOptions extends ProjectFlags {
   /** `--no-cache`: neither read nor write the build cache. */
   readonly cache?: boolean;
 }
@@ -39,29 +33,6 @@ export async function settingsFor(options: CommandOptions, output: Output): Prom
     throw new UsageError(`${found.file} has problems (above); fix it, or move it away and pass flags`);
   }
   return optionsOf(found, options);
-}
-
-/**
- * The compiler's options from a config file (without problems) and the flags given over it.
- *
- * @example optionsOf(await findConfig('/p'), { root: '/p' }).configDir // '/p/config/tools'
- */
-export function optionsOf(found: FoundConfig, options: CommandOptions): CompilerOptions {
-  const flag = (value: string | undefined) => (value === undefined ? undefined : path.resolve(options.root, value));
-  const configDir = flag(options.configDir) ?? found.config.configDir;
-  const outDir = flag(options.outDir) ?? found.config.outDir;
-  const templatesDir = flag(options.templatesDir) ?? found.config.templatesDir;
-  return defaultOptions(found.root, {
-    ...(configDir ? { configDir } : {}),
-    ...(outDir ? { outDir } : {}),
-    ...(templatesDir ? { templatesDir } : {}),
-    ...(found.config.include ? { include: found.config.include } : {}),
-    ...(found.config.exclude ? { exclude: found.config.exclude } : {}),
-    // The lock of the MCP servers is read beside the config file.
-    ...(found.file ? { configFile: path.resolve(options.root, found.file) } : {}),
-    ...(found.config.mcpServers ? { mcpServers: found.config.mcpServers } : {}),
-    ...(found.config.adapters ? { adapters: found.config.adapters } : {}),
-  });
 }
 
 /** The settings, once the config dir is known to exist. */
@@ -230,11 +201,22 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
     output.out(`toolgen check: the YAML has problems; ${summary(diagnostics)}`);
     return EXIT.problems;
   };
+  // Up to date: what is on disk is what the build emits, so the server modules there are the ones to type-check.
+  const checkedUpToDate = async (files: number) => {
+    const { serverModuleTypes } = await import('./server-types.js');
+    const types = await serverModuleTypes(settings.outDir, cache?.dir ?? null);
+    if (types.diagnostics.length === 0) return upToDate(files);
+    printDiagnostics(output, types.diagnostics, types.sources);
+    output.out(
+      `toolgen check: the generated code for other servers does not type-check; ${summary(types.diagnostics)}`,
+    );
+    return EXIT.problems;
+  };
   if (cache?.hit) {
     // Nothing changed since the last run: its diagnostics stand; the files are compared by size and mtime.
     printDiagnostics(output, cache.hit.diagnostics, cache.fingerprint.texts);
     if (hasErrors(cache.hit.diagnostics)) return yamlProblems(cache.hit.diagnostics);
-    if (outputsMatch(cache.hit, settings.outDir)) return upToDate(cache.hit.files);
+    if (outputsMatch(cache.hit, settings.outDir)) return checkedUpToDate(cache.hit.files);
   }
   const compiler = await compilerWith(settings, cache);
   // Each file is compared with the disk as it is emitted, and let go.
@@ -250,7 +232,7 @@ export async function checkCommand(options: CommandOptions, output: Output): Pro
   const outOfDate = stale.length + missing.length + orphans.length;
   // Compared by content just now: the files' stamps are good for the next run.
   saveCache(cache, compiler, result, outOfDate === 0 ? comparer : null);
-  if (outOfDate === 0) return upToDate(comparer.compared);
+  if (outOfDate === 0) return checkedUpToDate(comparer.compared);
   // Stale: on disk but different; missing: not on disk; orphaned: generated, and no tool makes it any more.
   for (const file of stale) output.out(`  stale:    ${shown(options.root, file)}`);
   for (const file of missing) output.out(`  missing:  ${shown(options.root, file)}`);

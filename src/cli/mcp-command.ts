@@ -13,7 +13,7 @@ import { closestName } from '../language/suggest.js';
 import type { DeclaredServer } from '../remote/declare/spec.js';
 import { LOCK_FILE, nextLock, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile, writeLockFile } from '../remote/lock/file.js';
-import { findConfig } from './config-file.js';
+import { findConfig } from '../compiler/session/config-file.js';
 import { EXIT, UsageError } from './exit.js';
 import { describeFailure } from '../remote/pull/report.js';
 import { printDiagnostics, type Output } from './output.js';

@@ -6,28 +6,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  AuditContext,
-  ChainExecutor,
   FileRunStore,
   redact,
   type ChainResult,
-  type ExpressionBudget,
   type Stub,
   type ToolHandler,
   type ToolRegistry,
 } from '../runtime/index.js';
-import { UsageError } from './commands.js';
-import { loadRegistry } from './load-tools.js';
+import { callerContext, callerExecutor, callerRegistry, type CallerOptions } from './caller.js';
+import { UsageError } from './exit.js';
 import type { Output } from './output.js';
 import { callTrace, exitCode, printTrace, reportedTrace, traceJson, type Trace } from './trace.js';
 
-export interface RunOptions {
-  /** Where relative paths on the command line start: the current directory. */
-  readonly root: string;
-  /** The project root, the config file's folder: what a stdio MCP server's relative `cwd` is relative to. */
-  readonly projectRoot: string;
-  /** The generated index to import. */
-  readonly registry: string;
+export interface RunOptions extends CallerOptions {
   /** JSON text, or `@file.json`. */
   readonly input: string;
   /** `tool=JSON`, JSON being a stub as the YAML writes it. */
@@ -35,18 +26,13 @@ export interface RunOptions {
   readonly json: boolean;
   /** Journal the run in this directory (a `FileRunStore`): a wait step suspends it instead of failing. */
   readonly store: string | null;
-  readonly userId: string;
-  readonly permissions: readonly string[];
-  readonly casefileId: string | null;
-  /** What one evaluation of an expression may spend; the runtime's defaults for what it leaves out. */
-  readonly expressionBudget?: Partial<ExpressionBudget>;
 }
 
 /** `toolgen run NAME`: the exit code. */
 export async function runCommand(name: string, options: RunOptions, output: Output): Promise<number> {
   const input = readJsonArgument(options.root, '--input', options.input);
   const stubs = options.stubs.map(parseStub);
-  const loaded = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  const loaded = await callerRegistry(options);
   try {
     return await runWith(loaded, { name, input, stubs }, options, output);
   } finally {
@@ -71,19 +57,9 @@ async function runWith(
     stubs.length > 0
       ? loaded.withHandlers(Object.fromEntries(stubs.map(([tool, stub]) => [tool, stubHandler(stub)])))
       : loaded;
-  const context = new AuditContext({
-    userId: options.userId,
-    sessionId: `run-${process.pid}`,
-    casefileId: options.casefileId,
-    permissions: options.permissions,
-  });
+  const context = callerContext(options, 'run');
   const store = options.store ? new FileRunStore(path.resolve(options.root, options.store)) : null;
-  const executor = new ChainExecutor({
-    registry,
-    context,
-    ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
-    ...(store ? { store } : {}),
-  });
+  const executor = callerExecutor(options, { registry, context, store });
   const fields = definition.audit.redactFields;
   let trace: Trace;
   if (definition.implementation.kind === 'composite') {

@@ -3,36 +3,25 @@
  * (`--http PORT`). Runs until the client closes stdin, or until Ctrl-C. Beyond loopback it needs
  * tokens (`--tokens`, `TOOLGEN_SERVE_TOKENS`) or an explicit `--allow-unauthenticated`.
  */
-import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { isLoopback } from '../serve/hosts.js';
 import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../serve/index.js';
 import { servedTools } from '../serve/tools.js';
-import { FileRunStore, type AuditRecord, type ExpressionBudget, type ToolRegistry } from '../runtime/index.js';
-import { EXIT, UsageError } from './commands.js';
-import { loadRegistry } from './load-tools.js';
+import { FileRunStore, type ToolRegistry } from '../runtime/index.js';
+import { auditLogWriter, callerRegistry, type CallerOptions } from './caller.js';
+import { EXIT, UsageError } from './exit.js';
 import type { Output } from './output.js';
 import { readTokens, TOKENS_ENV } from './tokens.js';
 import { VERSION } from './version.js';
 
-export interface ServeOptions {
-  /** Where relative paths on the command line start: the current directory. */
-  readonly root: string;
-  /** The project root, the config file's folder: what a stdio MCP server's relative `cwd` is relative to. */
-  readonly projectRoot: string;
-  readonly registry: string;
+export interface ServeOptions extends CallerOptions {
   /** Serve over HTTP on this port instead of stdio. */
   readonly http: number | null;
   readonly host: string;
-  readonly userId: string;
-  readonly permissions: readonly string[];
-  readonly casefileId: string | null;
   /** Append every audit record to this file, one JSON object a line. */
   readonly auditLog: string | null;
   /** Journal durable runs here (a `FileRunStore`): wait steps suspend instead of failing. */
   readonly store: string | null;
-  /** What one evaluation of an expression may spend; the runtime's defaults for what it leaves out. */
-  readonly expressionBudget?: Partial<ExpressionBudget>;
   readonly httpFlags: HttpFlags;
 }
 
@@ -58,7 +47,7 @@ export async function serveCommand(options: ServeOptions, output: Output, stop?:
     if (given) throw new UsageError(`${HTTP_FLAGS[given]} applies to --http only`);
   }
   const http = options.http === null ? null : httpOptions(options, output);
-  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  const registry = await callerRegistry(options);
   try {
     return await serveRegistry(registry, http, options, output, stop);
   } finally {
@@ -74,7 +63,7 @@ async function serveRegistry(
   output: Output,
   stop: AbortSignal | undefined,
 ): Promise<number> {
-  const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
+  const auditLog = auditLogWriter(options.root, options.auditLog);
   if (options.store === null) warnUnwaited(registry, output);
   const served = {
     registry,
@@ -82,7 +71,7 @@ async function serveRegistry(
     version: VERSION,
     defaults: { userId: options.userId, permissions: options.permissions, casefileId: options.casefileId },
     ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
-    ...(auditLog ? { onAudit: (record: AuditRecord) => appendFileSync(auditLog, `${JSON.stringify(record)}\n`) } : {}),
+    ...(auditLog ? { onAudit: auditLog } : {}),
     ...(options.store ? { store: new FileRunStore(path.resolve(options.root, options.store)) } : {}),
   };
   const stopped = new Promise<void>((resolve) => {

@@ -5,40 +5,21 @@
  * Exit 0 when the run succeeded, 1 when it failed or suspended again, 2 when nothing was done: bad
  * usage, or a request the store refused (a `DurableRunError`; the run stays as it was).
  */
-import path from 'node:path';
-import {
-  AuditContext,
-  ChainExecutor,
-  DurableRunError,
-  redact,
-  type ChainResult,
-  type ExpressionBudget,
-} from '../runtime/index.js';
+import { DurableRunError, redact, type ChainExecutor, type ChainResult } from '../runtime/index.js';
 import { printable } from '../compiler/diagnostics/printable.js';
+import { callerContext, callerExecutor, callerRegistry, type CallerOptions } from './caller.js';
 import { EXIT } from './exit.js';
-import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
 import { readJsonArgument } from './run.js';
 import { openStore } from './runs.js';
 import { exitCode, printTrace, reportedTrace, traceJson } from './trace.js';
 
-export interface ContinueOptions {
-  /** Where relative paths on the command line start: the current directory. */
-  readonly root: string;
-  /** The project root, the config file's folder: what a stdio MCP server's relative `cwd` is relative to. */
-  readonly projectRoot: string;
-  /** The generated index to import. */
-  readonly registry: string;
+export interface ContinueOptions extends CallerOptions {
   /** The store the run is journaled in (a `FileRunStore`). */
   readonly store: string;
   readonly json: boolean;
   /** Replay the run against its tool's plan even when the plan changed since the run started. */
   readonly allowPlanChange: boolean;
-  readonly userId: string;
-  readonly permissions: readonly string[];
-  readonly casefileId: string | null;
-  /** What one evaluation of an expression may spend; the runtime's defaults for what it leaves out. */
-  readonly expressionBudget?: Partial<ExpressionBudget>;
 }
 
 /** `toolgen signal RUN_ID SIGNAL --payload JSON`: delivers the signal, and the continued run's exit code. */
@@ -73,20 +54,10 @@ async function continueRun(
   proceed: Continuation,
 ): Promise<number> {
   const store = openStore(options.root, options.store);
-  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
+  const registry = await callerRegistry(options);
   try {
-    const context = new AuditContext({
-      userId: options.userId,
-      sessionId: `${command}-${process.pid}`,
-      casefileId: options.casefileId,
-      permissions: options.permissions,
-    });
-    const executor = new ChainExecutor({
-      registry,
-      context,
-      store,
-      ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
-    });
+    const context = callerContext(options, command);
+    const executor = callerExecutor(options, { registry, context, store });
     let result: ChainResult<unknown, boolean>;
     try {
       result = await proceed(executor, options.allowPlanChange);

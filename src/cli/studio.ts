@@ -1,40 +1,37 @@
 /**
- * `toolgen studio --store DIR`: serves the studio (`@toolgen/runtime/studio`) over the store on
+ * `toolgen studio --store DIR` (or `--dbos URL`): serves the studio (`@toolgen/runtime/studio`) over the store on
  * 127.0.0.1, with the app's registry and the caller the flags give, and prints one URL whose
- * one-time token signs a browser in. Nothing else it prints carries a token or a payload. It stops on
- * Ctrl-C (or SIGTERM) and stops the MCP servers the registry started.
+ * one-time token signs a browser in. Beyond loopback it serves only with a token the user gives
+ * (`--token` or `TOOLGEN_STUDIO_TOKEN`), which it never prints. Nothing else it prints carries a token
+ * or a payload. It stops on Ctrl-C (or SIGTERM) and stops the MCP servers the registry started.
  */
-import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { AuditContext, type ExpressionBudget } from '../runtime/index.js';
 import { createStudioHandler } from '../studio/handler.js';
 import { toNodeListener } from '../studio/node.js';
 import { secret } from '../studio/sessions.js';
+import { auditLogWriter, callerContext, callerRegistry, type CallerOptions } from './caller.js';
 import { EXIT, UsageError } from './exit.js';
-import { loadRegistry } from './load-tools.js';
 import type { Output } from './output.js';
-import { openStore } from './runs.js';
+import { openStudioStore, type StudioStoreFlag } from './studio-store.js';
 
-export interface StudioCommandOptions {
-  readonly root: string;
-  readonly projectRoot: string;
-  readonly registry: string;
-  readonly store: string;
-  readonly userId: string;
-  readonly permissions: readonly string[];
-  readonly casefileId: string | null;
+export interface StudioCommandOptions extends CallerOptions {
+  readonly store: StudioStoreFlag;
   readonly port: number;
   readonly host: string;
   readonly readOnly: boolean;
   readonly allowedHosts: readonly string[];
-  readonly expressionBudget?: Partial<ExpressionBudget>;
-  /** Where to append the audit records of the runs it continues, and a line per answer (JSON lines). */
+  /** Where to append the audit records of the runs it continues or starts, and a line per action (JSON lines). */
   readonly auditLog: string | null;
+  /** A sign-in token of the user's (`--token`, `TOOLGEN_STUDIO_TOKEN`): reusable, never printed; needed beyond loopback. */
+  readonly token: string | null;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
+/** Addresses that bind every interface: they name no host a request could be addressed to. */
+const WILDCARD = /^(0\.0\.0\.0|::|\[::\])$/;
+/** The least length of a token the user gives: about 140 bits of base64url. */
+export const MIN_TOKEN_LENGTH = 24;
 
 /** Serves until stopped; the exit code. */
 export async function studioCommand(
@@ -42,47 +39,56 @@ export async function studioCommand(
   output: Output,
   stop?: AbortSignal,
 ): Promise<number> {
-  if (!LOOPBACK.test(options.host))
+  const loopback = LOOPBACK.test(options.host);
+  if (!loopback && options.token === null)
     throw new UsageError(
-      `--host ${options.host} is not a loopback address: the studio serves only this machine for now (it answers waits as '${options.userId}')`,
+      `--host ${options.host} is not a loopback address: other machines may reach it, and it acts as '${options.userId}'; give a token of your own (TOOLGEN_STUDIO_TOKEN, or --token), at least ${MIN_TOKEN_LENGTH} characters, that every browser signs in with`,
     );
-  const store = openStore(options.root, options.store);
-  const registry = await loadRegistry(path.resolve(options.root, options.registry), options.projectRoot);
-  const loginToken = secret();
-  const auditLog = options.auditLog ? path.resolve(options.root, options.auditLog) : null;
-  const append = (line: unknown) => {
-    if (auditLog) appendFileSync(auditLog, `${JSON.stringify(line)}\n`);
-  };
-  const context = new AuditContext({
-    userId: options.userId,
-    sessionId: `studio-${process.pid}`,
-    casefileId: options.casefileId,
-    permissions: options.permissions,
-    // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
-    keepTrail: false,
-    onRecord: append,
-  });
+  if (options.token !== null && (options.token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(options.token)))
+    throw new UsageError(
+      `the studio token (TOOLGEN_STUDIO_TOKEN or --token) must be at least ${MIN_TOKEN_LENGTH} printable characters with no spaces: \`openssl rand -base64 32\` makes one`,
+    );
+  const opened = await openStudioStore(options.root, options.store);
+  const { store } = opened;
+  let registry;
+  try {
+    registry = await callerRegistry(options);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const loginToken = options.token ?? secret();
+  const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
+  // The address it binds is a name requests may be addressed to; a wildcard names none (--allowed-hosts does).
+  const allowedHosts = loopback || WILDCARD.test(options.host) ? options.allowedHosts : [...options.allowedHosts, host];
+  const auditLog = auditLogWriter(options.root, options.auditLog);
+  const append = (line: unknown) => auditLog?.(line);
+  // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
+  const context = callerContext(options, 'studio', { keepTrail: false, onRecord: append });
   const handler = createStudioHandler({
     store,
     registry,
     context,
     readOnly: options.readOnly,
     loginToken,
-    allowedHosts: options.allowedHosts,
+    loginTokenReusable: options.token !== null,
+    allowedHosts,
     onAnswer: (answer) => append({ event: 'studio.answer', ...answer }),
+    onAction: ({ action, ...heard }) => append({ event: `studio.${action}`, ...heard }),
     ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
   });
   const server = createServer(toNodeListener(handler));
   try {
+    await opened.start();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-    output.out(`http://${host}:${port}/?token=${loginToken}`);
+    // A token the user gave is theirs to hand out: never printed.
+    output.out(options.token === null ? `http://${host}:${port}/?token=${loginToken}` : `http://${host}:${port}/`);
     output.err(
-      `toolgen: studio of ${options.store} on port ${port}${options.readOnly ? ', read-only' : `, answering as '${options.userId}'`} (Ctrl-C to stop)`,
+      `toolgen: studio of ${opened.name} on port ${port}${options.readOnly ? ', read-only' : `, acting as '${options.userId}'`}${options.token === null ? '' : '; sign a browser in with ?token= and your token (TOOLGEN_STUDIO_TOKEN or --token)'} (Ctrl-C to stop)`,
     );
     await new Promise<void>((resolve) => {
       const onSignal = () => resolve();
@@ -93,7 +99,7 @@ export async function studioCommand(
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    store.close();
+    await opened.close();
     await registry.close();
   }
 }

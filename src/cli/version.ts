@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../language/package-version.js';
 
 /** toolgen's version, from its package.json. */
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export const VERSION: string = packageVersion();

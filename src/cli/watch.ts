@@ -3,7 +3,8 @@
  * stops the watch: it is printed like a normal build's, the previous files stay, and the next save
  * tries again. Beside the YAML, templates and schema it watches toolgen.config.yaml (for the servers
  * `mcpServers` declares and the frameworks `adapters` names) and the MCP lock beside it (a pull),
- * which need not exist yet.
+ * which need not exist yet. What a save does to the build is the compiler session's
+ * (`compiler/session/session.ts`, which the language server keeps too); this file watches and writes.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,8 +15,7 @@ import { countLabel } from '../compiler/diagnostics/render.js';
 import { readOutDir, removeGenerated, writeIfChanged, writeOutput } from '../compiler/write/files.js';
 import { compareOutput } from '../compiler/write/output-plan.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { LOCK_FILE } from '../remote/lock/format.js';
-import { findConfig } from './config-file.js';
+import { CompilerSession } from '../compiler/session/session.js';
 import { printDiagnostics, type Output } from './output.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { RebuildQueue } from './rebuild-queue.js';
@@ -45,7 +45,8 @@ const RELEVANT = /\.(ya?ml|[cm]?[jt]sx?|json|hbs)$/;
 
 /** Runs until `control.signal` aborts; resolves with the exit code (0). */
 export async function watchProject(compiler: Compiler, output: Output, control: WatchControl): Promise<number> {
-  const options = compiler.options;
+  const session = new CompilerSession(compiler);
+  const options = session.options;
   const shown = (file: string) => printable(path.relative(options.root, file).split(path.sep).join('/') || '.');
   /** What is on disk, as far as this watch knows: a rebuild compares with this, not with the disk. */
   const onDisk = new Map<string, string>();
@@ -60,7 +61,7 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     // Its own output never triggers a rebuild, nor do files toolgen does not read.
     ignored: (file, stats) => isInside(file, options.outDir) || (stats?.isFile() === true && !RELEVANT.test(file)),
   });
-  const project = projectFilesWatcher(options);
+  const project = projectFilesWatcher(session);
   await Promise.all(
     [watcher, project].map(
       (each) =>
@@ -116,16 +117,13 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
     const begun = performance.now();
     const seen = await Promise.all(changed.map(fingerprint));
     recheck(changed, seen);
-    if (options.configFile && changed.includes(options.configFile)) await rereadConfig(compiler, output);
-    let result: HeldBuild | null = null;
-    try {
-      const reload = changed.some((file) => file === options.schemaPath || isInside(file, options.templatesDir));
-      if (reload) compiler.reloadTemplatesAndSchema();
-      result = reload ? await compiler.build() : await compiler.update(changed);
-    } catch (error) {
-      // A template or schema that does not load: say so, keep the previous ones, keep watching.
-      output.err(`toolgen: ${printable(error instanceof Error ? error.message : String(error))}`);
+    const { result, failure, config } = await session.rebuild(changed);
+    if (config && config.diagnostics.length > 0) {
+      printDiagnostics(output, config.diagnostics, config.sources);
+      output.err('toolgen: toolgen.config.yaml has problems (above): the servers and adapters it declared before stay');
     }
+    // A template or schema that does not load: say so, keep the previous ones, keep watching.
+    if (failure !== null) output.err(`toolgen: ${printable(failure)}`);
     let count = 0;
     let removed = 0;
     if (result) {
@@ -202,23 +200,12 @@ export async function watchProject(compiler: Compiler, output: Output, control: 
  * A watcher of toolgen.config.yaml and the MCP lock beside it: their folder, at depth 0, for those two
  * names only (chokidar watching a file that does not exist yet sees it come, but not its changes).
  */
-function projectFilesWatcher(options: Compiler['options']): FSWatcher | null {
-  if (!options.configFile) return null;
-  const folder = path.dirname(options.configFile);
-  const wanted = new Set([folder, options.configFile, path.join(folder, LOCK_FILE)]);
+function projectFilesWatcher(session: CompilerSession): FSWatcher | null {
+  const files = session.projectFiles();
+  if (files.length === 0) return null;
+  const folder = path.dirname(files[0]!);
+  const wanted = new Set([folder, ...files]);
   return watch(folder, { ignoreInitial: true, atomic: false, depth: 0, ignored: (file) => !wanted.has(file) });
-}
-
-/** The servers under mcpServers and the adapters as the config file says now; a config with problems keeps the last ones. */
-async function rereadConfig(compiler: Compiler, output: Output): Promise<void> {
-  const found = await findConfig(path.dirname(compiler.options.configFile!));
-  if (found.diagnostics.length > 0) {
-    printDiagnostics(output, found.diagnostics, found.sources);
-    output.err('toolgen: toolgen.config.yaml has problems (above): the servers and adapters it declared before stay');
-    return;
-  }
-  compiler.declareServers(found.config.mcpServers ?? []);
-  compiler.declareAdapters(found.config.adapters ?? []);
 }
 
 /**

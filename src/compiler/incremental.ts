@@ -10,7 +10,9 @@
  * what chokidar reports); `build(names, { sink })` keeps nothing, so the build after it starts afresh.
  * The MCP lock and the config file are read again by every build (two small files): a pull, or a
  * server declared or dropped, is seen at once, and only the callers of what changed are checked again.
- * An editor hands it a `TextOverlay` of unsaved documents, which every build reads instead of the disk.
+ * An editor hands it a `TextOverlay` of unsaved documents, which every build reads instead of the disk
+ * (the tools, the lock and the config file alike). `session/session.ts` keeps one alive for watch
+ * mode and the language server.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -41,6 +43,7 @@ import type { HandlerExports } from './resolve/handlers.js';
 import type { HandlerCheck } from './resolve/handler-check.js';
 import { remember, sharedHandlerChecks, type HandlerCheckCache } from './resolve/handler-types.js';
 import { SchemaValidator } from './validate/schema.js';
+import { stepPaths } from './check/steps.js';
 import { listOutDir } from './write/files.js';
 import type { OutputSink } from './write/output-plan.js';
 import type { TypeScriptHost } from './resolve/typescript.js';
@@ -230,9 +233,11 @@ export class Compiler {
     const cached = this.#sources.get(file);
     if (text !== null && cached?.loaded.source.text === text && cached.loaded.source.displayPath === shown) return;
     const loaded = text === null ? await loadFile(file, shown) : parseSource(text, file, shown);
-    this.#sources.set(file, validateSource(loaded, this.#validator));
+    const state = validateSource(loaded, this.#validator);
+    this.#sources.set(file, state);
     // The plain value is what the stages read; the tree is parsed again only for a problem to locate.
-    loaded.source.release();
+    // Steps' lines are kept: every build of a composite prints them.
+    loaded.source.release(state.document ? stepPaths(state.document) : []);
   }
 
   /**
@@ -289,7 +294,13 @@ export class Compiler {
     const sources = [...this.#sources.values()];
     if (this.#templates instanceof TemplateProblem)
       return templateFailure(this.#templates, sources, options.root, sink !== undefined);
-    const mcp: LoadedMcp | null = await loadMcp(options.configFile, this.#servers, options.root, options.lockFile);
+    const mcp: LoadedMcp | null = await loadMcp(
+      options.configFile,
+      this.#servers,
+      options.root,
+      options.lockFile,
+      this.#overlay,
+    );
     const input = {
       sources,
       names,

@@ -5,3 +5,4 @@
  */
 export { DbosRunStore } from './store.js';
 export type { DbosQueueOptions, DbosRunStoreOptions } from './store.js';
+export type { DbosRunListing } from './listing.js';

@@ -8,6 +8,19 @@
 import pg from 'pg';
 
 const lockKey = (executorId: string) => `toolgen.executor:${executorId}`;
+
+/**
+ * A SQL condition: the executor whose id `column` holds is alive (some session of this database holds
+ * its lock). An advisory lock on a 64-bit key shows in `pg_locks` as its high and low halves.
+ */
+export function liveExecutorSql(column: string): string {
+  const key = `hashtextextended('toolgen.executor:' || ${column}, 0)`;
+  return (
+    `EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 ` +
+    `AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) ` +
+    `AND l.classid = ((${key} >> 32) & 4294967295)::oid AND l.objid = (${key} & 4294967295)::oid)`
+  );
+}
 /** How often a worker checks that its lock session is alive, and how long it waits for the answer. */
 const PING_MS = 5_000;
 

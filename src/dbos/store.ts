@@ -22,14 +22,15 @@ import type {
   DispatchedResult,
   DurableRunErrorCode,
   JournalRecord,
+  ListedRunStore,
   ResumeAllResult,
   RunDispatcher,
   RunMark,
-  RunStore,
   StartRecord,
   SuspendedRun,
 } from '../runtime/index.js';
 import { JournalTables } from './journal-tables.js';
+import { DbosRunListing } from './listing.js';
 import { ExecutorLiveness } from './liveness.js';
 import { migrateSystemDatabase } from './migration.js';
 import { RunSlots } from './run-slots.js';
@@ -106,13 +107,14 @@ const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
  * await store.launch();
  * const result = await executor.runComposite(transferTool, input, { runId: 'transfer-42' });
  */
-export class DbosRunStore implements RunStore, RunDispatcher {
+export class DbosRunStore implements ListedRunStore, RunDispatcher {
   readonly dispatcher: RunDispatcher = this;
   readonly executorId: string;
   readonly queueName: string;
   readonly #options: DbosRunStoreOptions;
   readonly #pool: pg.Pool;
   readonly #journal: JournalTables;
+  readonly #schema: string;
   readonly #liveness: ExecutorLiveness;
   readonly #slots: RunSlots;
   /** Slots taken by `dispatch` for runs it starts here directly, by workflow id, for the workflow to use. */
@@ -130,7 +132,8 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     this.#pool = new pg.Pool({ connectionString: options.systemDatabaseUrl, max: 10 });
     // An idle client's error (the server restarting) must not crash the process: the next query fails instead.
     this.#pool.on('error', () => undefined);
-    this.#journal = new JournalTables(this.#pool, options.schema ?? 'toolgen');
+    this.#schema = options.schema ?? 'toolgen';
+    this.#journal = new JournalTables(this.#pool, this.#schema);
     this.#liveness = new ExecutorLiveness(options.systemDatabaseUrl);
     this.#slots = new RunSlots(options.queue?.workerConcurrency ?? DEFAULT_WORKER_CONCURRENCY);
   }
@@ -354,6 +357,27 @@ export class DbosRunStore implements RunStore, RunDispatcher {
     const timer = setInterval(() => void this.recoverDeadExecutors().catch(() => undefined), ms);
     timer.unref();
     return () => clearInterval(timer);
+  }
+
+  /**
+   * Every run of this store, finished ones included, as pages of summaries, in SQL (what the studio
+   * lists); usable before `launch()`, once a worker has made the tables.
+   *
+   * @example const page = await store.listing().list({ status: ['waiting'] });
+   */
+  listing(): DbosRunListing {
+    return new DbosRunListing(this.#pool, this.#journal, this.#schema, WORKFLOW_NAME);
+  }
+
+  /**
+   * Whether the database holds this store's journal (a worker has launched on it): connects, and
+   * rejects with the driver's error when it cannot. What `toolgen studio --dbos` checks first.
+   */
+  async hasJournal(): Promise<boolean> {
+    const { rows } = await this.#pool.query<{ found: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS found`, [
+      `"${this.#schema}".runs`,
+    ]);
+    return rows[0]!.found;
   }
 
   create(runId: string, start: StartRecord): Promise<boolean> {

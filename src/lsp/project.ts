@@ -1,18 +1,20 @@
 /**
- * One toolgen project as the language server holds it: a `Compiler`, as watch mode's, over the open
- * documents' unsaved text (a `TextOverlay`). Each edit is compiled with `Compiler.update`, which
- * checks again only the tools the edit affects, and the diagnostics of every file whose problems or
- * text changed are published. Edits that come while a build runs are compiled together after it.
+ * One toolgen project as the language server holds it: a compiler session, watch mode's, over the
+ * open documents' unsaved text (a `TextOverlay`: tools, toolgen.config.yaml and the MCP lock alike).
+ * Each edit is compiled by `CompilerSession.rebuild`, which checks again only the tools the edit
+ * affects (and reads the config file again when it is the edited one), and the diagnostics of every
+ * file whose problems or text changed are published. Edits that come while a build runs are compiled
+ * together after it.
  */
 import path from 'node:path';
-import { Compiler, type HeldBuild } from '../compiler/compile.js';
+import type { HeldBuild } from '../compiler/compile.js';
 import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { TextOverlay } from '../compiler/load/overlay.js';
+import type { TextOverlay } from '../compiler/load/overlay.js';
 import type { CompilerOptions } from '../compiler/options.js';
 import type { CatalogueEntry } from '../compiler/resolve/catalogue.js';
 import type { CheckResult } from '../compiler/check/index.js';
 import type { Catalogue } from '../compiler/resolve/catalogue.js';
-import { LOCK_FILE } from '../remote/lock/format.js';
+import { CompilerSession } from '../compiler/session/session.js';
 
 /** Hands a file's diagnostics to the editor, with the version of the document they were found in. */
 export type Publish = (file: string, diagnostics: readonly Diagnostic[], version: number | undefined) => void;
@@ -29,8 +31,7 @@ export interface ProjectState {
 }
 
 export class Project {
-  readonly overlay = new TextOverlay();
-  readonly compiler: Compiler;
+  readonly session: CompilerSession;
   readonly #versions = new Map<string, number>();
   readonly #pending = new Set<string>();
   readonly #published = new Map<string, { key: string; version: number | undefined }>();
@@ -39,14 +40,17 @@ export class Project {
   #built = false;
   /** The last build's result (its diagnostics, for hover); null before the first. */
   lastBuild: HeldBuild | null = null;
-  #reload = false;
+  /** The config file's problems when it was last read again (the build's own diagnostics of it are beside them). */
+  #configProblems: readonly Diagnostic[] = [];
 
+  /** `overlay`: the workspace's open documents, which every build reads instead of the disk. */
   constructor(
     readonly options: CompilerOptions,
+    readonly overlay: TextOverlay,
     private readonly publish: Publish,
     private readonly log: Log,
   ) {
-    this.compiler = new Compiler(options, { overlay: this.overlay });
+    this.session = CompilerSession.open(options, overlay);
   }
 
   get root(): string {
@@ -55,11 +59,7 @@ export class Project {
 
   /** Whether the file is the project's: one of its tools, its config file or its MCP lock. */
   owns(file: string): boolean {
-    const config = this.options.configFile;
-    return (
-      this.compiler.isToolFile(file) ||
-      (config !== undefined && (file === config || file === path.join(path.dirname(config), LOCK_FILE)))
-    );
+    return this.session.owns(file);
   }
 
   /** An editor's text for a file (opened or edited): compiled in place of the disk's. */
@@ -79,8 +79,6 @@ export class Project {
   /** A file changed on disk (saved by another program, created, deleted). An open document's text still wins. */
   changedOnDisk(file: string): Promise<void> {
     if (this.overlay.has(file)) return this.#queue;
-    const { templatesDir, schemaPath } = this.options;
-    if (file === schemaPath || !path.relative(templatesDir, file).startsWith('..')) this.#reload = true;
     return this.#schedule(file);
   }
 
@@ -91,7 +89,7 @@ export class Project {
 
   /** The last build's catalogue and checks, and each file's last entry; null before the first build. */
   state(): ProjectState | null {
-    const analysis = this.compiler.analysis();
+    const analysis = this.session.compiler.analysis();
     return analysis ? { ...analysis, entries: this.#entries } : null;
   }
 
@@ -107,24 +105,18 @@ export class Project {
     this.#pending.clear();
     const versions = new Map(this.#versions);
     const started = performance.now();
-    let result: HeldBuild;
-    try {
-      if (this.#reload) {
-        this.#reload = false;
-        this.compiler.reloadTemplatesAndSchema();
-        this.#built = false;
-      }
-      result = this.#built ? await this.compiler.update(changed) : await this.compiler.build();
-      this.#built = true;
-    } catch (error) {
+    const { result, failure, config } = await this.session.rebuild(changed);
+    if (config) this.#configProblems = config.diagnostics;
+    if (result === null) {
       // A template or schema that does not load, a config dir that went away: say so, keep serving.
-      this.log(`toolgen: cannot build ${this.root}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(`toolgen: cannot build ${this.root}: ${failure}`);
       return;
     }
+    this.#built = true;
     this.lastBuild = result;
-    for (const entry of this.compiler.analysis()?.catalogue.entries() ?? [])
+    for (const entry of this.session.compiler.analysis()?.catalogue.entries() ?? [])
       this.#entries.set(entry.source.absolutePath, entry);
-    this.#publishAll(result.diagnostics, versions);
+    this.#publishAll([...this.#configProblems, ...result.diagnostics], versions);
     const ms = Math.round(performance.now() - started);
     this.log(`toolgen: checked ${this.root} in ${ms} ms (${result.diagnostics.length} diagnostics)`);
   }

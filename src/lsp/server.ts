@@ -30,16 +30,12 @@ import { definitionsAt, referencesAt, type Place } from './navigation.js';
 import type { Project } from './project.js';
 import { fixFor } from './quick-fixes.js';
 import { refusedName, renameEdits, renamableAt } from './rename.js';
-import { Workspace, type FindProject } from './workspace.js';
+import { Workspace } from './workspace.js';
 import { viewOf, type YamlView } from './yaml-view.js';
-
-export type { FindProject, FoundProject } from './workspace.js';
 
 export interface LanguageServerOptions {
   readonly input: NodeJS.ReadableStream;
   readonly output: NodeJS.WritableStream;
-  /** How the CLI finds a folder's project (its config file, its options). */
-  readonly findProject: FindProject;
   /** What `initialize` reports. */
   readonly version: string;
 }
@@ -47,7 +43,7 @@ export interface LanguageServerOptions {
 /**
  * Serves until the client sends `exit` (or closes the stream); the process then exits.
  *
- * @example serveLanguage({ input: process.stdin, output: process.stdout, findProject, version: '0.1.0' })
+ * @example serveLanguage({ input: process.stdin, output: process.stdout, version: '0.1.0' })
  */
 export function serveLanguage(options: LanguageServerOptions): Connection {
   const connection = createConnection(options.input, options.output);
@@ -61,11 +57,7 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     const diagnostics = found.map((d) => toLspDiagnostic(d, root, uriOf));
     void connection.sendDiagnostics({ uri: uriOf(file), diagnostics, ...(version === undefined ? {} : { version }) });
   };
-  const workspace = new Workspace(
-    options.findProject,
-    (file, found, version) => publish(projectRootOf(file), file, found, version),
-    log,
-  );
+  const workspace = new Workspace((file, found, version) => publish(projectRootOf(file), file, found, version), log);
   const projectRootOf = (file: string) => workspace.projects().find((project) => project.owns(file)) ?? null;
   let watchFiles = false;
   let foldersChange = false;
@@ -129,10 +121,8 @@ export function serveLanguage(options: LanguageServerOptions): Connection {
     for (const change of changes) {
       const file = fileOf(change.uri);
       if (!file) continue;
-      if (/toolgen\.config\.ya?ml$/.test(file)) {
-        if (change.type === FileChangeType.Changed) await workspace.configChanged(file);
-        else workspace.forget();
-      }
+      // A config file that came or went may move files to another project; a changed one its project reads again.
+      if (/toolgen\.config\.ya?ml$/.test(file) && change.type !== FileChangeType.Changed) workspace.forget();
       for (const project of workspace.projects()) void project.changedOnDisk(file);
     }
   });

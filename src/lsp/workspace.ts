@@ -1,36 +1,25 @@
 /**
- * Which project a file belongs to. A project is found as the CLI finds it, by walking up from the
- * file to `toolgen.config.yaml`; a file with no config above it belongs to the workspace folder it is
- * in (its tools under `config/tools`, as the CLI's defaults say). A file that is not one of its
- * project's tools (outside the config dir, excluded) gets nothing: the server leaves other YAML alone.
+ * Which project a file belongs to. A project is found as the CLI finds it (`findProject` of
+ * `compiler/session/config-file.ts`), by walking up from the file to `toolgen.config.yaml`, its
+ * unsaved text when the editor has it open; a file with no config above it belongs to the workspace
+ * folder it is in (its tools under `config/tools`, as the CLI's defaults say). A file that is not one
+ * of its project's tools (outside the config dir, excluded) gets nothing: the server leaves other YAML
+ * alone. The open documents are one overlay, which every project's builds read.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import type { CompilerOptions } from '../compiler/options.js';
+import { TextOverlay } from '../compiler/load/overlay.js';
+import { findProject } from '../compiler/session/config-file.js';
 import { Project, type Log, type Publish } from './project.js';
-
-/** What the CLI found for a folder: the options its commands would build with, or the config file's problems. */
-export interface FoundProject {
-  /** Null when the config file has problems: they are in `diagnostics`, and nothing is built. */
-  readonly options: CompilerOptions | null;
-  /** `toolgen.config.yaml` (absolute), when the walk up found one. */
-  readonly configFile: string | null;
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-/** Finds the project of a folder, as `toolgen` run there would (the CLI hands this in: the server does not read config files itself). */
-export type FindProject = (dir: string) => Promise<FoundProject>;
 
 export class Workspace {
   #folders: readonly string[] = [];
   readonly #byDir = new Map<string, Promise<Project | null>>();
   readonly #byRoot = new Map<string, Project>();
-  /** Config files whose problems are published. */
-  readonly #broken = new Set<string>();
+  /** The open documents' unsaved texts, by absolute path. */
+  readonly overlay = new TextOverlay();
 
   constructor(
-    private readonly find: FindProject,
     private readonly publish: Publish,
     private readonly log: Log,
   ) {}
@@ -47,22 +36,6 @@ export class Workspace {
   /** Every project found so far. */
   projects(): Project[] {
     return [...this.#byRoot.values()];
-  }
-
-  /**
-   * A config file changed: its project checks against the servers `mcpServers` declares now (as watch
-   * mode does; its other settings are read when the project is first found), or it reports the file's
-   * problems and keeps the servers it had.
-   */
-  async configChanged(file: string): Promise<void> {
-    for (const project of this.projects()) {
-      if (project.options.configFile !== file) continue;
-      const found = await this.find(project.root);
-      // Its problems, or none once they are mended; what the build says of it (the lock's servers) is the project's to publish.
-      if (found.diagnostics.length > 0 || this.#broken.delete(file)) this.publish(file, found.diagnostics, undefined);
-      if (found.diagnostics.length > 0) this.#broken.add(file);
-      if (found.options) project.compiler.declareServers(found.options.mcpServers ?? []);
-    }
   }
 
   /** Forgets which folder is whose (a config file came or went); projects found keep their compilers. */
@@ -83,11 +56,11 @@ export class Workspace {
   }
 
   async #projectFor(file: string): Promise<Project | null> {
-    let found = await this.find(path.dirname(file));
+    let found = await findProject(path.dirname(file), this.overlay);
     if (found.configFile === null) {
       const folder = this.#folderOf(file);
       if (folder === null) return null;
-      found = await this.find(folder);
+      found = await findProject(folder, this.overlay);
     }
     if (!found.options) {
       // A config file with problems: they are the project's only diagnostics until it is fixed.
@@ -101,7 +74,7 @@ export class Workspace {
       this.log(`toolgen: no config dir at ${options.configDir}: not a toolgen project`);
       return null;
     }
-    const project = new Project(options, this.publish, this.log);
+    const project = new Project(options, this.overlay, this.publish, this.log);
     this.#byRoot.set(options.root, project);
     return project;
   }

@@ -5,7 +5,8 @@
  * does not define, passes it an input it does not take, or maps an output it does not return is a
  * bug of the original that toolgen reports: the report says so where the step is.
  */
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath } from './conversion.js';
 import { setBySteps } from './composite-returns.js';
 import type { MigratedTool } from './tool.js';
 
@@ -50,20 +51,20 @@ interface Scope {
 
 function compositeSteps(document: Readonly<Record<string, unknown>>): unknown[] | null {
   const implementation = document['implementation'];
-  if (!isRecord(implementation) || implementation['type'] !== 'composite') return null;
+  if (!isPlainObject(implementation) || implementation['type'] !== 'composite') return null;
   const composite = implementation['composite'];
-  return isRecord(composite) && Array.isArray(composite['steps']) ? composite['steps'] : null;
+  return isPlainObject(composite) && Array.isArray(composite['steps']) ? composite['steps'] : null;
 }
 
 /** The tools a composite's steps call: each step's tool and fallbacks, blocks included. */
 function calleesOf(steps: readonly unknown[]): string[] {
   return steps
-    .filter(isRecord)
+    .filter(isPlainObject)
     .flatMap((step) => [
       ...(typeof step['tool'] === 'string' ? [step['tool']] : []),
       ...(Array.isArray(step['fallbacks']) ? step['fallbacks'].map(String) : []),
       ...(Array.isArray(step['parallel']) ? calleesOf(step['parallel']) : []),
-      ...(isRecord(step['loop']) && Array.isArray(step['loop']['steps']) ? calleesOf(step['loop']['steps']) : []),
+      ...(isPlainObject(step['loop']) && Array.isArray(step['loop']['steps']) ? calleesOf(step['loop']['steps']) : []),
     ]);
 }
 
@@ -82,9 +83,9 @@ function requiredPolicies(tool: MigratedTool, byName: ReadonlyMap<string, Migrat
     if (seen.has(current.name)) return;
     seen.add(current.name);
     const policies = current.document['policies'];
-    if (isRecord(policies) && Array.isArray(policies['required_permissions']))
+    if (isPlainObject(policies) && Array.isArray(policies['required_permissions']))
       policies['required_permissions'].forEach((permission) => permissions.add(String(permission)));
-    casefile ||= isRecord(policies) && policies['requires_casefile'] === true;
+    casefile ||= isPlainObject(policies) && policies['requires_casefile'] === true;
     for (const callee of calleesOf(compositeSteps(current.document) ?? [])) {
       const found = byName.get(callee);
       if (found) visit(found);
@@ -110,7 +111,7 @@ function grantPermissions(tool: MigratedTool, required: readonly string[]): void
     scenarios.forEach((scenario: Record<string, unknown>, index) => {
       const context = scenario['context'];
       const expected = scenario['expected_error'];
-      if (!isRecord(context) || (isRecord(expected) && expected['kind'] === 'policy')) return;
+      if (!isPlainObject(context) || (isPlainObject(expected) && expected['kind'] === 'policy')) return;
       const granted = Array.isArray(context['permissions']) ? context['permissions'].map(String) : [];
       const missing = required.filter((permission) => !granted.includes(permission));
       if (missing.length === 0) return;
@@ -134,12 +135,12 @@ function notePolicyScenarios(tool: MigratedTool, policies: Policies): void {
   if (!Array.isArray(scenarios)) return;
   scenarios.forEach((scenario: Record<string, unknown>, index) => {
     const expected = scenario['expected_error'];
-    if (!isRecord(expected) || expected['kind'] !== 'policy') return;
+    if (!isPlainObject(expected) || expected['kind'] !== 'policy') return;
     const where = tool.origins.errorScenarios[index] ?? `error_scenarios[${index}]`;
     // One warning a scenario: a session or token failure was explained already.
     if (tool.conversion.notes.some((note) => note.kind === 'warning' && note.where.startsWith(where))) return;
     const context = scenario['context'];
-    if (isRecord(context)) {
+    if (isPlainObject(context)) {
       const granted = Array.isArray(context['permissions']) ? context['permissions'].map(String) : [];
       if (policies.permissions.some((permission) => !granted.includes(permission))) return;
       if (policies.casefile && typeof context['casefile_id'] !== 'string') return;
@@ -147,7 +148,7 @@ function notePolicyScenarios(tool: MigratedTool, policies: Policies): void {
     tool.conversion.note(
       'warning',
       where,
-      `expects a policy failure, and ${isRecord(context) ? 'its context grants' : 'its test runs with a context that grants'} ${policies.permissions.length > 0 || policies.casefile ? 'everything the tool requires' : 'everything, and the tool requires nothing'}: its test fails until it is given a context that lacks a permission, or removed`,
+      `expects a policy failure, and ${isPlainObject(context) ? 'its context grants' : 'its test runs with a context that grants'} ${policies.permissions.length > 0 || policies.casefile ? 'everything the tool requires' : 'everything, and the tool requires nothing'}: its test fails until it is given a context that lacks a permission, or removed`,
     );
   });
 }
@@ -155,10 +156,10 @@ function notePolicyScenarios(tool: MigratedTool, policies: Policies): void {
 /** Warns, where each step is, for what the original got wrong in its calls. */
 function checkSteps(steps: readonly unknown[], scope: Scope, where: string): void {
   steps.forEach((step, index) => {
-    if (!isRecord(step)) return;
+    if (!isPlainObject(step)) return;
     const at = joinPath(where, index);
     if (Array.isArray(step['parallel'])) checkSteps(step['parallel'], scope, joinPath(at, 'parallel'));
-    if (isRecord(step['loop']) && Array.isArray(step['loop']['steps']))
+    if (isPlainObject(step['loop']) && Array.isArray(step['loop']['steps']))
       checkSteps(step['loop']['steps'], scope, joinPath(joinPath(at, 'loop'), 'steps'));
     if (typeof step['tool'] === 'string') checkCall(step, step['tool'], scope, at);
   });
@@ -171,9 +172,11 @@ function checkCall(step: Readonly<Record<string, unknown>>, name: string, scope:
     scope.missing.set(name, [...(scope.missing.get(name) ?? []), where]);
     return;
   }
-  const parameters = ((callee.document['parameters'] as Record<string, unknown>[] | undefined) ?? []).filter(isRecord);
+  const parameters = ((callee.document['parameters'] as Record<string, unknown>[] | undefined) ?? []).filter(
+    isPlainObject,
+  );
   const names = new Set(parameters.map((parameter) => String(parameter['name'])));
-  const inputs = isRecord(step['inputs']) ? step['inputs'] : {};
+  const inputs = isPlainObject(step['inputs']) ? step['inputs'] : {};
   for (const input of Object.keys(inputs).filter((key) => !names.has(key)))
     conversion.note(
       'warning',
@@ -191,8 +194,8 @@ function checkCall(step: Readonly<Record<string, unknown>>, name: string, scope:
       `'${name}' requires ${missing.join(', ')}, and this step does not pass ${missing.length === 1 ? 'it' : 'them'}: the original's call failed its input check at run time, a bug of the original that toolgen reports (TG5002)`,
     );
   const outputs = outputsOf(callee);
-  const onSuccess = isRecord(step['on_success']) ? step['on_success'] : {};
-  const mapOutputs = isRecord(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {};
+  const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
+  const mapOutputs = isPlainObject(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {};
   if (outputs === null) return;
   for (const [source, target] of Object.entries(mapOutputs)) {
     const head = /^[^.[]+/.exec(source)?.[0] ?? source;
@@ -208,7 +211,8 @@ function checkCall(step: Readonly<Record<string, unknown>>, name: string, scope:
 /** The fields a tool's output has, as toolgen checks `map_outputs` against them; null when it cannot tell. */
 function outputsOf(tool: MigratedTool): ReadonlySet<string> | null {
   const returns = tool.document['returns'];
-  if (isRecord(returns) && isRecord(returns['properties'])) return new Set(Object.keys(returns['properties']));
+  if (isPlainObject(returns) && isPlainObject(returns['properties']))
+    return new Set(Object.keys(returns['properties']));
   const steps = compositeSteps(tool.document);
   if (!steps) return null;
   const state = setBySteps(steps);

@@ -6,7 +6,8 @@
  * `ChainResult` its generated function returns, not in the output. So they are left out, and a
  * declared field that no step sets, which the original never returned either, is explained.
  */
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath } from './conversion.js';
 
 /** The fields of the original's envelope: its composite tool's own, and its chain executor's. */
 const ENVELOPE = new Set([
@@ -37,10 +38,11 @@ const WHY_ENVELOPE = `the original's return envelope; ${WHY_STATE}`;
  */
 export function setBySteps(steps: unknown, into: Set<string> = new Set()): Set<string> {
   if (Array.isArray(steps)) steps.forEach((step) => setBySteps(step, into));
-  else if (isRecord(steps)) {
+  else if (isPlainObject(steps)) {
     for (const [key, item] of Object.entries(steps)) {
-      if (key === 'map_outputs' && isRecord(item)) Object.values(item).forEach((target) => into.add(String(target)));
-      else if (key === 'transform' && isRecord(item)) Object.keys(item).forEach((target) => into.add(target));
+      if (key === 'map_outputs' && isPlainObject(item))
+        Object.values(item).forEach((target) => into.add(String(target)));
+      else if (key === 'transform' && isPlainObject(item)) Object.keys(item).forEach((target) => into.add(target));
       else if (key === 'as' && typeof item === 'string') into.add(item);
       else setBySteps(item, into);
     }
@@ -71,7 +73,7 @@ export function migrateCompositeReturns(
   examples.forEach((example, index) => {
     const where = joinPath(origins[index] ?? `examples[${index}]`, 'expected_output');
     const expected = example['expected_output'];
-    if (!isRecord(expected)) return;
+    if (!isPlainObject(expected)) return;
     const envelope = Object.keys(expected).filter((key) => ENVELOPE.has(key) && !state.has(key));
     if (envelope.length > 0) {
       const kept = Object.fromEntries(envelope.map((key) => [key, expected[key]]));
@@ -91,7 +93,7 @@ export function migrateCompositeReturns(
 
 function migrateReturns(tool: Record<string, unknown>, state: ReadonlySet<string>, conversion: Conversion): void {
   const returns = tool['returns'];
-  if (!isRecord(returns) || !isRecord(returns['properties'])) return;
+  if (!isPlainObject(returns) || !isPlainObject(returns['properties'])) return;
   const properties = returns['properties'];
   const envelope = Object.keys(properties).filter((key) => ENVELOPE.has(key) && !state.has(key));
   if (envelope.length > 0) {

@@ -3,7 +3,8 @@
  * later `implementation.steps`), the parameters its steps read and nothing set, what it returns, and
  * the variables a failure it goes on from leaves unset.
  */
-import { type Conversion, isRecord } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion } from './conversion.js';
 import { type ExampleOrigins, migrateCompositeReturns, setBySteps } from './composite-returns.js';
 import { noteUnsetOnFailure } from './failure-paths.js';
 import { migrateSteps } from './steps.js';
@@ -45,7 +46,7 @@ function compositeOf(
   implementation: Readonly<Record<string, unknown>>,
   conversion: Conversion,
 ): Record<string, unknown> {
-  const composite = isRecord(implementation['composite']) ? implementation['composite'] : {};
+  const composite = isPlainObject(implementation['composite']) ? implementation['composite'] : {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(composite)) {
     const where = `implementation.composite.${key}`;

@@ -3,7 +3,8 @@
  * mapped unset, and a later step that reads it then reads nothing. The original passed such a
  * template on as text; toolgen warns (TG4002). The report says which step and which variable.
  */
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath } from './conversion.js';
 import { failureAction } from '../language/plan.js';
 import { stateReads } from './templates.js';
 
@@ -18,14 +19,14 @@ export function noteUnsetOnFailure(
   conversion: Conversion,
   where: string,
 ): void {
-  const records = steps.filter(isRecord);
+  const records = steps.filter(isPlainObject);
   const setters = new Map<string, number[]>();
   records.forEach((step, index) => {
     for (const target of Object.values(mapOutputs(step)))
       setters.set(String(target), [...(setters.get(String(target)) ?? []), index]);
   });
   records.forEach((step, index) => {
-    const onFailure = isRecord(step['on_failure']) ? step['on_failure'] : undefined;
+    const onFailure = isPlainObject(step['on_failure']) ? step['on_failure'] : undefined;
     if (failureAction(onFailure as { action?: 'stop' | 'retry' | 'continue'; next?: string }) !== 'continue') return;
     for (const target of Object.values(mapOutputs(step)).map(String)) {
       if (parameters.has(target) || setters.get(target)!.length > 1) continue;
@@ -43,6 +44,6 @@ export function noteUnsetOnFailure(
 }
 
 function mapOutputs(step: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const onSuccess = isRecord(step['on_success']) ? step['on_success'] : {};
-  return isRecord(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {};
+  const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
+  return isPlainObject(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {};
 }

@@ -5,9 +5,10 @@
  * boolean) and defaults its constraints refuse; migrate keeps them as they were, since they are
  * the original's, and says where each is, with the words toolgen's checks use.
  */
+import { isPlainObject } from '../language/json.js';
 import { parametersSchema, shapeSchema } from '../compiler/resolve/parameters.js';
 import { schemaErrors } from '../language/validation.js';
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { type Conversion, joinPath } from './conversion.js';
 
 /** A converted parameter, as toolgen's schema builder reads it. */
 type Parameter = Parameters<typeof parametersSchema>[0][number];
@@ -28,7 +29,9 @@ export function checkInputs(
   conversion: Conversion,
   origins: InputOrigins,
 ): void {
-  const parameters = ((tool['parameters'] as unknown[] | undefined) ?? []).filter(isRecord) as unknown as Parameter[];
+  const parameters = ((tool['parameters'] as unknown[] | undefined) ?? []).filter(
+    isPlainObject,
+  ) as unknown as Parameter[];
   parameters.forEach((parameter, index) => {
     if (parameter.default === undefined) return;
     const problems = problemsOf(() => schemaErrors(shapeSchema(parameter), parameter.default, parameter.name));
@@ -40,7 +43,7 @@ export function checkInputs(
       );
   });
   const schema = parametersSchema(parameters);
-  const examples = ((tool['examples'] as unknown[] | undefined) ?? []).filter(isRecord);
+  const examples = ((tool['examples'] as unknown[] | undefined) ?? []).filter(isPlainObject);
   examples.forEach((example, index) => {
     const problems = problemsOf(() => schemaErrors(schema, example['input'] ?? {}));
     if (problems.length > 0)

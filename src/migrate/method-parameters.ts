@@ -5,7 +5,8 @@
  * allowed extra fields), so a method parameter missing from `tool_params` was still taken; toolgen
  * checks input against the parameters, so those become parameters too, and the report says so.
  */
-import { type Conversion, isRecord } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion } from './conversion.js';
 import { migrateParameters } from './parameters.js';
 import { referenceFor } from './templates.js';
 
@@ -35,7 +36,9 @@ export function toolParameters(
     return parameters;
   }
   const have = new Set(parameters.map((parameter) => String(parameter['name'])));
-  const names = (Array.isArray(method) ? method : []).filter(isRecord).map((parameter) => String(parameter['name']));
+  const names = (Array.isArray(method) ? method : [])
+    .filter(isPlainObject)
+    .map((parameter) => String(parameter['name']));
   const missing = new Set(names.filter((name) => !have.has(name)));
   if (missing.size === 0) {
     conversion.keep([], 'method_params', method, "its method's parameters, each repeated in tool_params");
@@ -71,10 +74,10 @@ function inferInherited(
 ): void {
   const method = methodOf(old);
   if (method === null) return;
-  const implementation = isRecord(old['implementation']) ? old['implementation'] : {};
+  const implementation = isPlainObject(old['implementation']) ? old['implementation'] : {};
   const names = new Set<string>();
   for (const value of Object.values(implementation))
-    if (isRecord(value) && isRecord(value['request_mapping'])) readNames(value['request_mapping'], names);
+    if (isPlainObject(value) && isPlainObject(value['request_mapping'])) readNames(value['request_mapping'], names);
   for (const name of names)
     parameters.push({ name, description: `Inherited from ${method} in the original; added by toolgen migrate.` });
   conversion.note(
@@ -96,17 +99,17 @@ function readNames(value: unknown, into: Set<string>): void {
       if (name && !['session', 'context', 'state', 'request_id'].includes(name)) into.add(name);
     }
   } else if (Array.isArray(value)) value.forEach((item) => readNames(item, into));
-  else if (isRecord(value)) Object.values(value).forEach((item) => readNames(item, into));
+  else if (isPlainObject(value)) Object.values(value).forEach((item) => readNames(item, into));
 }
 
 /** The method a tool wrapped, as the original named it, or null when it names none. */
 export function methodOf(old: Readonly<Record<string, unknown>>): string | null {
-  const reference = isRecord(old['method_reference']) ? old['method_reference'] : null;
+  const reference = isPlainObject(old['method_reference']) ? old['method_reference'] : null;
   if (reference && typeof reference['method'] === 'string')
     return typeof reference['service'] === 'string' && reference['service'].length > 0
       ? `${reference['service']}.${reference['method']}`
       : reference['method'];
-  const metadata = isRecord(old['metadata']) ? old['metadata'] : {};
+  const metadata = isPlainObject(old['metadata']) ? old['metadata'] : {};
   if (typeof metadata['source_method'] === 'string')
     return typeof metadata['service'] === 'string'
       ? `${metadata['service']}.${metadata['source_method']}`

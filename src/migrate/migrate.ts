@@ -5,12 +5,13 @@
  * One file per idea (`steps.ts`, `templates.ts`, `policies.ts`, `scenarios.ts`, …); `tool.ts` converts
  * one tool, this module the files.
  */
+import { isPlainObject } from '../language/json.js';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isScalar, visit, type Document } from 'yaml';
 import { findToolFiles, parseSource } from '../compiler/load/load.js';
-import { isRecord, type Note } from './conversion.js';
+import { type Note } from './conversion.js';
 import type { FileReport, MigrationReport, ToolReport } from './report.js';
 import { checkTogether } from './calls.js';
 import { migrateTool, toolYaml, type MigratedTool } from './tool.js';
@@ -104,9 +105,9 @@ async function migrateFile(file: string, shownPath: string): Promise<{ tools: Mi
     };
   }
   const value = versionsAsWritten(loaded.source.document);
-  if (isRecord(value) && Array.isArray(value['tools'])) {
+  if (isPlainObject(value) && Array.isArray(value['tools'])) {
     const notes: Note[] = [];
-    const tools = value['tools'].filter(isRecord).map((tool) => migrateTool(tool, shownPath));
+    const tools = value['tools'].filter(isPlainObject).map((tool) => migrateTool(tool, shownPath));
     notes.push({
       kind: 'split',
       where: 'tools',
@@ -122,7 +123,7 @@ async function migrateFile(file: string, shownPath: string): Promise<{ tools: Mi
     }
     return { tools, notes };
   }
-  if (isRecord(value) && ('name' in value || 'implementation' in value))
+  if (isPlainObject(value) && ('name' in value || 'implementation' in value))
     return { tools: [migrateTool(value, shownPath)], notes: [] };
   return {
     tools: [],

@@ -2,7 +2,8 @@
  * Parameters: the original's were toolgen's with a few other spellings (`enum_values`, `float`,
  * `properties` as a map, `default: null`). What has no equivalent is kept as a comment on the parameter.
  */
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath } from './conversion.js';
 
 /** The original's type names, by toolgen's (JSON Schema's). */
 export const TYPES: Readonly<Record<string, string>> = {
@@ -63,13 +64,13 @@ export function migrateParameters(
   const { where, first = 0, only, origins } = list;
   const items = Array.isArray(value)
     ? value
-    : isRecord(value)
-      ? Object.entries(value).map(([name, spec]) => ({ name, ...(isRecord(spec) ? spec : { type: spec }) }))
+    : isPlainObject(value)
+      ? Object.entries(value).map(([name, spec]) => ({ name, ...(isPlainObject(spec) ? spec : { type: spec }) }))
       : [];
-  if (isRecord(value)) conversion.note('rewritten', where, 'a map of parameters → a list of { name, … }');
+  if (isPlainObject(value)) conversion.note('rewritten', where, 'a map of parameters → a list of { name, … }');
   const out: Record<string, unknown>[] = [];
   items.forEach((parameter, index) => {
-    if (!isRecord(parameter) || (only && !only.has(String(parameter['name'])))) return;
+    if (!isPlainObject(parameter) || (only && !only.has(String(parameter['name'])))) return;
     const at = ['parameters', first + out.length];
     out.push(migrateParameter(parameter, conversion, joinPath(where, index), at, true));
     origins?.push(joinPath(where, index));
@@ -112,18 +113,18 @@ function migrateParameter(
     } else if (key === 'default_value' && !('default' in old)) {
       conversion.note('renamed', path, 'default_value → default');
       out['default'] = value;
-    } else if (key === 'properties' && isRecord(value)) {
+    } else if (key === 'properties' && isPlainObject(value)) {
       conversion.note('rewritten', path, 'a map of properties → a list of { name, … }');
       out['properties'] = Object.entries(value).map(([name, spec], index) =>
         migrateParameter(
-          { name, ...(isRecord(spec) ? spec : {}) },
+          { name, ...(isPlainObject(spec) ? spec : {}) },
           conversion,
           joinPath(path, name),
           [...at, 'properties', index],
           true,
         ),
       );
-    } else if (key === 'items' && isRecord(value)) {
+    } else if (key === 'items' && isPlainObject(value)) {
       out['items'] = migrateParameter(value, conversion, path, [...at, 'items'], false);
     } else if (key === 'items' && typeof value === 'string') {
       // The later format named the item type alone: `items: string`.

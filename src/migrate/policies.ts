@@ -3,7 +3,8 @@
  * top of a tool) → toolgen's `policies`; `audit_events` / `audit_config` → `audit`. What toolgen
  * does not check is kept as a comment.
  */
-import { type Conversion, isRecord } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion } from './conversion.js';
 
 /** Where each rule the original checked before a call lives in toolgen. */
 const POLICY_FIELDS = ['required_permissions', 'requires_casefile', 'timeout_seconds'] as const;
@@ -68,7 +69,7 @@ export function migratePolicies(
   take(null, tool, FLAT_RULES);
   for (const group of ['business_rules', 'session_policies', 'casefile_policies']) {
     const values = tool[group];
-    if (isRecord(values)) take(group, values, Object.keys(values));
+    if (isPlainObject(values)) take(group, values, Object.keys(values));
     // The later composites wrote their business rules as sentences.
     else if (values !== undefined) conversion.keep([], group, values, 'not rules toolgen can read');
   }
@@ -102,7 +103,7 @@ export function migrateAudit(
   const audit: Record<string, unknown> = {};
   for (const group of ['audit_events', 'audit_config']) {
     const values = tool[group];
-    if (!isRecord(values)) continue;
+    if (!isPlainObject(values)) continue;
     for (const [key, value] of Object.entries(values)) {
       const where = `${group}.${key}`;
       if ((key === 'success_event' || key === 'failure_event') && typeof value === 'string' && value.length > 0) {

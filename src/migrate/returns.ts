@@ -2,7 +2,8 @@
  * A tool's `returns`: as written, or the earlier `response_schema` (a map of field → schema), with
  * the later format's shorthands (`items: string`, Python's type names) spelt as JSON Schema.
  */
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath } from './conversion.js';
 import { TYPES } from './parameters.js';
 
 /**
@@ -17,7 +18,7 @@ export function migrateReturns(old: Readonly<Record<string, unknown>>, conversio
       conversion.keep([], 'response_schema', responseSchema, 'the tool declares returns');
     return jsonSchema(old['returns'], conversion, 'returns');
   }
-  if (!isRecord(responseSchema)) {
+  if (!isPlainObject(responseSchema)) {
     if (responseSchema !== undefined) conversion.keep([], 'response_schema', responseSchema, 'not a map of fields');
     return undefined;
   }
@@ -32,7 +33,7 @@ export function migrateReturns(old: Readonly<Record<string, unknown>>, conversio
 /** A schema with `items: string` as `items: { type: string }` and `int`, `dict`, … as JSON Schema's names, at any depth. */
 function jsonSchema(schema: unknown, conversion: Conversion, where: string): unknown {
   if (Array.isArray(schema)) return schema.map((item, index) => jsonSchema(item, conversion, joinPath(where, index)));
-  if (!isRecord(schema)) return schema;
+  if (!isPlainObject(schema)) return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     const path = joinPath(where, key);
@@ -42,7 +43,7 @@ function jsonSchema(schema: unknown, conversion: Conversion, where: string): unk
     } else if (key === 'type' && typeof value === 'string' && TYPES[value] !== undefined && TYPES[value] !== value) {
       conversion.note('renamed', path, `${value} → ${TYPES[value]}`);
       out[key] = TYPES[value];
-    } else if (key === 'properties' && isRecord(value))
+    } else if (key === 'properties' && isPlainObject(value))
       out[key] = Object.fromEntries(
         Object.entries(value).map(([name, field]) => [name, jsonSchema(field, conversion, joinPath(path, name))]),
       );

@@ -4,7 +4,8 @@
  * examples, or error scenarios when they expect a failure. A scenario's `environment` names one of
  * the file's `test_environments`, which becomes its context.
  */
-import { type Conversion, isRecord, joinPath, type OutPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath, type OutPath } from './conversion.js';
 
 export interface Scenarios {
   readonly examples: Record<string, unknown>[];
@@ -47,11 +48,11 @@ export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conver
   const examples: Record<string, unknown>[] = [];
   const errorScenarios: Record<string, unknown>[] = [];
   const origins = { examples: [] as string[], errorScenarios: [] as string[] };
-  const environments = isRecord(tool['test_environments']) ? tool['test_environments'] : {};
+  const environments = isPlainObject(tool['test_environments']) ? tool['test_environments'] : {};
   const each = (list: unknown, field: string, visit: (item: Record<string, unknown>, where: string) => void) => {
     if (Array.isArray(list))
       list.forEach((item, index) =>
-        isRecord(item)
+        isPlainObject(item)
           ? visit(item, joinPath(field, index))
           : conversion.keep([], joinPath(field, index), item, 'not a mapping'),
       );
@@ -72,7 +73,7 @@ export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conver
     add(item, where, failing);
   };
   const tests = tool['test_scenarios'];
-  if (isRecord(tests)) {
+  if (isPlainObject(tests)) {
     // Grouped as the later format wrote them: `happy_paths`, `unhappy_paths`, and any other list.
     for (const [group, list] of Object.entries(tests)) {
       const where = joinPath('test_scenarios', group);
@@ -84,7 +85,7 @@ export function migrateScenarios(tool: Readonly<Record<string, unknown>>, conver
 }
 
 function expectsFailure(item: Readonly<Record<string, unknown>>): boolean {
-  const expected = isRecord(item['expected']) ? item['expected'] : {};
+  const expected = isPlainObject(item['expected']) ? item['expected'] : {};
   return (
     'expected_error' in item ||
     (typeof expected['status'] === 'string' && FAILED_STATUSES.has(expected['status'].toLowerCase())) ||
@@ -129,14 +130,14 @@ function scenario(
     if (Object.keys(context).length > 0) out['context'] = context;
   }
   const inputKey = INPUT_NAMES.find((key) => key in item);
-  out['input'] = inputKey && isRecord(item[inputKey]) ? item[inputKey] : {};
+  out['input'] = inputKey && isPlainObject(item[inputKey]) ? item[inputKey] : {};
   if (inputKey && inputKey !== 'input') conversion.note('renamed', joinPath(where, inputKey), '→ input');
   if ('stubs' in item) out['stubs'] = item['stubs'];
   const outputKey = OUTPUT_NAMES.find((key) => key in item);
   const used = new Set(['name', 'description', 'context', 'environment', 'stubs', ...INPUT_NAMES, ...FAILURE_FLAGS]);
   if (failing) {
     // The later format said a run failed inside `expected` (status: FAILED, error_type, error_contains).
-    const inExpected = item['expected_error'] === undefined && isRecord(item['expected']);
+    const inExpected = item['expected_error'] === undefined && isPlainObject(item['expected']);
     const stated = inExpected
       ? failureIn(item['expected'], joinPath(where, 'expected'), at, conversion)
       : { error: item['expected_error'], origin: {} };
@@ -175,7 +176,7 @@ function environmentOf(
   if (name === undefined) return undefined;
   const where = joinPath(scope.where, 'environment');
   const environment = typeof name === 'string' ? scope.environments[name] : undefined;
-  if (!isRecord(environment)) {
+  if (!isPlainObject(environment)) {
     conversion.keep(
       scope.at,
       where,
@@ -198,7 +199,7 @@ function failureIn(
   at: OutPath,
   conversion: Conversion,
 ): { error: Record<string, unknown>; origin: Record<string, string> } {
-  if (!isRecord(expected)) return { error: {}, origin: {} };
+  if (!isPlainObject(expected)) return { error: {}, origin: {} };
   const error: Record<string, unknown> = {};
   const origin: Record<string, string> = {};
   for (const [key, value] of Object.entries(expected)) {
@@ -223,7 +224,7 @@ function failureIn(
 
 /** An example's expected output, without the keys that were checks of the original's test runner. */
 function expectedOutput(value: unknown, where: string, at: OutPath, conversion: Conversion): unknown {
-  if (!isRecord(value)) return value;
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (ASSERTION.test(key))
@@ -240,10 +241,10 @@ function expectedOutput(value: unknown, where: string, at: OutPath, conversion: 
 
 function migrateContext(value: unknown, where: string, at: OutPath, conversion: Conversion): Record<string, unknown> {
   const context: Record<string, unknown> = {};
-  if (!isRecord(value)) return context;
+  if (!isPlainObject(value)) return context;
   const read = (values: Readonly<Record<string, unknown>>, base: string) => {
     for (const [key, item] of Object.entries(values)) {
-      if (key === 'session' && isRecord(item)) {
+      if (key === 'session' && isPlainObject(item)) {
         conversion.note('rewritten', joinPath(base, key), 'context.session.* → context.*');
         read(item, joinPath(base, key));
       } else if (CONTEXT_FIELDS.includes(key)) context[key] = item;
@@ -269,7 +270,7 @@ function expectedError(
   origin: Readonly<Record<string, string>> = {},
 ): Record<string, unknown> {
   const placeOf = (key: string) => origin[key] ?? joinPath(where, key);
-  const old = typeof value === 'string' ? { type: value } : isRecord(value) ? value : {};
+  const old = typeof value === 'string' ? { type: value } : isPlainObject(value) ? value : {};
   const type =
     typeof old['type'] === 'string'
       ? old['type']

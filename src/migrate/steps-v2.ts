@@ -5,7 +5,8 @@
  * `on_failure.abort`. No executor of the original ran them; they say what was meant, and that is
  * what the conversion keeps: `id`, `<< state.x >>`, a transform from `steps.<id>`, `when`, `stop`.
  */
-import { type Conversion, isRecord, joinPath, type OutPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath, type OutPath } from './conversion.js';
 
 const DOLLAR = /\$\{\s*([A-Za-z_][\w.]*(?:\[\d+\][\w.]*)*)\s*\}/g;
 const KEPT = new Set(['tool', 'description', 'inputs']);
@@ -22,7 +23,7 @@ export function migrateStepsV2(
   at: OutPath,
 ): Record<string, unknown>[] {
   conversion.note('rewritten', where, '→ implementation.composite.steps');
-  return steps.filter(isRecord).map((step, index) => {
+  return steps.filter(isPlainObject).map((step, index) => {
     const stepWhere = joinPath(where, index);
     const stepAt = [...at, index];
     const id = typeof step['step_id'] === 'string' ? step['step_id'] : `step_${index + 1}`;
@@ -42,10 +43,10 @@ export function migrateStepsV2(
           out['when'] = expression;
           conversion.note('rewritten', path, `${value} → when: ${expression} (JSONata)`);
         }
-      } else if (key === 'on_success' && isRecord(value)) {
+      } else if (key === 'on_success' && isPlainObject(value)) {
         const onSuccess = successOf(value, id, { conversion, where: path, at: stepAt });
         if (Object.keys(onSuccess).length > 0) out[key] = onSuccess;
-      } else if (key === 'on_failure' && isRecord(value))
+      } else if (key === 'on_failure' && isPlainObject(value))
         out[key] = failureOf(value, { conversion, where: path, at: stepAt });
       else conversion.keep(stepAt, path, value, 'no equivalent in a toolgen step');
     }
@@ -71,7 +72,7 @@ function references(value: unknown, conversion: Conversion, where: string): unkn
     return text;
   }
   if (Array.isArray(value)) return value.map((item, index) => references(item, conversion, joinPath(where, index)));
-  if (isRecord(value))
+  if (isPlainObject(value))
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, references(item, conversion, joinPath(where, key))]),
     );

@@ -4,7 +4,8 @@
  * gets an id, and a `next` that names a tool goes to the step it meant: the first one calling that
  * tool after the current step, else before it, with a warning where that loops back.
  */
-import { type Conversion, isRecord, joinPath, type OutPath } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { type Conversion, joinPath, type OutPath } from './conversion.js';
 import { expressionFor, noteInterpolation, rewriteValue } from './templates.js';
 
 const STEP_FIELDS = new Set([
@@ -68,7 +69,7 @@ export function migrateSteps(
   let maps = false;
   walk(steps, (step) => {
     if (typeof step['id'] === 'string') ids.reserve(step['id']);
-    maps ||= isRecord(step['on_success']) && isRecord(step['on_success']['map_outputs']);
+    maps ||= isPlainObject(step['on_success']) && isPlainObject(step['on_success']['map_outputs']);
   });
   if (maps)
     conversion.note(
@@ -81,10 +82,10 @@ export function migrateSteps(
 
 function walk(steps: readonly unknown[], visit: (step: Record<string, unknown>) => void): void {
   for (const step of steps) {
-    if (!isRecord(step)) continue;
+    if (!isPlainObject(step)) continue;
     visit(step);
     if (Array.isArray(step['parallel'])) walk(step['parallel'], visit);
-    if (isRecord(step['loop']) && Array.isArray(step['loop']['steps'])) walk(step['loop']['steps'], visit);
+    if (isPlainObject(step['loop']) && Array.isArray(step['loop']['steps'])) walk(step['loop']['steps'], visit);
   }
 }
 
@@ -95,7 +96,7 @@ function migrateSequence(
   where: string,
   at: OutPath,
 ): Record<string, unknown>[] {
-  const records = steps.filter(isRecord);
+  const records = steps.filter(isPlainObject);
   const stepIds = records.map((step) =>
     typeof step['id'] === 'string'
       ? step['id']
@@ -127,13 +128,14 @@ function migrateSequence(
           out[key] = expression;
           if (expression !== value) conversion.note('rewritten', path, `${value} → ${expression} (JSONata)`);
         }
-      } else if (key === 'on_success' && isRecord(value))
+      } else if (key === 'on_success' && isPlainObject(value))
         out[key] = onSuccess(value, { index, targets }, conversion, path, stepAt);
-      else if (key === 'on_failure' && isRecord(value))
+      else if (key === 'on_failure' && isPlainObject(value))
         out[key] = onFailure(value, { index, targets }, conversion, path, stepAt);
       else if (key === 'parallel' && Array.isArray(value))
         out[key] = migrateSequence(value, ids, conversion, path, [...stepAt, 'parallel']);
-      else if (key === 'loop' && isRecord(value)) out[key] = loop(value, ids, conversion, path, [...stepAt, 'loop']);
+      else if (key === 'loop' && isPlainObject(value))
+        out[key] = loop(value, ids, conversion, path, [...stepAt, 'loop']);
       else out[key] = value;
     }
     return out;
@@ -176,7 +178,7 @@ function onSuccess(
     else if (key === 'next' && typeof item === 'string') {
       const next = resolveNext(item, place, conversion, path, at);
       if (next !== null) out[key] = next;
-    } else if (key === 'map_outputs' && isRecord(item)) {
+    } else if (key === 'map_outputs' && isPlainObject(item)) {
       // The original let a destination say `state.x`; toolgen's destinations are plain names.
       out[key] = Object.fromEntries(
         Object.entries(item).map(([source, target]) => {
@@ -185,7 +187,7 @@ function onSuccess(
           return [source, target.slice('state.'.length)];
         }),
       );
-    } else if (key === 'transform' && isRecord(item)) {
+    } else if (key === 'transform' && isPlainObject(item)) {
       const transform: Record<string, unknown> = {};
       for (const [name, text] of Object.entries(item)) {
         const expression = typeof text === 'string' ? expressionFor(text) : null;

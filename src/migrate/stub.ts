@@ -3,8 +3,8 @@
  * logic in Python, `api_call`, `data_transform`, …): a typed function that throws until a person
  * writes it, with the original logic beside it as a comment.
  */
+import { isPlainObject } from '../language/json.js';
 import { stringify } from 'yaml';
-import { isRecord } from './conversion.js';
 import { deriveNames } from '../compiler/names.js';
 
 export interface StubInput {
@@ -20,7 +20,7 @@ export interface StubInput {
 
 /** A TypeScript type for a toolgen parameter or JSON Schema. @example typeOf({ type: 'array', items: { type: 'string' } }) // 'string[]' */
 export function typeOf(schema: unknown): string {
-  if (!isRecord(schema)) return 'unknown';
+  if (!isPlainObject(schema)) return 'unknown';
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0)
     return schema['enum'].map((value) => JSON.stringify(value)).join(' | ');
   switch (schema['type']) {
@@ -43,9 +43,9 @@ export function typeOf(schema: unknown): string {
       const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
       const fields = Array.isArray(properties)
         ? properties
-            .filter(isRecord)
+            .filter(isPlainObject)
             .map((field) => [String(field['name']), field, field['required'] === true] as const)
-        : isRecord(properties)
+        : isPlainObject(properties)
           ? Object.entries(properties).map(([name, field]) => [name, field, required.has(name)] as const)
           : [];
       if (fields.length === 0) return 'Record<string, unknown>';

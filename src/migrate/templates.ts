@@ -3,9 +3,10 @@
  * (`{{ state.x }}`, `{{ x }}`, `{{ state.items[0].id }}`) has a meaning toolgen can keep; a filter,
  * a lambda or an expression is left as it was and reported, never guessed at.
  */
+import { isPlainObject } from '../language/json.js';
 import { parsePath } from '../language/path.js';
 import { BUILTINS } from '../language/template.js';
-import { type Conversion, isRecord, joinPath } from './conversion.js';
+import { type Conversion, joinPath } from './conversion.js';
 
 const OLD_TEMPLATE = /\{\{([\s\S]*?)\}\}/g;
 
@@ -74,7 +75,7 @@ export function rewriteValue(value: unknown, conversion: Conversion, where: stri
     return text;
   }
   if (Array.isArray(value)) return value.map((item, index) => rewriteValue(item, conversion, joinPath(where, index)));
-  if (isRecord(value))
+  if (isPlainObject(value))
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, rewriteValue(item, conversion, joinPath(where, key))]),
     );
@@ -107,7 +108,7 @@ export function stateReads(value: unknown, into: Set<string> = new Set()): Set<s
         into.add(name);
     }
   } else if (Array.isArray(value)) value.forEach((item) => stateReads(item, into));
-  else if (isRecord(value)) Object.values(value).forEach((item) => stateReads(item, into));
+  else if (isPlainObject(value)) Object.values(value).forEach((item) => stateReads(item, into));
   return into;
 }
 
@@ -130,9 +131,10 @@ export function noteInterpolation(inputs: unknown, conversion: Conversion, where
         `now interpolated: the original passed this text on as it was (it replaced only a whole input that named a state variable, {{ state.name }})`,
       );
     } else if (Array.isArray(value)) value.forEach((item, index) => visit(item, joinPath(path, index), false));
-    else if (isRecord(value)) for (const [key, item] of Object.entries(value)) visit(item, joinPath(path, key), false);
+    else if (isPlainObject(value))
+      for (const [key, item] of Object.entries(value)) visit(item, joinPath(path, key), false);
   };
-  if (isRecord(inputs)) for (const [key, item] of Object.entries(inputs)) visit(item, joinPath(where, key), true);
+  if (isPlainObject(inputs)) for (const [key, item] of Object.entries(inputs)) visit(item, joinPath(where, key), true);
 }
 
 /** Whether the original's executor replaced this whole input with a state variable (`_resolve_inputs`). */

@@ -2,7 +2,8 @@
  * One tool of the original format → one toolgen tool: the document, its handler stub when it needs
  * one, and the conversion's notes.
  */
-import { Conversion, isRecord } from './conversion.js';
+import { isPlainObject } from '../language/json.js';
+import { Conversion } from './conversion.js';
 import { renderTool } from './document.js';
 import { deriveNames } from '../compiler/names.js';
 import { PARAMETER_FIELDS, toolParameters } from './method-parameters.js';
@@ -94,7 +95,7 @@ export function migrateTool(old: Readonly<Record<string, unknown>>, source: stri
   if (examples.length > 0) tool['examples'] = examples;
   if (errorScenarios.length > 0) tool['error_scenarios'] = errorScenarios;
 
-  const implementation = isRecord(old['implementation']) ? old['implementation'] : {};
+  const implementation = isPlainObject(old['implementation']) ? old['implementation'] : {};
   const kind = typeof implementation['type'] === 'string' ? implementation['type'] : 'none';
   let stub: string | null = null;
   let stepsWhere = 'implementation.composite.steps';

@@ -5,6 +5,7 @@
  * does not, so an app pays only for the framework it uses.
  */
 import { describeError, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
+import { isPlainObject } from '../language/json.js';
 import { ChainExecutor, type ChainExecutorOptions } from './executor.js';
 import type { ChainFailure, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting } from './result.js';
 import type { ToolRegistry } from './registry.js';
@@ -178,7 +179,7 @@ function destructive(annotations: Readonly<Record<string, unknown>>): boolean {
 /** Every tool a plan may call: each step's, its fallbacks, and the `_meta.nextTool`s it allows, in blocks too. */
 function calledTools(node: unknown, found: string[] = []): string[] {
   if (Array.isArray(node)) for (const item of node) calledTools(item, found);
-  else if (isRecord(node))
+  else if (isPlainObject(node))
     for (const [key, value] of Object.entries(node)) {
       if (key === 'tool' && typeof value === 'string') found.push(value);
       else if ((key === 'fallbacks' || key === 'allow') && Array.isArray(value))
@@ -223,26 +224,22 @@ const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
  * @example meetsStrictMode({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }) // true
  */
 export function meetsStrictMode(schema: unknown): boolean {
-  return isRecord(schema) && schema['type'] === 'object' && strictNode(schema);
+  return isPlainObject(schema) && schema['type'] === 'object' && strictNode(schema);
 }
 
 function strictNode(node: unknown): boolean {
-  if (!isRecord(node)) return false;
+  if (!isPlainObject(node)) return false;
   for (const [key, value] of Object.entries(node)) {
     if (!STRICT_KEYWORDS.has(key)) return false;
     if (key === 'items' || key === 'additionalProperties') {
       if (typeof value !== 'boolean' && !strictNode(value)) return false;
     } else if (key === 'properties' || key === '$defs' || key === 'definitions') {
-      if (!isRecord(value) || !Object.values(value).every(strictNode)) return false;
+      if (!isPlainObject(value) || !Object.values(value).every(strictNode)) return false;
     } else if (key === 'anyOf' && (!Array.isArray(value) || !value.every(strictNode))) return false;
   }
   const objectLike = node['type'] === 'object' || node['properties'] !== undefined;
   if (!objectLike) return true;
-  const names = Object.keys(isRecord(node['properties']) ? node['properties'] : {});
+  const names = Object.keys(isPlainObject(node['properties']) ? node['properties'] : {});
   const required = Array.isArray(node['required']) ? node['required'] : [];
   return node['additionalProperties'] === false && names.every((name) => required.includes(name));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -240,6 +240,27 @@ export class ChainExecutor implements ToolCaller {
     >;
   }
 
+  /**
+   * Cancels a durable run that waits for a signal, as this executor's caller: its journal ends with a
+   * `cancelled` result (who, when), and no step runs. A run that is not waiting, whose tool is missing,
+   * or whose tool's policy refuses the caller is refused with a `DurableRunError`, left as it was.
+   *
+   * @example const result = await executor.cancel('transfer-42'); // result.status === 'cancelled'
+   */
+  cancel(runId: string): Promise<ChainResult<Record<string, unknown>, true>> {
+    return this.#requireStore().cancel(runId) as Promise<ChainResult<Record<string, unknown>, true>>;
+  }
+
+  /**
+   * Why this executor would refuse to call `tool` with `input` (its policy refuses the caller, or the
+   * input, defaults filled, does not match its parameters); null when it would call it. Nothing runs.
+   *
+   * @example executor.refusal(transferTool, { amount: -1 })?.kind // 'validation'
+   */
+  refusal(tool: ToolDefinition, input: unknown): ToolFailure | null {
+    return this.#refusal(tool, withDefaults(tool.parameters, input, inputChecks(tool.parameters)));
+  }
+
   /** Runs the store lists as waiting for a signal, with what each waits for. */
   suspended(): Promise<SuspendedRun[]> {
     return this.#requireStore().suspendedRuns();

@@ -24,6 +24,7 @@ export { FileRunStore } from './durable/file-store.js';
 export type { FileRunStoreOptions } from './durable/file-store.js';
 export { FileRunListing, RUN_STATUSES } from './durable/file-listing.js';
 export type { FileRunListingOptions, RunPage, RunQuery, RunStatus, RunSummary } from './durable/file-listing.js';
+export type { ListedRunStore, RunFacets, RunListing } from './durable/run-listing.js';
 export type {
   ContinueHere,
   DispatchedResult,
@@ -48,6 +49,8 @@ export type {
 export { DurableRunError } from './durable/errors.js';
 export type { DurableRunErrorCode } from './durable/errors.js';
 export { planHash } from './durable/runs.js';
+export { planChanges, planOutline } from './durable/plan-outline.js';
+export type { PlanChanges, PlanOutline } from './durable/plan-outline.js';
 export type { Attempt } from './attempt.js';
 export { RuntimeUsageError, ToolCallError } from './errors.js';
 export type { ToolFailure } from './errors.js';
@@ -97,6 +100,7 @@ export type {
   ToolHandler,
   ToolImplementation,
   ToolPolicies,
+  ToolSource,
 } from './tool.js';
 export type { TraceAttributes, TraceAttributeValue, TraceContext, Tracer, TraceSpan } from './tracing.js';
 export { createTestExecutor } from './testing.js';

@@ -125,6 +125,17 @@ export interface ToolCaller {
   ): Promise<ChainResult<S, Suspends>>;
 }
 
+/**
+ * The YAML a composite was built from: its file, relative to the project root (the same on every
+ * machine), and the line of every step, by step id (ids are unique in a composite, nested ones too).
+ *
+ * @example { file: 'config/tools/banking/approved_transfer.yaml', steps: { prepare: 14, approval: 21 } }
+ */
+export interface ToolSource {
+  readonly file: string;
+  readonly steps: Readonly<Record<string, number>>;
+}
+
 export type ToolHandler<P, R> = (input: P, context: ToolCallContext) => R | Promise<R>;
 
 export type ToolImplementation<P, R> =
@@ -149,6 +160,8 @@ export interface ToolDefinition<P = any, R = unknown, I = P> {
   readonly implementation: ToolImplementation<I, R>;
   /** Set for a tool of another MCP server (made by `defineRemoteTool`): which server, and its name there. */
   readonly remote?: RemoteTarget;
+  /** Where a generated composite was written: beside the plan, so that `planHash` does not change with a line. */
+  readonly source?: ToolSource;
   /** A display name, when the tool has one (a remote tool's pinned `title`). */
   readonly title?: string;
   /** MCP tool annotations (`readOnlyHint`, …), listed as they are when the tool is served. */

@@ -7,6 +7,7 @@
  * message (`downstreamMessage`): what that server said (its stderr, its address) stays local.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../language/json.js';
 import { unwaitedStep, type CallOutcome, type ChainResult, type ToolDefinition } from '../runtime/index.js';
 
 /** Where a failed call's details are, in the result's `_meta`. */
@@ -69,7 +70,7 @@ function downstreamMessage(code: string | undefined, tool: string | null): strin
 
 function success(output: unknown): CallToolResult {
   // structuredContent must be an object; a tool whose returns is not one is listed without an outputSchema.
-  const structured = isRecord(output) ? output : { result: output === undefined ? null : output };
+  const structured = isPlainObject(output) ? output : { result: output === undefined ? null : output };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
@@ -109,8 +110,4 @@ function suspended(run: Extract<ChainResult<unknown, true>, { status: 'suspended
     isError: true,
     _meta: { [SUSPENDED_META_KEY]: { run_id: run.run_id, chain_id: run.chain_id, step, signal, schema, deadline } },
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

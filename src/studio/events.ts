@@ -2,35 +2,45 @@
  * `/events`: server-sent events that carry the store's version whenever it changes, and a comment now
  * and then so that proxies keep the stream open. It ends when the browser goes away.
  *
- * A write to the store's journals wakes the stream at once (`fs.watch` on `runs/`, a notification, not
- * a poll), so a page sees it within a moment; the store is also looked at once per `pollMs` (never more
- * often than once a second), for a file system whose notifications do not come.
+ * Where the listing can tell of writes (the file store's `fs.watch` on `runs/`, a notification, not a
+ * poll), a write wakes the stream at once, so a page sees it within a moment; the store is also looked
+ * at once per `pollMs` (never more often than once a second), for a listing that cannot tell (a
+ * database's) or a file system whose notifications do not come.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import path from 'node:path';
-import type { FileRunListing } from '../runtime/index.js';
+import type { RunListing } from '../runtime/index.js';
 
-/** How long a burst of writes may take before the stream looks: one rescan for the burst. */
-const SETTLE_MS = 50;
-
-export function liveEvents(listing: FileRunListing, abort: AbortSignal, pollMs: number): Response {
+export function liveEvents(listing: RunListing, abort: AbortSignal, pollMs: number): Response {
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setInterval> | undefined;
-  let settling: ReturnType<typeof setTimeout> | undefined;
-  let watcher: FSWatcher | undefined;
+  let unwatch: (() => void) | undefined;
+  let stopped = false;
   const stop = () => {
+    stopped = true;
     clearInterval(timer);
-    clearTimeout(settling);
-    watcher?.close();
+    unwatch?.();
   };
   const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let last = listing.version();
-      let quiet = 0;
-      controller.enqueue(encoder.encode(`retry: 2000\ndata: ${last}\n\n`));
-      const look = () => {
+    async start(controller) {
+      abort.addEventListener('abort', () => {
+        stop();
         try {
-          const version = listing.version();
+          controller.close();
+        } catch {
+          // Already closed.
+        }
+      });
+      let last = await listing.version();
+      if (stopped) return;
+      let quiet = 0;
+      let looking = false;
+      controller.enqueue(encoder.encode(`retry: 2000\ndata: ${last}\n\n`));
+      const look = async () => {
+        // One look at a time: a slow database must not pile them up.
+        if (looking || stopped) return;
+        looking = true;
+        try {
+          const version = await listing.version();
+          if (stopped) return;
           if (version !== last) {
             last = version;
             quiet = 0;
@@ -41,31 +51,13 @@ export function liveEvents(listing: FileRunListing, abort: AbortSignal, pollMs: 
           }
         } catch {
           stop();
+        } finally {
+          looking = false;
         }
       };
-      timer = setInterval(look, pollMs);
+      timer = setInterval(() => void look(), pollMs);
       timer.unref?.();
-      try {
-        watcher = watch(path.join(listing.dir, 'runs'), { persistent: false }, () => {
-          if (settling) return;
-          settling = setTimeout(() => {
-            settling = undefined;
-            listing.invalidate();
-            look();
-          }, SETTLE_MS);
-        });
-        watcher.on('error', () => watcher?.close());
-      } catch {
-        // No notifications here (no runs/ yet, or a file system without them): the poll alone.
-      }
-      abort.addEventListener('abort', () => {
-        stop();
-        try {
-          controller.close();
-        } catch {
-          // Already closed.
-        }
-      });
+      unwatch = listing.watch?.(() => void look());
     },
     cancel: stop,
   });

@@ -1,31 +1,50 @@
 /**
  * A composite's graph as SVG, laid out here from its plan: the same plan gives the same picture, byte
- * for byte, and no browser library is fetched to draw it. Top-level steps stand in plan order, one a
- * row; a move to the next row is a line down, any other move (a jump, a failure's `next`, a choice, a
- * DAG dependency) an elbow through a lane of its own on the right. Each step shows its status in words
- * and in colour, and links to its page.
+ * for byte, and no browser library is fetched to draw it. Steps stand in plan order, one a row; the
+ * steps of a block (a parallel block's branches, a loop's body) follow it, indented, inside a frame.
+ * A move to the row after a step (or after its block) is a line down, any other move (a jump, a
+ * failure's `next`, a choice, a DAG dependency) an elbow through a lane of its own on the right. A
+ * choice the run decided draws the branch it took bold and the others dashed, "not taken". Each step
+ * shows its status in words and in colour, and links to its page.
  */
-import type { ChainPlan, PlanStep } from '../runtime/index.js';
-import { html, type Html } from './html.js';
+import type { ChainPlan, PlanStep, StepSequence } from '../runtime/index.js';
+import { html, svg, type Html } from './html.js';
 
 /** What the run did at a step, as the graph draws it. */
-export type StepState = 'success' | 'failed' | 'skipped' | 'waiting' | 'cancelled' | 'not reached';
+export type StepState =
+  'success' | 'failed' | 'skipped' | 'waiting' | 'cancelled' | 'running' | 'not taken' | 'not reached';
 
 export interface GraphOptions {
   readonly states: ReadonlyMap<string, StepState>;
+  /** For each choice the run decided: the step it went to (null: the end). */
+  readonly branches?: ReadonlyMap<string, string | null>;
   /** The page of a step. */
   readonly href: (stepId: string) => string;
+  /** A step's line in its YAML, when the build said. */
+  readonly line?: (stepId: string) => number | undefined;
+}
+
+/** One row of the picture: a step, or the heading of a parallel block's branch. */
+interface Row {
+  readonly step: PlanStep | null;
+  readonly branch?: string;
+  readonly depth: number;
+  /** The last row of the block it heads (itself for a plain step). */
+  last: number;
 }
 
 interface Edge {
   readonly from: number;
-  /** A row, or the end (`rows`). */
+  /** A row, or the end (`rows.length`). */
   readonly to: number;
   readonly label: string;
+  /** For a choice's edges once the run decided it: whether this is the branch it took. */
+  readonly taken?: boolean;
 }
 
-const ROW = 76;
-const BOX = { x: 16, width: 260, height: 44 };
+const ROW = 64;
+const BOX = { x: 16, width: 300, height: 44 };
+const INDENT = 22;
 const LANE = 22;
 const FILL: Readonly<Record<StepState, string>> = {
   success: '#d8f3dc',
@@ -33,64 +52,109 @@ const FILL: Readonly<Record<StepState, string>> = {
   skipped: '#eeeeee',
   waiting: '#ffe8a3',
   cancelled: '#eeeeee',
+  running: '#d0ebff',
+  'not taken': '#f4f4f4',
   'not reached': '#ffffff',
 };
 
 /** @example planSvg(plan, { states: new Map([['prepare', 'success']]), href: (id) => `steps/${id}` }) */
 export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
-  const steps = plan.steps;
-  const row = new Map(steps.map((step, index) => [step.id, index]));
-  const end = steps.length;
-  const at = (target: string | null) => (target === null ? end : (row.get(target) ?? end));
-  const edges: Edge[] =
-    plan.mode === 'dag' ? dagEdges(steps, row) : steps.flatMap((step, index) => stepEdges(step, index, at));
-  const lanes = edges.filter((edge) => edge.to !== edge.from + 1);
-  const width = BOX.x + BOX.width + 24 + lanes.length * LANE + 120;
-  const height = (steps.length + 1) * ROW + 8;
+  const rows: Row[] = [];
+  const rowOf = new Map<string, number>();
+  const edges: Edge[] = [];
+  const place = (sequence: StepSequence, depth: number) => {
+    for (const step of sequence.steps) {
+      const index = rows.push({ step, depth, last: 0 }) - 1;
+      rowOf.set(step.id, index);
+      if (step.kind === 'parallel') {
+        for (const branch of step.branches) {
+          // A branch of one step of its own name needs no heading.
+          const plain = branch.steps.length === 1 && branch.steps[0]!.id === branch.id;
+          if (!plain) rows.push({ step: null, branch: branch.id, depth: depth + 1, last: rows.length });
+          place(branch, plain ? depth + 1 : depth + 2);
+        }
+      } else if (step.kind === 'loop') place(step.body, depth + 1);
+      rows[index]!.last = rows.length - 1;
+    }
+  };
+  place(plan, 0);
+  const end = rows.length;
+  const edgesOf = (sequence: StepSequence, outer: boolean) => {
+    const at = (target: string | null) => (target === null ? (outer ? end : null) : (rowOf.get(target) ?? null));
+    for (const step of sequence.steps) {
+      if (plan.mode !== 'dag' || !outer) edges.push(...stepEdges(step, rowOf.get(step.id)!, at, options.branches));
+      for (const inner of step.kind === 'parallel' ? step.branches : step.kind === 'loop' ? [step.body] : [])
+        edgesOf(inner, false);
+    }
+  };
+  edgesOf(plan, true);
+  if (plan.mode === 'dag') edges.push(...dagEdges(plan.steps, rowOf));
+
+  const after = (from: number) => rows[from]!.last + 1;
+  const lanes = edges.filter(
+    (edge) => !(edge.to === after(edge.from) && depthAt(rows, edge.to) === rows[edge.from]!.depth),
+  );
+  const right = BOX.x + BOX.width;
+  const width = right + 24 + lanes.length * LANE + 150;
+  const height = (rows.length + 1) * ROW + 8;
   const top = (index: number) => 12 + index * ROW;
   const middle = (index: number) => top(index) + BOX.height / 2;
-  const right = BOX.x + BOX.width;
-  const centre = BOX.x + BOX.width / 2;
+  const left = (depth: number) => BOX.x + depth * INDENT;
+  const centre = (depth: number) => (left(depth) + right) / 2;
+  const bottom = (index: number) => top(rows[index]!.last) + BOX.height + (rows[index]!.last > index ? 6 : 0);
+
+  const frames = rows.flatMap((row, index) =>
+    row.last > index
+      ? [
+          html`<rect
+            x="${left(row.depth) - 6}"
+            y="${top(index) - 6}"
+            width="${right - left(row.depth) + 12}"
+            height="${bottom(index) - top(index) + 6}"
+            rx="8"
+            class="frame"
+          />`,
+        ]
+      : [],
+  );
   const lines = edges.map((edge) => {
+    const style = edge.taken === undefined ? 'edge' : edge.taken ? 'edge taken' : 'edge not-taken';
+    const text = edge.taken === undefined ? edge.label : `${edge.label}${edge.taken ? ' (taken)' : ' (not taken)'}`;
     const lane = lanes.indexOf(edge);
     if (lane < 0) {
-      const path = `M${centre},${top(edge.from) + BOX.height} V${top(edge.to) - 2}`;
-      return html`<path
-          d="${path}"
-          class="edge"
-          marker-end="url(#arrow)"
-        />${label(edge.label, centre + 6, top(edge.from) + BOX.height + 16)}`;
+      const x = centre(rows[edge.from]!.depth);
+      const path = `M${x},${bottom(edge.from)} V${top(edge.to) - 2}`;
+      return svg`<path d="${path}" class="${style}" marker-end="url(#arrow)"/>${label(text, x + 6, bottom(edge.from) + 14)}
+`;
     }
-    const x = right + 24 + lane * LANE;
+    const x = right + 30 + lane * LANE;
     // The end is a narrower pill than a step: the arrow stops at its edge.
-    const stop = edge.to === end ? centre + 32 : right + 2;
+    const stop = edge.to === end ? centre(0) + 32 : right + 2;
     const endY = edge.to === end ? top(end) + 13 : middle(edge.to);
     const path = `M${right},${middle(edge.from)} H${x} V${endY} H${stop}`;
-    return html`<path
-        d="${path}"
-        class="edge"
-        marker-end="url(#arrow)"
-      />${label(edge.label, x + 4, middle(edge.from) - 4)}`;
+    return svg`<path d="${path}" class="${style}" marker-end="url(#arrow)"/>${label(text, x + 4, middle(edge.from) - 4)}
+`;
   });
-  const nodes = steps.map((step, index) => {
+  const nodes = rows.map((row, index) => (row.step ? node(row.step, row.depth, index) : branchHeading(row, index)));
+
+  function node(step: PlanStep, depth: number, index: number): Html {
     const state = options.states.get(step.id) ?? 'not reached';
-    const what = step.kind === 'call' ? `→ ${step.tool}` : step.kind;
-    return html`<a href="${options.href(step.id)}" aria-label="step ${step.id}: ${state}"
-      ><g class="step">
-        <rect
-          x="${BOX.x}"
-          y="${top(index)}"
-          width="${BOX.width}"
-          height="${BOX.height}"
-          rx="6"
-          fill="${FILL[state]}"
-          stroke="#444"
-        />
-        <text x="${BOX.x + 10}" y="${top(index) + 18}" class="id">${step.id} ${what}</text>
-        <text x="${BOX.x + 10}" y="${top(index) + 35}" class="state">${state}</text></g
-      ></a
-    >`;
-  });
+    const what = step.kind === 'call' ? `→ ${step.tool}` : step.kind === 'loop' ? `loop over ${step.over}` : step.kind;
+    const branch = step.kind === 'choice' ? options.branches?.get(step.id) : undefined;
+    const took = branch === undefined ? '' : `, took ${branch ?? 'the end'}`;
+    const line = options.line?.(step.id);
+    const dash = state === 'not taken' ? svg` stroke-dasharray="4 3"` : '';
+    const at =
+      line === undefined
+        ? ''
+        : svg`<text x="${right - 8}" y="${top(index) + 35}" class="label" text-anchor="end">line ${String(line)}</text>`;
+    return svg`<a href="${options.href(step.id)}" aria-label="step ${step.id}: ${state}${took}"><g class="step"><rect x="${left(depth)}" y="${top(index)}" width="${right - left(depth)}" height="${BOX.height}" rx="6" fill="${FILL[state]}" stroke="#444"${dash}/><text x="${left(depth) + 10}" y="${top(index) + 18}" class="id">${shorten(`${step.id} ${what}`, 40)}</text><text x="${left(depth) + 10}" y="${top(index) + 35}" class="state">${state}${took}</text>${at}</g></a>
+`;
+  }
+  function branchHeading(row: Row, index: number): Html {
+    return html`<text x="${left(row.depth)}" y="${top(index) + 26}" class="label">branch ${row.branch ?? ''}</text>`;
+  }
+
   return html`<svg
     xmlns="http://www.w3.org/2000/svg"
     role="img"
@@ -105,24 +169,44 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
         <path d="M0,0 L8,4 L0,8 z" fill="#444" />
       </marker>
     </defs>
-    ${lines}${nodes}
-    <rect x="${centre - 30}" y="${top(end)}" width="60" height="26" rx="13" fill="#ffffff" stroke="#444" />
-    <text x="${centre}" y="${top(end) + 17}" text-anchor="middle" class="id">end</text>
+    ${frames}${lines}${nodes}
+    <rect x="${centre(0) - 30}" y="${top(end)}" width="60" height="26" rx="13" fill="#ffffff" stroke="#444" />
+    <text x="${centre(0)}" y="${top(end) + 17}" text-anchor="middle" class="id">end</text>
   </svg>`;
+}
+
+/** The depth of a row; the end stands at the top level. */
+function depthAt(rows: readonly Row[], index: number): number {
+  return rows[index]?.depth ?? 0;
 }
 
 function label(text: string, x: number, y: number): Html | string {
   return text === '' ? '' : html`<text x="${x}" y="${y}" class="label">${text}</text>`;
 }
 
-/** Where a step may go next, in sequence mode. */
-function stepEdges(step: PlanStep, index: number, at: (target: string | null) => number): Edge[] {
+/** Where a step may go next, in sequence mode; a target of null (the end of a branch or body) draws nothing. */
+function stepEdges(
+  step: PlanStep,
+  from: number,
+  at: (target: string | null) => number | null,
+  branches: ReadonlyMap<string, string | null> | undefined,
+): Edge[] {
   const edges: Edge[] = [];
+  const add = (target: string | null, label: string, taken?: boolean) => {
+    const to = at(target);
+    if (to !== null) edges.push({ from, to, label, ...(taken === undefined ? {} : { taken }) });
+  };
   if (step.kind === 'choice') {
-    step.choices.forEach((choice) => edges.push({ from: index, to: at(choice.next), label: shorten(choice.when) }));
-    edges.push({ from: index, to: at(step.onSuccess.next), label: 'default' });
+    const decided = branches?.has(step.id);
+    const chosen = branches?.get(step.id);
+    // The first choice naming the target taken is the one that held (a later one never ran).
+    const takenAt = decided ? step.choices.findIndex((choice) => choice.next === chosen) : -1;
+    step.choices.forEach((choice, index) =>
+      add(choice.next, shorten(choice.when, 28), decided ? index === takenAt : undefined),
+    );
+    add(step.onSuccess.next, 'default', decided ? takenAt < 0 && chosen === step.onSuccess.next : undefined);
   } else {
-    edges.push({ from: index, to: at(step.onSuccess.next), label: '' });
+    add(step.onSuccess.next, '');
   }
   const failure = step.onFailure;
   const next =
@@ -131,19 +215,19 @@ function stepEdges(step: PlanStep, index: number, at: (target: string | null) =>
       : failure.action === 'retry' && failure.afterRetries.action === 'continue'
         ? failure.afterRetries.next
         : undefined;
-  if (next !== undefined) edges.push({ from: index, to: at(next), label: 'on failure' });
+  if (next !== undefined) add(next, 'on failure');
   return edges;
 }
 
 function dagEdges(steps: readonly PlanStep[], row: ReadonlyMap<string, number>): Edge[] {
-  return steps.flatMap((step, index) =>
+  return steps.flatMap((step) =>
     (step.dependsOn ?? []).flatMap((dependency) => {
       const from = row.get(dependency);
-      return from === undefined ? [] : [{ from, to: index, label: '' }];
+      return from === undefined ? [] : [{ from, to: row.get(step.id)!, label: '' }];
     }),
   );
 }
 
-function shorten(text: string): string {
-  return text.length > 28 ? `${text.slice(0, 27)}…` : text;
+function shorten(text: string, most: number): string {
+  return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }

@@ -1,7 +1,8 @@
 /**
  * The studio as one function from a standard `Request` to a `Response`: what `toolgen studio` serves
  * and what an app mounts in its own server (Express, Hono, Fastify: see `toNodeListener` and the
- * README). It reads the store through a `FileRunListing`, renders pages on the server, and delivers
+ * README). It reads the store through its `RunListing` (a file store's folder, or a `DbosRunStore`'s
+ * tables, in SQL), renders pages on the server, and delivers
  * a wait's signal through the executor, as `toolgen signal` does: the run goes on in this process,
  * with the registry's handlers, as the studio's caller.
  *
@@ -9,69 +10,34 @@
  * session cookie the token became. Every POST: the session's CSRF token, and an `Origin` (when sent)
  * of the same host. Nothing here logs.
  */
+import { ChainExecutor, DurableRunError } from '../runtime/index.js';
 import {
-  AuditContext,
-  ChainExecutor,
-  DurableRunError,
-  FileRunListing,
-  type ExpressionBudget,
-  type FileRunStore,
-  type ToolRegistry,
-} from '../runtime/index.js';
-import { randomBytes } from 'node:crypto';
+  actionNotice,
+  announcingStore,
+  cancelRun,
+  resumeRun,
+  runActions,
+  startForm,
+  startList,
+  startRun,
+} from './actions.js';
 import { BULK_PREFIX, bulkResultBody, bulkReviewBody } from './bulk-page.js';
-import { html, type Html } from './html.js';
+import { html } from './html.js';
 import { inboxBody, PAYLOAD_PREFIX, type RefusedAnswer } from './inbox-page.js';
-import { page, type PageFrame } from './layout.js';
 import { runBody, stepBody } from './run-page.js';
 import { runsBody, runQueryOf } from './runs-page.js';
 import { runView } from './run-view.js';
 import { payloadFromForm } from './schema-form.js';
-import { csrfMatches, Sessions, type Session } from './sessions.js';
+import type { StudioOptions } from './options.js';
+import { htmlPage, postedForm, redirect, text, type Studio } from './respond.js';
+import { Sessions, type Session } from './sessions.js';
 import { liveEvents } from './events.js';
 
-export interface StudioOptions {
-  /** The file store whose runs the studio shows and answers. */
-  readonly store: FileRunStore;
-  /** The app's tools (the generated index's `createToolRegistry()`): graphs, types, and the handlers a signalled run goes on with. */
-  readonly registry: ToolRegistry;
-  /** Who answers: a signalled run goes on as this caller, and its policies are checked against it. */
-  readonly context: AuditContext;
-  /** Show, never act: no answer is taken. */
-  readonly readOnly?: boolean;
-  /** Where the handler is mounted (`/studio`); links start with it, and requests may carry it or not. */
-  readonly basePath?: string;
-  /** Host names requests may be addressed to besides localhost, 127.0.0.1 and [::1]; `'any'` to accept every one. */
-  readonly allowedHosts?: readonly string[] | 'any';
-  /**
-   * A one-time token: the first request that carries it (`?token=`) gets a session cookie, and every
-   * request needs one. Without it the app in front authenticates.
-   */
-  readonly loginToken?: string;
-  /** What one evaluation of an expression may spend in a run the studio continues (the runtime's defaults otherwise). */
-  readonly expressionBudget?: Partial<ExpressionBudget>;
-  /** Called once per answer the studio took or refused: who, which run and signal, when (never the payload, which the journal keeps). */
-  readonly onAnswer?: (answer: StudioAnswer) => void;
-  /** How often live pages look for changes, in ms (default 1000, and never more often). */
-  readonly pollMs?: number;
-}
+export type { StudioAction, StudioAnswer, StudioOptions } from './options.js';
 
 export type StudioHandler = (request: Request) => Promise<Response>;
 
-/** An answer to a waiting run, as `onAnswer` hears it. */
-export interface StudioAnswer {
-  readonly runId: string;
-  readonly signal: string;
-  /** The studio's caller (`context.userId`): who answered. */
-  readonly userId: string;
-  /** ISO time. */
-  readonly at: string;
-  /** `delivered`, or the refusal's code (`invalid_payload`, `policy`, `not_suspended`, …). */
-  readonly outcome: string;
-}
-
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
-const MAX_FORM_BYTES = 1_000_000;
 
 /**
  * @example
@@ -80,16 +46,20 @@ const MAX_FORM_BYTES = 1_000_000;
  */
 export function createStudioHandler(options: StudioOptions): StudioHandler {
   const base = (options.basePath ?? '').replace(/\/+$/, '');
-  const listing = new FileRunListing(options.store.dir, { rescanMs: Math.max(options.pollMs ?? 1000, 1000) });
+  const listing = options.store.listing({ rescanMs: Math.max(options.pollMs ?? 1000, 1000) });
+  const created = new Map<string, () => void>();
   const executor = new ChainExecutor({
     registry: options.registry,
     context: options.context,
-    store: options.store,
+    store: announcingStore(options.store, created),
     ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
   });
-  const sessions = new Sessions(options.loginToken ?? null);
+  const sessions = new Sessions(options.loginToken ?? null, {
+    lifetimeMs: options.sessionLifetimeMs,
+    reusable: options.loginTokenReusable,
+  });
   const readOnly = options.readOnly === true;
-  const studio: Studio = { options, base, listing, executor, readOnly };
+  const studio: Studio = { options, base, listing, executor, readOnly, created };
 
   return async (request) => {
     const url = new URL(request.url);
@@ -105,7 +75,11 @@ export function createStudioHandler(options: StudioOptions): StudioHandler {
     let session = sessions.of(request.headers.get('cookie'));
     let setCookie: string | undefined;
     if (!session) {
-      if (sessions.guarded) return text(401, 'Open the URL `toolgen studio` printed: it signs this browser in.');
+      if (sessions.guarded)
+        return text(
+          401,
+          'Sign in: open the URL `toolgen studio` printed (a session ends 8 hours after sign-in, unless told otherwise).',
+        );
       session = sessions.open();
       setCookie = sessions.cookie(session, base);
     }
@@ -113,14 +87,6 @@ export function createStudioHandler(options: StudioOptions): StudioHandler {
     if (setCookie) response.headers.append('set-cookie', setCookie);
     return response;
   };
-}
-
-interface Studio {
-  readonly options: StudioOptions;
-  readonly base: string;
-  readonly listing: FileRunListing;
-  readonly executor: ChainExecutor;
-  readonly readOnly: boolean;
 }
 
 async function route(studio: Studio, request: Request, url: URL, path: string, session: Session): Promise<Response> {
@@ -134,6 +100,11 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
     if (parts[0] === 'inbox' && parts[1] === 'bulk' && parts.length === 2) return answerMany(studio, request, session);
     if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'signal')
       return answer(studio, request, parts[1]!, session);
+    if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'cancel')
+      return cancelRun(studio, request, parts[1]!, session);
+    if (parts[0] === 'runs' && parts.length === 3 && parts[2] === 'resume')
+      return resumeRun(studio, request, parts[1]!, session);
+    if (parts[0] === 'start' && parts.length === 2) return startRun(studio, request, parts[1]!, session);
     return text(404, 'No such action.');
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Only GET and POST.');
@@ -141,15 +112,17 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
   if (parts[0] === 'events' && parts.length === 1)
     return liveEvents(studio.listing, request.signal, Math.max(studio.options.pollMs ?? 1000, 1000));
   if (parts[0] === 'inbox' && parts.length === 1) return inbox(studio, session);
+  if (parts[0] === 'start' && parts.length === 1) return startList(studio);
+  if (parts[0] === 'start' && parts.length === 2) return startForm(studio, parts[1]!, session);
   if (parts[0] !== 'runs') return text(404, 'No such page.');
   if (parts.length === 1) {
     const query = runQueryOf(url.searchParams);
-    const facets = studio.listing.facets();
-    const body = runsBody({ base: studio.base, params: url.searchParams, page: studio.listing.list(query), ...facets });
+    const [facets, listed] = await Promise.all([studio.listing.facets(), studio.listing.list(query)]);
+    const body = runsBody({ base: studio.base, params: url.searchParams, page: listed, ...facets });
     return htmlPage(studio, 'Runs', 'runs', body);
   }
   const runId = parts[1]!;
-  const records = studio.listing.records(runId);
+  const records = await studio.listing.records(runId);
   const view = records ? runView(records) : null;
   if (!view)
     return htmlPage(
@@ -162,14 +135,17 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
     );
   if (parts.length === 2) {
     const answered = url.searchParams.get('answered');
+    const done = actionNotice(url.searchParams.get('done'), studio.options.context.userId);
+    const summary = await studio.listing.summary(runId);
     const body = runBody({
       base: studio.base,
       view,
-      summary: studio.listing.summary(runId),
+      summary,
       registry: studio.options.registry,
       ...(answered ? { notice: `Signal ${answered} delivered as ${studio.options.context.userId}.` } : {}),
+      ...(done ? { notice: done } : {}),
     });
-    return htmlPage(studio, `Run ${runId}`, 'run', body);
+    return htmlPage(studio, `Run ${runId}`, 'run', html`${body}${runActions(studio, summary, session)}`);
   }
   if (parts.length === 4 && parts[2] === 'steps') {
     const body = stepBody({ base: studio.base, view, stepId: parts[3]!, registry: studio.options.registry });
@@ -178,12 +154,14 @@ async function route(studio: Studio, request: Request, url: URL, path: string, s
   return htmlPage(studio, 'No such page', 'run', html`<h1>No such step</h1>`, 404);
 }
 
-function inbox(studio: Studio, session: Session, refused?: RefusedAnswer, status = 200): Response {
-  const page = studio.listing.list({ status: ['waiting'], limit: 500 });
-  const waiting = page.runs.map((summary) => {
-    const records = studio.listing.records(summary.runId);
-    return { summary, view: records ? runView(records) : null };
-  });
+async function inbox(studio: Studio, session: Session, refused?: RefusedAnswer, status = 200): Promise<Response> {
+  const page = await studio.listing.list({ status: ['waiting'], limit: 500 });
+  const waiting = await Promise.all(
+    page.runs.map(async (summary) => {
+      const records = await studio.listing.records(summary.runId);
+      return { summary, view: records ? runView(records) : null };
+    }),
+  );
   const body = inboxBody({
     base: studio.base,
     csrf: session.csrf,
@@ -202,7 +180,7 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   if (form instanceof Response) return form;
   const signal = form.get('_signal') ?? '';
   const runs = [...new Set(form.getAll('run'))];
-  const first = runs.length > 0 ? studio.listing.summary(runs[0]!)?.waiting : undefined;
+  const first = runs.length > 0 ? (await studio.listing.summary(runs[0]!))?.waiting : undefined;
   const payload = first ? payloadFromForm(first.schema, form, BULK_PREFIX).value : undefined;
   if (form.get('_confirm') !== 'yes') {
     const body = bulkReviewBody({ base: studio.base, form, runs, signal, payload });
@@ -210,7 +188,7 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   }
   const outcomes: { runId: string; outcome: string }[] = [];
   for (const runId of runs) {
-    const waiting = studio.listing.summary(runId)?.waiting;
+    const waiting = (await studio.listing.summary(runId))?.waiting;
     const read = waiting ? payloadFromForm(waiting.schema, form, BULK_PREFIX) : null;
     let outcome: string;
     if (!read) outcome = 'not waiting';
@@ -237,31 +215,11 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   return htmlPage(studio, `Sent ${signal}`, 'inbox', bulkResultBody(studio.base, signal, outcomes));
 }
 
-/** A POST's form, once its origin, size, CSRF token and the studio's mode allow it; else the refusal. */
-async function postedForm(studio: Studio, request: Request, session: Session): Promise<URLSearchParams | Response> {
-  const origin = request.headers.get('origin');
-  if (
-    origin !== null &&
-    origin !== 'null' &&
-    hostOf(origin) !== (request.headers.get('host') ?? new URL(request.url).host)
-  )
-    return text(403, 'Refused: the request came from another site.');
-  const length = Number(request.headers.get('content-length') ?? '0');
-  if (length > MAX_FORM_BYTES) return text(413, 'The form is too large.');
-  const body = await boundedText(request, MAX_FORM_BYTES);
-  if (body === null) return text(413, 'The form is too large.');
-  const form = new URLSearchParams(body);
-  if (!csrfMatches(session, form.get('_csrf')))
-    return text(403, 'Refused: the form has no valid CSRF token. Reload the page and send it again.');
-  if (studio.readOnly) return text(403, 'Refused: the studio is read-only.');
-  return form;
-}
-
 /** A wait's form, posted: the signal delivered and the run continued here, or the form again with why not. */
 async function answer(studio: Studio, request: Request, runId: string, session: Session): Promise<Response> {
   const form = await postedForm(studio, request, session);
   if (form instanceof Response) return form;
-  const summary = studio.listing.summary(runId);
+  const summary = await studio.listing.summary(runId);
   const signal = form.get('_signal') ?? '';
   if (!summary?.waiting)
     return inbox(
@@ -292,68 +250,6 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
   }
   studio.listing.invalidate();
   return redirect(`${studio.base}/runs/${encodeURIComponent(runId)}?answered=${encodeURIComponent(signal)}`);
-}
-
-function htmlPage(studio: Studio, title: string, current: PageFrame['current'], body: Html, status = 200): Response {
-  const nonce = randomBytes(16).toString('base64');
-  const frame: PageFrame = {
-    title,
-    base: studio.base,
-    nonce,
-    version: studio.listing.version(),
-    current,
-    readOnly: studio.readOnly,
-  };
-  return new Response(page(frame, body).text, {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      ...SAFE_HEADERS,
-    },
-  });
-}
-
-const SAFE_HEADERS = {
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
-
-function text(status: number, message: string): Response {
-  return new Response(`${message}\n`, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', ...SAFE_HEADERS },
-  });
-}
-
-function redirect(location: string, cookie?: string): Response {
-  const headers = new Headers({ location, ...SAFE_HEADERS });
-  if (cookie) headers.append('set-cookie', cookie);
-  return new Response(null, { status: 303, headers });
-}
-
-/** An origin's host and port; null when it is not a URL. */
-function hostOf(origin: string): string | null {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return null;
-  }
-}
-
-/** A request's body as text, or null once it passes `limit` bytes (read no further). */
-async function boundedText(request: Request, limit: number): Promise<string | null> {
-  if (!request.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether a `Host` header names an allowed host (its port aside). */

@@ -23,6 +23,12 @@ export function html(strings: TemplateStringsArray, ...values: readonly unknown[
   return new Html(text);
 }
 
+/**
+ * The same as `html`, for markup repeated per step (graph nodes, timeline rows): the formatter leaves
+ * its templates on one line as written, so a page of 1,000 steps carries no indentation per row.
+ */
+export const svg = html;
+
 function render(value: unknown): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(render).join('');
@@ -32,16 +38,17 @@ function render(value: unknown): string {
 
 /** @example escapeHtml('<a href="x">') // '&lt;a href=&quot;x&quot;&gt;' */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
+  // Five native passes, each skipped when it has nothing to do, beat one pass calling back per character.
+  if (!SPECIAL.test(text)) return text;
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+const SPECIAL = /[&<>"']/;
 
 /** A value as indented JSON for a `<pre>`; `undefined` as a dash. */
 export function json(value: unknown): string {

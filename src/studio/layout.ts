@@ -13,7 +13,7 @@ export interface PageFrame {
   readonly nonce: string;
   /** The store's version the page shows: the script refreshes when the server announces another. */
   readonly version: number;
-  readonly current: 'runs' | 'inbox' | 'run';
+  readonly current: 'runs' | 'inbox' | 'run' | 'start';
   readonly readOnly: boolean;
 }
 
@@ -24,13 +24,14 @@ header a{color:#fff}header nav{display:flex;gap:1rem}header .live{margin-left:au
 main{padding:1rem 1.2rem;max-width:1200px}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{border-bottom:1px solid #ddd;padding:.35rem .5rem;text-align:left;vertical-align:top}
 pre{background:#f3f3f3;padding:.5rem;overflow:auto;max-height:24rem;margin:.2rem 0}
-.status-succeeded{color:#146c2e}.status-failed{color:#b00020}.status-waiting{color:#8a5a00}
+.status-succeeded{color:#146c2e}.status-failed{color:#b00020}.status-waiting{color:#8a5a00}.status-cancelled{color:#555}
 .filters{display:flex;flex-wrap:wrap;gap:.8rem;align-items:end;margin-bottom:1rem}.filters label{display:flex;flex-direction:column}
 .field{margin:.5rem 0;display:flex;flex-direction:column;max-width:28rem}.field input[type=checkbox]{align-self:flex-start}
 .description{color:#555;font-size:.9em}.error{background:#ffe3e3;border:1px solid #b00020;padding:.5rem;margin:.5rem 0}
 .notice{background:#e7f5ff;border:1px solid #1c7ed6;padding:.5rem;margin:.5rem 0}
 fieldset{margin:.5rem 0}.graph text.id{font:600 13px system-ui}.graph text.state,.graph text.label{font:12px system-ui;fill:#333}
-.graph .edge{fill:none;stroke:#444}.card{background:#fff;border:1px solid #ddd;padding:.8rem;margin:.8rem 0}
+.graph .edge{fill:none;stroke:#444}.graph .edge.taken{stroke-width:2.5}.graph .edge.not-taken{stroke:#999;stroke-dasharray:5 4}
+.graph .frame{fill:#f5f7fa;stroke:#9aa5b1;stroke-dasharray:3 3}.legend{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}.legend li{display:flex;gap:.3rem;align-items:center}.card{background:#fff;border:1px solid #ddd;padding:.8rem;margin:.8rem 0}
 `;
 
 const SCRIPT = `
@@ -55,6 +56,33 @@ const SCRIPT = `
     main.replaceWith(next);
     status.textContent = 'Live: updated ' + new Date().toLocaleTimeString();
   }
+  // A form's lists: add a blank item (its template, the index filled in), remove one, renumber the labels.
+  const renumber = (list) => [...list.children].forEach((item, index) =>
+    item.querySelectorAll('[data-n]').forEach((n) => { if (n.closest('[data-item]') === item) n.textContent = String(index + 1); }));
+  document.addEventListener('click', (event) => {
+    const add = event.target.closest('[data-add]');
+    const remove = event.target.closest('[data-remove]');
+    if (add) {
+      const array = add.closest('[data-array]');
+      const list = array.querySelector(':scope > [data-items]');
+      const index = Number(list.dataset.next);
+      list.dataset.next = String(index + 1);
+      const blank = array.querySelector(':scope > template');
+      const made = document.createElement('template');
+      made.innerHTML = blank.innerHTML.split(list.dataset.placeholder).join(String(index));
+      list.append(made.content);
+      renumber(list);
+      list.lastElementChild.querySelector('input,select,textarea,button')?.focus();
+      dirty = true;
+    } else if (remove) {
+      const item = remove.closest('[data-item]');
+      const list = item.parentElement;
+      item.remove();
+      renumber(list);
+      list.closest('[data-array]').querySelector(':scope > [data-add]').focus();
+      dirty = true;
+    }
+  });
   const events = new EventSource(document.body.dataset.events);
   events.onmessage = (event) => {
     const current = document.querySelector('main');
@@ -68,7 +96,7 @@ const SCRIPT = `
 
 /** A whole page around `body`. */
 export function page(frame: PageFrame, body: Html): Html {
-  const link = (to: 'runs' | 'inbox', label: string) =>
+  const link = (to: 'runs' | 'inbox' | 'start', label: string) =>
     html`<a href="${frame.base}/${to}" ${frame.current === to ? html` aria-current="page"` : ''}>${label}</a>`;
   return html`<!doctype html>
     <html lang="en">
@@ -83,7 +111,7 @@ export function page(frame: PageFrame, body: Html): Html {
       <body data-events="${frame.base}/events">
         <header>
           <strong>toolgen studio</strong>
-          <nav aria-label="Studio">${link('runs', 'Runs')}${link('inbox', 'Inbox')}</nav>
+          <nav aria-label="Studio">${link('runs', 'Runs')}${link('inbox', 'Inbox')}${link('start', 'Start a run')}</nav>
           ${frame.readOnly ? html`<span>read-only</span>` : ''}
           <div class="live">
             <span id="live-status" role="status">Live</span

@@ -4,19 +4,21 @@
  * (the called tool's parameters and returns, a wait's payload schema).
  */
 import {
+  planChanges,
   planHash,
   redact,
   type ChainPlan,
   type JsonSchema,
   type PlanStep,
   type RunSummary,
+  type StartRecord,
   type ToolDefinition,
   type ToolRegistry,
 } from '../runtime/index.js';
 import { planSvg } from './graph-svg.js';
 import { timelineSvg } from './timeline-svg.js';
 import { html, json, type Html } from './html.js';
-import { inputOf, stepStates, visitStatus, type RunView, type StepVisit } from './run-view.js';
+import { innerSteps, inputOf, runOutcome, visitStatus, type RunView, type StepVisit } from './run-view.js';
 
 export interface RunPageView {
   readonly base: string;
@@ -32,17 +34,22 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
   const composite = compositeOf(registry.get(start.tool));
   const hide = hider(registry.get(start.tool));
   const status = summary?.status ?? (view.end ? (view.end.success ? 'succeeded' : 'failed') : 'running');
-  const plan = composite
-    ? planHash(composite) === start.planHash
+  const changed = composite !== undefined && hashOf(composite) !== start.planHash;
+  const plan = !composite
+    ? `the registry has no composite '${start.tool}'`
+    : !changed
       ? 'the same as the registry’s build'
-      : 'differs from the registry’s build: this run started on another plan'
-    : `the registry has no composite '${start.tool}'`;
+      : 'differs from the registry’s build: this run started on another plan';
+  const outcome = runOutcome(view, composite);
   const graph = composite
     ? planSvg(composite, {
-        states: stepStates(view),
+        states: outcome.states,
+        branches: outcome.branches,
+        line: (stepId) => registry.get(start.tool)?.source?.steps[stepId],
         href: (stepId) => `${runUrl}/steps/${encodeURIComponent(stepId)}`,
       })
     : '';
+  const where = sourceOf(registry.get(start.tool));
   const waiting = summary?.waiting;
   const rows = view.visits.map((visit) => {
     const record = visit.record;
@@ -52,6 +59,7 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
     return html`<tr>
       <td><a href="${runUrl}/steps/${encodeURIComponent(visit.stepId)}">${visit.scope}${visit.stepId}</a></td>
       <td>${visitStatus(visit)}</td>
+      <td>${where(visit.stepId) ?? '—'}</td>
       <td>${String(record?.attempts ?? visit.attempts.length)}</td>
       <td><pre>${json(hide(inputOf(visit)))}</pre></td>
       <td>${outcome}</td>
@@ -79,6 +87,7 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
           : ''
       }
     </dl>
+    ${changed ? planNotice(start, composite) : ''}
     ${waiting ? html`<p class="notice">Waits for signal <strong>${waiting.signal}</strong> at step ${waiting.step}${waiting.deadline ? ` until ${waiting.deadline}` : ''}: <a href="${base}/inbox#run-${start.runId}">answer it in the inbox</a>.</p>` : ''}
     <h2>Graph</h2>
     ${graph}
@@ -86,6 +95,7 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
     ${timelineSvg(
       Date.parse(start.startedAt),
       view.visits.flatMap((visit) => visit.attempts.map((attempt) => ({ key: visit.key, attempt }))),
+      (tool) => registry.get(tool)?.remote,
     )}
     <h2>Steps</h2>
     <table>
@@ -93,6 +103,7 @@ export function runBody({ base, view, summary, registry, notice }: RunPageView):
         <tr>
           <th scope="col">Step</th>
           <th scope="col">Status</th>
+          <th scope="col">Source</th>
           <th scope="col">Attempts</th>
           <th scope="col">Input</th>
           <th scope="col">Output or error</th>
@@ -119,6 +130,7 @@ export function stepBody({ base, view, stepId, registry }: StepPageView): Html |
   const runUrl = `${base}/runs/${encodeURIComponent(start.runId)}`;
   const tool = registry.get(start.tool);
   const step = compositeOf(tool) ? findStep(compositeOf(tool)!.steps, stepId) : undefined;
+  const line = sourceOf(tool)(stepId);
   const visits = view.visits.filter((visit) => visit.stepId === stepId);
   if (!step && visits.length === 0) return null;
   const hide = hider(tool);
@@ -131,6 +143,7 @@ export function stepBody({ base, view, stepId, registry }: StepPageView): Html |
       <strong>${start.tool}</strong
       >${step ? html`: a ${step.kind} step${step.kind === 'call' ? html` calling <code>${step.tool}</code>` : ''}` : ''}.
     </p>
+    ${line ? html`<p>Written at <code aria-label="source">${line}</code>.</p>` : ''}
     ${visits.length === 0 ? html`<p>The run has not reached this step.</p>` : sections}
     ${
       step
@@ -226,20 +239,57 @@ export function compositeOf(tool: ToolDefinition | undefined): ChainPlan | undef
   return tool?.implementation.kind === 'composite' ? tool.implementation.plan : undefined;
 }
 
+const hashes = new WeakMap<ChainPlan, string>();
+
+/** The registry's plans do not change while it lives: each is hashed once (a plan of 1,000 steps takes milliseconds). */
+function hashOf(plan: ChainPlan): string {
+  let hash = hashes.get(plan);
+  if (hash === undefined) hashes.set(plan, (hash = planHash(plan)));
+  return hash;
+}
+
 /** A step by id, at any depth of the plan (a branch's, a loop body's). */
 function findStep(steps: readonly PlanStep[], id: string): PlanStep | undefined {
   for (const step of steps) {
     if (step.id === id) return step;
-    const inner =
-      step.kind === 'parallel'
-        ? step.branches.flatMap((branch) => branch.steps)
-        : step.kind === 'loop'
-          ? step.body.steps
-          : [];
-    const found = findStep(inner, id);
+    const found = findStep(innerSteps(step), id);
     if (found) return found;
   }
   return undefined;
+}
+
+/** A step's `file:line` in the YAML its composite was built from; undefined when the build did not say. */
+function sourceOf(tool: ToolDefinition | undefined): (stepId: string) => string | undefined {
+  const source = tool?.source;
+  return (stepId) => {
+    const line = source && Object.hasOwn(source.steps, stepId) ? source.steps[stepId] : undefined;
+    return line === undefined ? undefined : `${source!.file}:${line}`;
+  };
+}
+
+/** What changed between the plan a run started on and today's build, as far as its journal tells. */
+function planNotice(start: StartRecord, today: ChainPlan): Html {
+  if (!start.planOutline)
+    return html`<section class="notice" aria-label="plan changed">
+      <h2>This run started on another plan</h2>
+      <p>
+        Today’s build of ${start.tool} differs from the plan it started on. Its journal keeps only the old plan’s hash
+        (it was started by an older toolgen), so what changed cannot be shown.
+      </p>
+    </section>`;
+  const changes = planChanges(start.planOutline, today);
+  const list = (title: string, ids: readonly string[]) =>
+    ids.length === 0
+      ? ''
+      : html`<li>${title}: ${ids.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`)}</li>`;
+  return html`<section class="notice" aria-label="plan changed">
+    <h2>This run started on another plan</h2>
+    <p>Today’s build of ${start.tool} differs from the plan this run started on:</p>
+    <ul>
+      ${list('steps added', changes.added)}${list('steps removed', changes.removed)}${list('steps changed', changes.changed)}
+      ${changes.settings ? html`<li>the plan’s settings changed (its entry, mode or limits)</li>` : ''}
+    </ul>
+  </section>`;
 }
 
 /** The composite's `redact_fields`, applied to every value a page shows. */

@@ -4,6 +4,8 @@
  */
 import type {
   Attempt,
+  ChainPlan,
+  PlanStep,
   ChainResult,
   ChainWaiting,
   JournalRecord,
@@ -81,15 +83,81 @@ export function runView(records: readonly JournalRecord[]): RunView | null {
   return { start, visits: [...visits.values()], end };
 }
 
-/** What each top-level step came to, for the graph: its last visit's outcome, or the wait it is in. */
-export function stepStates(view: RunView): Map<string, StepState> {
+/** What the graph draws of a run: each step's state, nested steps included, and each decided choice's branch. */
+export interface RunOutcome {
+  readonly states: Map<string, StepState>;
+  readonly branches: Map<string, string | null>;
+}
+
+/**
+ * What each step came to. A finished run's result says it all (blocks and choices included); for
+ * one still going, the journal has only the call and wait steps: a block is failed when a step in it
+ * failed, done when the run reached the step after it, else running; a choice took the one branch
+ * whose step the run reached (undecided while none or several were).
+ */
+export function runOutcome(view: RunView, plan: ChainPlan | undefined): RunOutcome {
   const states = new Map<string, StepState>();
+  const branches = new Map<string, string | null>();
   for (const visit of view.visits) {
-    if (visit.scope !== '') continue;
     if (visit.waiting) states.set(visit.stepId, 'waiting');
     else if (visit.record) states.set(visit.stepId, visit.record.status);
+    else states.set(visit.stepId, 'running');
   }
-  return states;
+  if (view.end) {
+    for (const result of view.end.results) {
+      states.set(result.step, result.status);
+      if (result.branch !== undefined) branches.set(result.step, result.branch);
+    }
+  } else if (plan) inferBlocks(plan.steps, states, branches);
+  if (plan) markNotTaken(plan.steps, states, branches);
+  return { states, branches };
+}
+
+/** Blocks and choices of a run still going, from the steps inside and after them (innermost first). */
+function inferBlocks(steps: readonly PlanStep[], states: Map<string, StepState>, branches: Map<string, string | null>) {
+  for (const step of steps) {
+    const inner = innerSteps(step);
+    if (inner.length > 0) {
+      inferBlocks(inner, states, branches);
+      if (states.has(step.id)) continue;
+      const reached = inner.map((each) => states.get(each.id)).filter((state) => state !== undefined);
+      if (reached.length === 0) continue;
+      const next = step.onSuccess.next;
+      states.set(
+        step.id,
+        reached.includes('failed') ? 'failed' : next !== null && states.has(next) ? 'success' : 'running',
+      );
+    }
+  }
+  for (const step of steps) {
+    if (step.kind !== 'choice' || states.has(step.id)) continue;
+    const targets = new Set([...step.choices.map((choice) => choice.next), step.onSuccess.next]);
+    const reached = [...targets].filter((target) => target !== null && states.has(target));
+    if (reached.length !== 1) continue;
+    states.set(step.id, 'success');
+    branches.set(step.id, reached[0]!);
+  }
+}
+
+/** A decided choice's other targets that the run never reached: not taken. */
+function markNotTaken(
+  steps: readonly PlanStep[],
+  states: Map<string, StepState>,
+  branches: Map<string, string | null>,
+) {
+  for (const step of steps) {
+    markNotTaken(innerSteps(step), states, branches);
+    if (step.kind !== 'choice' || !branches.has(step.id)) continue;
+    for (const target of [...step.choices.map((choice) => choice.next), step.onSuccess.next])
+      if (target !== null && !states.has(target)) states.set(target, 'not taken');
+  }
+}
+
+/** The steps directly inside a block: every branch's, or the loop body's. */
+export function innerSteps(step: PlanStep): readonly PlanStep[] {
+  if (step.kind === 'parallel') return step.branches.flatMap((branch) => branch.steps);
+  if (step.kind === 'loop') return step.body.steps;
+  return [];
 }
 
 /** The input a visit's tool was called with: its first attempt's. */

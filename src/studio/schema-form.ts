@@ -1,14 +1,22 @@
 /**
  * A form made from a wait's payload schema, and the payload read back from what the form sends.
  * Strings, numbers, integers, booleans and enums get fields of their own, objects a fieldset (nested
- * at any depth); arrays and whatever a form cannot show (`anyOf`, no `type`) a JSON editor. Each field
- * is labelled with its property's name and described by its `description`; defaults fill it. The form
- * checks nothing itself (`novalidate`): the server checks the payload with the runtime's own validator.
+ * at any depth), arrays of any of these a list with a button to add an item and one to remove each
+ * (the page's script clones the list's blank item); whatever a form cannot show (an array of arrays,
+ * `anyOf`, no `type`) a JSON editor. Each field is labelled with its property's name (an array's
+ * items `tags item 2`) and described by its `description`; defaults fill it. The form checks nothing
+ * itself (`novalidate`): the server checks the payload with the runtime's own validator.
+ *
+ * An array's items are named `<array>/<index>`, and the array itself by a hidden `<array>/-`, so that
+ * a list emptied still says it is there; indices may have gaps once items were removed.
  */
 import type { JsonSchema } from '../runtime/index.js';
 import { html, type Html } from './html.js';
 
-type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'json';
+type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array' | 'json';
+
+/** What a blank item's names and ids hold where its index goes, by how deep its array is in arrays. */
+export const INDEX_PLACEHOLDER = (depth: number) => `__i${depth}__`;
 
 /**
  * The fields of a payload schema, filled with `values` (what was sent, when it is shown again) or the
@@ -19,10 +27,11 @@ export function schemaFields(schema: JsonSchema, values: unknown, prefix: string
   return field(schema, values, { path: [prefix], idPrefix }, null, true);
 }
 
-/** Where a field is: its name's path, and what its element ids start with. */
+/** Where a field is: its name's path, what its element ids start with, and how many arrays it is in. */
 interface Place {
   readonly path: readonly string[];
   readonly idPrefix: string;
+  readonly arrays?: number;
 }
 
 /**
@@ -45,10 +54,14 @@ function kindOf(schema: JsonSchema): Kind {
   const type = schema['type'];
   if (type === 'object' && isRecord(schema['properties'])) return 'object';
   if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') return type;
+  if (type === 'array' && isRecord(schema['items'])) {
+    const item = kindOf(schema['items']);
+    return item === 'array' || item === 'json' ? 'json' : 'array';
+  }
   return 'json';
 }
 
-function field(schema: JsonSchema, value: unknown, at: Place, name: string | null, required: boolean): Html {
+function field(schema: JsonSchema, value: unknown, at: Place, name: string | Html | null, required: boolean): Html {
   const fieldName = at.path.map(encodeURIComponent).join('/');
   const id = `${at.idPrefix}${fieldName}`;
   const description = typeof schema['description'] === 'string' ? schema['description'] : null;
@@ -72,6 +85,30 @@ function field(schema: JsonSchema, value: unknown, at: Place, name: string | nul
     );
     if (name === null) return html`${describe}${inner}`;
     return html`<fieldset${describedBy ? html` aria-describedby="${describedBy}"` : ''}><legend>${labelText}${mark}</legend>${describe}${inner}</fieldset>`;
+  }
+  if (kind === 'array') {
+    const items = Array.isArray(shown) ? shown : [];
+    const itemSchema = schema['items'] as JsonSchema;
+    const depth = at.arrays ?? 0;
+    const item = (itemValue: unknown, index: string, number: string) => {
+      const itemName = html`${labelText} item <span data-n>${number}</span>`;
+      const place = { path: [...at.path, index], idPrefix: at.idPrefix, arrays: depth + 1 };
+      return html`<li data-item>
+        ${field(itemSchema, itemValue, place, itemName, false)}<button type="button" data-remove>
+          Remove ${itemName}
+        </button>
+      </li>`;
+    };
+    const placeholder = INDEX_PLACEHOLDER(depth);
+    return html`<fieldset data-array${describedBy ? html` aria-describedby="${describedBy}"` : ''}>
+      <legend>${labelText}${mark}</legend>
+      ${describe}<input type="hidden" name="${fieldName}/-" value="" />
+      <ol data-items data-next="${String(items.length)}" data-placeholder="${placeholder}">
+        ${items.map((itemValue, index) => item(itemValue, String(index), String(index + 1)))}
+      </ol>
+      <template>${item(undefined, placeholder, '')}</template>
+      <button type="button" data-add>Add ${labelText} item</button>
+    </fieldset>`;
   }
   const aria = describedBy ? html` aria-describedby="${describedBy}"` : '';
   const label = html`<label for="${id}">${labelText}${mark}</label>`;
@@ -139,14 +176,32 @@ function field(schema: JsonSchema, value: unknown, at: Place, name: string | nul
 function read(schema: JsonSchema, form: URLSearchParams, path: readonly string[], problems: string[]): unknown {
   const name = path.map(encodeURIComponent).join('/');
   const kind = kindOf(schema);
+  if (kind === 'array') {
+    if (!form.has(`${name}/-`)) return undefined;
+    const itemSchema = schema['items'] as JsonSchema;
+    const indices = new Set<number>();
+    for (const key of form.keys()) {
+      const index = key.startsWith(`${name}/`) ? /^(\d{1,6})(?:\/|$)/.exec(key.slice(name.length + 1)) : null;
+      if (index) indices.add(Number(index[1]));
+    }
+    const items: unknown[] = [];
+    for (const index of [...indices].sort((a, b) => a - b)) {
+      const item = read(itemSchema, form, [...path, String(index)], problems);
+      // An item added and left empty is sent: a string as '', for the schema to judge; others are left out.
+      if (item !== undefined) items.push(item);
+      else if (kindOf(itemSchema) === 'string') items.push('');
+    }
+    return items;
+  }
   if (kind === 'object') {
     const properties = schema['properties'] as Record<string, JsonSchema>;
     const needed = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
     const result: Record<string, unknown> = {};
     for (const key of Object.keys(properties)) {
       const value = read(properties[key]!, form, [...path, key], problems);
-      // An empty optional field is left out; an empty required one is sent, for the schema to judge.
-      if (value !== undefined) result[key] = value;
+      // An empty optional field (an empty list too) is left out; an empty required one is sent, for the schema to judge.
+      const empty = Array.isArray(value) && value.length === 0 && !needed.has(key);
+      if (value !== undefined && !empty) result[key] = value;
       else if (needed.has(key) && kindOf(properties[key]!) === 'string' && form.has(fieldNameOf([...path, key])))
         result[key] = '';
     }

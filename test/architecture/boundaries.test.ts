@@ -16,6 +16,8 @@ interface SourceModule {
   readonly file: string;
   /** Modules inside src it imports, same form. */
   readonly imports: readonly string[];
+  /** Those of them it imports only through `import()`, and only so. */
+  readonly lazy: readonly string[];
   /** Package names it imports. */
   readonly packages: readonly string[];
 }
@@ -30,16 +32,19 @@ function readModules(): SourceModule[] {
   return files.sort().map((file) => {
     const text = readFileSync(path.join(SRC, file), 'utf8');
     const imports: string[] = [];
+    const eager = new Set<string>();
     const packages: string[] = [];
     for (const match of text.matchAll(IMPORT)) {
       const specifier = match[1] ?? match[2]!;
-      if (specifier.startsWith('.'))
-        imports.push(
-          path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)).replace(/\.js$/, '.ts'),
-        );
-      else packages.push(specifier);
+      if (specifier.startsWith('.')) {
+        const target = path.posix
+          .normalize(path.posix.join(path.posix.dirname(file), specifier))
+          .replace(/\.js$/, '.ts');
+        imports.push(target);
+        if (match[1] !== undefined) eager.add(target);
+      } else packages.push(specifier);
     }
-    return { file, imports, packages };
+    return { file, imports, lazy: imports.filter((target) => !eager.has(target)), packages };
   });
 }
 
@@ -49,6 +54,7 @@ const area = (file: string) => {
   const [top, sub] = file.split('/');
   return top === 'remote' && sub !== undefined && !sub.endsWith('.ts') ? `remote/${sub}` : top!.replace(/\.ts$/, '');
 };
+
 const stageOf = (file: string) =>
   file.startsWith('compiler/') ? (STAGES as readonly string[]).indexOf(file.split('/')[1]!) : -1;
 
@@ -93,6 +99,58 @@ describe('boundaries', () => {
         (from, to) =>
           area(from) === 'serve' && area(to) !== 'serve' && area(to) !== 'language' && to !== 'runtime/index.ts',
       ),
+    ).toEqual([]);
+  });
+
+  it("DBOS lives in @toolgen/runtime/dbos alone: it uses the runtime's public entry, and nothing else imports it or its packages but the CLI, lazily", () => {
+    expect(violations((from, to) => area(from) === 'dbos' && area(to) !== 'dbos' && to !== 'runtime/index.ts')).toEqual(
+      [],
+    );
+    // `toolgen studio --dbos` imports the public entry when it runs, so no other command loads DBOS.
+    const lazyEntry = (from: string, to: string) =>
+      area(from) === 'cli' &&
+      to === 'dbos/index.ts' &&
+      modules.find((module) => module.file === from)!.lazy.includes(to);
+    expect(violations((from, to) => area(to) === 'dbos' && area(from) !== 'dbos' && !lazyEntry(from, to))).toEqual([]);
+    expect([...new Set(violations(lazyEntry))]).toEqual(['cli/studio-store.ts → dbos/index.ts']);
+    // The plain runtime installs without them: they are optional peer dependencies of @toolgen/runtime/dbos.
+    const users = modules.filter((module) =>
+      module.packages.some((name) => name.startsWith('@dbos-inc/') || name === 'pg' || name.startsWith('pg/')),
+    );
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.filter((module) => area(module.file) !== 'dbos').map((module) => module.file)).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(SRC, '../package.json'), 'utf8'));
+    for (const name of ['@dbos-inc/dbos-sdk', 'pg']) {
+      expect(manifest.dependencies[name], name).toBeUndefined();
+      expect(manifest.peerDependenciesMeta[name], name).toEqual({ optional: true });
+    }
+    expect(manifest.exports['./dbos'].default).toBe('./dist/dbos/index.js');
+  });
+
+  it('the studio (@toolgen/runtime/studio) uses only the public entry of the runtime and no package; only the CLI imports it', () => {
+    expect(
+      violations((from, to) => area(from) === 'studio' && area(to) !== 'studio' && to !== 'runtime/index.ts'),
+    ).toEqual([]);
+    expect(violations((from, to) => area(to) === 'studio' && area(from) !== 'studio' && area(from) !== 'cli')).toEqual(
+      [],
+    );
+    expect(
+      modules
+        .filter((module) => area(module.file) === 'studio')
+        .flatMap((module) => module.packages.filter((name) => !name.startsWith('node:'))),
+    ).toEqual([]);
+  });
+
+  it("migrate reads old YAML with the loader, the compiler's name derivation and input schema, and the shared language only, and only the CLI imports it", () => {
+    const allowed = (to: string) =>
+      area(to) === 'migrate' ||
+      area(to) === 'language' ||
+      to.startsWith('compiler/load/') ||
+      to === 'compiler/names.ts' ||
+      to === 'compiler/resolve/parameters.ts';
+    expect(violations((from, to) => area(from) === 'migrate' && !allowed(to))).toEqual([]);
+    expect(
+      violations((from, to) => area(to) === 'migrate' && area(from) !== 'migrate' && area(from) !== 'cli'),
     ).toEqual([]);
   });
 

@@ -252,6 +252,7 @@ describe('what a compiler is given', () => {
     const host: TypeScriptHost = {
       exportsOf: (one, text) => (asked.push('exports'), inProcess.exportsOf(one, text)),
       checkSignatures: (pending) => (asked.push('check'), inProcess.checkSignatures(pending)),
+      checkModules: inProcess.checkModules,
       close: async () => void asked.push('close'),
     };
     const counted: number[] = [];
@@ -288,6 +289,7 @@ describe('what a compiler is given', () => {
         events.push('check'),
         pending.map(({ key }) => [key, { problems: [], dependencies: [] }])
       ),
+      checkModules: async () => (events.push('modules'), []),
       close: async () => void events.push('close'),
     };
     const inThisThread = [vi.spyOn(inProcess, 'exportsOf'), vi.spyOn(inProcess, 'checkSignatures')];
@@ -329,6 +331,7 @@ describe('what a compiler is given', () => {
         (checked += pending.length),
         pending.map(({ key }) => [key, { problems: [], dependencies: [] }])
       ),
+      checkModules: async () => [],
       close: async () => {},
     };
     const inThisThread = vi.spyOn(inProcess, 'checkSignatures');

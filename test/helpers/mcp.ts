@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findConfig } from '../../src/cli/config-file.js';
+import { findConfig } from '../../src/compiler/session/config-file.js';
 import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
 import type { Diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
 import { createProject, type TestProject } from './project.js';

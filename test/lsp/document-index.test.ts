@@ -12,9 +12,7 @@ import {
   StreamMessageWriter,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import { optionsOf } from '../../src/cli/commands.js';
-import { findConfig } from '../../src/cli/config-file.js';
-import { serveLanguage, type FindProject } from '../../src/lsp/server.js';
+import { serveLanguage } from '../../src/lsp/server.js';
 import { uriOf } from '../helpers/lsp.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
@@ -30,11 +28,6 @@ vi.mock('../../src/lsp/yaml-view.js', async (original) => {
   };
 });
 
-const findProject: FindProject = async (dir) => {
-  const found = await findConfig(dir);
-  return { options: optionsOf(found, { root: dir }), configFile: null, diagnostics: [] };
-};
-
 let project: TestProject | null = null;
 let client: ProtocolConnection | null = null;
 afterEach(() => {
@@ -45,7 +38,7 @@ afterEach(() => {
 it('parses a document once per version, whatever is asked of that version', async () => {
   project = createProject({ 'config/tools/relay.yaml': RELAY });
   const [toServer, fromServer] = [new PassThrough(), new PassThrough()];
-  serveLanguage({ input: toServer, output: fromServer, findProject, version: 'test' });
+  serveLanguage({ input: toServer, output: fromServer, version: 'test' });
   client = createProtocolConnection(new StreamMessageReader(fromServer), new StreamMessageWriter(toServer));
   client.listen();
   await client.sendRequest('initialize', {

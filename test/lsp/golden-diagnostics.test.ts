@@ -9,8 +9,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { optionsOf } from '../../src/cli/commands.js';
-import { findConfig } from '../../src/cli/config-file.js';
+import { findConfig, optionsOf } from '../../src/compiler/session/config-file.js';
 import { toJson } from '../../src/cli/formats.js';
 import { Compiler } from '../../src/compiler/compile.js';
 import { startLsp, type LspClient } from '../helpers/lsp.js';

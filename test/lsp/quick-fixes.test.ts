@@ -7,8 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { optionsOf } from '../../src/cli/commands.js';
-import { findConfig } from '../../src/cli/config-file.js';
+import { findConfig, optionsOf } from '../../src/compiler/session/config-file.js';
 import { Compiler } from '../../src/compiler/compile.js';
 import type { Diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
 import { fixFor } from '../../src/lsp/quick-fixes.js';

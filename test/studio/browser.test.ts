@@ -5,96 +5,45 @@
  * (`npm run build`). Without chromium it is skipped locally, and fails under CI=true.
  * With STUDIO_SCREENSHOTS=DIR it saves a screenshot of each page there.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Cookie, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CHROMIUM = '/usr/bin/chromium';
-/** Where screenshots of the pages go (the README's come from `STUDIO_SCREENSHOTS=docs/studio`); none when unset. */
-const SHOTS = process.env['STUDIO_SCREENSHOTS'] ? path.resolve(ROOT, process.env['STUDIO_SCREENSHOTS']) : null;
-const CALLER = ['--permissions', 'banking.transfer'];
-const available = existsSync(CHROMIUM);
-if (!available && process.env['CI'] === 'true')
-  throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-
-function toolgen(...args: string[]) {
-  return spawnSync(process.execPath, [path.join(ROOT, 'dist/cli/bin.js'), ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 60_000,
-  });
-}
+import { createToolRegistry, routePaymentDefinition } from '../../generated/index.js';
+import { AuditContext, ChainExecutor, FileRunStore } from '../../src/runtime/index.js';
+import {
+  CALLER,
+  chromiumAvailable as available,
+  getWithHost,
+  launchBrowser,
+  SHOTS,
+  Sessions,
+  shoot,
+  startStudio as studioOf,
+  toolgen,
+  type Studio,
+} from './browser-helpers.js';
 
 /** Runs approved_transfer durably; its run id. */
 function transfer(store: string, amount: number): string {
-  const input = JSON.stringify({ from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount });
+  const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount };
+  return runDurably(store, 'approved_transfer', input, amount > 1000 ? 1 : 0);
+}
+
+/** Runs a composite durably with `toolgen run --store`; its run id. */
+function runDurably(store: string, tool: string, input: unknown, status = 0): string {
   const listed = () => (existsSync(path.join(store, 'runs')) ? readdirSync(path.join(store, 'runs')) : []);
   const before = new Set(listed());
-  const run = toolgen('run', 'approved_transfer', ...CALLER, '--input', input, '--store', store);
-  expect(run.status, run.stderr).toBe(amount > 1000 ? 1 : 0);
+  const run = toolgen('run', tool, ...CALLER, '--input', JSON.stringify(input), '--store', store);
+  expect(run.status, run.stderr).toBe(status);
   const added = listed().filter((name) => !before.has(name));
   expect(added).toHaveLength(1);
   return added[0]!.replace(/\.jsonl$/, '');
 }
 
-interface Studio {
-  readonly url: string;
-  readonly origin: string;
-  readonly process: ChildProcess;
-}
-
-/** Starts `toolgen studio`; the URL it prints. */
-function startStudio(store: string, ...flags: string[]): Promise<Studio> {
-  const child = spawn(
-    process.execPath,
-    [
-      path.join(ROOT, 'dist/cli/bin.js'),
-      'studio',
-      '--store',
-      store,
-      '--port',
-      '0',
-      '--user',
-      'dana',
-      ...CALLER,
-      ...flags,
-    ],
-    { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+)$/m.exec(out)?.[1];
-      if (url) resolve({ url, origin: new URL(url).origin, process: child });
-    });
-    child.once('exit', (code) => reject(new Error(`toolgen studio exited with ${code}: ${err}`)));
-  });
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** A GET with a Host header of our choosing (a browser would not let us set it). */
-function getWithHost(origin: string, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(`${origin}/runs`, { headers: { host } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
-    request.once('error', reject);
-    request.end();
-  });
-}
+/** Starts `toolgen studio` over the file store. */
+const startStudio = (store: string, ...flags: string[]) => studioOf(['--store', store], ...flags);
 
 describe.skipIf(!available)('toolgen studio in a browser', () => {
   let store: string;
@@ -102,26 +51,18 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
   let small: string;
   let studio: Studio;
   let browser: Browser;
-  let session: Cookie | undefined;
+  const sessions = new Sessions(
+    () => browser,
+    () => studio,
+  );
+  const signedIn = () => sessions.page();
 
   beforeAll(async () => {
     store = mkdtempSync(path.join(os.tmpdir(), 'toolgen-studio-browser-'));
     small = transfer(store, 100);
     waiting = transfer(store, 5000);
     studio = await startStudio(store, '--audit-log', path.join(store, 'audit.jsonl'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchBrowser();
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   }, 120_000);
 
@@ -138,7 +79,7 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
     expect(page.url()).toBe(`${studio.origin}/runs`);
     const [cookie] = await context.cookies();
     expect(cookie).toMatchObject({ name: 'toolgen_studio', httpOnly: true, sameSite: 'Strict' });
-    session = cookie;
+    sessions.cookie = cookie;
     const table = page.getByRole('table');
     await expect.poll(() => table.getByRole('row').count()).toBe(3);
     await shoot(page, 'runs');
@@ -164,7 +105,72 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
     await page.goto(`${studio.origin}/runs/${waiting}/steps/prepare`);
     await page.getByRole('heading', { name: 'Step prepare' }).waitFor();
     expect(await page.getByText('prepare_money_transfer').first().isVisible()).toBe(true);
+    // Where the step is written: config/tools/banking/approved_transfer.yaml, its `- id: prepare` line.
+    expect(await page.getByText('config/tools/banking/approved_transfer.yaml:19', { exact: true }).isVisible()).toBe(
+      true,
+    );
     await page.context().close();
+  });
+
+  it('shows each visited step’s file and line, and a timeline with a legend', async () => {
+    const page = await signedIn();
+    await page.goto(`${studio.origin}/runs/${small}`);
+    const steps = page.getByRole('table');
+    const execute = steps.getByRole('row').filter({ has: page.getByRole('link', { name: 'execute', exact: true }) });
+    expect(await execute.getByRole('cell').nth(2).textContent()).toBe('config/tools/banking/approved_transfer.yaml:42');
+    const legend = page.getByRole('list', { name: 'Timeline legend' });
+    expect((await legend.getByRole('listitem').allTextContents()).map((text) => text.trim())).toContain(
+      'remote MCP call: a tool of another MCP server',
+    );
+    expect(
+      await page.getByRole('listitem', { name: /^prepare#1 attempt 1: prepare_money_transfer, success/ }).count(),
+    ).toBe(1);
+    await page.context().close();
+  });
+
+  it('draws the branch a choice took, the others not taken', async () => {
+    // A run with no wait step is durable when given an id: started here, through the runtime.
+    const routed = 'route-fr-500';
+    const executor = new ChainExecutor({
+      registry: createToolRegistry(),
+      context: new AuditContext({ userId: 'dana', sessionId: 'browser-test' }),
+      store: new FileRunStore(store),
+    });
+    const result = await executor.runComposite(
+      routePaymentDefinition,
+      { amount: 500, country: 'FR' },
+      { runId: routed },
+    );
+    expect(result.success).toBe(true);
+    const page = await signedIn();
+    await page.goto(`${studio.origin}/runs/${routed}`);
+    await page.getByRole('img', { name: 'graph of route_payment' }).waitFor();
+    expect(await page.getByRole('link', { name: 'step route: success, took french_desk' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'step french_desk: success' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'step auto_approve: not taken' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'step manual_review: not taken' }).count()).toBe(1);
+    await shoot(page, 'choice');
+    await page.context().close();
+  });
+
+  it('says a run started on another plan than today’s build, and what changed', async () => {
+    const later = await startStudio(store, '--registry', 'test/studio/fixtures/changed-plan.ts');
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(later.url);
+      await page.goto(`${later.origin}/runs/${small}`);
+      const notice = page.getByRole('region', { name: 'plan changed' });
+      await notice.waitFor();
+      expect(await notice.getByRole('heading').textContent()).toBe('This run started on another plan');
+      expect(await notice.getByRole('listitem').allTextContents()).toEqual([
+        'steps added: notify',
+        'steps changed: execute',
+      ]);
+      await context.close();
+    } finally {
+      later.process.kill('SIGTERM');
+    }
   });
 
   it('refuses a wrong payload with the schema’s words, approves through the form, and a second tab sees it live', async () => {
@@ -287,18 +293,4 @@ describe.skipIf(!available)('toolgen studio in a browser', () => {
       readOnly.process.kill('SIGTERM');
     }
   });
-
-  /** A new browser context with the session the first test signed in (the token is spent by then). */
-  async function signedIn(): Promise<Page> {
-    const context = await browser.newContext();
-    if (session) {
-      await context.addCookies([session]);
-      return context.newPage();
-    }
-    // The first test did not run (a filtered run): the token is still unspent.
-    const page = await context.newPage();
-    await page.goto(studio.url);
-    session = (await context.cookies())[0];
-    return page;
-  }
 });

@@ -50,7 +50,7 @@ async function signIn(handler: StudioHandler, token: string): Promise<string> {
   expect(response.status).toBe(303);
   expect(response.headers.get('location')).toBe('/runs');
   const cookie = response.headers.get('set-cookie')!;
-  expect(cookie).toMatch(/^toolgen_studio=[\w-]+; HttpOnly; SameSite=Strict; Path=\/$/);
+  expect(cookie).toMatch(/^toolgen_studio=[\w-]+; HttpOnly; SameSite=Strict; Path=\/; Max-Age=28800$/);
   return cookie.split(';')[0]!;
 }
 

@@ -45,8 +45,8 @@ describe('schemaFields', () => {
     expect(field('limit')).toMatchObject({ type: 'number', value: '3', step: '1' });
     expect(form.querySelector('fieldset > legend')!.textContent).toBe('address');
     expect(field('address/city').name).toBe('payload/address/city');
-    expect(field('tags').tagName).toBe('TEXTAREA');
-    expect(label('tags')).toBe('tags (a JSON array)');
+    expect(form.querySelector('fieldset[data-array] > legend')!.textContent).toBe('tags');
+    expect(form.querySelector<HTMLInputElement>('input[name="payload/tags/-"]')!.type).toBe('hidden');
   });
 
   it('escapes what a schema says', () => {
@@ -69,7 +69,9 @@ describe('payloadFromForm', () => {
       ['payload/level', '"high"'],
       ['payload/limit', '7'],
       ['payload/address/city', 'Porto'],
-      ['payload/tags', '["a","b"]'],
+      ['payload/tags/-', ''],
+      ['payload/tags/0', 'a'],
+      ['payload/tags/1', 'b'],
     ]);
     expect(payloadFromForm(schema, form, 'payload')).toEqual({
       value: {
@@ -89,11 +91,122 @@ describe('payloadFromForm', () => {
       ['payload/approved', 'false'],
       ['payload/approver', ''],
       ['payload/limit', ''],
-      ['payload/tags', '[oops'],
+      ['payload/tags/-', ''],
     ]);
     const read = payloadFromForm(schema, form, 'payload');
     expect(read.value).toEqual({ approved: false, approver: '', address: {} });
-    expect(read.problems).toEqual([expect.stringMatching(/^tags: is not JSON/)]);
+    expect(read.problems).toEqual([]);
+    const json = { type: 'object', properties: { grid: { type: 'array', items: { type: 'array' } } } };
+    const bad = payloadFromForm(json, new URLSearchParams([['payload/grid', '[oops']]), 'payload');
+    expect(bad.problems).toEqual([expect.stringMatching(/^grid: is not JSON/)]);
+  });
+});
+
+const lists = {
+  type: 'object',
+  required: ['names'],
+  properties: {
+    names: { type: 'array', items: { type: 'string' }, description: 'Who signs', default: ['ann', 'bo'] },
+    amounts: { type: 'array', items: { type: 'number' } },
+    flags: { type: 'array', items: { type: 'boolean' } },
+    levels: { type: 'array', items: { enum: ['low', 'high'] } },
+    lines: {
+      type: 'array',
+      items: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' }, qty: { type: 'integer' } } },
+    },
+    grid: { type: 'array', items: { type: 'array', items: { type: 'number' } } },
+  },
+};
+
+describe('schemaFields on arrays', () => {
+  const document = new JSDOM(`<form>${schemaFields(lists, undefined, 'payload').text}</form>`).window.document;
+  const group = (name: string) =>
+    [...document.querySelectorAll('fieldset[data-array]')].find((fieldset) =>
+      fieldset.querySelector(':scope > legend')!.textContent!.replace(/\s+/g, ' ').trim().startsWith(name),
+    )!;
+  const text = (element: Element | null) => element!.textContent!.replace(/\s+/g, ' ').trim();
+
+  it('lists an array of strings with its defaults, each item labelled and removable, and a button to add one', () => {
+    const names = group('names');
+    expect(text(names.querySelector(':scope > legend'))).toBe('names (required)');
+    expect(document.getElementById(names.getAttribute('aria-describedby')!)!.textContent).toBe('Who signs');
+    const items = names.querySelectorAll(':scope > ol > li');
+    expect(items).toHaveLength(2);
+    const first = items[0]!.querySelector('input')!;
+    expect(first).toMatchObject({ type: 'text', name: 'payload/names/0', value: 'ann' });
+    expect(text(document.querySelector(`label[for="${first.id}"]`))).toBe('names item 1');
+    expect(items[1]!.querySelector('input')!.value).toBe('bo');
+    expect([...names.querySelectorAll(':scope > ol button')].map(text)).toEqual([
+      'Remove names item 1',
+      'Remove names item 2',
+    ]);
+    expect(text(names.querySelector(':scope > button[data-add]'))).toBe('Add names item');
+    // The blank item the add button clones: its index a placeholder the script fills in.
+    const blank = names.querySelector('template')!.innerHTML;
+    expect(blank).toContain('name="payload/names/__i0__"');
+  });
+
+  it('gives items of each kind their control, an object item a fieldset, and an array of arrays a JSON editor', () => {
+    const blank = (name: string) =>
+      new JSDOM(group(name).querySelector('template')!.innerHTML).window.document.querySelector('li')!;
+    expect(blank('amounts').querySelector('input')!.type).toBe('number');
+    expect(blank('flags').querySelector('input[type=checkbox]')!.getAttribute('name')).toBe('payload/flags/__i0__');
+    expect(blank('levels').querySelector('select')!.options).toHaveLength(3);
+    const line = blank('lines');
+    expect(text(line.querySelector('fieldset > legend'))).toBe('lines item');
+    expect(line.querySelector('input[name="payload/lines/__i0__/sku"]')).not.toBeNull();
+    expect(document.querySelector('textarea[name="payload/grid"]')).not.toBeNull();
+    expect(text(document.querySelector('label[for="payload/grid"]'))).toBe('grid (a JSON array)');
+  });
+
+  it('shows sent items again when a form comes back refused', () => {
+    const shown = schemaFields(lists, { names: ['x'], lines: [{ sku: 'a1', qty: 2 }] }, 'payload').text;
+    const again = new JSDOM(`<form>${shown}</form>`).window.document;
+    expect(again.querySelector<HTMLInputElement>('[name="payload/names/0"]')!.value).toBe('x');
+    expect(again.querySelector('[name="payload/names/1"]')).toBeNull();
+    expect(again.querySelector<HTMLInputElement>('[name="payload/lines/0/qty"]')!.value).toBe('2');
+  });
+});
+
+describe('payloadFromForm on arrays', () => {
+  it('reads items in index order, gaps and all, each as its kind', () => {
+    const form = new URLSearchParams([
+      ['payload/names/-', ''],
+      ['payload/names/7', 'last'],
+      ['payload/names/2', 'first'],
+      ['payload/names/4', ''],
+      ['payload/amounts/-', ''],
+      ['payload/amounts/0', '1.5'],
+      ['payload/amounts/1', ''],
+      ['payload/flags/-', ''],
+      ['payload/flags/0', 'false'],
+      ['payload/flags/0', 'true'],
+      ['payload/flags/1', 'false'],
+      ['payload/levels/-', ''],
+      ['payload/levels/0', '"high"'],
+      ['payload/lines/-', ''],
+      ['payload/lines/3/sku', 'a1'],
+      ['payload/lines/3/qty', '2'],
+      ['payload/lines/5/sku', 'b2'],
+    ]);
+    expect(payloadFromForm(lists, form, 'payload')).toEqual({
+      value: {
+        names: ['first', '', 'last'],
+        amounts: [1.5],
+        flags: [true, false],
+        levels: ['high'],
+        lines: [{ sku: 'a1', qty: 2 }, { sku: 'b2' }],
+      },
+      problems: [],
+    });
+  });
+
+  it('sends an emptied required list as [], and leaves an emptied optional one out', () => {
+    const form = new URLSearchParams([
+      ['payload/names/-', ''],
+      ['payload/amounts/-', ''],
+    ]);
+    expect(payloadFromForm(lists, form, 'payload').value).toEqual({ names: [] });
   });
 });
 

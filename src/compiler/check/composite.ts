@@ -86,7 +86,7 @@ export function checkComposite(
 
   const { nodes, diagnostics: stepProblems } = buildSteps(steps, source);
   diagnostics.push(...stepProblems);
-  const everyNode = flatten(nodes);
+  const everyNode = everyStepNode(nodes);
   const outputSchema = outputSchemas(env);
 
   // Data flow: parameters the caller must pass (or that have defaults) are always there.
@@ -160,11 +160,12 @@ function definedBy(node: StepNode): string[] {
   ];
 }
 
-function flatten(nodes: readonly StepNode[]): StepNode[] {
+/** Every step node, nested ones after their block, in document order. */
+export function everyStepNode(nodes: readonly StepNode[]): StepNode[] {
   return nodes.flatMap((node) => [
     node,
-    ...flatten(node.body ?? []),
-    ...(node.branches ?? []).flatMap((branch) => flatten(branch.nodes)),
+    ...everyStepNode(node.body ?? []),
+    ...(node.branches ?? []).flatMap((branch) => everyStepNode(branch.nodes)),
   ]);
 }
 

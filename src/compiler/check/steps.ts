@@ -8,7 +8,7 @@ import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { plainList, quotedList } from '../diagnostics/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
-import { isCall, isChoice, isWait, type BranchDoc, type StepDoc } from '../model.js';
+import { isCall, isChoice, isWait, type BranchDoc, type StepDoc, type ToolDocument } from '../model.js';
 
 export const END = 'end';
 
@@ -76,6 +76,22 @@ function explicitIds(list: StepList): { id: string; at: YamlPath }[] {
     const own = step.id === undefined ? [] : [{ id: step.id, at: [...at, 'id'] }];
     return [...own, ...nestedLists(step, at).flatMap(explicitIds)];
   });
+}
+
+/**
+ * The YAML path of every step of a composite, nested ones included: where `lineOf` finds their lines.
+ *
+ * @example stepPaths(document)[0] // ['implementation', 'composite', 'steps', 0]
+ */
+export function stepPaths(document: ToolDocument): YamlPath[] {
+  const { implementation } = document;
+  if (implementation.type !== 'composite') return [];
+  const walk = (list: StepList): YamlPath[] =>
+    list.steps.flatMap((step, index) => {
+      const at = [...list.path, index + list.offset];
+      return [at, ...nestedLists(step, at).flatMap(walk)];
+    });
+  return walk({ steps: implementation.composite.steps, path: stepsPath(), offset: 0 });
 }
 
 /** The step lists inside a block: one per branch (a one-step branch is a list of one), or the loop body. */

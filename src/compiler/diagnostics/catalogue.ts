@@ -168,6 +168,12 @@ export const CATALOGUE = {
       "the lock pins MCP servers, and {file} does not list '{package}' in dependencies: the generated index imports it, so the app fails in production (npm install --omit=dev) with Cannot find package '{package}'",
     hint: 'npm install {package}',
   },
+  GENERATED_SERVER_TYPES: {
+    code: 'TG1016',
+    severity: 'error',
+    message: 'this generated module does not type-check: {detail}',
+    hint: "toolgen wrote it from the lock, and should not have: please report it, with toolgen.mcp-lock.json; meanwhile remove the server from mcpServers, or use the tool under another server's name",
+  },
   TEMPLATE_FILE: {
     code: 'TG1006',
     severity: 'error',

@@ -54,6 +54,7 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       resultType: implementation.suspends ? `ChainResult<${stateName}, true>` : `ChainResult<${stateName}>`,
       typeArguments: implementation.suspends ? `<${common.paramsName}, ${stateName}, true>` : '',
       returns: printValue(implementation.returns, '  '),
+      stepSources: printValue({ file: unit.source, steps: implementation.stepLines }, '  '),
     });
   } else {
     const resultName = `${names.typeName}Result`;

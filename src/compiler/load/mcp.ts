@@ -11,6 +11,7 @@ import { LOCK_FILE, notJson } from '../../remote/lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { shownPath } from '../layout.js';
 import { locatableSource } from './load.js';
+import type { TextOverlay } from './overlay.js';
 import type { SourceFile } from './source.js';
 
 /** The lock, when there is one. */
@@ -40,7 +41,8 @@ export const MCP_CLIENT_PACKAGE = '@modelcontextprotocol/client';
 
 /**
  * Reads the lock beside the config file (or `lockFile`); null when the project has no config file, or declares no
- * server and has no lock (it then builds as it did before there were remote tools).
+ * server and has no lock (it then builds as it did before there were remote tools). Each file's text
+ * is the overlay's when it holds one (an editor's unsaved document), else the disk's.
  *
  * @example (await loadMcp('/p/toolgen.config.yaml', servers, '/p'))?.lock?.value // the lock, as JSON.parse read it
  */
@@ -49,11 +51,13 @@ export async function loadMcp(
   servers: readonly DeclaredServer[],
   root: string,
   lockFile = configFile === undefined ? undefined : path.join(path.dirname(configFile), LOCK_FILE),
+  overlay: TextOverlay | null = null,
 ): Promise<LoadedMcp | null> {
   if (configFile === undefined || lockFile === undefined) return null;
+  const readText = (file: string) => overlay?.get(file) ?? readDisk(file);
   const read = await readText(lockFile);
   if (read === null && servers.length === 0) return null;
-  // The CLI read it a moment ago; it only serves to point at its entries.
+  // The session read it a moment ago; it only serves to point at its entries.
   const configText = await readText(configFile);
   const config = locatableSource(
     typeof configText === 'string' ? configText : '',
@@ -62,7 +66,7 @@ export async function loadMcp(
   );
   if (read === null) return { servers, config, lock: null, manifestWithoutClient: null };
   const shown = shownPath(root, lockFile);
-  const manifestWithoutClient = await manifestLacking(root);
+  const manifestWithoutClient = await manifestLacking(root, readText);
   if (read instanceof Error) {
     const source = locatableSource('', lockFile, shown);
     const lock = { source, value: undefined, diagnostics: [lockProblem(source, read.message, 0)] };
@@ -72,7 +76,10 @@ export async function loadMcp(
 }
 
 /** The root's package.json when its `dependencies` lack the MCP client; null when they list it, or it is none of ours to read. */
-async function manifestLacking(root: string): Promise<SourceFile | null> {
+async function manifestLacking(
+  root: string,
+  readText: (file: string) => Promise<string | null | Error> | string,
+): Promise<SourceFile | null> {
   const file = path.join(root, 'package.json');
   const text = await readText(file);
   if (typeof text !== 'string' || listsMcpClient(text) !== false) return null;
@@ -96,8 +103,8 @@ export function listsMcpClient(manifestText: string): boolean | null {
   return typeof dependencies === 'object' && dependencies !== null && Object.hasOwn(dependencies, MCP_CLIENT_PACKAGE);
 }
 
-/** A file's text; null when it does not exist, the error when it cannot be read. */
-async function readText(file: string): Promise<string | null | Error> {
+/** A file's text on disk; null when it does not exist, the error when it cannot be read. */
+async function readDisk(file: string): Promise<string | null | Error> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {

@@ -27,6 +27,8 @@ export type Reparse = (text: string) => ParsedYaml;
 export class SourceFile {
   #document: Document.Parsed | null;
   #lineCounter: LineCounter | null;
+  /** Lines of the nodes `release` was asked to keep, by their path as JSON. */
+  #kept = new Map<string, number>();
 
   constructor(
     /** The path shown to users, relative to the working directory. */
@@ -57,8 +59,9 @@ export class SourceFile {
    * Lets go of the parse tree, most of a file's memory (four times its plain value): a build keeps
    * every file, and only a problem to locate needs the tree, which is then parsed again.
    */
-  release(): void {
+  release(keep: readonly YamlPath[] = []): void {
     if (!this.reparse) return;
+    this.#kept = new Map(keep.map((path) => [JSON.stringify(path), this.locate(path).line]));
     this.#document = null;
     this.#lineCounter = null;
   }
@@ -67,6 +70,11 @@ export class SourceFile {
     const { document, lineCounter } = this.reparse!(this.text);
     this.#document = document;
     this.#lineCounter = lineCounter;
+  }
+
+  /** The line of the node at `path` (or of its nearest ancestor): kept at `release`, or found in the tree. */
+  lineOf(path: YamlPath): number {
+    return this.#kept.get(JSON.stringify(path)) ?? this.locate(path).line;
   }
 
   /** The location of the node at `path`, or of its nearest existing ancestor. */

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { defaultAuditEvents, DEFAULTS, type ChainPlan } from '../../language/plan.js';
 import type { JsonSchema } from '../../language/json.js';
-import type { CompositeAnalysis } from '../check/composite.js';
+import { everyStepNode, type CompositeAnalysis } from '../check/composite.js';
 import { stateSchema } from '../check/state-types.js';
 import { shownPath, toolPaths, type ToolPaths } from '../layout.js';
 import type { Catalogue, CatalogueEntry } from '../resolve/catalogue.js';
@@ -55,6 +55,9 @@ export function lowerTool(entry: CatalogueEntry, analysis: CompositeAnalysis | n
             returns: entry.returns ?? stateSchema(analysis.state),
             plan,
             suspends: plan.steps.some((step) => step.kind === 'wait'),
+            stepLines: Object.fromEntries(
+              everyStepNode(analysis.nodes).map((node) => [node.id, entry.source.lineOf(node.path)]),
+            ),
           }
         : lowerFunction(entry, ctx.catalogue, paths),
     tests: lowerTests(entry, ctx.catalogue, plan),

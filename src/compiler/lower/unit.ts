@@ -55,6 +55,8 @@ export interface LoweredComposite {
   readonly plan: ChainPlan;
   /** It has a wait step: a durable run of it may come back suspended. */
   readonly suspends: boolean;
+  /** Each step's line in the YAML, by step id, in document order: carried beside the plan, never in it. */
+  readonly stepLines: Readonly<Record<string, number>>;
 }
 
 export interface ToolTests {

@@ -44,6 +44,58 @@ export function listExports(file: string, text: string): ReadonlySet<string> | '
   }
 }
 
+/** A generated module, checked as the app's compiler will check it. */
+export interface EmittedModule {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** A TypeScript error in a generated module: 1-based line and column. */
+export interface ModuleProblem {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/**
+ * Type-checks generated modules under `--strict`, in memory, the package names they import (`paths`)
+ * resolved to the declarations this toolgen ships: what an app's `tsc` would say of them.
+ */
+export function checkModules(
+  modules: readonly EmittedModule[],
+  paths: Readonly<Record<string, string>>,
+): ModuleProblem[] {
+  const project = new Project({
+    skipAddingFilesFromTsConfig: true,
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      allowImportingTsExtensions: true,
+      types: [],
+      lib: ['lib.es2022.d.ts'],
+      paths: Object.fromEntries(Object.entries(paths).map(([name, file]) => [name, [file]])),
+    },
+  });
+  const sources = modules.map(({ file, text }) => project.createSourceFile(file, text, { overwrite: true }));
+  const program = project.getProgram();
+  return sources.flatMap((source) =>
+    [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)].map((found) => {
+      const at = source.getLineAndColumnAtPos(found.getStart() ?? 0);
+      return {
+        file: source.getFilePath(),
+        line: at.line,
+        column: at.column,
+        message: ts.flattenDiagnosticMessageText(found.compilerObject.messageText, ' '),
+      };
+    }),
+  );
+}
+
 /** Lines of the probe whose errors say the input, or the output, does not match. */
 const INPUT_LINE = 2;
 const OUTPUT_LINE = 3;

@@ -10,12 +10,15 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HandlerCheck, PendingCheck } from './handler-check.js';
+import type { EmittedModule, ModuleProblem } from './typescript-work.js';
 
 export interface TypeScriptHost {
   /** The names a module exports, from its syntax; 'unknown' for `export *`. */
   exportsOf(file: string, text: string): Promise<ReadonlySet<string> | 'unknown'>;
   /** Each handler checked against its signature, in one program. */
   checkSignatures(pending: readonly PendingCheck[]): Promise<[string, HandlerCheck][]>;
+  /** Generated modules type-checked under `--strict`, the packages they import resolved by `paths`. */
+  checkModules(modules: readonly EmittedModule[], paths: Readonly<Record<string, string>>): Promise<ModuleProblem[]>;
   /** Lets the host go (a worker ends, and its memory with it); a build closes the host it was given once it has asked its last question. */
   close(): Promise<void>;
 }
@@ -28,13 +31,19 @@ const work = () => (loaded ??= import('./typescript-work.js'));
 export const inProcess: TypeScriptHost = {
   exportsOf: async (file, text) => (await work()).listExports(file, text),
   checkSignatures: async (pending) => (await work()).checkSignatures(pending),
+  checkModules: async (modules, paths) => (await work()).checkModules(modules, paths),
   close: async () => {},
 };
 
 /** A question to the worker, and its answer: plain data, as structured clone carries it. */
 export type Question =
   | { readonly kind: 'exports'; readonly file: string; readonly text: string }
-  | { readonly kind: 'check'; readonly pending: readonly PendingCheck[] };
+  | { readonly kind: 'check'; readonly pending: readonly PendingCheck[] }
+  | {
+      readonly kind: 'modules';
+      readonly modules: readonly EmittedModule[];
+      readonly paths: Readonly<Record<string, string>>;
+    };
 export type WorkerRequest = { readonly id: number } & Question;
 export type WorkerReply = { readonly id: number } & (
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string }
@@ -81,6 +90,7 @@ export function typeScriptWorker(): TypeScriptHost {
   return {
     exportsOf: (file, text) => ask({ kind: 'exports', file, text }),
     checkSignatures: (pending) => ask({ kind: 'check', pending }),
+    checkModules: (modules, paths) => ask({ kind: 'modules', modules, paths }),
     close: async () => {
       await worker.terminate();
     },

@@ -49,6 +49,21 @@ export function claimRun(dir: string): RunClaim {
   }
 }
 
+/**
+ * Whether a live process holds the run whose claims live in `dir` (reads, never writes): false when
+ * the claim was released, its holder died, or there is none.
+ *
+ * @example heldByLiveProcess('.toolgen/durable/claims/transfer-42') // false once its process was killed
+ */
+export function heldByLiveProcess(dir: string): boolean {
+  try {
+    const { holder } = newestClaim(dir);
+    return holder !== null && alive(holder);
+  } catch {
+    return false;
+  }
+}
+
 /** The highest number in `dir` and who holds it (null: released, unreadable, or no claim yet). */
 function newestClaim(dir: string): { number: number; holder: Holder | null } {
   let number = 0;

@@ -9,59 +9,19 @@
  * and a `stat` per run), and it rescans at most once per `rescanMs`. It reads journals without
  * repairing them (another process may be writing one) and never writes to the store.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import path from 'node:path';
 import type { ChainResult, ChainWaiting } from '../result.js';
+import { heldByLiveProcess } from './claims.js';
 import { decodeJournal } from './line-format.js';
 import type { JournalRecord, StartRecord } from './records.js';
+import type { RunFacets, RunListing, RunPage, RunQuery, RunSummary } from './run-listing.js';
 
-/**
- * Where a run is. On a file store `running` means the index lists it as running: a process runs it
- * now, or a crash left it (`toolgen resume` continues it); the files cannot tell the two apart.
- */
-export type RunStatus = 'running' | 'waiting' | 'succeeded' | 'failed' | 'unfinished';
+export { RUN_STATUSES } from './run-listing.js';
+export type { RunPage, RunQuery, RunStatus, RunSummary } from './run-listing.js';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['running', 'waiting', 'succeeded', 'failed', 'unfinished'];
-
-export interface RunSummary {
-  readonly runId: string;
-  readonly tool: string;
-  readonly status: RunStatus;
-  /** ISO time the run started. */
-  readonly startedAt: string;
-  /** ISO time it ended; null while it has not. */
-  readonly endedAt: string | null;
-  /** Who started it (`userId` of the starting executor's context). */
-  readonly caller: string;
-  /** What it waits for, when waiting. */
-  readonly waiting: ChainWaiting | null;
-  /** Why it failed, when it did. */
-  readonly failure: string | null;
-}
-
-export interface RunQuery {
-  /** Only runs in one of these states (all when empty or absent). */
-  readonly status?: readonly RunStatus[];
-  readonly tool?: string;
-  readonly caller?: string;
-  /** Only runs started at or after this ISO time. */
-  readonly from?: string;
-  /** Only runs started before this ISO time. */
-  readonly to?: string;
-  /** Runs per page (default 50, at most 500). */
-  readonly limit?: number;
-  /** The `next` of the page before. */
-  readonly cursor?: string | null;
-}
-
-export interface RunPage {
-  /** Newest first. */
-  readonly runs: readonly RunSummary[];
-  /** Pass as `cursor` for the page after; null on the last page. */
-  readonly next: string | null;
-  /** How many runs match the query, on every page. */
-  readonly total: number;
-}
+/** How long a burst of writes may take before `watch` calls: one rescan for the burst. */
+const SETTLE_MS = 50;
 
 interface Cached {
   readonly size: number;
@@ -82,7 +42,7 @@ export interface FileRunListingOptions {
  * const page = listing.list({ status: ['waiting'], limit: 20 });
  * const more = listing.list({ status: ['waiting'], limit: 20, cursor: page.next });
  */
-export class FileRunListing {
+export class FileRunListing implements RunListing {
   readonly dir: string;
   readonly #rescanMs: number;
   readonly #now: () => number;
@@ -138,7 +98,7 @@ export class FileRunListing {
   }
 
   /** Every tool and caller the store's runs name, sorted: what the list's filters offer. */
-  facets(): { readonly tools: string[]; readonly callers: string[] } {
+  facets(): RunFacets {
     this.#refresh();
     if (this.#facets?.version !== this.#version) {
       const tools = new Set(this.#summaries.map((run) => run.tool));
@@ -175,6 +135,33 @@ export class FileRunListing {
   }
 
   /**
+   * Calls `onChange` when a journal is written (`fs.watch` on `runs/`: a notification, not a poll), the
+   * listing invalidated first; a burst of writes is one call. Where the file system sends none (or
+   * there is no `runs/` yet), it never calls: look now and then as well.
+   */
+  watch(onChange: () => void): () => void {
+    let settling: ReturnType<typeof setTimeout> | undefined;
+    let watcher: ReturnType<typeof watch> | undefined;
+    try {
+      watcher = watch(path.join(this.dir, 'runs'), { persistent: false }, () => {
+        if (settling) return;
+        settling = setTimeout(() => {
+          settling = undefined;
+          this.invalidate();
+          onChange();
+        }, SETTLE_MS);
+      });
+      watcher.on('error', () => watcher?.close());
+    } catch {
+      // No notifications here.
+    }
+    return () => {
+      clearTimeout(settling);
+      watcher?.close();
+    };
+  }
+
+  /**
    * The retention of a file store: removes the journals of runs that ended before `before` (an ISO
    * time), and returns their ids. Waiting and running runs are never removed.
    *
@@ -201,7 +188,10 @@ export class FileRunListing {
     if (now - this.#scannedAt < this.#rescanMs) return;
     this.#scannedAt = now;
     const waiting = this.#waiting();
-    const running = new Set(this.#names('running'));
+    // Only what a live process holds runs; a crash leaves the marker, and a claim of a dead process.
+    const running = new Set(
+      this.#names('running').filter((id) => heldByLiveProcess(path.join(this.dir, 'claims', id))),
+    );
     const seen = new Set<string>();
     let changed = false;
     for (const name of this.#names('runs')) {
@@ -299,14 +289,14 @@ function summarize(
     const failed = !end.success;
     return {
       ...base,
-      status: failed ? 'failed' : 'succeeded',
+      status: end.status === 'cancelled' ? 'cancelled' : failed ? 'failed' : 'succeeded',
       endedAt: end.completed_at,
       waiting: null,
       failure: end.failure ? end.failure.message : null,
     };
   }
   if (waiting) return { ...base, status: 'waiting', endedAt: null, waiting, failure: null };
-  // No end and no marker: the index lost it (a marker removed by hand); only a resume can tell more.
+  // No live process runs it: a crash left it, or the index lost it (a marker removed by hand).
   return { ...base, status: listedRunning ? 'running' : 'unfinished', endedAt: null, waiting: null, failure: null };
 }
 

@@ -30,7 +30,9 @@ import { DurableRunError } from './errors.js';
 import { decodeJournal, encodeRecord } from './line-format.js';
 import { openWait, type JournalRecord, type StartRecord } from './records.js';
 import { NotRegularFileError, openRegular, readRegular } from './regular-file.js';
-import type { RunClaim, RunMark, RunStore, SuspendedRun } from './store.js';
+import { FileRunListing, type FileRunListingOptions } from './file-listing.js';
+import type { ListedRunStore } from './run-listing.js';
+import type { RunClaim, RunMark, SuspendedRun } from './store.js';
 import type { ChainWaiting } from '../result.js';
 
 export interface FileRunStoreOptions {
@@ -48,7 +50,7 @@ const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
  * const executor = new ChainExecutor({ registry, context, store: new FileRunStore('.toolgen/runs') });
  * await executor.runComposite(transferTool, input, { runId: 'transfer-42' });
  */
-export class FileRunStore implements RunStore {
+export class FileRunStore implements ListedRunStore {
   readonly dir: string;
   readonly #fsync: boolean;
   /** Open journals of runs this process is writing. */
@@ -60,6 +62,15 @@ export class FileRunStore implements RunStore {
     this.dir = dir;
     this.#fsync = options.fsync ?? true;
     for (const sub of ['runs', 'running', 'suspended']) mkdirSync(path.join(dir, sub), { recursive: true });
+  }
+
+  /**
+   * Every run of this store, finished ones included, as pages of summaries (what the studio lists).
+   *
+   * @example const page = store.listing().list({ status: ['waiting'] });
+   */
+  listing(options: FileRunListingOptions = {}): FileRunListing {
+    return new FileRunListing(this.dir, options);
   }
 
   async create(runId: string, start: StartRecord): Promise<boolean> {

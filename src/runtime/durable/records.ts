@@ -8,6 +8,7 @@ import type { Attempt } from '../attempt.js';
 import type { ToolFailure } from '../errors.js';
 import type { StepExtras } from '../engine/step-run.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
+import type { PlanOutline } from './plan-outline.js';
 
 export interface StartRecord {
   readonly type: 'start';
@@ -16,6 +17,8 @@ export interface StartRecord {
   readonly tool: string;
   /** `planHash` of the plan it started with: a run is not replayed against another plan unless asked. */
   readonly planHash: string;
+  /** The plan in brief, to tell what a later build changed (absent from journals older than it). */
+  readonly planOutline?: PlanOutline;
   readonly chainId: string;
   /** ISO time; the `started_at` built-in, which templates may read, replays as it was. */
   readonly startedAt: string;
@@ -76,6 +79,10 @@ export interface SignalRecord {
 export interface EndRecord {
   readonly type: 'end';
   readonly result: ChainResult;
+  /** Who ended the run by cancelling it (`executor.cancel`): the `userId` of that executor's context. */
+  readonly by?: string;
+  /** When it was cancelled, an ISO time from the executor's clock. */
+  readonly at?: string;
 }
 
 export type JournalRecord =

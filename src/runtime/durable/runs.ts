@@ -11,8 +11,10 @@ import type { Clock } from '../clock.js';
 import type { ChainResult } from '../result.js';
 import type { AuditContext } from '../context.js';
 import { policyRefusal, type RunOptions, type ToolDefinition, type ToolLookup } from '../tool.js';
+import { cancelledEnd } from './cancel.js';
 import { DurableRunError } from './errors.js';
 import { RunJournal } from './journal.js';
+import { planOutline } from './plan-outline.js';
 import { openWait, type JournalRecord, type StartRecord } from './records.js';
 import type { RefusedRun, ResumeAllResult, RunDispatcher, RunStore, SuspendedRun } from './store.js';
 
@@ -84,6 +86,7 @@ export class DurableRuns {
           runId: id,
           tool: tool.name,
           planHash: planHash(plan),
+          planOutline: planOutline(plan),
           chainId: randomUUID(),
           startedAt: new Date(this.#clock.now()).toISOString(),
           input,
@@ -164,7 +167,9 @@ export class DurableRuns {
         // Read under the claim: a signal that won before it is in the journal, and this one is refused.
         const records = await this.#read(runId);
         const waiting = openWait(records);
-        if (!waiting) throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
+        // An end after the wait: the run was cancelled, and a crash came before its index was updated.
+        if (!waiting || records.some((record) => record.type === 'end'))
+          throw new DurableRunError('not_suspended', `run '${runId}' is not waiting for a signal`);
         const { key, waiting: wait } = waiting;
         if (wait.signal !== name)
           throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
@@ -216,6 +221,56 @@ export class DurableRuns {
           await this.#store.append(runId, record);
         }
         return this.#continue(runId, [...records, record], options);
+      }),
+    );
+  }
+
+  /**
+   * Cancels a run that waits for a signal: its journal ends with a `cancelled` result that says who
+   * cancelled it and when, and it is no longer listed as suspended. No step runs. Refused, with the run
+   * left as it was, when it is not waiting (running, ended, or answered by a signal first), when its
+   * tool is not in the registry, or when the tool's policy refuses this caller. Of a cancel and a
+   * signal (or two cancels) at once, one wins: the other is refused (`not_suspended`).
+   */
+  cancel(runId: string): Promise<AnyChainResult> {
+    if (this.#active.has(runId))
+      return Promise.reject(new DurableRunError('not_suspended', `run '${runId}' is running, not waiting`));
+    const busy = (holder: string) =>
+      new DurableRunError('not_suspended', `run '${runId}' is not waiting: ${holder} is continuing it`);
+    return this.#once(runId, () =>
+      this.#claimed(runId, busy, async () => {
+        const records = await this.#read(runId);
+        const waiting = openWait(records);
+        if (!waiting || records.some((record) => record.type === 'end'))
+          throw new DurableRunError(
+            'not_suspended',
+            `run '${runId}' is not waiting for a signal, so it cannot be cancelled`,
+          );
+        const tool = this.#registry.get(records[0].tool);
+        if (!tool)
+          throw new DurableRunError(
+            'unknown_tool',
+            `run '${runId}' runs '${records[0].tool}', and the registry has no tool of that name: its policy cannot be checked`,
+          );
+        const refused = policyRefusal(tool, this.#context);
+        if (refused)
+          throw new DurableRunError('policy', `run '${runId}' cannot be cancelled by this caller: ${refused.message}`);
+        const end = cancelledEnd(
+          records,
+          waiting.waiting,
+          this.#context.userId,
+          new Date(this.#clock.now()).toISOString(),
+        );
+        if (this.#store.appendAndMark) {
+          if (!(await this.#store.appendAndMark(runId, end, { status: 'finished' })))
+            throw new DurableRunError('not_suspended', `run '${runId}' is not waiting: a signal took it first`);
+        } else {
+          // The end first: a crash before the mark leaves a run whose journal has ended, which the
+          // listing shows cancelled, a signal refuses, and a resume marks finished.
+          await this.#store.append(runId, end);
+          await this.#store.mark(runId, { status: 'finished' });
+        }
+        return end.result as AnyChainResult;
       }),
     );
   }

@@ -6,6 +6,7 @@
  */
 import { describeError, type ToolFailure } from '../errors.js';
 import { lookupPath, MISSING } from '../../language/path.js';
+import { isPlainObject } from '../../language/json.js';
 import type { CompiledStep } from '../compiled-plan.js';
 import { evaluate, expressionFailure, type EvaluationLimits } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
@@ -52,7 +53,7 @@ function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, u
     const first =
       name === null
         ? lookupPath(output, one.segments)
-        : isFields(output) && hasOwn.call(output, name)
+        : isPlainObject(output) && hasOwn.call(output, name)
           ? definedOr(output[name])
           : MISSING;
     if (first === MISSING) return missingOutput(step, one);
@@ -65,7 +66,7 @@ function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, u
     const second =
       otherName === null
         ? lookupPath(output, other.segments)
-        : isFields(output) && hasOwn.call(output, otherName)
+        : isPlainObject(output) && hasOwn.call(output, otherName)
           ? definedOr(output[otherName])
           : MISSING;
     if (second === MISSING) return missingOutput(step, other);
@@ -90,11 +91,6 @@ function mapOutputs(step: CompiledStep, output: unknown, state: Record<string, u
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
-
-/** Whether `lookupPath` would read a name of the value: an object, not an array. */
-function isFields(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A field's value as `lookupPath` answers it: undefined is MISSING. */
 function definedOr(value: unknown): unknown {

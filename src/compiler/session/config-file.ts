@@ -1,18 +1,21 @@
 /**
- * `toolgen.config.yaml`: where a project's tools, output and templates are, found by walking up from
- * the current directory, so `npx toolgen` needs no flags in any folder of the project. The file's
- * folder is the project root. Flags override it. It also declares the MCP servers whose tools steps
- * call (`mcpServers`), and the agent frameworks the tools are adapted to (`adapters`).
+ * Project discovery: `toolgen.config.yaml`, where a project's tools, output and templates are, found
+ * by walking up from a folder (the CLI's current directory, an editor's file), so `npx toolgen` needs
+ * no flags in any folder of the project. The file's folder is the project root. Flags override it. It
+ * also declares the MCP servers whose tools steps call (`mcpServers`), and the agent frameworks the
+ * tools are adapted to (`adapters`). An editor's unsaved text of the file (a `TextOverlay`) is read
+ * instead of the disk's.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isPlainObject } from '../language/json.js';
-import { closestName } from '../language/suggest.js';
-import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { readServers } from '../remote/declare/config.js';
-import type { DeclaredServer } from '../remote/declare/spec.js';
-import { ADAPTER_NAMES, type AdapterName } from '../compiler/options.js';
+import { isPlainObject } from '../../language/json.js';
+import { closestName } from '../../language/suggest.js';
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { readServers } from '../../remote/declare/config.js';
+import type { DeclaredServer } from '../../remote/declare/spec.js';
+import { ADAPTER_NAMES, defaultOptions, type AdapterName, type CompilerOptions } from '../options.js';
+import type { TextOverlay } from '../load/overlay.js';
 
 export const CONFIG_FILES = ['toolgen.config.yaml', 'toolgen.config.yml'] as const;
 
@@ -66,17 +69,17 @@ function problems(value: unknown): { at: (string | number)[]; unknown?: string; 
 }
 
 /**
- * The nearest config file at or above `cwd`, read and checked.
+ * The nearest config file at or above `cwd`, read (from `overlay` when it holds the file) and checked.
  *
  * @example (await findConfig('/app/src')).root // '/app', when /app/toolgen.config.yaml exists
  */
-export async function findConfig(cwd: string): Promise<FoundConfig> {
-  const file = nearest(cwd);
+export async function findConfig(cwd: string, overlay: TextOverlay | null = null): Promise<FoundConfig> {
+  const file = nearest(cwd, overlay);
   if (file === null) return { root: cwd, file: null, config: {}, diagnostics: [], sources: new Map() };
   const shown = path.relative(cwd, file).split(path.sep).join('/');
-  const text = await readFile(file, 'utf8');
+  const text = overlay?.get(file) ?? (await readFile(file, 'utf8'));
   // The YAML parser only when there is a file to parse.
-  const { parseSource } = await import('../compiler/load/load.js');
+  const { parseSource } = await import('../load/load.js');
   const loaded = parseSource(text, file, shown);
   const root = path.dirname(file);
   const sources = new Map([[shown, text]]);
@@ -161,12 +164,66 @@ function adapterProblems(list: unknown): { at: number; message: string; suggesti
   });
 }
 
-function nearest(from: string): string | null {
+function nearest(from: string, overlay: TextOverlay | null): string | null {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
     for (const name of CONFIG_FILES) {
       const file = path.join(dir, name);
-      if (existsSync(file)) return file;
+      if (overlay?.has(file) === true || existsSync(file)) return file;
     }
     if (path.dirname(dir) === dir) return null;
   }
+}
+
+/** Paths a command was given (`--config-dir`, `--out-dir`, `--templates-dir`), relative to `root`, over the config file. */
+export interface ProjectFlags {
+  /** The current directory: flags are relative to it, and the config file is looked for from it up. */
+  readonly root: string;
+  readonly configDir?: string;
+  readonly outDir?: string;
+  readonly templatesDir?: string;
+}
+
+/**
+ * The compiler's options from a config file (without problems) and the flags given over it.
+ *
+ * @example optionsOf(await findConfig('/p'), { root: '/p' }).configDir // '/p/config/tools'
+ */
+export function optionsOf(found: FoundConfig, flags: ProjectFlags): CompilerOptions {
+  const flag = (value: string | undefined) => (value === undefined ? undefined : path.resolve(flags.root, value));
+  const configDir = flag(flags.configDir) ?? found.config.configDir;
+  const outDir = flag(flags.outDir) ?? found.config.outDir;
+  const templatesDir = flag(flags.templatesDir) ?? found.config.templatesDir;
+  return defaultOptions(found.root, {
+    ...(configDir ? { configDir } : {}),
+    ...(outDir ? { outDir } : {}),
+    ...(templatesDir ? { templatesDir } : {}),
+    ...(found.config.include ? { include: found.config.include } : {}),
+    ...(found.config.exclude ? { exclude: found.config.exclude } : {}),
+    // The lock of the MCP servers is read beside the config file.
+    ...(found.file ? { configFile: path.resolve(flags.root, found.file) } : {}),
+    ...(found.config.mcpServers ? { mcpServers: found.config.mcpServers } : {}),
+    ...(found.config.adapters ? { adapters: found.config.adapters } : {}),
+  });
+}
+
+/** A folder's project, as `toolgen` run there would find it: the options it builds with, or the config file's problems. */
+export interface FoundProject {
+  /** Null when the config file has problems: they are in `diagnostics`, and nothing is built. */
+  readonly options: CompilerOptions | null;
+  /** `toolgen.config.yaml` (absolute), when the walk up found one. */
+  readonly configFile: string | null;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * The project of a folder, with no flags: its config file walked up to (its unsaved text when
+ * `overlay` holds it), read into the options every command would build with.
+ *
+ * @example (await findProject('/app/config/tools')).options?.root // '/app', when /app/toolgen.config.yaml exists
+ */
+export async function findProject(dir: string, overlay: TextOverlay | null = null): Promise<FoundProject> {
+  const found = await findConfig(dir, overlay);
+  const configFile = found.file === null ? null : path.resolve(dir, found.file);
+  if (found.diagnostics.length > 0) return { options: null, configFile, diagnostics: found.diagnostics };
+  return { options: optionsOf(found, { root: dir }), configFile, diagnostics: [] };
 }

@@ -1,0 +1,15 @@
+/** `toolgen validate [names…]`. */
+import { defineCommand } from '../command.js';
+
+export const validate = defineCommand<{ names: string[] }>({
+  name: 'validate',
+  usage: 'validate [names…]',
+  description: 'check the YAML without writing anything',
+  details: 'Every check of a build, the same diagnostics.',
+  exit: '0 or 1',
+  arguments: [{ name: '[names...]', description: 'tools to validate; all when none are given' }],
+  run: async ({ args: { names }, project, output }) => {
+    const { validateCommand } = await import('../commands.js');
+    return validateCommand(names, project(), output);
+  },
+});
