@@ -12,7 +12,7 @@ export default defineConfig({
     alias: [
       {
         find: '@toolgen/runtime/mcp-client',
-        replacement: fileURLToPath(new URL('./src/mcp-client/index.ts', import.meta.url)),
+        replacement: fileURLToPath(new URL('./src/remote/client/index.ts', import.meta.url)),
       },
       { find: '@toolgen/runtime', replacement: fileURLToPath(new URL('./src/runtime/index.ts', import.meta.url)) },
     ],

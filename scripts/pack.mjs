@@ -42,7 +42,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = path.join(REPO, 'dist');
 /** Folders of dist/ that belong to the CLI only. */
-const CLI_ONLY = ['compiler/', 'cli/', 'lsp/', 'migrate/', 'mcp-servers/', 'index.js', 'index.d.ts'];
+const CLI_ONLY = [
+  'compiler/',
+  'cli/',
+  'lsp/',
+  'migrate/',
+  'remote/declare/config',
+  'remote/lock/',
+  'remote/pull/',
+  'index.js',
+  'index.d.ts',
+];
 /** What the build writes into dist/ that no package carries: the VS Code extension (scripts/vsix.mjs). */
 const UNPACKED = path.join(DIST, 'vscode');
 

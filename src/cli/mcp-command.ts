@@ -10,12 +10,12 @@ import { listsMcpClient, MCP_CLIENT_PACKAGE } from '../compiler/load/mcp.js';
 import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { closestName } from '../language/suggest.js';
-import type { McpServerConfig } from '../mcp-servers/config.js';
-import { LOCK_FILE, nextLock, type LockedServer } from '../mcp-servers/lock.js';
-import { readLockFile, writeLockFile } from '../mcp-servers/lock-file.js';
+import type { DeclaredServer } from '../remote/declare/spec.js';
+import { LOCK_FILE, nextLock, type LockedServer } from '../remote/lock/lock.js';
+import { readLockFile, writeLockFile } from '../remote/lock/file.js';
 import { findConfig } from '../compiler/session/config-file.js';
 import { EXIT, UsageError } from './exit.js';
-import { describeFailure } from './mcp-failures.js';
+import { describeFailure } from '../remote/pull/report.js';
 import { printDiagnostics, type Output } from './output.js';
 import { VERSION } from './version.js';
 
@@ -43,7 +43,7 @@ export async function mcpPullCommand(
       output.err('Pull every server (npx toolgen mcp pull) to write it anew; the lock was left as it was.');
     return EXIT.problems;
   }
-  const { pullServer } = await import('../mcp-servers/pull.js');
+  const { pullServer } = await import('../remote/pull/pull.js');
   const results = await inBatches(chosen, (server) =>
     pullServer(server, { timeoutSeconds: options.timeoutSeconds, env: options.env, clientVersion: VERSION }),
   );
@@ -132,7 +132,7 @@ export async function mcpListCommand(root: string, output: Output): Promise<numb
 export async function declaredServers(
   root: string,
   output: Output,
-): Promise<{ lockFile: string; shownLock: string; servers: readonly McpServerConfig[] }> {
+): Promise<{ lockFile: string; shownLock: string; servers: readonly DeclaredServer[] }> {
   const found = await findConfig(root);
   if (found.diagnostics.length > 0) {
     printDiagnostics(output, found.diagnostics, found.sources);
@@ -146,10 +146,7 @@ export async function declaredServers(
 }
 
 /** The servers named (all when none are), each name checked against mcpServers. */
-export function chooseServers(
-  servers: readonly McpServerConfig[],
-  names: readonly string[],
-): readonly McpServerConfig[] {
+export function chooseServers(servers: readonly DeclaredServer[], names: readonly string[]): readonly DeclaredServer[] {
   if (servers.length === 0) throw new UsageError('toolgen.config.yaml declares no servers under mcpServers');
   if (names.length === 0) return servers;
   const known = servers.map((server) => server.name);

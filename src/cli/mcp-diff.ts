@@ -14,7 +14,7 @@ import type { CompilerOptions } from '../compiler/compile.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
-import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../mcp-servers/drift.js';
+import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../remote/lock/drift.js';
 import {
   byCodeUnits,
   lockText,
@@ -22,13 +22,13 @@ import {
   toolHash,
   type Lock,
   type LockedServer,
-} from '../mcp-servers/lock.js';
-import { readLockFile } from '../mcp-servers/lock-file.js';
+} from '../remote/lock/lock.js';
+import { readLockFile } from '../remote/lock/file.js';
 import { settingsFor } from './commands.js';
 import { EXIT } from './exit.js';
 import { toJson } from './formats.js';
 import { chooseServers, declaredServers, inBatches, plural, type McpPullOptions } from './mcp-command.js';
-import { describeFailure } from './mcp-failures.js';
+import { describeFailure } from '../remote/pull/report.js';
 import { printDiagnostics, type Output } from './output.js';
 import { VERSION } from './version.js';
 
@@ -70,7 +70,7 @@ export async function mcpDiffCommand(
     return EXIT.problems;
   }
   const pinned = read.kind === 'lock' ? read.lock.servers : {};
-  const { pullServer } = await import('../mcp-servers/pull.js');
+  const { pullServer } = await import('../remote/pull/pull.js');
   const results = await inBatches(chosen, (server) =>
     pullServer(server, { timeoutSeconds: options.timeoutSeconds, env: options.env, clientVersion: VERSION }),
   );

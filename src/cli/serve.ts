@@ -4,9 +4,9 @@
  * tokens (`--tokens`, `TOOLGEN_SERVE_TOKENS`) or an explicit `--allow-unauthenticated`.
  */
 import path from 'node:path';
-import { isLoopback } from '../mcp/hosts.js';
-import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../mcp/index.js';
-import { servedTools } from '../mcp/tools.js';
+import { isLoopback } from '../serve/hosts.js';
+import { serveHttp, serveStdio, staticTokens, type HttpServerOptions } from '../serve/index.js';
+import { servedTools } from '../serve/tools.js';
 import { FileRunStore, type ToolRegistry } from '../runtime/index.js';
 import { auditLogWriter, callerRegistry, type CallerOptions } from './caller.js';
 import { EXIT, UsageError } from './exit.js';

@@ -81,5 +81,5 @@ function declarations(): Record<string, string> {
     const declared = fileURLToPath(new URL(`../${folder}/index.d.ts`, import.meta.url));
     return existsSync(declared) ? declared : fileURLToPath(new URL(`../${folder}/index.ts`, import.meta.url));
   };
-  return { [RUNTIME_MODULE]: entry('runtime'), [MCP_CLIENT_MODULE]: entry('mcp-client') };
+  return { [RUNTIME_MODULE]: entry('runtime'), [MCP_CLIENT_MODULE]: entry('remote/client') };
 }

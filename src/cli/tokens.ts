@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { StaticToken } from '../mcp/index.js';
+import type { StaticToken } from '../serve/index.js';
 import { UsageError } from './exit.js';
 
 export const TOKENS_ENV = 'TOOLGEN_SERVE_TOKENS';

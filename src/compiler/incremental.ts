@@ -25,7 +25,8 @@ import { byCodePoint, findToolFiles, loadFile, parseSource } from './load/load.j
 import { loadMcp, type LoadedMcp } from './load/mcp.js';
 import { readSourceText, type TextOverlay } from './load/overlay.js';
 import { readTemplates } from './load/templates.js';
-import type { AdapterName, CompilerOptions, DeclaredServer } from './options.js';
+import type { DeclaredServer } from '../remote/declare/spec.js';
+import type { AdapterName, CompilerOptions } from './options.js';
 import type { CheckResult } from './check/index.js';
 import type { Catalogue } from './resolve/catalogue.js';
 import {

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DeclaredServer } from '../remote/declare/spec.js';
 
 export interface CompilerOptions {
   /** The project root; paths in messages and banners are relative to it. */
@@ -28,7 +29,7 @@ export interface CompilerOptions {
   readonly configFile?: string;
   /** The lock to read instead of the one beside the config file (`toolgen mcp diff` checks against what servers list now). */
   readonly lockFile?: string;
-  /** The servers under `mcpServers` in that file, checked and sorted by name (the CLI reads them). */
+  /** The servers under `mcpServers` in that file, as declared, checked and sorted by name (the CLI reads them). */
   readonly mcpServers?: readonly DeclaredServer[];
   /** The agent frameworks under `adapters` in that file: each gets `adapters/<name>.ts` in the out dir. */
   readonly adapters?: readonly AdapterName[];
@@ -41,29 +42,6 @@ export interface CompilerOptions {
  */
 export const ADAPTER_NAMES = ['ai-sdk', 'langchain', 'openai-agents', 'mastra'] as const;
 export type AdapterName = (typeof ADAPTER_NAMES)[number];
-
-/**
- * A server under `mcpServers`, as the CLI's config reader hands it over: how it is started (stdio) or
- * reached (Streamable HTTP), `${NAME}` unread, a relative `cwd` made absolute against the config's folder.
- */
-export type DeclaredServer =
-  | {
-      readonly transport: 'stdio';
-      readonly name: string;
-      readonly command: string;
-      readonly args: readonly string[];
-      readonly env: Readonly<Record<string, string>>;
-      readonly cwd: string;
-      /** The largest answer it may send, in bytes, when the config sets one. */
-      readonly maxAnswerBytes?: number;
-    }
-  | {
-      readonly transport: 'http';
-      readonly name: string;
-      readonly url: string;
-      readonly headers: Readonly<Record<string, string>>;
-      readonly maxAnswerBytes?: number;
-    };
 
 /** The directory toolgen itself is installed in: its templates and schema are the defaults. */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

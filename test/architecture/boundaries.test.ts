@@ -49,7 +49,12 @@ function readModules(): SourceModule[] {
 }
 
 const modules = readModules();
-const area = (file: string) => file.split('/')[0]!.replace(/\.ts$/, '');
+/** A top folder of src, or a part of `remote/` (`remote/lock`): each side of the other servers is an area of its own. */
+const area = (file: string) => {
+  const [top, sub] = file.split('/');
+  return top === 'remote' && sub !== undefined && !sub.endsWith('.ts') ? `remote/${sub}` : top!.replace(/\.ts$/, '');
+};
+
 const stageOf = (file: string) =>
   file.startsWith('compiler/') ? (STAGES as readonly string[]).indexOf(file.split('/')[1]!) : -1;
 
@@ -88,28 +93,12 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
-  it('the MCP server uses only the public entry of the runtime, and the language', () => {
+  it('the MCP server (serve/, @toolgen/runtime/mcp) uses only the public entry of the runtime, and the language', () => {
     expect(
       violations(
         (from, to) =>
-          area(from) === 'mcp' && area(to) !== 'mcp' && area(to) !== 'language' && to !== 'runtime/index.ts',
+          area(from) === 'serve' && area(to) !== 'serve' && area(to) !== 'language' && to !== 'runtime/index.ts',
       ),
-    ).toEqual([]);
-  });
-
-  it('the MCP client (@toolgen/runtime/mcp-client) uses only the public entry of the runtime, and the language; nothing of the runtime imports it', () => {
-    expect(
-      violations(
-        (from, to) =>
-          area(from) === 'mcp-client' &&
-          area(to) !== 'mcp-client' &&
-          area(to) !== 'language' &&
-          to !== 'runtime/index.ts',
-      ),
-    ).toEqual([]);
-    // The runtime reaches servers through the RemoteServers it is handed: apps without remote tools never load the SDK.
-    expect(
-      violations((from, to) => area(to) === 'mcp-client' && ['runtime', 'language', 'mcp'].includes(area(from))),
     ).toEqual([]);
   });
 
@@ -165,44 +154,81 @@ describe('boundaries', () => {
     ).toEqual([]);
   });
 
-  it("the pull of other MCP servers (mcp-servers/) is the CLI's: it uses only the shared language, the lock's format and the MCP client's stdio transport and answer bound, only the CLI imports it (and project discovery its config reader), and only they import the MCP client package", () => {
-    const shared = (to: string) =>
-      area(to) === 'language' ||
-      area(to) === 'mcp-lock' ||
-      to === 'mcp-client/server-process.ts' ||
-      to === 'mcp-client/answer-bound.ts';
-    expect(violations((from, to) => area(from) === 'mcp-servers' && area(to) !== 'mcp-servers' && !shared(to))).toEqual(
-      [],
-    );
-    // The compiler's project discovery reads `mcpServers` with the pull's own reader, and nothing else of it.
-    const discovery = (from: string, to: string) =>
-      from === 'compiler/session/config-file.ts' && to === 'mcp-servers/config.ts';
+  /**
+   * The other servers toolgen calls (`remote/`), one part a side: what each part may import besides
+   * itself and the language, and which parts of toolgen may import it. An HTTP API pinned from an
+   * OpenAPI document joins these parts; it gets no folder of its own.
+   */
+  const REMOTE: Record<string, { readonly uses: (to: string) => boolean; readonly usedBy: readonly string[] }> = {
+    // What a server is: as written (the runtime's connections take it too), resolved, read from the config.
+    'remote/declare': { uses: (to) => to === 'remote/lock/format.ts', usedBy: ['compiler', 'cli'] },
+    // The lock: written by the pull, read by the compiler (and the language server, which watches it).
+    'remote/lock': { uses: () => false, usedBy: ['compiler', 'lsp', 'cli'] },
+    // The one connection layer: the pull and the app's connections both connect through it.
+    'remote/connect': { uses: (to) => area(to) === 'remote/declare', usedBy: [] },
+    // @toolgen/runtime/mcp-client: the app's connections, on the runtime's public entry only.
+    'remote/client': {
+      uses: (to) => to === 'runtime/index.ts' || ['remote/declare', 'remote/connect'].includes(area(to)),
+      usedBy: [],
+    },
+    // `toolgen mcp pull` and `diff`: the CLI's, printing as the CLI prints.
+    'remote/pull': {
+      uses: (to) =>
+        ['remote/declare', 'remote/lock', 'remote/connect'].includes(area(to)) ||
+        to === 'compiler/diagnostics/printable.ts',
+      usedBy: ['cli'],
+    },
+  };
+
+  it.each(Object.entries(REMOTE))('%s imports only what its side needs, and only its users import it', (part, rule) => {
+    expect(modules.some((module) => area(module.file) === part)).toBe(true);
+    expect(
+      violations((from, to) => area(from) === part && area(to) !== part && area(to) !== 'language' && !rule.uses(to)),
+    ).toEqual([]);
+    // Another part may import it when its own rule lets it (the pull uses the connection layer).
+    const user = (from: string, to: string) =>
+      rule.usedBy.includes(area(from)) || (REMOTE[area(from)]?.uses(to) ?? false);
+    expect(violations((from, to) => area(to) === part && area(from) !== part && !user(from, to))).toEqual([]);
+  });
+
+  it('nothing of the runtime, the language or the MCP server imports remote/: apps without remote tools never load the SDK', () => {
     expect(
       violations(
         (from, to) =>
-          area(to) === 'mcp-servers' && area(from) !== 'mcp-servers' && area(from) !== 'cli' && !discovery(from, to),
+          to.startsWith('remote/') && ['runtime', 'language', 'serve', 'dbos', 'studio'].includes(area(from)),
       ),
     ).toEqual([]);
+    expect(
+      modules.filter((module) => module.file.startsWith('remote/') && !area(module.file).startsWith('remote/')),
+    ).toEqual([]);
+  });
+
+  it('the compiler reads only what a server is and its pins, never connects', () => {
+    expect(
+      violations(
+        (from, to) =>
+          area(from) === 'compiler' &&
+          to.startsWith('remote/') &&
+          !['remote/declare', 'remote/lock'].includes(area(to)),
+      ),
+    ).toEqual([]);
+  });
+
+  it('only the connection layer and the client import the MCP client package', () => {
     const clients = modules.filter((module) =>
       module.packages.some((name) => name.startsWith('@modelcontextprotocol/client')),
     );
     expect(clients.length).toBeGreaterThan(0);
     expect(
       clients
-        .filter((module) => area(module.file) !== 'mcp-servers' && area(module.file) !== 'mcp-client')
+        .filter((module) => !['remote/connect', 'remote/client'].includes(area(module.file)))
         .map((module) => module.file),
     ).toEqual([]);
   });
 
-  it("the lock's format (mcp-lock/), which the pull writes and the compiler reads, uses only the language", () => {
-    expect(
-      violations((from, to) => area(from) === 'mcp-lock' && area(to) !== 'mcp-lock' && area(to) !== 'language'),
-    ).toEqual([]);
-    expect(modules.some((module) => module.file.startsWith('mcp-lock/'))).toBe(true);
-  });
-
   it('the language server (lsp/) reads projects through the compiler, the language and the lock format; only the CLI imports it, and only it speaks the protocol', () => {
-    const allowed = (to: string) => ['lsp', 'compiler', 'language', 'mcp-lock'].includes(area(to));
+    const allowed = (to: string) =>
+      ['lsp', 'compiler', 'language'].includes(area(to)) || to === 'remote/lock/format.ts';
     expect(violations((from, to) => area(from) === 'lsp' && !allowed(to))).toEqual([]);
     expect(violations((from, to) => area(to) === 'lsp' && area(from) !== 'lsp' && area(from) !== 'cli')).toEqual([]);
     const speakers = modules.filter((module) => module.packages.some((name) => name.startsWith('vscode-')));

@@ -24,8 +24,8 @@ describe.each([
   ['toolgen', 'src/index.ts'],
   ['@toolgen/runtime', 'src/runtime/index.ts'],
   ['@toolgen/runtime/agents', 'src/runtime/agents/index.ts'],
-  ['@toolgen/runtime/mcp', 'src/mcp/index.ts'],
-  ['@toolgen/runtime/mcp-client', 'src/mcp-client/index.ts'],
+  ['@toolgen/runtime/mcp', 'src/serve/index.ts'],
+  ['@toolgen/runtime/mcp-client', 'src/remote/client/index.ts'],
   ['@toolgen/runtime/dbos', 'src/dbos/index.ts'],
   ['@toolgen/runtime/studio', 'src/studio/index.ts'],
 ])('%s', (_, file) => {

@@ -207,13 +207,13 @@ describe('toolgen mcp pull and a lock it cannot read', () => {
     writeFileSync(lockFile(), '{ "lockfileVersion": 1, "servers": ');
     const some = toolgen(['mcp', 'pull', 'memory'], ENV);
     expect(some.status).toBe(1);
-    expect(some.stderr).toMatch(/^toolgen: cannot read toolgen\.mcp-lock\.json: it is not JSON \(/);
+    expect(some.stderr).toMatch(/^toolgen: cannot read toolgen\.mcp-lock\.json: it is not JSON: /);
     expect(some.stderr).toContain('Pull every server (npx toolgen mcp pull) to write it anew');
     writeFileSync(lockFile(), '{ "lockfileVersion": 2, "servers": {} }\n');
     const all = toolgen(['mcp', 'pull'], ENV);
     expect(all.status).toBe(1);
     expect(all.stderr.trim()).toBe(
-      'toolgen: cannot read toolgen.mcp-lock.json: its lockfileVersion is 2, written by a newer toolgen (this one writes 1)',
+      'toolgen: cannot read toolgen.mcp-lock.json: its lockfileVersion is 2, written by a newer toolgen (this one reads 1)',
     );
     expect(lockText()).toBe('{ "lockfileVersion": 2, "servers": {} }\n');
   });

@@ -23,7 +23,7 @@ function project(): { root: string; pids: () => number[] } {
   writeFileSync(path.join(root, 'toolgen.config.yaml'), 'outDir: generated\n');
   writeFileSync(path.join(root, 'servers/tools.json'), JSON.stringify({ tools: [{ name: 'echo' }] }));
   const runtime = pathToFileURL(path.join(SRC, 'runtime/index.ts')).href;
-  const client = pathToFileURL(path.join(SRC, 'mcp-client/index.ts')).href;
+  const client = pathToFileURL(path.join(SRC, 'remote/client/index.ts')).href;
   writeFileSync(
     path.join(root, 'index.mjs'),
     `import { defineRemoteTool, defineTool, ToolRegistry } from '${runtime}';

@@ -62,7 +62,7 @@ mcpServers:
   const echo = [{ name: 'echo', inputSchema: { type: 'object' } }];
   writeFileSync(path.join(root, 'toolgen.mcp-lock.json'), pinnedLock({ hostile: echo, echoing: echo }));
   const runtime = pathToFileURL(path.join(ROOT, 'dist/runtime/index.js')).href;
-  const client = pathToFileURL(path.join(ROOT, 'dist/mcp-client/index.js')).href;
+  const client = pathToFileURL(path.join(ROOT, 'dist/remote/client/index.js')).href;
   writeFileSync(
     path.join(root, 'index.mjs'),
     `import { defineRemoteTool, defineTool, ToolRegistry } from '${runtime}';

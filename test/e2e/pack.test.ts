@@ -715,7 +715,9 @@ describe('the packed packages, installed into a fresh app as the README says', (
     const runtimeSources = listFiles(path.join(REPO, 'src'))
       .filter(
         (file) =>
-          /^(runtime|language|mcp|mcp-client|dbos|studio)\//.test(file) &&
+          /^((runtime|language|serve|remote\/client|remote\/connect|dbos|studio)\/|remote\/declare\/spec\.ts$)/.test(
+            file,
+          ) &&
           file.endsWith('.ts') &&
           !file.endsWith('.d.ts'),
       )
@@ -727,7 +729,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(
       runtime.files.filter(
         (file) =>
-          !/^(package\.json|README\.md|dist\/(runtime|language|mcp|mcp-client|dbos|studio)\/.+\.(js|d\.ts))$/.test(
+          !/^(package\.json|README\.md|dist\/((runtime|language|serve|remote\/client|remote\/connect|dbos|studio)\/.+|remote\/declare\/spec)\.(js|d\.ts))$/.test(
             file,
           ),
       ),

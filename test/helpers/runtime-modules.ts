@@ -9,7 +9,7 @@ const repo = path.resolve(import.meta.dirname, '../..');
 /** What generated code imports, and the source file each is in this repository. */
 export const RUNTIME_MODULES: Readonly<Record<string, string>> = {
   '@toolgen/runtime': path.join(repo, 'src/runtime/index.ts'),
-  '@toolgen/runtime/mcp-client': path.join(repo, 'src/mcp-client/index.ts'),
+  '@toolgen/runtime/mcp-client': path.join(repo, 'src/remote/client/index.ts'),
 };
 
 /** tsconfig `paths` for them. */

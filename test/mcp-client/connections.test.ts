@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { McpServers } from '../../src/mcp-client/index.js';
+import { McpServers } from '../../src/remote/client/index.js';
 import { defineRemoteTool, defineTool, type ToolDefinition } from '../../src/runtime/index.js';
 import { chain, step } from '../helpers/runtime.js';
 import {
@@ -126,7 +126,7 @@ describe('one connection per server', () => {
     const outcome = await call;
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'execution', code: 'MCP_CONNECTION_CLOSED' } });
     expect(!outcome.ok && outcome.error.message).toMatch(
-      /^the connection to MCP server 'fixture' closed: the server was stopped by SIGKILL before it answered tools\/call of 'slow'/,
+      /^the connection to MCP server 'fixture' closed: the server was killed by SIGKILL before it answered tools\/call of 'slow'/,
     );
     expect(await executor.call(echo, { text: 'again' })).toEqual({ ok: true, output: { text: 'again' } });
   });

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 import { defineTool, ToolRegistry } from '../../src/runtime/index.js';
 import { fixtureServer, tempDir } from './helpers.js';
 
@@ -31,7 +31,7 @@ it('exits once the registry is closed, after calls over stdio and HTTP', async (
   const fixture = fixtureServer(dir, [{ name: 'echo' }]);
   const app = path.join(dir, 'app.mts');
   const runtime = pathToFileURL(path.join(SRC, 'runtime/index.ts')).href;
-  const client = pathToFileURL(path.join(SRC, 'mcp-client/index.ts')).href;
+  const client = pathToFileURL(path.join(SRC, 'remote/client/index.ts')).href;
   writeFileSync(
     app,
     `import { AuditContext, ChainExecutor, defineRemoteTool, ToolRegistry } from '${runtime}';

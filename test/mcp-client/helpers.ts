@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { McpServers, type McpServerSpec, type McpServersOptions } from '../../src/mcp-client/index.js';
+import { McpServers, type McpServerSpec, type McpServersOptions } from '../../src/remote/client/index.js';
 import {
   AuditContext,
   ChainExecutor,

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpServers } from '../../src/mcp-client/index.js';
-import { serveHttp, staticTokens, type HttpServerHandle } from '../../src/mcp/index.js';
+import { McpServers } from '../../src/remote/client/index.js';
+import { serveHttp, staticTokens, type HttpServerHandle } from '../../src/serve/index.js';
 import {
   defineRemoteTool,
   defineTool,

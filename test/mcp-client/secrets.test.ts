@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 import { defineRemoteTool, defineTool, FileRunStore, ToolRegistry } from '../../src/runtime/index.js';
 import { chain, step } from '../helpers/runtime.js';
 import { remoteExecutor, tempDir } from './helpers.js';

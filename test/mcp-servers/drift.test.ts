@@ -1,7 +1,7 @@
 /** Drift between a pinned server and what it lists now: by hash, reported by field, in a stable order. */
 import { describe, expect, it } from 'vitest';
-import { serverDrift, hasDrift } from '../../src/mcp-servers/drift.js';
-import { lockedTool, type LockedServer } from '../../src/mcp-servers/lock.js';
+import { serverDrift, hasDrift } from '../../src/remote/lock/drift.js';
+import { lockedTool, type LockedServer } from '../../src/remote/lock/lock.js';
 
 const server = (...tools: { name: string; [field: string]: unknown }[]): LockedServer => ({
   serverInfo: { name: 'notes', version: '1.0.0' },

@@ -1,7 +1,7 @@
 /** The lock's text and hashes: canonical JSON, a hash anyone can recompute, and what a reader refuses. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, lockedTool, lockText, nextLock, parseLock } from '../../src/mcp-servers/lock.js';
+import { canonicalJson, lockedTool, lockText, nextLock, parseLock } from '../../src/remote/lock/lock.js';
 
 describe('canonicalJson', () => {
   it.each([

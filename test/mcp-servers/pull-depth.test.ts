@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StdioServerConfig } from '../../src/mcp-servers/config.js';
-import { pullServer } from '../../src/mcp-servers/pull.js';
+import { pullServer } from '../../src/remote/pull/pull.js';
+import { describeFailure } from '../../src/remote/pull/report.js';
 
 const DEEP = path.join(import.meta.dirname, 'fixtures/deep-server.mjs');
 
@@ -14,12 +14,9 @@ const pull = (levels: number, nesting = 'not') =>
   pullServer(
     {
       name: 'deep',
-      transport: 'stdio',
-      command: process.execPath,
-      args: [DEEP, String(levels), nesting],
-      env: {},
-      cwd: import.meta.dirname,
-    } satisfies StdioServerConfig,
+      spec: { command: process.execPath, args: [DEEP, String(levels), nesting] },
+      root: import.meta.dirname,
+    },
     { timeoutSeconds: 20, env: process.env, clientVersion: '0.0.0' },
   );
 
@@ -33,10 +30,24 @@ describe('a pull of a tool nested deep', () => {
     [65, "its tool 'deep' nests its inputSchema more than 64 levels deep, deeper than toolgen pins"],
     [1000, "its tool 'deep' nests its inputSchema more than 64 levels deep, deeper than toolgen pins"],
     [65, "its tool 'deep' nests its inputSchema more than 64 levels deep, deeper than toolgen pins", 'properties'],
-    // The MCP client overflows its stack reading it: said as plainly.
-    [20_001, 'its answer nests too deep to read (toolgen pins at most 64 levels)', 'properties'],
   ])('refuses one %i levels deep, saying so', async (levels, message, nesting = 'not') => {
     const result = await pull(levels, nesting);
-    expect(result.ok ? null : result.failure).toEqual({ kind: 'protocol', stage: 'tools/list', message, stderr: [] });
+    expect(result.ok ? null : result.failure).toEqual({
+      kind: 'protocol',
+      sdkCode: null,
+      stage: 'tools/list',
+      message,
+      stderr: [],
+    });
+  });
+
+  it('refuses one the MCP client cannot read (it overflows its stack), saying so plainly', async () => {
+    const result = await pull(20_001, 'properties');
+    expect(result.ok ? null : result.failure).toEqual({ kind: 'too-deep', stage: 'tools/list', stderr: [] });
+    const server = { name: 'deep', spec: { command: 'node' }, root: '/' };
+    expect(describeFailure(server, result.ok ? (null as never) : result.failure, 20)).toEqual([
+      "toolgen: cannot pull 'deep' (node): tools/list failed: its answer nests too deep to read (toolgen pins at most 64 levels)",
+      '  (it wrote nothing to stderr)',
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { serveHttp, sha256, staticTokens, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, sha256, staticTokens, type HttpServerHandle } from '../../src/serve/index.js';
 import type { AuditRecord } from '../../src/runtime/index.js';
 
 describe('serveHttp with bearer tokens', () => {

@@ -5,7 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 import { defineTool, ToolRegistry, type ExpressionBudget } from '../../src/runtime/index.js';
 import { chain, step, tool } from '../helpers/runtime.js';
 

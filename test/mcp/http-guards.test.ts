@@ -10,8 +10,8 @@ import { connect as connectSocket, type Socket } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
-import { MAX_BODY_DEPTH } from '../../src/mcp/body.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
+import { MAX_BODY_DEPTH } from '../../src/serve/body.js';
 
 const servers: HttpServerHandle[] = [];
 const sockets: Socket[] = [];

@@ -7,7 +7,7 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 import { createTestClock } from '../../src/runtime/index.js';
 
 const servers: HttpServerHandle[] = [];

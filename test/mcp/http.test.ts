@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, generatedTools } from '../../generated/index.js';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 import { defineTool, ToolRegistry, type AuditRecord } from '../../src/runtime/index.js';
 import { deferred } from '../helpers/steps.js';
 

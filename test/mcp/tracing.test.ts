@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 
 let server: HttpServerHandle | undefined;
 let client: Client | undefined;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { serveHttp, type HttpServerHandle } from '../../src/mcp/index.js';
+import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
 import { FileRunStore, type RunStore } from '../../src/runtime/index.js';
 
 const transfer = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 5000 };

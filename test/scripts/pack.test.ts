@@ -168,8 +168,8 @@ describe('the runtime package', () => {
         'runtime/index.js',
         'runtime/index.d.ts',
         'language/plan.js',
-        'mcp/index.js',
-        'mcp-client/index.js',
+        'serve/index.js',
+        'remote/client/index.js',
       ]),
     );
   });

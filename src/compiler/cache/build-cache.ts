@@ -26,7 +26,7 @@ import type { HandlerCheck } from '../resolve/handler-check.js';
 import type { PlannedFile } from '../write/files.js';
 import { resolveModuleFile, type HandlerExports } from '../resolve/handlers.js';
 import { contentHash } from './hash.js';
-import { LOCK_FILE } from '../../mcp-lock/format.js';
+import { LOCK_FILE } from '../../remote/lock/format.js';
 
 /** Bumped when the file's shape changes: an older file is then a miss. */
 export const CACHE_FORMAT = 2;

@@ -6,10 +6,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LOCK_FILE } from '../../mcp-lock/format.js';
+import type { DeclaredServer } from '../../remote/declare/spec.js';
+import { LOCK_FILE, notJson } from '../../remote/lock/format.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { shownPath } from '../layout.js';
-import type { DeclaredServer } from '../options.js';
 import { locatableSource } from './load.js';
 import type { TextOverlay } from './overlay.js';
 import type { SourceFile } from './source.js';
@@ -125,7 +125,7 @@ export function parseLockText(source: SourceFile): LoadedLock {
     // V8 says where: "… in JSON at position 42"; at the end of the text it says nothing.
     const position = /at position (\d+)/.exec(message);
     const offset = position ? Number(position[1]) : source.text.length;
-    const reason = `it is not JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`;
+    const reason = notJson(message.replace(/ in JSON at position \d+.*$/, ''));
     return { source, value: undefined, diagnostics: [lockProblem(source, reason, offset)] };
   }
 }

@@ -1,14 +1,12 @@
 /**
  * Stage 5 for the tools of other MCP servers: each pinned server becomes the unit of its module (its
  * tools' pins, verbatim, and their names), and the declared servers the unit of `mcp-servers.ts`,
- * each as the config writes it: `${NAME}` unread (it is read when connecting), a `cwd` relative to
- * the config file's folder and left out when it is that folder, empty lists and maps left out.
+ * each as declared (`McpServerSpec`, in the one spelling `remote/declare/config.ts` gives it): `${NAME}`
+ * unread (it is read when connecting), a `cwd` relative to the config file's folder.
  */
-import path from 'node:path';
 import type { JsonValue } from '../../language/json.js';
 import { mcpServersPath, serverModulePath, shownPath } from '../layout.js';
 import { deriveNames } from '../names.js';
-import type { DeclaredServer } from '../options.js';
 import type { Catalogue } from '../resolve/catalogue.js';
 import type { McpPins } from '../validate/mcp-pins.js';
 import type { IndexedServer, LoweredMcpServers, LoweredServer } from './unit.js';
@@ -52,34 +50,13 @@ export function lowerRemote(
     const slug = deriveNames(name).fileSlug;
     return { name, slug, path: serverModulePath(ctx.outDir, slug), source, tools };
   });
-  const folder = path.dirname(pins.config.absolutePath);
   return {
     servers,
     mcpServers: {
       path: mcpServersPath(ctx.outDir),
       source: shownPath(ctx.root, pins.config.absolutePath),
-      servers: Object.fromEntries(pins.declared.map((server) => [server.name, specOf(server, folder)])),
+      servers: Object.fromEntries(pins.declared.map((server) => [server.name, server.spec as JsonValue])),
     },
     index: servers.map((server) => ({ slug: server.slug, tools: server.tools })),
-  };
-}
-
-/** A declared server as the config writes it. */
-function specOf(server: DeclaredServer, folder: string): JsonValue {
-  const bound: Record<string, JsonValue> =
-    server.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: server.maxAnswerBytes };
-  if (server.transport === 'http')
-    return {
-      url: server.url,
-      ...(Object.keys(server.headers).length > 0 ? { headers: { ...server.headers } } : {}),
-      ...bound,
-    };
-  const cwd = path.relative(folder, server.cwd).split(path.sep).join('/');
-  return {
-    command: server.command,
-    ...(server.args.length > 0 ? { args: [...server.args] } : {}),
-    ...(Object.keys(server.env).length > 0 ? { env: { ...server.env } } : {}),
-    ...(cwd === '' ? {} : { cwd }),
-    ...bound,
   };
 }

@@ -4,7 +4,7 @@
  * checks can read entries without a cycle.
  */
 import type { JsonSchema } from '../../language/json.js';
-import type { LockedTool } from '../../mcp-lock/format.js';
+import type { LockedTool } from '../../remote/lock/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import type { ParameterDoc, ToolDocument } from '../model.js';
 import type { DerivedNames } from '../names.js';

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { isPlainObject } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { readServers, type McpServerConfig } from '../../mcp-servers/config.js';
+import { readServers } from '../../remote/declare/config.js';
+import type { DeclaredServer } from '../../remote/declare/spec.js';
 import { ADAPTER_NAMES, defaultOptions, type AdapterName, type CompilerOptions } from '../options.js';
 import type { TextOverlay } from '../load/overlay.js';
 
@@ -26,7 +27,7 @@ export interface ProjectConfig {
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   /** The servers of `mcpServers`, sorted by name (`toolgen mcp pull`). */
-  readonly mcpServers?: readonly McpServerConfig[];
+  readonly mcpServers?: readonly DeclaredServer[];
   /** The agent frameworks of `adapters`, in its order. */
   readonly adapters?: readonly AdapterName[];
 }

@@ -9,7 +9,7 @@
  * settings (dirs, globs) are those the session was opened with.
  */
 import path from 'node:path';
-import { LOCK_FILE } from '../../mcp-lock/format.js';
+import { LOCK_FILE } from '../../remote/lock/format.js';
 import { Compiler } from '../incremental.js';
 import type { TextOverlay } from '../load/overlay.js';
 import type { HeldBuild } from '../pipeline.js';

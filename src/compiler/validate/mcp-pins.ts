@@ -10,17 +10,19 @@ import { isPlainObject } from '../../language/json.js';
 import { forgetValidator, schemaRefusal, schemaSurelyCompiles } from '../../language/validation.js';
 import {
   byCodeUnits,
-  LOCKFILE_VERSION,
+  lockServers,
   MAX_PIN_DEPTH,
   pinTooDeep,
+  serverProblem,
   toolHash,
   type LockedTool,
-} from '../../mcp-lock/format.js';
+  type LockProblem,
+} from '../../remote/lock/format.js';
+import type { DeclaredServer } from '../../remote/declare/spec.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { printable } from '../diagnostics/printable.js';
 import { MCP_CLIENT_PACKAGE, type LoadedMcp } from '../load/mcp.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
-import type { DeclaredServer } from '../options.js';
 
 /** One tool as the lock pins it, with where. */
 export interface PinnedTool {
@@ -75,7 +77,7 @@ export function validatePins(loaded: LoadedMcp): McpPins {
     for (const name of declared.keys()) unusableServers.add(name);
     return pins;
   }
-  const servers = lock ? lockServers(lock.value, lock.source, diagnostics) : {};
+  const servers = lock ? lockServersOf(lock.value, lock.source, diagnostics) : {};
   if (servers === null) {
     for (const name of declared.keys()) unusableServers.add(name);
     return pins;
@@ -125,14 +127,14 @@ function serverPins(
   diagnostics: Diagnostic[],
 ): { sound: PinnedTool[]; unsound: string[] } | null {
   const at: YamlPath = ['servers', name];
-  if (!isPlainObject(server) || !isPlainObject(server['serverInfo']) || !isPlainObject(server['tools'])) {
-    const problem = `its server '${name}' has no serverInfo and tools`;
-    diagnostics.push(diagnostic('LOCK_INVALID', { problem }, source.locate(at)));
+  const problem = serverProblem(name, server);
+  if (problem) {
+    diagnostics.push(lockInvalid(problem, source));
     return null;
   }
   const sound: PinnedTool[] = [];
   const unsound: string[] = [];
-  for (const [tool, pin] of Object.entries(server['tools'])) {
+  for (const [tool, pin] of Object.entries((server as { tools: Record<string, unknown> }).tools)) {
     const found = pinProblem(name, tool, pin, [...at, 'tools', tool], source);
     if (found) {
       diagnostics.push(found);
@@ -143,23 +145,15 @@ function serverPins(
 }
 
 /** The lock's servers, or null when the lock as a whole cannot be read (reported). */
-function lockServers(value: unknown, source: SourceFile, diagnostics: Diagnostic[]): Record<string, unknown> | null {
-  const problem = (text: string, at: YamlPath) => {
-    diagnostics.push(diagnostic('LOCK_INVALID', { problem: text }, source.locate(at)));
-    return null;
-  };
-  if (!isPlainObject(value)) return problem('it is not a JSON object', []);
-  const version = value['lockfileVersion'];
-  if (typeof version === 'number' && version > LOCKFILE_VERSION)
-    return problem(
-      `its lockfileVersion is ${version}, written by a newer toolgen (this one reads ${LOCKFILE_VERSION})`,
-      ['lockfileVersion'],
-    );
-  if (version !== LOCKFILE_VERSION)
-    return problem(`it has no lockfileVersion ${LOCKFILE_VERSION}`, ['lockfileVersion']);
-  const servers = value['servers'];
-  if (!isPlainObject(servers)) return problem("its 'servers' is not an object", ['servers']);
-  return servers;
+function lockServersOf(value: unknown, source: SourceFile, diagnostics: Diagnostic[]): Record<string, unknown> | null {
+  const read = lockServers(value);
+  if ('servers' in read) return read.servers;
+  diagnostics.push(lockInvalid(read, source));
+  return null;
+}
+
+function lockInvalid(problem: LockProblem, source: SourceFile): Diagnostic {
+  return diagnostic('LOCK_INVALID', { problem: problem.problem }, source.locate([...problem.at]));
 }
 
 /** What makes a tool's pin unusable: not what a pull writes, or not what its hash says. */

@@ -5,4 +5,5 @@
  * calls no remote tool never loads the MCP SDK. It builds on the runtime's public API only.
  */
 export { McpServers } from './servers.js';
-export type { McpServerSpec, McpServersOptions } from './spec.js';
+export type { McpServersOptions } from './servers.js';
+export type { McpServerSpec } from '../declare/spec.js';

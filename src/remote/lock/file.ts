@@ -26,8 +26,7 @@ export async function readLockFile(file: string): Promise<ReadLock> {
     return { kind: 'unreadable', problem: (error as Error).message, newer: false };
   }
   const parsed = parseLock(text);
-  if ('problem' in parsed)
-    return { kind: 'unreadable', problem: parsed.problem, newer: parsed.problem.includes('newer toolgen') };
+  if ('problem' in parsed) return { kind: 'unreadable', problem: parsed.problem, newer: parsed.newer === true };
   return { kind: 'lock', lock: parsed.lock, text };
 }
 

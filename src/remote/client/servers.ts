@@ -4,12 +4,23 @@
  * `generated/mcp-servers.ts` and the app's overrides; the registry's `close()` closes it.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { closestName } from '../language/suggest.js';
-import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../runtime/index.js';
-import { packageVersion } from '../language/package-version.js';
-import { DEFAULT_MAX_ANSWER_BYTES } from './answer-bound.js';
+import { closestName } from '../../language/suggest.js';
+import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../../runtime/index.js';
+import { packageVersion } from '../../language/package-version.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../connect/answer-bound.js';
+import { resolveServer, type McpServerSpec } from '../declare/spec.js';
 import { ServerConnection } from './connection.js';
-import type { McpServerSpec, McpServersOptions } from './spec.js';
+
+export interface McpServersOptions {
+  /** Replaces a server's connection at run time (a production URL, credentials, another command), by name. */
+  readonly mcpServers?: Readonly<Record<string, McpServerSpec>>;
+  /** What a relative `cwd` is relative to: the folder of toolgen.config.yaml. Default: process.cwd(). */
+  readonly root?: string;
+  /** Where `${NAME}` in args, env, headers and url is read from when connecting. Default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The largest answer a server without its own `maxAnswerBytes` may send, in bytes. Default 8 MiB (`DEFAULT_MAX_ANSWER_BYTES`). */
+  readonly maxAnswerBytes?: number;
+}
 
 /**
  * The connections to the servers remote tools are called on.
@@ -24,15 +35,15 @@ export class McpServers implements RemoteServers {
   readonly #connections = new Map<string, ServerConnection>();
 
   constructor(specs: Readonly<Record<string, McpServerSpec>>, options: McpServersOptions = {}) {
-    const around = {
-      root: options.root ?? process.cwd(),
-      env: options.env ?? process.env,
-      maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-    };
+    const root = options.root ?? process.cwd();
+    const env = options.env ?? process.env;
+    const bound = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     const version = packageVersion();
     const all = { ...specs, ...options.mcpServers };
-    for (const name of Object.keys(all).sort())
-      this.#connections.set(name, new ServerConnection(name, all[name]!, around, version));
+    for (const name of Object.keys(all).sort()) {
+      const server = resolveServer({ name, spec: all[name]!, root }, bound);
+      this.#connections.set(name, new ServerConnection(server, env, version));
+    }
   }
 
   /** The servers' names, sorted. */

@@ -4,21 +4,25 @@
  * time (keys sorted at every depth, two-space indent, a final newline, no timestamps), so that a pull
  * that found nothing new leaves the file byte for byte as it was, and a diff shows only what changed.
  */
-import { isPlainObject } from '../language/json.js';
+import { isPlainObject } from '../../language/json.js';
 import {
   canonicalJson,
   LOCKFILE_VERSION,
   MAX_PIN_DEPTH,
   pinTooDeep,
+  lockServers,
+  notJson,
+  serverProblem,
   toolHash,
   type Lock,
   type LockedServer,
   type LockedTool,
-} from '../mcp-lock/format.js';
+  type LockProblem,
+} from './format.js';
 
-// The format is shared with the compiler, which reads the lock: it lives in mcp-lock/.
-export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from '../mcp-lock/format.js';
-export type { Lock, LockedServer, LockedTool } from '../mcp-lock/format.js';
+// The format is shared with the compiler, which reads the lock: it lives in format.ts.
+export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from './format.js';
+export type { Lock, LockedServer, LockedTool } from './format.js';
 
 /** The fields of a listed tool that are pinned; anything else a server sends (`_meta`, `icons`) is not. */
 const PINNED = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
@@ -56,32 +60,30 @@ export function lockText(lock: Lock): string {
 }
 
 /**
- * A lock read back: the lock, or why it cannot be used.
+ * A lock read back: the lock, or why it cannot be used (as the build words it, `lockServers`).
  *
  * @example parseLock('{"lockfileVersion":1,"servers":{}}') // { lock: { lockfileVersion: 1, servers: {} } }
  */
-export function parseLock(text: string): { lock: Lock } | { problem: string } {
+export function parseLock(text: string): { lock: Lock } | LockProblem {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { problem: `it is not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: notJson(error instanceof Error ? error.message : String(error)), at: [] };
   }
-  if (!isPlainObject(value)) return { problem: 'it is not a JSON object' };
-  const version = value['lockfileVersion'];
-  if (typeof version === 'number' && version > LOCKFILE_VERSION)
-    return { problem: `its lockfileVersion is ${version}, written by a newer toolgen (this one writes 1)` };
-  if (version !== LOCKFILE_VERSION) return { problem: 'it has no lockfileVersion 1' };
-  const servers = value['servers'];
-  if (!isPlainObject(servers)) return { problem: "its 'servers' is not an object" };
-  for (const [name, server] of Object.entries(servers)) {
-    if (!isPlainObject(server) || !isPlainObject(server['tools']) || !isPlainObject(server['serverInfo']))
-      return { problem: `its server '${name}' has no serverInfo and tools` };
+  const read = lockServers(value);
+  if ('problem' in read) return read;
+  for (const [name, server] of Object.entries(read.servers)) {
+    const problem = serverProblem(name, server);
+    if (problem) return problem;
     // Before anything recurses into a pin (writing the lock again, comparing fields).
-    for (const [tool, pin] of Object.entries(server['tools'])) {
+    for (const [tool, pin] of Object.entries((server as { tools: Record<string, unknown> }).tools)) {
       const deep = isPlainObject(pin) ? pinTooDeep(pin) : null;
       if (deep)
-        return { problem: `its pin of '${name}/${tool}' nests its ${deep[0]} more than ${MAX_PIN_DEPTH} levels deep` };
+        return {
+          problem: `its pin of '${name}/${tool}' nests its ${deep[0]} more than ${MAX_PIN_DEPTH} levels deep`,
+          at: ['servers', name, 'tools', tool, ...deep],
+        };
     }
   }
   return { lock: value as unknown as Lock };

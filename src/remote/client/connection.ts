@@ -12,28 +12,23 @@
  * rather than a timeout, so it is set to its maximum. Opening a connection is bounded on its own
  * (`CONNECT_TIMEOUT_MS`): it serves every caller, so no one caller's signal stops it.
  */
-import { Client, SdkError, SdkErrorCode, SdkHttpError, type CallToolResult } from '@modelcontextprotocol/client';
-import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../runtime/index.js';
-import { redact, type ReadVariable } from '../language/variables.js';
-import { callFailure, connectFailure } from './failures.js';
-import { ProcessNotRunning } from './server-process.js';
-import type { McpServerSpec } from './spec.js';
-import { transportFor, type ServerTransport, type Surroundings } from './transport.js';
+import { SdkError, SdkErrorCode, SdkHttpError, type CallToolResult, type Client } from '@modelcontextprotocol/client';
+import { RemoteCallError, type RemoteCall, type RemoteToolResult } from '../../runtime/index.js';
+import { redact } from '../../language/variables.js';
+import { failureOf } from '../connect/classify.js';
+import { redactFailure } from '../connect/failures.js';
+import { ProcessNotRunning } from '../connect/server-process.js';
+import { closeSession, openSession, type Session as OpenSession } from '../connect/session.js';
+import type { ResolvedServer } from '../declare/spec.js';
+import { callError } from './errors.js';
 
 /** How long a server has to answer `initialize`. */
 export const CONNECT_TIMEOUT_MS = 30_000;
-/** How long closing waits for an HTTP server to end the session. */
-const TERMINATE_WAIT_MS = 1000;
 /** The longest timer Node keeps (about 24.8 days): the SDK's request timeout, so that it never fires first. */
 const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 
 /** An open client session, until it is lost. */
-interface Session {
-  readonly client: Client;
-  readonly transport: ServerTransport;
-  readonly attributes: Readonly<Record<string, string | number>>;
-  /** The values `${NAME}` was read as: redacted from failures and from a tool's error text. */
-  readonly secrets: readonly ReadVariable[];
+interface Session extends OpenSession {
   lost: boolean;
 }
 
@@ -49,11 +44,15 @@ export class ServerConnection {
   readonly #closing = new AbortController();
 
   constructor(
-    readonly name: string,
-    readonly spec: McpServerSpec,
-    readonly around: Surroundings,
+    readonly server: ResolvedServer,
+    /** Where `${NAME}` is read from. */
+    readonly env: Readonly<Record<string, string | undefined>>,
     readonly clientVersion: string,
   ) {}
+
+  get name(): string {
+    return this.server.name;
+  }
 
   /** One tools/call; rejects with a `RemoteCallError`. Sent at most twice, the second time only on a new session. */
   async callTool(call: RemoteCall): Promise<RemoteToolResult> {
@@ -62,12 +61,11 @@ export class ServerConnection {
       try {
         return await request(session, call);
       } catch (error) {
-        if (sent > 0 || call.signal.aborted || !neverReached(error))
-          throw callFailure(
-            { name: this.name, spec: this.spec, transport: session.transport, secrets: session.secrets },
-            error,
-            what(call),
-          );
+        if (sent > 0 || call.signal.aborted || !neverReached(error)) {
+          if (error instanceof RemoteCallError) throw error;
+          const failure = redactFailure(failureOf(error, session.transport, { endedFirst: false }), session.secrets);
+          throw callError(this.server, failure, what(call), CONNECT_TIMEOUT_MS);
+        }
         this.#lose(session);
       }
     }
@@ -98,7 +96,7 @@ export class ServerConnection {
     this.#current = null;
     this.#open = null;
     const session = await current?.catch(() => null);
-    if (session) await closeSession(session);
+    if (session) await endSession(session);
     await Promise.all(this.#closings);
   }
 
@@ -119,21 +117,22 @@ export class ServerConnection {
   }
 
   async #connect(): Promise<Session> {
-    const { transport, attributes, secrets } = transportFor(this.name, this.spec, this.around);
-    const client = new Client({ name: 'toolgen', version: this.clientVersion });
-    try {
-      await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS, signal: this.#closing.signal });
-    } catch (error) {
-      await client.close().catch(() => {});
+    const opened = await openSession(this.server, {
+      env: this.env,
+      clientVersion: this.clientVersion,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+      signal: this.#closing.signal,
+    });
+    if ('failure' in opened)
       throw this.#closed
         ? new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed while it opened`)
-        : connectFailure({ name: this.name, spec: this.spec, transport, secrets }, error, CONNECT_TIMEOUT_MS);
-    }
-    const session: Session = { client, transport, attributes, secrets, lost: false };
+        : callError(this.server, opened.failure, 'initialize', CONNECT_TIMEOUT_MS);
+    const session: Session = { ...opened.session, lost: false };
     if (this.#closed) {
-      await closeSession(session);
+      await endSession(session);
       throw new RemoteCallError('MCP_CLOSED', `the connection to MCP server '${this.name}' was closed while it opened`);
     }
+    const { client } = session;
     client.onclose = () => this.#lose(session);
     this.#open = session;
     return session;
@@ -147,7 +146,7 @@ export class ServerConnection {
       this.#open = null;
       this.#current = null;
     }
-    const closing = closeSession(session);
+    const closing = endSession(session);
     this.#closings.add(closing);
     void closing.then(() => this.#closings.delete(closing));
   }
@@ -185,17 +184,10 @@ function what(call: RemoteCall): string {
   return `tools/call of '${call.tool}'`;
 }
 
-async function closeSession(session: Session): Promise<void> {
+/** Closes a session for good: it is lost, so that its client's close does not lose it again. */
+async function endSession(session: Session): Promise<void> {
   session.lost = true;
-  const { transport } = session;
-  // An HTTP session is ended on the server too (a server that does not keep sessions answers 405),
-  // within a second: closing the client then aborts a request that hangs.
-  if ('terminateSession' in transport)
-    await Promise.race([
-      transport.terminateSession().catch(() => {}),
-      new Promise((resolve) => setTimeout(resolve, TERMINATE_WAIT_MS).unref()),
-    ]);
-  await session.client.close().catch(() => {});
+  await closeSession(session);
 }
 
 /** The promise, or a rejection with the signal's reason once it aborts (the executor has stopped waiting by then). */

@@ -1,11 +1,11 @@
 /**
  * The format of `toolgen.mcp-lock.json`, shared by `toolgen mcp pull` (which writes it) and the
- * compiler (which checks steps against it): its name, its shape, and the hash that tells a pin as
- * pulled from one edited by hand. A home of its own, so that neither side imports the other, and not
+ * compiler (which checks steps against it): its name, its shape and the checks of it both make (so
+ * both word a problem alike), and the hash that tells a pin as pulled from one edited by hand. Not
  * the language: the runtime has no use for it (and does not ship it).
  */
 import { createHash } from 'node:crypto';
-import { isPlainObject } from '../language/json.js';
+import { isPlainObject } from '../../language/json.js';
 
 export const LOCK_FILE = 'toolgen.mcp-lock.json';
 export const LOCKFILE_VERSION = 1;
@@ -31,6 +31,50 @@ export interface LockedServer {
 export interface Lock {
   readonly lockfileVersion: typeof LOCKFILE_VERSION;
   readonly servers: Readonly<Record<string, LockedServer>>;
+}
+
+/** What makes a lock unusable, and where in it (a path from its top). */
+export interface LockProblem {
+  readonly problem: string;
+  readonly at: readonly (string | number)[];
+  /** Written by a newer toolgen: pulling anew would lose what it pins. */
+  readonly newer?: boolean;
+}
+
+/**
+ * Why a lock's text is not JSON, from what JSON.parse said.
+ *
+ * @example notJson('Unexpected end of JSON input') // 'it is not JSON: Unexpected end of JSON input'
+ */
+export function notJson(message: string): string {
+  return `it is not JSON: ${message}`;
+}
+
+/**
+ * The servers of a lock as JSON.parse read it, or why the lock as a whole cannot be read.
+ *
+ * @example lockServers({ lockfileVersion: 2, servers: {} }) // { problem: 'its lockfileVersion is 2, …', at: ['lockfileVersion'], newer: true }
+ */
+export function lockServers(value: unknown): { servers: Record<string, unknown> } | LockProblem {
+  if (!isPlainObject(value)) return { problem: 'it is not a JSON object', at: [] };
+  const version = value['lockfileVersion'];
+  if (typeof version === 'number' && version > LOCKFILE_VERSION)
+    return {
+      problem: `its lockfileVersion is ${version}, written by a newer toolgen (this one reads ${LOCKFILE_VERSION})`,
+      at: ['lockfileVersion'],
+      newer: true,
+    };
+  if (version !== LOCKFILE_VERSION)
+    return { problem: `it has no lockfileVersion ${LOCKFILE_VERSION}`, at: ['lockfileVersion'] };
+  const servers = value['servers'];
+  if (!isPlainObject(servers)) return { problem: "its 'servers' is not an object", at: ['servers'] };
+  return { servers };
+}
+
+/** What is wrong with a server's entry (not what a pull writes), or null. */
+export function serverProblem(name: string, server: unknown): LockProblem | null {
+  if (isPlainObject(server) && isPlainObject(server['serverInfo']) && isPlainObject(server['tools'])) return null;
+  return { problem: `its server '${name}' has no serverInfo and tools`, at: ['servers', name] };
 }
 
 /**

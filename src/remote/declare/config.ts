@@ -3,35 +3,15 @@
  * (Claude Desktop, Cursor, VS Code) declare them, so an entry can be pasted from theirs. A name maps
  * to `{ command, args, env, cwd }` (stdio) or `{ url, headers }` (Streamable HTTP); `type` may say
  * which, as VS Code and Claude Code write it. Checked by hand, every problem collected with its path.
+ * A server comes out as its `McpServerSpec`, in one spelling: `type` and empty lists and maps left
+ * out, `cwd` relative to the config file's folder (with `/`) and left out when it is that folder.
  */
 import path from 'node:path';
-import { isPlainObject } from '../language/json.js';
-import { closestName } from '../language/suggest.js';
-import { byCodeUnits } from './lock.js';
-import { badReference } from '../language/variables.js';
-
-export interface StdioServerConfig {
-  readonly transport: 'stdio';
-  readonly name: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  /** Absolute: the config file's folder unless `cwd` says otherwise, so a relative path in args means the same from anywhere. */
-  readonly cwd: string;
-  /** The largest answer (one JSON-RPC line) it may send, in bytes; absent: the default, 8 MiB. */
-  readonly maxAnswerBytes?: number;
-}
-
-export interface HttpServerConfig {
-  readonly transport: 'http';
-  readonly name: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  /** The largest answer (one response body) it may send, in bytes; absent: the default, 8 MiB. */
-  readonly maxAnswerBytes?: number;
-}
-
-export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+import { isPlainObject } from '../../language/json.js';
+import { closestName } from '../../language/suggest.js';
+import { badReference } from '../../language/variables.js';
+import { byCodeUnits } from '../lock/format.js';
+import type { DeclaredServer, McpServerSpec } from './spec.js';
 
 /** A problem at `at` (a path from the config's top); `key`: point at the key, not its value. */
 export interface ServerProblem {
@@ -49,28 +29,28 @@ const FIELDS: readonly string[] = ['type', 'maxAnswerBytes', ...STDIO_FIELDS, ..
 const TYPES = ['stdio', 'http'] as const;
 
 /**
- * The servers of `mcpServers`, sorted by name, and what is wrong with them; a relative `cwd` is
- * resolved against `root` (the config file's folder).
+ * The servers of `mcpServers`, sorted by name, and what is wrong with them; `root` is the config
+ * file's folder, which a `cwd` is relative to.
  *
  * @example readServers({ memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } }, '/app')
  */
-export function readServers(value: unknown, root: string): { servers: McpServerConfig[]; problems: ServerProblem[] } {
+export function readServers(value: unknown, root: string): { servers: DeclaredServer[]; problems: ServerProblem[] } {
   const problems: ServerProblem[] = [];
   if (!isPlainObject(value)) {
     problems.push({ at: ['mcpServers'], message: "'mcpServers' must be a mapping of server names to servers" });
     return { servers: [], problems };
   }
-  const servers: McpServerConfig[] = [];
+  const servers: DeclaredServer[] = [];
   // Checked in the file's order, so that problems read top to bottom.
   for (const [name, entry] of Object.entries(value)) {
     const before = problems.length;
     const server = readServer(name, entry, root, problems);
-    if (server && problems.length === before) servers.push(server);
+    if (server && problems.length === before) servers.push({ name, spec: server, root });
   }
   return { servers: servers.sort((a, b) => byCodeUnits(a.name, b.name)), problems };
 }
 
-function readServer(name: string, entry: unknown, root: string, problems: ServerProblem[]): McpServerConfig | null {
+function readServer(name: string, entry: unknown, root: string, problems: ServerProblem[]): McpServerSpec | null {
   const at = ['mcpServers', name];
   if (name.trim() === '' || name.includes('/'))
     problems.push({
@@ -135,13 +115,15 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
     const env = check.mapping(entry, 'env');
     const cwd = check.text(entry, 'cwd', { variables: false });
     if (command === null) return null;
+    const relative = path
+      .relative(root, path.resolve(root, cwd ?? '.'))
+      .split(path.sep)
+      .join('/');
     return {
-      transport: 'stdio',
-      name,
       command,
-      args: args ?? [],
-      env: env ?? {},
-      cwd: path.resolve(root, cwd ?? '.'),
+      ...(args && args.length > 0 ? { args } : {}),
+      ...(env && Object.keys(env).length > 0 ? { env } : {}),
+      ...(relative === '' ? {} : { cwd: relative }),
       ...bound,
     };
   }
@@ -150,7 +132,7 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
   if (url === null) return null;
   if (!url.includes('${') && !isHttpUrl(url))
     problems.push({ at: [...at, 'url'], message: `'url' of server '${name}' must be an http:// or https:// URL` });
-  return { transport: 'http', name, url, headers: headers ?? {}, ...bound };
+  return { url, ...(headers && Object.keys(headers).length > 0 ? { headers } : {}), ...bound };
 }
 
 function isHttpUrl(text: string): boolean {
