@@ -69,6 +69,7 @@ export const approvedShoutDefinition = defineTool<ApprovedShoutParams, ApprovedS
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: { file: 'tools/approved_shout.yaml', steps: { approval: 9, shout: 18 } },
 });
 
 /** Shouts a text once a person approves it (a durable run suspends until the approval signal comes). */

@@ -70,6 +70,7 @@ export const shoutTwiceChainDefinition = defineTool<ShoutTwiceChainParams, Shout
     redactFields: [],
   },
   implementation: { kind: 'composite', plan },
+  source: { file: 'tools/shout_twice_chain.yaml', steps: { first: 9, second: 13 } },
 });
 
 /** Shouts a greeting, then shouts the result again, twice, with a suffix. */
