@@ -54,6 +54,7 @@ export const E2E = [
   'test/mcp-client/connections.test.ts',
   'test/mcp-client/durable-kill.test.ts',
   'test/mcp-client/exit.test.ts',
+  'test/mcp-client/one-vocabulary.test.ts',
   'test/mcp-client/secrets.test.ts',
   'test/mcp-client/test-executor.test.ts',
   'test/mcp-client/tracing.test.ts',
