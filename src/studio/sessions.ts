@@ -76,7 +76,8 @@ export class Sessions {
 
   /** The `Set-Cookie` value of a session: the browser drops it when the session ends. */
   cookie(session: Session, path: string): string {
-    const maxAge = Math.max(0, Math.floor((session.expires - this.#now()) / 1000));
+    // To the nearest second: a session made in this request has its whole lifetime, whatever the clock read since.
+    const maxAge = Math.max(0, Math.round((session.expires - this.#now()) / 1000));
     return `${COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=${path || '/'}; Max-Age=${maxAge}`;
   }
 }
