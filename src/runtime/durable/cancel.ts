@@ -4,6 +4,7 @@
  * the run had (its input, then what each finished step set), and who cancelled it and when. The
  * steps it ran stay in the journal; the result counts them.
  */
+import { isPlainObject } from '../../language/json.js';
 import { chainResult } from '../chain-result.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
 import type { EndRecord, JournalRecord, StartRecord } from './records.js';
@@ -22,7 +23,7 @@ export function cancelledEnd(
   const start = records[0];
   const state: Record<string, unknown> = {};
   const assign = (from: unknown) => {
-    if (typeof from !== 'object' || from === null || Array.isArray(from)) return;
+    if (!isPlainObject(from)) return;
     // Own fields only, defined (never assigned): a key named `__proto__` stays a key.
     for (const [key, value] of Object.entries(from))
       Object.defineProperty(state, key, { value, enumerable: true, writable: true, configurable: true });
