@@ -190,7 +190,7 @@ export async function studioDbosBench({ runs = 10_000, rounds = 7, url } = {}) {
 }
 
 /** A composite of `steps` call steps in a row, each calling `echo_step`, with each step's line as a build gives it. */
-function longComposite(runtime, steps) {
+export function longComposite(runtime, steps) {
   const ids = Array.from({ length: steps }, (_, index) => `s${String(index).padStart(4, '0')}`);
   const echo = runtime.defineTool({
     name: 'echo_step',

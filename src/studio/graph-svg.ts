@@ -8,7 +8,7 @@
  * shows its status in words and in colour, and links to its page.
  */
 import type { ChainPlan, PlanStep, StepSequence } from '../runtime/index.js';
-import { html, svg, type Html } from './html.js';
+import { escapeHtml, html, Html } from './html.js';
 
 /** What the run did at a step, as the graph draws it. */
 export type StepState =
@@ -46,16 +46,27 @@ const ROW = 64;
 const BOX = { x: 16, width: 300, height: 44 };
 const INDENT = 22;
 const LANE = 22;
-const FILL: Readonly<Record<StepState, string>> = {
-  success: '#d8f3dc',
-  failed: '#ffd6d6',
-  skipped: '#eeeeee',
-  waiting: '#ffe8a3',
-  cancelled: '#eeeeee',
-  running: '#d0ebff',
-  'not taken': '#f4f4f4',
-  'not reached': '#ffffff',
+/** Each state's class, and the colour of a step's box in it. */
+const STATES: Readonly<Record<StepState, { readonly name: string; readonly fill: string }>> = {
+  success: { name: 'success', fill: '#d8f3dc' },
+  failed: { name: 'failed', fill: '#ffd6d6' },
+  skipped: { name: 'skipped', fill: '#eeeeee' },
+  waiting: { name: 'waiting', fill: '#ffe8a3' },
+  cancelled: { name: 'cancelled', fill: '#eeeeee' },
+  running: { name: 'running', fill: '#d0ebff' },
+  'not taken': { name: 'not-taken', fill: '#f4f4f4' },
+  'not reached': { name: 'not-reached', fill: '#ffffff' },
 };
+
+/**
+ * The steps' part of the page's style: each step's box is drawn by it (its size, corners and colour
+ * by state), so that a graph of a thousand steps does not repeat them a thousand times.
+ */
+export const GRAPH_STYLE = [
+  `.graph .step rect{width:${BOX.width}px;height:${BOX.height}px;rx:6px;stroke:#444}`,
+  '.graph text.line{font:12px system-ui;fill:#333;text-anchor:end}.graph .not-taken rect{stroke-dasharray:4 3}',
+  ...Object.values(STATES).map(({ name, fill }) => `.graph .${name} rect{fill:${fill}}`),
+].join('');
 
 /** @example planSvg(plan, { states: new Map([['prepare', 'success']]), href: (id) => `steps/${id}` }) */
 export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
@@ -95,7 +106,7 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
     (edge) => !(edge.to === after(edge.from) && depthAt(rows, edge.to) === rows[edge.from]!.depth),
   );
   const right = BOX.x + BOX.width;
-  const width = right + 24 + lanes.length * LANE + 150;
+  const width = right + Math.max(24 + lanes.length * LANE + 150, 240);
   const height = (rows.length + 1) * ROW + 8;
   const top = (index: number) => 12 + index * ROW;
   const middle = (index: number) => top(index) + BOX.height / 2;
@@ -117,23 +128,32 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
         ]
       : [],
   );
+  // A long run's graph has a thousand steps: each step and each line is one string, written plainly
+  // with only its words escaped, its shape in the page's style (colours by state, arrows on lines).
+  const laneOf = new Map(lanes.map((edge, lane) => [edge, lane]));
+  // The edges that leave one step through lanes (a choice's branches) leave its side one above the
+  // other, each with its label over its own line.
+  const leaving = new Map<number, Edge[]>();
+  for (const edge of lanes) leaving.set(edge.from, [...(leaving.get(edge.from) ?? []), edge]);
   const lines = edges.map((edge) => {
     const style = edge.taken === undefined ? 'edge' : edge.taken ? 'edge taken' : 'edge not-taken';
     const text = edge.taken === undefined ? edge.label : `${edge.label}${edge.taken ? ' (taken)' : ' (not taken)'}`;
-    const lane = lanes.indexOf(edge);
-    if (lane < 0) {
+    const lane = laneOf.get(edge);
+    if (lane === undefined) {
       const x = centre(rows[edge.from]!.depth);
-      const path = `M${x},${bottom(edge.from)} V${top(edge.to) - 2}`;
-      return svg`<path d="${path}" class="${style}" marker-end="url(#arrow)"/>${label(text, x + 6, bottom(edge.from) + 14)}
-`;
+      return new Html(
+        `<path d="M${x},${bottom(edge.from)} V${top(edge.to) - 2}" class="${style}"/>${label(text, x + 6, bottom(edge.from) + 14)}\n`,
+      );
     }
     const x = right + 30 + lane * LANE;
+    const siblings = leaving.get(edge.from)!;
+    const startY = Math.round(top(edge.from) + ((siblings.indexOf(edge) + 1) * BOX.height) / (siblings.length + 1));
     // The end is a narrower pill than a step: the arrow stops at its edge.
     const stop = edge.to === end ? centre(0) + 32 : right + 2;
     const endY = edge.to === end ? top(end) + 13 : middle(edge.to);
-    const path = `M${right},${middle(edge.from)} H${x} V${endY} H${stop}`;
-    return svg`<path d="${path}" class="${style}" marker-end="url(#arrow)"/>${label(text, x + 4, middle(edge.from) - 4)}
-`;
+    return new Html(
+      `<path d="M${right},${startY} H${x} V${endY} H${stop}" class="${style}"/>${label(text, right + 4, startY - 3)}\n`,
+    );
   });
   const nodes = rows.map((row, index) => (row.step ? node(row.step, row.depth, index) : branchHeading(row, index)));
 
@@ -143,13 +163,14 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
     const branch = step.kind === 'choice' ? options.branches?.get(step.id) : undefined;
     const took = branch === undefined ? '' : `, took ${branch ?? 'the end'}`;
     const line = options.line?.(step.id);
-    const dash = state === 'not taken' ? svg` stroke-dasharray="4 3"` : '';
-    const at =
-      line === undefined
-        ? ''
-        : svg`<text x="${right - 8}" y="${top(index) + 35}" class="label" text-anchor="end">line ${String(line)}</text>`;
-    return svg`<a href="${options.href(step.id)}" aria-label="step ${step.id}: ${state}${took}"><g class="step"><rect x="${left(depth)}" y="${top(index)}" width="${right - left(depth)}" height="${BOX.height}" rx="6" fill="${FILL[state]}" stroke="#444"${dash}/><text x="${left(depth) + 10}" y="${top(index) + 18}" class="id">${shorten(`${step.id} ${what}`, 40)}</text><text x="${left(depth) + 10}" y="${top(index) + 35}" class="state">${state}${took}</text>${at}</g></a>
-`;
+    // The page's style gives a box its height, corners and the width of one at the top level.
+    const width = right - left(depth);
+    const box = depth === 0 ? '<rect/>' : `<rect width="${width}"/>`;
+    const at = line === undefined ? '' : `<text x="${width - 8}" y="35" class="line">line ${line}</text>`;
+    const said = escapeHtml(`${state}${took}`);
+    return new Html(
+      `<a href="${escapeHtml(options.href(step.id))}" aria-label="step ${escapeHtml(step.id)}: ${said}"><g class="step ${STATES[state].name}" transform="translate(${left(depth)},${top(index)})">${box}<text x="10" y="18" class="id">${escapeHtml(shorten(`${step.id} ${what}`, 40))}</text><text x="10" y="35" class="state">${said}</text>${at}</g></a>\n`,
+    );
   }
   function branchHeading(row: Row, index: number): Html {
     return html`<text x="${left(row.depth)}" y="${top(index) + 26}" class="label">branch ${row.branch ?? ''}</text>`;
@@ -165,7 +186,16 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
     class="graph"
   >
     <defs>
-      <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto">
+      <marker
+        id="arrow"
+        viewBox="0 0 8 8"
+        refX="7"
+        refY="4"
+        markerWidth="7"
+        markerHeight="7"
+        markerUnits="userSpaceOnUse"
+        orient="auto"
+      >
         <path d="M0,0 L8,4 L0,8 z" fill="#444" />
       </marker>
     </defs>
@@ -180,8 +210,8 @@ function depthAt(rows: readonly Row[], index: number): number {
   return rows[index]?.depth ?? 0;
 }
 
-function label(text: string, x: number, y: number): Html | string {
-  return text === '' ? '' : html`<text x="${x}" y="${y}" class="label">${text}</text>`;
+function label(text: string, x: number, y: number): string {
+  return text === '' ? '' : `<text x="${x}" y="${y}" class="label">${escapeHtml(text)}</text>`;
 }
 
 /** Where a step may go next, in sequence mode; a target of null (the end of a branch or body) draws nothing. */

@@ -49,7 +49,7 @@ function waitingCard(inbox: InboxView, summary: RunSummary, view: RunView | null
   const tool = inbox.registry.get(summary.tool);
   const state = view ? redact(stateOf(view), tool?.audit.redactFields ?? []) : undefined;
   return html`<section class="card" id="run-${summary.runId}" aria-labelledby="title-${summary.runId}">
-    <h2 id="title-${summary.runId}"><a href="${runUrl}">${summary.runId}</a> · ${summary.tool}</h2>
+    <h2 id="title-${summary.runId}"><a href="${runUrl}">${summary.runId}</a> &middot; ${summary.tool}</h2>
     <p>
       Waits for signal <strong>${waiting.signal}</strong> at step
       <a href="${runUrl}/steps/${encodeURIComponent(waiting.step)}">${waiting.step}</a>,

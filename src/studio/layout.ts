@@ -4,6 +4,7 @@
  * paused, or a form in it is being filled in). The script and the style carry the request's nonce,
  * the only ones the Content-Security-Policy lets run.
  */
+import { GRAPH_STYLE } from './graph-svg.js';
 import { html, Html } from './html.js';
 
 export interface PageFrame {
@@ -30,8 +31,9 @@ pre{background:#f3f3f3;padding:.5rem;overflow:auto;max-height:24rem;margin:.2rem
 .description{color:#555;font-size:.9em}.error{background:#ffe3e3;border:1px solid #b00020;padding:.5rem;margin:.5rem 0}
 .notice{background:#e7f5ff;border:1px solid #1c7ed6;padding:.5rem;margin:.5rem 0}
 fieldset{margin:.5rem 0}.graph text.id{font:600 13px system-ui}.graph text.state,.graph text.label{font:12px system-ui;fill:#333}
-.graph .edge{fill:none;stroke:#444}.graph .edge.taken{stroke-width:2.5}.graph .edge.not-taken{stroke:#999;stroke-dasharray:5 4}
+.graph .edge{fill:none;stroke:#444;marker-end:url(#arrow)}.graph .edge.taken{stroke-width:2.5}.graph .edge.not-taken{stroke:#999;stroke-dasharray:5 4}
 .graph .frame{fill:#f5f7fa;stroke:#9aa5b1;stroke-dasharray:3 3}.legend{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0}.legend li{display:flex;gap:.3rem;align-items:center}.card{background:#fff;border:1px solid #ddd;padding:.8rem;margin:.8rem 0}
+${GRAPH_STYLE}
 `;
 
 const SCRIPT = `
@@ -103,7 +105,7 @@ export function page(frame: PageFrame, body: Html): Html {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${frame.title} · toolgen studio</title>
+        <title>${frame.title} &middot; toolgen studio</title>
         <style nonce="${frame.nonce}">
           ${new Html(STYLE)}
         </style>

@@ -139,7 +139,7 @@ function visitPages(runUrl: string, first: number, total: number): Html | string
   const count = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
   const link = (at: number, label: string) => html`<a href="${runUrl}?from=${String(at)}">${label}</a>`;
   return html`<nav class="pages" aria-label="Steps pages">
-    <span>Steps ${count(first + 1)}–${count(last)} of ${count(total)}</span>
+    <span>Steps ${count(first + 1)}&ndash;${count(last)} of ${count(total)}</span>
     ${first > 0 ? link(Math.max(0, first - VISITS_PER_PAGE), `Previous ${VISITS_PER_PAGE} steps`) : ''}
     ${last < total ? link(last, `Next ${Math.min(VISITS_PER_PAGE, total - last)} steps`) : ''}
   </nav>`;
@@ -164,7 +164,7 @@ export function stepBody({ base, view, stepId, registry }: StepPageView): Html |
   const hide = hider(tool);
   const types = step ? staticTypes(step, registry) : { input: undefined, output: undefined };
   const sections = visits.map((visit) => visitSection(visit, types, hide));
-  return html`<p><a href="${runUrl}">← run ${start.runId}</a></p>
+  return html`<p><a href="${runUrl}">&larr; run ${start.runId}</a></p>
     <h1>Step ${stepId}</h1>
     <p>
       of
@@ -301,8 +301,8 @@ function planNotice(start: StartRecord, today: ChainPlan): Html {
     return html`<section class="notice" aria-label="plan changed">
       <h2>This run started on another plan</h2>
       <p>
-        Today’s build of ${start.tool} differs from the plan it started on. Its journal keeps only the old plan’s hash
-        (it was started by an older toolgen), so what changed cannot be shown.
+        Today&rsquo;s build of ${start.tool} differs from the plan it started on. Its journal keeps only the old
+        plan&rsquo;s hash (it was started by an older toolgen), so what changed cannot be shown.
       </p>
     </section>`;
   const changes = planChanges(start.planOutline, today);
@@ -312,10 +312,10 @@ function planNotice(start: StartRecord, today: ChainPlan): Html {
       : html`<li>${title}: ${ids.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`)}</li>`;
   return html`<section class="notice" aria-label="plan changed">
     <h2>This run started on another plan</h2>
-    <p>Today’s build of ${start.tool} differs from the plan this run started on:</p>
+    <p>Today&rsquo;s build of ${start.tool} differs from the plan this run started on:</p>
     <ul>
       ${list('steps added', changes.added)}${list('steps removed', changes.removed)}${list('steps changed', changes.changed)}
-      ${changes.settings ? html`<li>the plan’s settings changed (its entry, mode or limits)</li>` : ''}
+      ${changes.settings ? html`<li>the plan&rsquo;s settings changed (its entry, mode or limits)</li>` : ''}
     </ul>
   </section>`;
 }

@@ -7,13 +7,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditContext, ChainExecutor, defineTool, FileRunStore, ToolRegistry } from '../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  defineTool,
+  FileRunStore,
+  ToolRegistry,
+  type ToolDefinition,
+} from '../../src/runtime/index.js';
 import { createStudioHandler, type StudioHandler } from '../../src/studio/index.js';
 
 const STEPS = 250;
 let dir = '';
 let store: FileRunStore;
 let handler: StudioHandler;
+let executor: ChainExecutor;
+let long: ToolDefinition;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-studio-pages-'));
@@ -26,7 +35,7 @@ beforeAll(async () => {
     returns: { type: 'object' },
     implementation: { kind: 'function', handler: (input: { n: number }) => ({ n: input.n }) },
   });
-  const long = defineTool({
+  long = defineTool({
     name: 'long_chain',
     description: 'Many steps',
     parameters: { type: 'object' },
@@ -49,7 +58,8 @@ beforeAll(async () => {
   });
   const registry = new ToolRegistry([echo, long]);
   const context = new AuditContext({ userId: 'dana', sessionId: 's' });
-  const result = await new ChainExecutor({ registry, context, store }).runComposite(long, {}, { runId: 'long' });
+  executor = new ChainExecutor({ registry, context, store });
+  const result = await executor.runComposite(long, {}, { runId: 'long' });
   expect(result.success).toBe(true);
   handler = createStudioHandler({ store, registry, context });
 });
@@ -105,5 +115,19 @@ describe('the page of a long run', () => {
     expect(stepLinks(await pageOf('/runs/long?from=150'))[0]).toBe('s100');
     expect(stepLinks(await pageOf('/runs/long?from=9999'))[0]).toBe('s200');
     expect(stepLinks(await pageOf('/runs/long?from=-5'))[0]).toBe('s000');
+  });
+});
+
+describe('the bytes of a page', () => {
+  it('are ASCII, every other character a reference the browser shows as it was', async () => {
+    const note = 'Zürich → 東京 😀 “quoted”';
+    expect((await executor.runComposite(long, { note }, { runId: 'unicode' })).success).toBe(true);
+    const response = await handler(new Request('http://127.0.0.1/runs/unicode', { headers: { host: '127.0.0.1' } }));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.every((byte) => byte < 0x80)).toBe(true);
+    const document = new JSDOM(new TextDecoder().decode(bytes)).window.document;
+    expect(document.title).toBe('Run unicode · toolgen studio');
+    expect(document.body.textContent).toContain('"note": "Zürich → 東京 😀 “quoted”"');
+    expect(document.querySelector('svg.graph a')!.textContent).toContain('s000 → echo_step');
   });
 });
