@@ -90,7 +90,21 @@ export async function resumeRun(studio: Studio, request: Request, runId: string,
   const refused = studio.executor.refusal(tool, start.input);
   if (refused?.kind === 'policy')
     return refuse('policy', `run '${runId}' cannot go on as this caller: ${refused.message}`);
-  goOn(studio.executor.resume(runId), heard);
+  // The page says "resumed" once this process holds the run: a process that took it after the checks
+  // above (another resume, a signal) refuses this one, and that is said here, not after the redirect.
+  const claimed = new Promise<void>((resolve) => studio.announced.set(runId, resolve));
+  const running = studio.executor.resume(runId);
+  goOn(running, heard);
+  const refusal = await Promise.race([
+    claimed.then(() => null),
+    running.then(
+      () => null,
+      (error: unknown) => error,
+    ),
+  ]);
+  studio.announced.delete(runId);
+  studio.listing.invalidate();
+  if (refusal instanceof DurableRunError) return refusedPage(studio, 'Resume refused', refusal.code, refusal.message);
   return redirect(`${studio.base}/runs/${encodeURIComponent(runId)}?done=resumed`);
 }
 
@@ -193,25 +207,25 @@ export async function startRun(
     return startForm(studio, toolName, session, { messages: refused.details ?? [refused.message], input: value }, 422);
   }
   // The page is the run's once its journal exists: the store announces it, or the run ended before.
-  const created = new Promise<void>((resolve) => studio.created.set(runId, resolve));
+  const created = new Promise<void>((resolve) => studio.announced.set(runId, resolve));
   const running = studio.executor.runComposite(tool, value, { runId });
   goOn(running, heard);
   await Promise.race([created, running.then(ignore, ignore)]);
-  studio.created.delete(runId);
+  studio.announced.delete(runId);
   studio.listing.invalidate();
   return redirect(`${studio.base}/runs/${encodeURIComponent(runId)}?done=started`);
 }
 
 /**
- * The store the studio's executor writes through: the file store, and a word to `start` when the run
- * it started has its journal.
+ * The store the studio's executor writes through: the store, and a word to `start` when the run it
+ * started has its journal, and to `resume` when this process holds the run it resumes.
  */
-export function announcingStore(store: RunStore, created: ReadonlyMap<string, () => void>): RunStore {
+export function announcingStore(store: RunStore, announced: ReadonlyMap<string, () => void>): RunStore {
   const { appendAndMark, claim, dispatcher } = store;
   return {
     create: async (runId, start) => {
       const made = await store.create(runId, start);
-      created.get(runId)?.();
+      announced.get(runId)?.();
       return made;
     },
     append: (runId, record) => store.append(runId, record),
@@ -221,7 +235,15 @@ export function announcingStore(store: RunStore, created: ReadonlyMap<string, ()
     suspended: () => store.suspended(),
     // What only some stores have (one write that appends and marks, claims, a dispatcher), as they have it.
     ...(appendAndMark ? { appendAndMark: appendAndMark.bind(store) } : {}),
-    ...(claim ? { claim: claim.bind(store) } : {}),
+    ...(claim
+      ? {
+          claim: async (runId: string) => {
+            const held = await claim.call(store, runId);
+            if (held.claimed) announced.get(runId)?.();
+            return held;
+          },
+        }
+      : {}),
     ...(dispatcher ? { dispatcher } : {}),
   };
 }

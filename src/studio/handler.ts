@@ -47,11 +47,11 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 export function createStudioHandler(options: StudioOptions): StudioHandler {
   const base = (options.basePath ?? '').replace(/\/+$/, '');
   const listing = options.store.listing({ rescanMs: Math.max(options.pollMs ?? 1000, 1000) });
-  const created = new Map<string, () => void>();
+  const announced = new Map<string, () => void>();
   const executor = new ChainExecutor({
     registry: options.registry,
     context: options.context,
-    store: announcingStore(options.store, created),
+    store: announcingStore(options.store, announced),
     ...(options.expressionBudget ? { expressionBudget: options.expressionBudget } : {}),
   });
   const sessions = new Sessions(options.loginToken ?? null, {
@@ -59,7 +59,7 @@ export function createStudioHandler(options: StudioOptions): StudioHandler {
     reusable: options.loginTokenReusable,
   });
   const readOnly = options.readOnly === true;
-  const studio: Studio = { options, base, listing, executor, readOnly, created };
+  const studio: Studio = { options, base, listing, executor, readOnly, announced };
 
   return async (request) => {
     const url = new URL(request.url);

@@ -19,8 +19,8 @@ export interface Studio {
   readonly listing: RunListing;
   readonly executor: ChainExecutor;
   readonly readOnly: boolean;
-  /** Tells `start` when the run it started has its journal (the executor's store announces it). */
-  readonly created: Map<string, () => void>;
+  /** Tells `start` when its run has a journal, and `resume` when it holds its run (`announcingStore`). */
+  readonly announced: Map<string, () => void>;
 }
 
 /** A POST's form, once its origin, size, CSRF token and the studio's mode allow it; else the refusal. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { AuditContext, ChainExecutor, FileRunListing, FileRunStore } from '../../src/runtime/index.js';
+import { AuditContext, ChainExecutor, FileRunListing, FileRunStore, type RunStore } from '../../src/runtime/index.js';
 import { createStudioHandler, type StudioAnswer, type StudioHandler } from '../../src/studio/index.js';
 
 let dir: string;
@@ -131,6 +131,47 @@ describe('createStudioHandler', () => {
       { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'invalid_payload' },
       { runId: 'big', signal: 'approval', userId: 'dana', at: expect.any(String), outcome: 'delivered' },
     ]);
+  });
+
+  it('says a resume was refused when another process took the run after the studio looked', async () => {
+    // A run a crash left (its start, no end, no process): the studio's checks pass, and another process
+    // claims it in the moment before the studio's executor does, so the runtime refuses the resume.
+    const start = (await store.read('big'))![0]!;
+    const other = new FileRunStore(dir, { fsync: false });
+    await other.create('orphan', { ...start, runId: 'orphan' } as typeof start);
+    expect(new FileRunListing(dir).summary('orphan')?.status).toBe('unfinished');
+    let held: RunClaim | undefined;
+    const racing: RunStore = Object.assign(Object.create(store) as RunStore, {
+      claim: async (runId: string) => {
+        held = await other.claim!(runId);
+        return store.claim!(runId);
+      },
+    });
+    try {
+      const handler = createStudioHandler({
+        store: racing,
+        registry: createToolRegistry(),
+        context: context(),
+        loginToken: 't',
+      });
+      const cookie = await signIn(handler, 't');
+      const csrf = await csrfOf(handler, cookie);
+      const response = await handler(
+        at('/runs/orphan/resume', {
+          method: 'POST',
+          cookie,
+          body: `_csrf=${csrf}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      );
+      expect(response.status).toBe(409);
+      const page = new JSDOM(await response.text()).window.document;
+      expect(page.querySelector('h1')!.textContent).toBe('Resume refused');
+      expect(page.querySelector('[role="alert"]')!.textContent).toMatch(/Refused \(\w+\): .*'orphan'/);
+    } finally {
+      if (held?.claimed) held.release();
+      other.close();
+    }
   });
 
   it('refuses a malformed address, and a form past its size without reading it all', async () => {
