@@ -79,6 +79,12 @@ function waitingCard(inbox: InboxView, summary: RunSummary, view: RunView | null
       ${fields2}
       <button type="submit" ${inbox.readOnly || expired ? ' disabled' : ''}>Send ${waiting.signal}</button>
     </form>
+    <form method="post" action="${runUrl}/cancel" aria-label="Cancel ${summary.runId}">
+      <input type="hidden" name="_csrf" value="${inbox.csrf}" />
+      <button type="submit" aria-label="Cancel run ${summary.runId}" ${inbox.readOnly ? ' disabled' : ''}>
+        Cancel run
+      </button>
+    </form>
   </section>`;
 }
 

@@ -174,6 +174,38 @@ describe('createStudioHandler', () => {
     }
   });
 
+  it('cancels a waiting run from the inbox, by a button named for the run', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    const inbox = new JSDOM(await (await handler(at('/inbox', { cookie }))).text()).window.document;
+    const button = inbox.querySelector('button[aria-label="Cancel run big"]')!;
+    expect(button.textContent!.trim()).toBe('Cancel run');
+    const form = button.closest('form')!;
+    expect(form.getAttribute('action')).toBe('/runs/big/cancel');
+    const body = new URLSearchParams([...form.querySelectorAll('input')].map((input) => [input.name, input.value]));
+    const response = await handler(
+      at('/runs/big/cancel', {
+        method: 'POST',
+        cookie,
+        body: body.toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+    expect(response.headers.get('location')).toBe('/runs/big?done=cancelled');
+    expect(new FileRunListing(dir).summary('big')?.status).toBe('cancelled');
+    const readOnly = studio({ readOnly: true, loginToken: 't' });
+    const registry = createToolRegistry();
+    const input = { from_account_id: 'acc_savings_001', to_account_id: 'acc_checking_001', amount: 5000 };
+    await new ChainExecutor({ registry, context: context(), store }).runComposite(
+      registry.get('approved_transfer')!,
+      input,
+      { runId: 'second' },
+    );
+    const shown = await (await readOnly(at('/inbox', { cookie: await signIn(readOnly, 't') }))).text();
+    const disabled = new JSDOM(shown).window.document.querySelector('button[aria-label="Cancel run second"]')!;
+    expect(disabled.hasAttribute('disabled')).toBe(true);
+  });
+
   it('refuses a malformed address, and a form past its size without reading it all', async () => {
     const handler = studio({ loginToken: 't' });
     const cookie = await signIn(handler, 't');
