@@ -1,13 +1,20 @@
 /**
- * Every name a public entry exports is in the README, in backticks: a user who meets it in an import
+ * Every name a public entry exports is in the README or docs/, in backticks: a user who meets it in an import
  * or a type can find what it is.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const docs = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+]
+  .map((file) => readFileSync(path.join(root, file), 'utf8'))
+  .join('\n');
 
 /** The names in an index's `export { … } from` and `export type { … } from` lines. */
 function exportedNames(file: string): string[] {
@@ -35,7 +42,7 @@ describe.each([
     expect(names.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(names)('%s is documented in the README', (name) => {
-    expect(readme).toMatch(new RegExp(`\`${name}[\`(<]`));
+  it.each(names)('%s is documented in the README or docs/', (name) => {
+    expect(docs).toMatch(new RegExp(`\`${name}[\`(<]`));
   });
 });

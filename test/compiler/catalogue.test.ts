@@ -10,9 +10,7 @@ const at = { file: 'config/tools/flow.yaml', line: 3, column: 5, length: 4 };
 
 /** Every code the README's "Diagnostic codes" table lists, ranges (`TG1101–1105`) spelled out, with whether it says "(warning)". */
 function readmeCodes(): Map<string, 'error' | 'warning'> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Diagnostic codes'));
-  const table = section.slice(0, section.indexOf('\n## '));
+  const table = readFileSync(new URL('../../docs/diagnostics.md', import.meta.url), 'utf8');
   const codes = new Map<string, 'error' | 'warning'>();
   for (const cell of table.split('|')) {
     const match = /^\s*TG(\d{4})(?:–(\d{4}))?(\s*\(warning\))?\s*$/.exec(cell);
