@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+// @ts-expect-error: a script, in JavaScript
+import { CODES_TABLE, EXPORTS_TABLES } from '../../scripts/docs-tables.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -32,6 +34,12 @@ export const STATEMENTS = {
     text: '<!-- cli-table: made by `node scripts/readme-cli.mjs` from src/cli/definitions/; edit them, not this -->',
   },
   cliTableEnd: { file: 'docs/cli.md', text: '<!-- /cli-table -->' },
+  /** The table of diagnostic codes, written by `scripts/docs-tables.mjs`; `test/compiler/catalogue.test.ts` reads it. */
+  diagnosticCodes: { file: CODES_TABLE.file, text: CODES_TABLE.start },
+  diagnosticCodesEnd: { file: CODES_TABLE.file, text: CODES_TABLE.end },
+  /** The exports' tables, written by `scripts/docs-tables.mjs`; `test/architecture/documented-exports.test.ts` reads them. */
+  exportsTables: { file: EXPORTS_TABLES.file, text: EXPORTS_TABLES.start },
+  exportsTablesEnd: { file: EXPORTS_TABLES.file, text: EXPORTS_TABLES.end },
   /** The Neovim set-ups, one `lua` block per version, that `test/lsp/neovim.test.ts` runs. */
   neovimSetup: { file: 'docs/editor.md', text: '```lua\n-- Neovim ' },
 } as const satisfies Record<string, Statement>;
