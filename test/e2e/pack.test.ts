@@ -684,10 +684,13 @@ describe('the packed packages, installed into a fresh app as the README says', (
     for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
   }, SETUP_TIMEOUT);
 
-  it('packs the CLI with dist/, the templates and the schema, and none of the repository itself', () => {
+  it('packs the CLI with dist/, the templates, the schema and the reference, and none of the repository itself', () => {
     const required = [
       'package.json',
       'README.md',
+      ...readdirSync(path.join(REPO, 'docs'))
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => `docs/${file}`),
       'config/tool.schema.json',
       'dist/index.js',
       'dist/index.d.ts',
@@ -703,7 +706,8 @@ describe('the packed packages, installed into a fresh app as the README says', (
       required.filter((file) => !cli.files.includes(file)),
       'files missing from the tarball',
     ).toEqual([]);
-    const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
+    const allowed =
+      /^(package\.json|README\.md|docs\/[^/]+\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
     expect(
       cli.files.filter((file) => !allowed.test(file)),
       'files that should not be in the tarball',
