@@ -27,7 +27,7 @@
  *    own): the same composite as DBOS workflows run by this same process as a worker, its journal
  *    in PostgreSQL, many runs in flight as a worker would have them; per step, as a ratio to the
  *    in-memory step, beside the file store's. Then the latency of one 3-step run on the idle worker
- *    with the README's defaults, against a bare DBOS workflow of the same calls started directly and
+ *    with the documented defaults (docs/durability.md), against a bare DBOS workflow of the same calls started directly and
  *    through a queue. Target: at most 2× the bare direct workflow. Skipped, saying why, when
  *    PostgreSQL is not reachable. `BENCH_ONLY=dbos` runs 3 and 5 alone.
  *

@@ -33,7 +33,7 @@
  * Usage: npm run build && node scripts/pack.mjs [--out DIR] [--json]   (default out: packed/)
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -254,6 +254,16 @@ The README of toolgen documents all of it.
 `;
 }
 
+/** What an entry of `files` names: a path, or the files of a folder with one ending (`docs/*.md`). */
+function named(entry) {
+  const pattern = /^(.+)\/\*(\.[\w.]+)$/.exec(entry);
+  if (!pattern) return [entry];
+  const [, folder, ending] = pattern;
+  return readdirSync(path.join(REPO, folder))
+    .filter((name) => name.endsWith(ending))
+    .map((name) => `${folder}/${name}`);
+}
+
 function copy(from, to) {
   mkdirSync(path.dirname(to), { recursive: true });
   cpSync(from, to, { recursive: true, filter: (file) => file !== UNPACKED });
@@ -288,7 +298,7 @@ export async function pack(out) {
   const stage = mkdtempSync(path.join(os.tmpdir(), 'toolgen-pack-'));
   try {
     const cli = path.join(stage, 'cli');
-    for (const entry of rootPackage.files) copy(path.join(REPO, entry), path.join(cli, entry));
+    for (const file of rootPackage.files.flatMap(named)) copy(path.join(REPO, file), path.join(cli, file));
     writeFileSync(
       path.join(cli, 'package.json'),
       `${JSON.stringify(cliManifest(rootPackage, runtimeName), null, 2)}\n`,

@@ -1,7 +1,7 @@
 /**
- * Writes the README's CLI tables (between the `cli-table` markers) from the command definitions
+ * Writes the CLI tables of docs/cli.md (between the `cli-table` markers) from the command definitions
  * (`src/cli/definitions/`, as built in `dist/`): a row per command with its description, what the
- * README adds and its exit codes, then a row per flag with its help text and default. Run after
+ * docs add and its exit codes, then a row per flag with its help text and default. Run after
  * `npm run build`: `node scripts/readme-cli.mjs`. `test/cli/readme-table.test.ts` holds the tables
  * to the CLI itself, so an edit of one without the other fails it.
  */
@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS, PROGRAM } from '../dist/cli/main.js';
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const FILE = fileURLToPath(new URL('../docs/cli.md', import.meta.url));
 const START =
   '<!-- cli-table: made by `node scripts/readme-cli.mjs` from src/cli/definitions/; edit them, not this -->';
 const END = '<!-- /cli-table -->';
@@ -89,9 +89,9 @@ function listed(names) {
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-const text = readFileSync(README, 'utf8');
+const text = readFileSync(FILE, 'utf8');
 const start = text.indexOf(START);
 const end = text.indexOf(END);
-if (start < 0 || end < start) throw new Error(`README.md has no ${START} … ${END} section`);
+if (start < 0 || end < start) throw new Error(`docs/cli.md has no ${START} … ${END} section`);
 const tables = [...commandRows(), '', ...flagRows(), '', programFlagsLine()].join('\n');
-writeFileSync(README, `${text.slice(0, start + START.length)}\n${tables}\n${text.slice(end)}`);
+writeFileSync(FILE, `${text.slice(0, start + START.length)}\n${tables}\n${text.slice(end)}`);

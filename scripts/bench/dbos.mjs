@@ -13,7 +13,7 @@ export const DBOS_ALONE_TARGET = 2;
 /**
  * Per step on DBOS: runs of the 10-step composite, DBOS_IN_FLIGHT at a time, each a DBOS workflow run
  * by this process as a worker, journaled in PostgreSQL. Then one run alone on the idle worker, with
- * the README's defaults (queue polling 250 ms, result polling 100 ms): a 3-step composite, against a
+ * the defaults of docs/durability.md (queue polling 250 ms, result polling 100 ms): a 3-step composite, against a
  * bare DBOS workflow of the same three tool calls as DBOS steps, started directly (`startWorkflow`,
  * then `getResult`) and through a queue with the same settings, interleaved run by run. A database of
  * its own, dropped afterwards.
@@ -47,7 +47,7 @@ export async function dbosBench(memoryPerStep) {
     },
     { name: 'bench.bare' },
   );
-  // The README's defaults but for workerConcurrency, which the in-flight runs need.
+  // The documented defaults but for workerConcurrency, which the in-flight runs need.
   const store = new DbosRunStore({
     systemDatabaseUrl: url.toString(),
     executorId: 'bench',
@@ -160,7 +160,7 @@ export function dbosRows(durable, dbos) {
   row(
     `one ${DBOS_ALONE_STEPS}-step run on an idle worker`,
     at('toolgen'),
-    `(${p90('toolgen')}; runComposite, README defaults, start to result; median of ${DBOS_ALONE_RUNS}, interleaved)`,
+    `(${p90('toolgen')}; runComposite, documented defaults, start to result; median of ${DBOS_ALONE_RUNS}, interleaved)`,
   );
   row(
     '  bare DBOS workflow, direct',

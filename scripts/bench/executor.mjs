@@ -294,7 +294,7 @@ export function executorRows(chain, clean) {
   row(
     '  + result and audit records',
     us(chain.withRecords),
-    `(ratio ${(chain.withRecords / chain.byHand).toFixed(2)}: the floor of the contract, what the executor must make; see the README)`,
+    `(ratio ${(chain.withRecords / chain.byHand).toFixed(2)}: the floor of the contract, what the executor must make; see docs/contributing.md)`,
   );
   ratioRow(chain.runComposite / chain.byHand, EXECUTOR_TARGET, 'ratio, executor per chain');
   row('  one executor reused', us(chain.reused));

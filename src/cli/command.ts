@@ -1,9 +1,9 @@
 /**
  * A command as it describes itself (citty's shape, on commander): its name, its help, its arguments
- * and flags, what the README's CLI table says of it, and a `run` that imports its body only when it
+ * and flags, what the CLI table of docs/cli.md says of it, and a `run` that imports its body only when it
  * runs. The definitions (`cli/definitions/`) import nothing heavy: `toolgen --help` reads them all
  * and loads no compiler. `cli/program.ts` turns them into commander commands; `scripts/readme-cli.mjs`
- * writes the README's CLI tables from them, and `test/cli/readme-table.test.ts` holds the two equal.
+ * writes the CLI tables of docs/cli.md from them, and `test/cli/readme-table.test.ts` holds the two equal.
  */
 import type { CommandOptions } from './commands.js';
 import type { Output } from './output.js';
@@ -42,13 +42,13 @@ export interface Invocation<Args, Flags> {
 export interface CommandDefinition<Args = Record<string, never>, Flags = Record<string, never>> {
   /** The word after `toolgen` (or after its group: `pull` of `mcp pull`). */
   readonly name: string;
-  /** One line: `--help` shows it, and the README's CLI table repeats it word for word. */
+  /** One line: `--help` shows it, and the CLI table of docs/cli.md repeats it word for word. */
   readonly description: string;
-  /** How the README's table shows the command, after `npx toolgen ` (its name when absent). */
+  /** How the CLI table shows the command, after `npx toolgen ` (its name when absent). */
   readonly usage?: string;
-  /** What the README's table says beyond the description. */
+  /** What the CLI table says beyond the description. */
   readonly details?: string;
-  /** The exit codes, as the README's table gives them. */
+  /** The exit codes, as the CLI table gives them. */
   readonly exit?: string;
   readonly arguments?: readonly ArgumentDefinition[];
   readonly flags?: readonly FlagDefinition[];

@@ -3,7 +3,7 @@
  * chain, `execute_tool {tool}` per attempt of a tool (a retry, a fallback, a `nextTool` hop, a cache
  * hit each have their own), and toolgen's own spans for the steps that call no tool (`parallel {id}`,
  * `loop {id}`, `choice {id}`, `wait {id}`) and for each branch and loop item, so that what runs inside
- * a block nests under it. Attribute names are listed in the README's Tracing section.
+ * a block nests under it. Attribute names are listed in docs/tracing.md.
  *
  * A remote tool's `execute_tool` span is also its MCP client span, after OpenTelemetry's MCP
  * conventions (which say to add MCP's attributes to the GenAI tool span rather than make another):

@@ -73,7 +73,7 @@ export interface ToolServerOptions {
   readonly expressionBudget?: Partial<ExpressionBudget>;
   /** For tests: the executor's clock (and the HTTP server's, for idle sessions). */
   readonly clock?: Clock;
-  /** The app's OpenTelemetry tracer, handed to every call's executor (see the README's Tracing section). */
+  /** The app's OpenTelemetry tracer, handed to every call's executor (see docs/tracing.md). */
   readonly tracer?: Tracer;
   /** With `tracer`: put tool arguments and results on spans, redacted. */
   readonly traceContent?: boolean;

@@ -1,7 +1,7 @@
 /**
  * The studio as one function from a standard `Request` to a `Response`: what `toolgen studio` serves
- * and what an app mounts in its own server (Express, Hono, Fastify: see `toNodeListener` and the
- * README). It reads the store through its `RunListing` (a file store's folder, or a `DbosRunStore`'s
+ * and what an app mounts in its own server (Express, Hono, Fastify: see `toNodeListener` and
+ * docs/studio.md). It reads the store through its `RunListing` (a file store's folder, or a `DbosRunStore`'s
  * tables, in SQL), renders pages on the server, and delivers
  * a wait's signal through the executor, as `toolgen signal` does: the run goes on in this process,
  * with the registry's handlers, as the studio's caller.

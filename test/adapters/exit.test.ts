@@ -5,9 +5,10 @@
  * starts on the first call), and exits on its own, whether or not it closes the registry.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STATEMENTS, readDoc } from '../helpers/docs.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const PROJECT = path.join(REPO, 'test/adapters/project');
@@ -20,9 +21,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The README's `src/agents/langchain.ts`, its generated imports pointed at the test project's. */
 function readmeModule(): string {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const block = /```ts\n(\/\/ src\/agents\/langchain\.ts\n[\s\S]*?)```/.exec(readme)?.[1];
-  if (block === undefined) throw new Error('the README has no src/agents/langchain.ts');
+  const { file, text } = STATEMENTS.langchainModule;
+  const readme = readDoc(file);
+  const start = readme.indexOf(text);
+  if (start < 0) throw new Error(`${file} has no src/agents/langchain.ts`);
+  const block = readme.slice(start + '```ts\n'.length, readme.indexOf('```', start + text.length));
   const generated = path.relative(path.join(dir, 'src/agents'), path.join(PROJECT, 'generated'));
   return block.replaceAll("'../../generated/", `'${generated.split(path.sep).join('/')}/`);
 }

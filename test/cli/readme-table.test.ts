@@ -1,19 +1,18 @@
 /**
- * The README's CLI tables against the CLI itself (the commander program `toolgen` parses with, walked
+ * The CLI tables of docs/cli.md against the CLI itself (the commander program `toolgen` parses with, walked
  * in-process): every command is a row whose "does" begins with its `--help` description, every flag
  * a row with its help text and default, and the tables name nothing the CLI does not have.
  * `node scripts/readme-cli.mjs` writes the tables from the command definitions.
  */
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, PROGRAM } from '../../src/cli/main.js';
 import { programOf } from '../../src/cli/program.js';
+import { STATEMENTS, between } from '../helpers/docs.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const section = /<!-- cli-table:[^\n]*-->\n([\s\S]*?)<!-- \/cli-table -->/.exec(README)?.[1] ?? '';
+const section = between(STATEMENTS.cliTable, STATEMENTS.cliTableEnd);
 
-/** Commander's own: every command has them, and the README says so in a sentence. */
+/** Commander's own: every command has them, and docs/cli.md says so in a sentence. */
 const COMMANDERS_OWN = new Set(['-h, --help', '-V, --version']);
 
 interface Flag {
@@ -34,7 +33,7 @@ function commandsOf(command: Command, prefix = ''): Array<{ name: string; comman
 const program = programOf(PROGRAM, COMMANDS, { cwd: '.', output: { color: false, out() {}, err() {} }, exit() {} });
 const commands = commandsOf(program);
 
-/** A table's rows (after the header and its rule), each cell unescaped as the README shows it. */
+/** A table's rows (after the header and its rule), each cell unescaped as docs/cli.md shows it. */
 function rows(header: string): string[][] {
   const lines = section.split('\n');
   const start = lines.indexOf(header);
@@ -58,7 +57,7 @@ function commandNamed(invocation: string): string {
   return words.slice(0, end < 0 ? words.length : end).join(' ');
 }
 
-describe("the README's CLI tables", () => {
+describe('the CLI tables of docs/cli.md', () => {
   const commandRows = rows('| command | does | exit |');
   const flagRows = rows('| commands | flag | does | default |');
 

@@ -1,18 +1,16 @@
-/** The catalogue of diagnostics: its codes, its templates, and the README table that documents them. */
-import { readFileSync } from 'node:fs';
+/** The catalogue of diagnostics: its codes, its templates, and the table of docs/diagnostics.md that documents them. */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, type DiagnosticId } from '../../src/compiler/diagnostics/catalogue.js';
 import { diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
 import { placeholdersOf } from '../../src/compiler/diagnostics/message.js';
+import { STATEMENTS, between } from '../helpers/docs.js';
 
 const entries = Object.entries(CATALOGUE) as [DiagnosticId, (typeof CATALOGUE)[DiagnosticId]][];
 const at = { file: 'config/tools/flow.yaml', line: 3, column: 5, length: 4 };
 
-/** Every code the README's "Diagnostic codes" table lists, ranges (`TG1101–1105`) spelled out, with whether it says "(warning)". */
-function readmeCodes(): Map<string, 'error' | 'warning'> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Diagnostic codes'));
-  const table = section.slice(0, section.indexOf('\n## '));
+/** Every code the table of docs/diagnostics.md lists, ranges (`TG1101–1105`) spelled out, with whether it says "(warning)". */
+function documentedCodes(): Map<string, 'error' | 'warning'> {
+  const table = between(STATEMENTS.diagnosticCodes, STATEMENTS.diagnosticCodesEnd);
   const codes = new Map<string, 'error' | 'warning'>();
   for (const cell of table.split('|')) {
     const match = /^\s*TG(\d{4})(?:–(\d{4}))?(\s*\(warning\))?\s*$/.exec(cell);
@@ -47,14 +45,14 @@ describe('the catalogue', () => {
     }
   });
 
-  it('is documented: the README table lists every code in the catalogue and no other', () => {
-    const documented = readmeCodes();
+  it('is documented: the table of docs/diagnostics.md lists every code in the catalogue and no other', () => {
+    const documented = documentedCodes();
     const codes = new Set(entries.map(([, entry]) => entry.code));
     expect([...documented.keys()].sort()).toEqual([...codes].sort());
   });
 
-  it.each([...readmeCodes()].filter(([, severity]) => severity === 'warning'))(
-    'the README marks %s as a warning, as the catalogue does',
+  it.each([...documentedCodes()].filter(([, severity]) => severity === 'warning'))(
+    'docs/diagnostics.md marks %s as a warning, as the catalogue does',
     (code) => {
       expect(entries.filter(([, entry]) => entry.code === code).map(([, entry]) => entry.severity)).toEqual(
         expect.arrayContaining(['warning']),

@@ -28,6 +28,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNTIME_MODULE } from '../../src/compiler/emit/runtime-module.js';
+import { STATEMENTS, between } from '../helpers/docs.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SETUP_TIMEOUT = 240_000;
@@ -307,9 +308,7 @@ const FRAMEWORKS = ['ai', '@langchain/core', 'langchain', '@openai/agents', '@ma
  * name (its toolgen.config.yaml and its four modules), by that name.
  */
 function stepNineFiles(): Record<string, string> {
-  const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const start = readme.indexOf('**9. Hand them to an agent framework.**');
-  const section = readme.slice(start, readme.indexOf('`test/e2e/pack.test.ts` follows these steps', start));
+  const section = between(STATEMENTS.stepNine, STATEMENTS.afterStepNine);
   const blocks = [...section.matchAll(/```(?:ts|yaml)\n((?:\/\/|#) (\S+)\n[\s\S]*?)```/g)];
   return Object.fromEntries(blocks.map((block) => [block[2]!, block[1]!]));
 }
@@ -685,10 +684,13 @@ describe('the packed packages, installed into a fresh app as the README says', (
     for (const [file, text] of Object.entries(APP_FILES)) write(app, file, text);
   }, SETUP_TIMEOUT);
 
-  it('packs the CLI with dist/, the templates and the schema, and none of the repository itself', () => {
+  it('packs the CLI with dist/, the templates, the schema and the reference, and none of the repository itself', () => {
     const required = [
       'package.json',
       'README.md',
+      ...readdirSync(path.join(REPO, 'docs'))
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => `docs/${file}`),
       'config/tool.schema.json',
       'dist/index.js',
       'dist/index.d.ts',
@@ -704,7 +706,8 @@ describe('the packed packages, installed into a fresh app as the README says', (
       required.filter((file) => !cli.files.includes(file)),
       'files missing from the tarball',
     ).toEqual([]);
-    const allowed = /^(package\.json|README\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
+    const allowed =
+      /^(package\.json|README\.md|docs\/[^/]+\.md|LICENSE(\.\w+)?|config\/tool\.schema\.json|dist\/.+|templates\/.+)$/;
     expect(
       cli.files.filter((file) => !allowed.test(file)),
       'files that should not be in the tarball',

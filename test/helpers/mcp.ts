@@ -2,7 +2,7 @@
  * Projects whose composites call tools of other MCP servers. The lock most use is a real pull of the
  * reference servers (`test/fixtures/mcp/`, whose config says how to pull it again); `pinnedLock`
  * writes small locks of made-up tools, each hashed here (SHA-256 of its JSON with every object's keys
- * sorted, as the README defines it), not by the code under test.
+ * sorted, as docs/remote-tools.md defines it), not by the code under test.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * The README's Neovim set-up, run in Neovim: `nvim --headless` with the README's init.lua (the block
- * for the installed version, taken from the README as it is written), on a project where
+ * The Neovim set-up of docs/editor.md, run in Neovim: `nvim --headless` with its init.lua (the block
+ * for the installed version, taken from the page as it is written), on a project where
  * `npx --no-install toolgen` is this repository's build. `neovim-driver.lua` opens a tool, waits for
  * its diagnostics, completes after `next: `, fixes the mistake and renames a step through Neovim's own
  * client. Without nvim the test is skipped, except under CI, where it fails.
@@ -9,6 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { STATEMENTS, readDoc } from '../helpers/docs.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,16 +25,18 @@ function nvimVersion(): [number, number] | null {
   }
 }
 
-/** The README's init.lua for a Neovim version: the block whose first line says it is for that version. */
-function readmeInitLua(readme: string, version: [number, number]): string {
-  const blocks = readme.matchAll(/```lua\n(-- Neovim (\d+)\.(\d+) (?:or later|to (\d+)\.(\d+))[^\n]*\n[\s\S]*?)```/g);
+/** The init.lua of docs/editor.md for a Neovim version: the block whose first line says it is for that version. */
+function documentedInitLua(version: [number, number]): string {
+  const blocks = readDoc(STATEMENTS.neovimSetup.file).matchAll(
+    /```lua\n(-- Neovim (\d+)\.(\d+) (?:or later|to (\d+)\.(\d+))[^\n]*\n[\s\S]*?)```/g,
+  );
   const compare = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
   for (const [, lua, major, minor, toMajor, toMinor] of blocks) {
     const from: [number, number] = [Number(major), Number(minor)];
     const to: [number, number] | null = toMajor ? [Number(toMajor), Number(toMinor)] : null;
     if (compare(version, from) >= 0 && (!to || compare(version, to) <= 0)) return lua!;
   }
-  throw new Error(`the README has no Neovim set-up for ${version.join('.')}`);
+  throw new Error(`${STATEMENTS.neovimSetup.file} has no Neovim set-up for ${version.join('.')}`);
 }
 
 const TOOL = `name: relay
@@ -60,7 +63,7 @@ const version = nvimVersion();
 const why = 'nvim is not installed (apt-get install neovim; under CI=true this test fails instead)';
 
 it.skipIf(version === null && !process.env['CI'])(
-  `the README's Neovim set-up shows diagnostics, completes and renames in Neovim${version ? '' : ` (skipped: ${why})`}`,
+  `the Neovim set-up of docs/editor.md shows diagnostics, completes and renames in Neovim${version ? '' : ` (skipped: ${why})`}`,
   async () => {
     if (version === null) throw new Error(why);
     project = createProject({ 'config/tools/relay.yaml': TOOL });
@@ -68,7 +71,7 @@ it.skipIf(version === null && !process.env['CI'])(
     mkdirSync(path.join(project.root, 'node_modules/.bin'), { recursive: true });
     symlinkSync(ROOT, path.join(project.root, 'node_modules/toolgen'));
     symlinkSync('../toolgen/dist/cli/bin.js', path.join(project.root, 'node_modules/.bin/toolgen'));
-    const init = readmeInitLua(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), version);
+    const init = documentedInitLua(version);
     writeFileSync(path.join(project.root, 'init.lua'), init);
     const report = path.join(project.root, 'report.json');
     const nvim = spawn('nvim', ['--headless', '-u', 'init.lua', '-c', `luafile ${DRIVER}`], {

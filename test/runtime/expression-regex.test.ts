@@ -63,7 +63,7 @@ describe('JSONata regex literals on RE2', () => {
     ]);
   });
 
-  it('differs from RegExp where the README says: ASCII \\s, \\n alone ends a line, . takes a whole emoji', async () => {
+  it('differs from RegExp where docs/control-flow.md says: ASCII \\s, \\n alone ends a line, . takes a whole emoji', async () => {
     const run = (text: string, s: string) => compileExpression(text, 'test').evaluate({ s });
     expect(await run('$contains(s, /\\s/)', '\u00a0')).toBe(false);
     expect(await run('$contains(s, /^.$/)', '\r')).toBe(true);

@@ -11,7 +11,7 @@ import { chromium, type Browser, type Cookie, type Page } from 'playwright-core'
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const CHROMIUM = '/usr/bin/chromium';
-/** Where screenshots of the pages go (the README's come from `STUDIO_SCREENSHOTS=docs/studio`); none when unset. */
+/** Where screenshots of the pages go (docs/studio.md's come from `STUDIO_SCREENSHOTS=docs/studio`); none when unset. */
 export const SHOTS = process.env['STUDIO_SCREENSHOTS'] ? path.resolve(ROOT, process.env['STUDIO_SCREENSHOTS']) : null;
 /** The permissions approved_transfer's policy asks of its caller. */
 export const CALLER = ['--permissions', 'banking.transfer'];

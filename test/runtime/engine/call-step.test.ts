@@ -338,7 +338,7 @@ describe('call step: retries', () => {
 describe('call step: a mapped output that is missing', () => {
   // Outputs are mapped once the call succeeded: a mapping that finds nothing fails the step with
   // `output` after its attempts, and is not retried (even under `retry_on: [output]`) nor served by a
-  // fallback, since calling again would repeat what the call did (README, Semantics: outputs).
+  // fallback, since calling again would repeat what the call did (docs/runtime.md, Semantics: outputs).
   it.each([
     ['the default retry_on', {}],
     ['retry_on: [output]', { retryOn: ['output'] }],

@@ -96,7 +96,7 @@ describe('next tools: following', () => {
 
 describe('next tools: a step served by a fallback', () => {
   // The step's result is the fallback's: its `_meta.nextTool` is followed as the step's own tool's
-  // would be, from the fallback's call (README, Resilience: `_meta.nextTool`).
+  // would be, from the fallback's call (docs/resilience.md: `_meta.nextTool`).
   it("follows the fallback's _meta.nextTool as it would its own tool's", async () => {
     const handoff = flaky(0, { ticket: 'T-1' });
     const { executor: run } = executor([
