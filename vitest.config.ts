@@ -30,6 +30,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...exclude, ...E2E, ...GENERATED],
           setupFiles: ['test/setup/no-processes.ts'],
+          // One module graph per worker, not one per file: loading TypeScript and the compiler again
+          // for each file took more time than the tests. A file that changes a module's state
+          // (test/cli/heap.test.ts) loads its own copy with `vi.resetModules()`.
+          isolate: false,
         },
       },
       { extends: true, test: { name: 'e2e', include: E2E, exclude } },
