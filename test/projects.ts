@@ -5,11 +5,26 @@
  *   (`test/setup/no-processes.ts` makes every `child_process` start throw), no `dist/`, no PostgreSQL,
  *   no browser; `npx vitest run --project unit` needs no build. `test/architecture/projects.test.ts`
  *   holds the unit files and the helpers they import to it.
+ * - `slow`: the files below that keep to the same rules as `unit` but take seconds each, so that the
+ *   fast loop stays fast; each with why.
  * - `e2e`: the files below: they start processes (the CLI from `dist/`, MCP servers, workers killed
  *   mid-write, Neovim, Chromium, the language server), or read `dist/`, or need PostgreSQL.
  * - `generated`: the tests toolgen wrote (`generated/`, and the adapter projects' under `test/adapters/`).
  */
 export const GENERATED = ['generated/**/*.test.ts', 'test/adapters/*/generated/**/*.test.ts'];
+
+export const SLOW = [
+  // Type-checks the modules generated for other servers against the runtime's sources, three times.
+  'test/cli/check-server-types.test.ts',
+  // Measures the heap after full collections, at thousands of steps; and a chain of 20,000.
+  'test/compiler/check/flow.test.ts',
+  // Builds the whole golden-diagnostics corpus, and again after each fix.
+  'test/lsp/quick-fixes-corpus.test.ts',
+  // 300 seeded random plans, each run with the executor's fast path on and forced off, and compared.
+  'test/runtime/differential.test.ts',
+  // 1,000 chains at once through one registry, checked against a model, twice.
+  'test/runtime/soak.test.ts',
+];
 
 export const E2E = [
   'test/adapters/ai-sdk.test.ts',
