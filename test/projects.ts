@@ -14,7 +14,7 @@
 export const GENERATED = ['generated/**/*.test.ts', 'test/adapters/*/generated/**/*.test.ts'];
 
 export const SLOW = [
-  // Type-checks the modules generated for other servers against the runtime's sources, three times.
+  // Type-checks the modules generated for other servers against the runtime's sources, in each test.
   'test/cli/check-server-types.test.ts',
   // Measures the heap after full collections, at thousands of steps; and a chain of 20,000.
   'test/compiler/check/flow.test.ts',
