@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { E2E, GENERATED } from './test/projects.js';
+import { E2E, GENERATED, SLOW } from './test/projects.js';
 
 // Temporary projects made by tests hold generated tests of their own.
 const exclude = ['test/.tmp/**', '**/node_modules/**'];
@@ -28,10 +28,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...exclude, ...E2E, ...GENERATED],
+          exclude: [...exclude, ...E2E, ...GENERATED, ...SLOW],
           setupFiles: ['test/setup/no-processes.ts'],
+          // One module graph per worker, not one per file: loading TypeScript and the compiler again
+          // for each file took more time than the tests. A file that changes a module's state
+          // (test/cli/heap.test.ts) loads its own copy with `vi.resetModules()`.
+          isolate: false,
         },
       },
+      { extends: true, test: { name: 'slow', include: SLOW, exclude, setupFiles: ['test/setup/no-processes.ts'] } },
       { extends: true, test: { name: 'e2e', include: E2E, exclude } },
       { extends: true, test: { name: 'generated', include: GENERATED, exclude } },
     ],

@@ -5,11 +5,26 @@
  *   (`test/setup/no-processes.ts` makes every `child_process` start throw), no `dist/`, no PostgreSQL,
  *   no browser; `npx vitest run --project unit` needs no build. `test/architecture/projects.test.ts`
  *   holds the unit files and the helpers they import to it.
+ * - `slow`: the files below that keep to the same rules as `unit` but take seconds each, so that the
+ *   fast loop stays fast; each with why.
  * - `e2e`: the files below: they start processes (the CLI from `dist/`, MCP servers, workers killed
  *   mid-write, Neovim, Chromium, the language server), or read `dist/`, or need PostgreSQL.
  * - `generated`: the tests toolgen wrote (`generated/`, and the adapter projects' under `test/adapters/`).
  */
 export const GENERATED = ['generated/**/*.test.ts', 'test/adapters/*/generated/**/*.test.ts'];
+
+export const SLOW = [
+  // Type-checks the modules generated for other servers against the runtime's sources, in each test.
+  'test/cli/check-server-types.test.ts',
+  // Measures the heap after full collections, at thousands of steps; and a chain of 20,000.
+  'test/compiler/check/flow.test.ts',
+  // Builds the whole golden-diagnostics corpus, and again after each fix.
+  'test/lsp/quick-fixes-corpus.test.ts',
+  // 300 seeded random plans, each run with the executor's fast path on and forced off, and compared.
+  'test/runtime/differential.test.ts',
+  // 1,000 chains at once through one registry, checked against a model, twice.
+  'test/runtime/soak.test.ts',
+];
 
 export const E2E = [
   'test/adapters/ai-sdk.test.ts',
@@ -49,19 +64,17 @@ export const E2E = [
   'test/lsp/neovim.test.ts',
   'test/lsp/project-files.test.ts',
   'test/lsp/projects.test.ts',
-  'test/mcp-client/answer-bound.test.ts',
-  'test/mcp-client/calls.test.ts',
-  'test/mcp-client/connections.test.ts',
-  'test/mcp-client/durable-kill.test.ts',
-  'test/mcp-client/exit.test.ts',
-  'test/mcp-client/one-vocabulary.test.ts',
-  'test/mcp-client/secrets.test.ts',
-  'test/mcp-client/test-executor.test.ts',
-  'test/mcp-client/tracing.test.ts',
-  'test/mcp-client/two-servers.test.ts',
-  'test/mcp-servers/pull-depth.test.ts',
-  'test/mcp/serve-cli.test.ts',
-  'test/mcp/stdio.test.ts',
+  'test/remote/client/answer-bound.test.ts',
+  'test/remote/client/calls.test.ts',
+  'test/remote/client/connections.test.ts',
+  'test/remote/client/durable-kill.test.ts',
+  'test/remote/client/exit.test.ts',
+  'test/remote/client/one-vocabulary.test.ts',
+  'test/remote/client/secrets.test.ts',
+  'test/remote/client/test-executor.test.ts',
+  'test/remote/client/tracing.test.ts',
+  'test/remote/client/two-servers.test.ts',
+  'test/remote/pull-depth.test.ts',
   'test/runtime/durable/claims.test.ts',
   'test/runtime/durable/crash-points.test.ts',
   'test/runtime/durable/crash.test.ts',
@@ -69,6 +82,8 @@ export const E2E = [
   'test/scripts/bench.test.ts',
   'test/scripts/pack.test.ts',
   'test/scripts/vsix.test.ts',
+  'test/serve/serve-cli.test.ts',
+  'test/serve/stdio.test.ts',
   'test/studio/actions.browser.test.ts',
   'test/studio/browser-dbos.test.ts',
   'test/studio/browser.test.ts',

@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { warmHandlerFacts } from './handler-signatures.js';
-import { TemplateProblem, TemplateSet } from './emit/templates.js';
+import { TemplateProblem, templateSetOf, type TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
 import { byCodePoint, findToolFiles, loadFile, parseSource } from './load/load.js';
@@ -328,7 +328,7 @@ export class Compiler {
 /** The templates of a dir, or the problem that keeps them from loading. */
 function loadTemplates(dir: string): TemplateSet | TemplateProblem {
   try {
-    return new TemplateSet(readTemplates(dir));
+    return templateSetOf(readTemplates(dir));
   } catch (error) {
     if (error instanceof TemplateProblem) return error;
     throw error;

@@ -1,13 +1,14 @@
 /**
- * The `unit` project stays what `test/projects.ts` says: no process started, no `dist/`, no PostgreSQL,
- * no browser. At run time `test/setup/no-processes.ts` refuses every `child_process` start; here every
- * unit file, and every module of `test/` it imports, is read for what would need one or a build.
+ * The `unit` and `slow` projects stay what `test/projects.ts` says: no process started, no `dist/`, no
+ * PostgreSQL, no browser. At run time `test/setup/no-processes.ts` refuses every `child_process` start;
+ * here every file of theirs, and every module of `test/` it imports, is read for what would need one or
+ * a build.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { E2E, GENERATED } from '../projects.js';
+import { E2E, GENERATED, SLOW } from '../projects.js';
 import { REFUSAL } from '../setup/no-processes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,11 +27,18 @@ function testFiles(dir: string): string[] {
   });
 }
 
-const elsewhere = [...E2E, ...GENERATED].map(globPattern);
+const matches = (globs: readonly string[]) => {
+  const patterns = globs.map(globPattern);
+  return (file: string) => patterns.some((pattern) => pattern.test(file));
+};
+const elsewhere = matches([...E2E, ...GENERATED]);
+const slow = matches(SLOW);
 /** This file and the setup name what they refuse: they are not read for it. */
 const SELF = 'test/architecture/projects.test.ts';
 const ENFORCING = new Set([SELF, 'test/setup/no-processes.ts']);
-const unitFiles = testFiles('test').filter((file) => !elsewhere.some((pattern) => pattern.test(file)));
+/** The files of the unit and slow projects: every test file the e2e and generated projects do not list. */
+const inProcessFiles = testFiles('test').filter((file) => !elsewhere(file));
+const unitFiles = inProcessFiles.filter((file) => !slow(file));
 
 /** What a unit file or a test module it imports may not hold, and why. */
 const FORBIDDEN: readonly [RegExp, string][] = [
@@ -59,10 +67,18 @@ describe('the unit project', () => {
     expect(unitFiles).not.toContain('test/e2e/pack.test.ts');
     expect(unitFiles).not.toContain('test/dbos/usage.test.ts');
     expect(unitFiles).not.toContain('test/adapters/project/generated/tests/shout_tool.test.ts');
+    expect(unitFiles).not.toContain('test/lsp/quick-fixes-corpus.test.ts');
   });
 
-  it('imports nothing that starts a process, needs PostgreSQL or a browser, or reads dist/', () => {
-    const found = unitFiles.flatMap((file) =>
+  it('leaves to the slow project only files that exist and that no other project lists', () => {
+    for (const file of SLOW) {
+      expect(existsSync(path.join(ROOT, file)), file).toBe(true);
+      expect(elsewhere(file), file).toBe(false);
+    }
+  });
+
+  it('imports nothing that starts a process, needs PostgreSQL or a browser, or reads dist/, nor do the slow files', () => {
+    const found = inProcessFiles.flatMap((file) =>
       testModules(file).flatMap((module) => {
         if (ENFORCING.has(module)) return [];
         // Comments may say what a test does not do.

@@ -2,6 +2,7 @@
  * `toolgen check` type-checks what it emits for other servers (`servers/*.ts`, `mcp-servers.ts`) as an
  * app's `tsc --strict` would, since their names come from servers the app does not control. A module
  * that does not compile is TG1016 at its line, exit 1; a passing verdict is kept in the build cache.
+ * Once the lock changes, check names the modules it made stale (the build cache keys on the lock).
  * The broken module here comes from a templates dir whose server template exports a name twice, the
  * way two tools' names once collided.
  */
@@ -9,7 +10,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { FIXTURE_LOCK, REFERENCE_CONFIG } from '../helpers/mcp.js';
+import { FIXTURE_LOCK, lockWithout, REFERENCE_CONFIG, REMEMBER, remoteProject } from '../helpers/mcp.js';
 import { createProject, type TestProject } from '../helpers/project.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -72,5 +73,26 @@ describe('toolgen check on the modules for other servers', () => {
     expect((await runCli([], project.root)).code).toBe(0);
     expect(await runCli(['check'], project.root)).toMatchObject({ code: 0, err: '' });
     expect(existsSync(path.join(project.root, 'node_modules/.cache/toolgen/server-types.json'))).toBe(false);
+  });
+
+  it('check passes on what the build wrote, then fails once the lock changes, naming the stale files', async () => {
+    project = remoteProject({ 'config/tools/remember_note.yaml': REMEMBER });
+    const built = await runCli([], project.root);
+    expect(built.code, built.err).toBe(0);
+    expect(project.read('generated/servers/everything.ts')).toContain('everythingEchoDefinition');
+    expect((await runCli(['check'], project.root)).out).toMatch(
+      /^toolgen check: generated is up to date \(12 files\)$/,
+    );
+    project.write('toolgen.mcp-lock.json', lockWithout('everything', 'echo'));
+    const stale = await runCli(['check'], project.root);
+    expect(stale.code).toBe(1);
+    expect(stale.out.split('\n')).toEqual([
+      '  stale:    generated/index.ts',
+      '  stale:    generated/servers/everything.ts',
+      'toolgen check: 2 generated files are out of date; run `npx toolgen`',
+    ]);
+    expect((await runCli([], project.root)).code).toBe(0);
+    expect(project.read('generated/servers/everything.ts')).not.toContain('everythingEchoDefinition');
+    expect((await runCli(['check'], project.root)).code).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { tempDir } from '../mcp-client/helpers.js';
+import { tempDir } from '../remote/client/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

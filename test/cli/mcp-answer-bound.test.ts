@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { FIXTURE_SERVER, tempDir } from '../mcp-client/helpers.js';
+import { FIXTURE_SERVER, tempDir } from '../remote/client/helpers.js';
 
 let endless: Server;
 let endlessUrl: string;

@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describe, expect, it } from 'vitest';
 import { serveCommand } from '../../src/cli/serve.js';
 import { runCli } from '../helpers/cli.js';
-import { FIXTURE_SERVER, tempDir } from '../mcp-client/helpers.js';
+import { FIXTURE_SERVER, tempDir } from '../remote/client/helpers.js';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 

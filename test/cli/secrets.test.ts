@@ -14,7 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serveCommand } from '../../src/cli/serve.js';
 import { pinnedLock } from '../helpers/mcp.js';
-import { tempDir } from '../mcp-client/helpers.js';
+import { tempDir } from '../remote/client/helpers.js';
 import { ROOT, toolgenAsync } from '../helpers/toolgen-process.js';
 
 const HOSTILE = path.join(ROOT, 'test/fixtures/mcp/hostile-server.mjs');

@@ -35,7 +35,7 @@ const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /**
  * Ids no tool YAML can produce: an unreadable file is a disk problem; the config file is the CLI's
- * (test/cli/config-file.test.ts), its `mcpServers` and `adapters` too (test/mcp-servers,
+ * (test/cli/config-file.test.ts), its `mcpServers` and `adapters` too (test/remote,
  * test/cli/mcp-pull.test.ts); a broken template is the templates dir's (test/cli/cli.test.ts).
  */
 const NOT_FROM_YAML: readonly DiagnosticId[] = [

@@ -160,3 +160,10 @@ function sorted(value: unknown): unknown {
       .map((key) => [key, sorted(object[key])]),
   );
 }
+
+/** The fixture lock without one tool, as a pull after the server dropped it writes it. */
+export function lockWithout(server: string, tool: string): string {
+  const lock = JSON.parse(FIXTURE_LOCK) as { servers: Record<string, { tools: Record<string, unknown> }> };
+  delete lock.servers[server]!.tools[tool];
+  return `${JSON.stringify(lock, null, 2)}\n`;
+}

@@ -114,3 +114,25 @@ export class TemplateSet {
     }
   }
 }
+
+/** Sets made lately, by their sources: every compiler, and every build of a watch, reads the same few. */
+const recent = new Map<string, TemplateSet>();
+const RECENT_SETS = 4;
+
+/**
+ * The set of these sources: the one made before from the same files and texts, or a new one (which
+ * throws as `new TemplateSet` does). Compiling the templates costs a small build more than parsing its YAML.
+ *
+ * @example templateSetOf(readTemplates(dir)) === templateSetOf(readTemplates(dir)) // true, until a text changes
+ */
+export function templateSetOf(sources: TemplateSources): TemplateSet {
+  const key = JSON.stringify(Object.entries(sources).map(([name, { file, text }]) => [name, file, text]));
+  const set = recent.get(key) ?? new TemplateSet(sources);
+  recent.delete(key);
+  recent.set(key, set);
+  for (const oldest of recent.keys()) {
+    if (recent.size <= RECENT_SETS) break;
+    recent.delete(oldest);
+  }
+  return set;
+}

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isGenerated } from '../../../src/compiler/emit/banner.js';
-import { TemplateSet } from '../../../src/compiler/emit/templates.js';
+import { TemplateSet, templateSetOf } from '../../../src/compiler/emit/templates.js';
 import { readTemplates, TEMPLATE_FILES } from '../../../src/compiler/load/templates.js';
 
 const dir = path.resolve(import.meta.dirname, '../../../templates');
@@ -43,5 +43,24 @@ describe('TemplateSet', () => {
   ] as const)('refuses %s: %s', (name, _, text, message) => {
     const texts = readTemplates(dir);
     expect(() => new TemplateSet({ ...texts, [name]: { file: texts[name].file, text } })).toThrow(message);
+  });
+});
+
+describe('templateSetOf', () => {
+  const view = { source: 'config/tools', runtimeModule: "'@toolgen/runtime'", tools: [] };
+
+  it('gives the set made before for the same texts, and a new one once a text changes', () => {
+    const texts = readTemplates(dir);
+    const first = templateSetOf(texts);
+    expect(templateSetOf(readTemplates(dir))).toBe(first);
+    const edited = { ...texts, index: { file: texts.index.file, text: `${texts.index.text}// edited\n` } };
+    expect(templateSetOf(edited).render('index', view)).toMatch(/\/\/ edited\n$/);
+    expect(first.render('index', view)).not.toMatch(/edited/);
+  });
+
+  it('refuses a broken template every time it is asked, as a new set does', () => {
+    const texts = readTemplates(dir);
+    const broken = { ...texts, index: { file: texts.index.file, text: 'no banner\n' } };
+    for (let time = 0; time < 2; time += 1) expect(() => templateSetOf(broken)).toThrow(/must start with/);
   });
 });

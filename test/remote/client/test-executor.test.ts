@@ -3,8 +3,8 @@
  * step, naming the stub it needs, and its server is never started; `callServers: true` lets it call.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestExecutor, defineRemoteTool, defineTool, type ToolDefinition } from '../../src/runtime/index.js';
-import { chain, step } from '../helpers/runtime.js';
+import { createTestExecutor, defineRemoteTool, defineTool, type ToolDefinition } from '../../../src/runtime/index.js';
+import { chain, step } from '../../helpers/runtime.js';
 import { fixtureServer, remoteExecutor, tempDir } from './helpers.js';
 
 const dir = tempDir();

@@ -4,7 +4,7 @@
  * checked on both sides of the call.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { defineRemoteTool, type ToolDefinition } from '../../src/runtime/index.js';
+import { defineRemoteTool, type ToolDefinition } from '../../../src/runtime/index.js';
 import { childPids, EVERYTHING, fixtureServer, remoteExecutor, tempDir } from './helpers.js';
 import { everythingEcho, everythingGetStructuredContent, everythingGetSum, everythingGetTinyImage } from './pinned.js';
 
@@ -202,7 +202,7 @@ describe('failures', () => {
   });
 
   it('leaves a remote tool replaced by withHandlers local: the stub answers, no server is asked', async () => {
-    const { ChainExecutor, AuditContext } = await import('../../src/runtime/index.js');
+    const { ChainExecutor, AuditContext } = await import('../../../src/runtime/index.js');
     const stubbed = registry.withHandlers({ 'everything/get-sum': () => 'stubbed' });
     expect(stubbed.servers).toBe(registry.servers);
     expect(stubbed.get('everything/get-sum')!.remote).toBeUndefined();
@@ -211,7 +211,7 @@ describe('failures', () => {
   });
 
   it('fails a remote tool in a registry without servers, saying how to build one', async () => {
-    const { ChainExecutor, AuditContext, ToolRegistry } = await import('../../src/runtime/index.js');
+    const { ChainExecutor, AuditContext, ToolRegistry } = await import('../../../src/runtime/index.js');
     const bare = new ChainExecutor({
       registry: new ToolRegistry([everythingEcho]),
       context: new AuditContext({ userId: 'u', sessionId: 's' }),

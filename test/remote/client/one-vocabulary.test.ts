@@ -6,9 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpServers } from '../../src/remote/client/index.js';
-import { pullServer } from '../../src/remote/pull/pull.js';
-import { describeFailure } from '../../src/remote/pull/report.js';
+import { McpServers } from '../../../src/remote/client/index.js';
+import { pullServer } from '../../../src/remote/pull/pull.js';
+import { describeFailure } from '../../../src/remote/pull/report.js';
 import { tempDir } from './helpers.js';
 
 /** A server that writes twelve lines to stderr and ends as `end` says, before answering anything. */

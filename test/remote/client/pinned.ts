@@ -4,7 +4,7 @@
  * @modelcontextprotocol/server-everything, -memory and -filesystem), under the server names the
  * tests give them.
  */
-import { defineRemoteTool } from '../../src/runtime/index.js';
+import { defineRemoteTool } from '../../../src/runtime/index.js';
 
 export const everythingEcho = defineRemoteTool<Record<string, unknown>, unknown>({
   server: 'everything',

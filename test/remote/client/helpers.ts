@@ -5,16 +5,16 @@
 import { mkdtempSync, readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { McpServers, type McpServerSpec, type McpServersOptions } from '../../src/remote/client/index.js';
+import { McpServers, type McpServerSpec, type McpServersOptions } from '../../../src/remote/client/index.js';
 import {
   AuditContext,
   ChainExecutor,
   ToolRegistry,
   type ChainExecutorOptions,
   type ToolDefinition,
-} from '../../src/runtime/index.js';
+} from '../../../src/runtime/index.js';
 
-const REPO = path.resolve(import.meta.dirname, '../..');
+const REPO = path.resolve(import.meta.dirname, '../../..');
 const serverBin = (name: string) => path.join(REPO, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
 
 export const EVERYTHING: McpServerSpec = { command: process.execPath, args: [serverBin('server-everything')] };

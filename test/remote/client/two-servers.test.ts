@@ -6,9 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { toChainPlan } from '../../src/runtime/agents/index.js';
-import { defineTool } from '../../src/runtime/index.js';
-import { chain, step } from '../helpers/runtime.js';
+import { toChainPlan } from '../../../src/runtime/agents/index.js';
+import { defineTool } from '../../../src/runtime/index.js';
+import { chain, step } from '../../helpers/runtime.js';
 import { filesServer, memoryServer, remoteExecutor, tempDir } from './helpers.js';
 import { filesReadTextFile, memoryCreateEntities, memoryReadGraph } from './pinned.js';
 

@@ -8,11 +8,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
-import { defineTool, ToolRegistry } from '../../src/runtime/index.js';
+import { serveHttp, type HttpServerHandle } from '../../../src/serve/index.js';
+import { defineTool, ToolRegistry } from '../../../src/runtime/index.js';
 import { fixtureServer, tempDir } from './helpers.js';
 
-const SRC = path.resolve(import.meta.dirname, '../../src');
+const SRC = path.resolve(import.meta.dirname, '../../../src');
 let served: HttpServerHandle;
 
 beforeAll(async () => {

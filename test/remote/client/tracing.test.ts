@@ -6,8 +6,8 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, expect, it } from 'vitest';
-import { defineRemoteTool } from '../../src/runtime/index.js';
-import { tool } from '../helpers/runtime.js';
+import { defineRemoteTool } from '../../../src/runtime/index.js';
+import { tool } from '../../helpers/runtime.js';
 import { fixtureServer, remoteExecutor, tempDir } from './helpers.js';
 
 const exporter = new InMemorySpanExporter();

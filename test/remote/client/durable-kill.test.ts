@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_META } from '../../src/runtime/index.js';
+import { IDEMPOTENCY_KEY_META } from '../../../src/runtime/index.js';
 import { tempDir, type FixtureEvent } from './helpers.js';
 
 const WORKER = path.join(import.meta.dirname, 'fixtures/durable-worker.mjs');

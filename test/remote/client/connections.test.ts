@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { McpServers } from '../../src/remote/client/index.js';
-import { defineRemoteTool, defineTool, type ToolDefinition } from '../../src/runtime/index.js';
-import { chain, step } from '../helpers/runtime.js';
+import { McpServers } from '../../../src/remote/client/index.js';
+import { defineRemoteTool, defineTool, type ToolDefinition } from '../../../src/runtime/index.js';
+import { chain, step } from '../../helpers/runtime.js';
 import {
   childPids,
   EVERYTHING,

@@ -7,9 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerTooLarge, boundedFetch } from '../../src/remote/connect/answer-bound.js';
-import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
-import { defineRemoteTool, defineTool, ToolRegistry } from '../../src/runtime/index.js';
+import { AnswerTooLarge, boundedFetch } from '../../../src/remote/connect/answer-bound.js';
+import { serveHttp, type HttpServerHandle } from '../../../src/serve/index.js';
+import { defineRemoteTool, defineTool, ToolRegistry } from '../../../src/runtime/index.js';
 import { fixtureServer, remoteExecutor, tempDir } from './helpers.js';
 
 const MiB = 1024 * 1024;

@@ -11,12 +11,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveHttp, type HttpServerHandle } from '../../src/serve/index.js';
-import { defineRemoteTool, defineTool, FileRunStore, ToolRegistry } from '../../src/runtime/index.js';
-import { chain, step } from '../helpers/runtime.js';
+import { serveHttp, type HttpServerHandle } from '../../../src/serve/index.js';
+import { defineRemoteTool, defineTool, FileRunStore, ToolRegistry } from '../../../src/runtime/index.js';
+import { chain, step } from '../../helpers/runtime.js';
 import { remoteExecutor, tempDir } from './helpers.js';
 
-const HOSTILE = path.resolve(import.meta.dirname, '../fixtures/mcp/hostile-server.mjs');
+const HOSTILE = path.resolve(import.meta.dirname, '../../fixtures/mcp/hostile-server.mjs');
 const SECRETS = {
   API_KEY: 'sk-env-4f9a2c71',
   API_TOKEN: 'tok-argv-8e1d7b03',

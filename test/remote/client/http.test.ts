@@ -6,16 +6,16 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpServers } from '../../src/remote/client/index.js';
-import { serveHttp, staticTokens, type HttpServerHandle } from '../../src/serve/index.js';
+import { McpServers } from '../../../src/remote/client/index.js';
+import { serveHttp, staticTokens, type HttpServerHandle } from '../../../src/serve/index.js';
 import {
   defineRemoteTool,
   defineTool,
   FileRunStore,
   ToolRegistry,
   type ToolDefinition,
-} from '../../src/runtime/index.js';
-import { chain, step } from '../helpers/runtime.js';
+} from '../../../src/runtime/index.js';
+import { chain, step } from '../../helpers/runtime.js';
 import { remoteExecutor, tempDir } from './helpers.js';
 
 const amount = { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] };
