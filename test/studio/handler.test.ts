@@ -8,7 +8,14 @@ import path from 'node:path';
 import { JSDOM } from 'jsdom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createToolRegistry } from '../../generated/index.js';
-import { AuditContext, ChainExecutor, FileRunListing, FileRunStore, type RunStore } from '../../src/runtime/index.js';
+import {
+  AuditContext,
+  ChainExecutor,
+  FileRunListing,
+  FileRunStore,
+  type RunClaim,
+  type StartRecord,
+} from '../../src/runtime/index.js';
 import { createStudioHandler, type StudioAnswer, type StudioHandler } from '../../src/studio/index.js';
 
 let dir: string;
@@ -136,12 +143,12 @@ describe('createStudioHandler', () => {
   it('says a resume was refused when another process took the run after the studio looked', async () => {
     // A run a crash left (its start, no end, no process): the studio's checks pass, and another process
     // claims it in the moment before the studio's executor does, so the runtime refuses the resume.
-    const start = (await store.read('big'))![0]!;
+    const start = (await store.read('big'))![0] as StartRecord;
     const other = new FileRunStore(dir, { fsync: false });
-    await other.create('orphan', { ...start, runId: 'orphan' } as typeof start);
+    await other.create('orphan', { ...start, runId: 'orphan' });
     expect(new FileRunListing(dir).summary('orphan')?.status).toBe('unfinished');
     let held: RunClaim | undefined;
-    const racing: RunStore = Object.assign(Object.create(store) as RunStore, {
+    const racing: FileRunStore = Object.assign(Object.create(store) as FileRunStore, {
       claim: async (runId: string) => {
         held = await other.claim!(runId);
         return store.claim!(runId);
