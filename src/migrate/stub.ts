@@ -3,7 +3,7 @@
  * logic in Python, `api_call`, `data_transform`, …): a typed function that throws until a person
  * writes it, with the original logic beside it as a comment.
  */
-import { memberName, schemaType, type TypeStyle } from '../language/print.js';
+import { docComment, memberName, schemaType, type TypeStyle } from '../language/print.js';
 import { stringify } from 'yaml';
 import { deriveNames } from '../compiler/names.js';
 import { shapeSchema } from '../compiler/resolve/parameters.js';
@@ -25,9 +25,6 @@ const STUB: TypeStyle = { inline: true, json: true };
 const parameterType = (parameter: Record<string, unknown>) =>
   schemaType(shapeSchema(parameter as Parameters<typeof shapeSchema>[0]), STUB);
 
-/** Text inside a block comment: it must not end the comment. */
-const commentSafe = (text: string) => text.replaceAll('*/', '*\\/');
-
 /**
  * The stub's source text.
  *
@@ -37,26 +34,23 @@ export function stubSource(input: StubInput): string {
   const type = `${deriveNames(input.name).typeName}Input`;
   const fields = input.parameters.map((parameter) => {
     const optional = parameter['required'] === true || 'default' in parameter ? '' : '?';
-    const doc =
-      typeof parameter['description'] === 'string' ? `  /** ${commentSafe(parameter['description'])} */\n` : '';
+    const doc = typeof parameter['description'] === 'string' ? docComment(parameter['description'], '  ') : '';
     return `${doc}  readonly ${memberName(String(parameter['name']), STUB)}${optional}: ${parameterType(parameter)};\n`;
   });
   const original = stringify(input.original, { lineWidth: 0 }).trimEnd().split('\n');
-  const lines = [
-    '/**',
-    ` * ${commentSafe(input.name)}${input.description ? `: ${commentSafe(input.description)}` : ''}`,
-    ' *',
-    ` * Written by \`toolgen migrate\` from ${commentSafe(input.source)}.`,
-    ` * The original ran it as ${commentSafe(input.kind)}, which toolgen does not run:`,
-    ' * write the handler here. Until then it throws.',
-    ' *',
-    ' * The original, for reference:',
-    ' *',
-    ...original.map((line) => ` *   ${commentSafe(line)}`.trimEnd()),
-    ' */',
+  const about = [
+    `${input.name}${input.description ? `: ${input.description}` : ''}`,
+    '',
+    `Written by \`toolgen migrate\` from ${input.source}.`,
+    `The original ran it as ${input.kind}, which toolgen does not run:`,
+    'write the handler here. Until then it throws.',
+    '',
+    'The original, for reference:',
+    '',
+    ...original.map((line) => `  ${line}`.trimEnd()),
   ];
   return [
-    ...lines,
+    docComment(about.join('\n')).trimEnd(),
     `export interface ${type} {`,
     ...(fields.length > 0 ? [fields.join('').trimEnd()] : []),
     '}',
