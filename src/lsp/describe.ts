@@ -4,7 +4,7 @@
  */
 import type { JsonSchema } from '../language/json.js';
 import { schemaType, type TypeStyle } from '../language/print.js';
-import { shapeSchema } from '../compiler/resolve/parameters.js';
+import { mustPass, shapeSchema } from '../compiler/resolve/parameters.js';
 import type { Catalogue, CatalogueEntry, RemoteEntry } from '../compiler/resolve/catalogue.js';
 import type { ParameterDoc } from '../compiler/model.js';
 
@@ -25,9 +25,9 @@ export function parameterType(parameter: ParameterDoc): string {
   return typeText(shapeSchema(parameter));
 }
 
-/** Whether a caller must pass it: required, with no default. */
-export function isRequired(parameter: ParameterDoc): boolean {
-  return parameter.required === true && parameter.default === undefined;
+/** The parameters a caller must pass first, then the others, each group in its declared order. */
+export function requiredFirst(parameters: readonly ParameterDoc[]): ParameterDoc[] {
+  return [...parameters].sort((a, b) => Number(mustPass(b)) - Number(mustPass(a)));
 }
 
 /** A tool of the project or of another MCP server. */
@@ -53,10 +53,10 @@ export function signatureMarkdown(tool: Tool): string {
   const lines = [`**${tool.name}** (${what})`, ''];
   const description = descriptionOf(tool);
   if (description) lines.push(description, '');
-  const parameters = [...tool.parameters].sort((a, b) => Number(isRequired(b)) - Number(isRequired(a)));
+  const parameters = requiredFirst(tool.parameters);
   lines.push(parameters.length === 0 ? 'parameters: none' : 'parameters:');
   for (const parameter of parameters) {
-    const flags = [isRequired(parameter) ? 'required' : 'optional'];
+    const flags = [mustPass(parameter) ? 'required' : 'optional'];
     if (parameter.default !== undefined) flags.push(`default ${JSON.stringify(parameter.default)}`);
     const about = parameter.description ? ` — ${parameter.description}` : '';
     lines.push(`- \`${parameter.name}: ${parameterType(parameter)}\` (${flags.join(', ')})${about}`);
