@@ -7,9 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listsMcpClient, MCP_CLIENT_PACKAGE } from '../compiler/load/mcp.js';
-import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
-import { closestName } from '../language/suggest.js';
+import { closestName, withSuggestion } from '../language/suggest.js';
 import type { DeclaredServer } from '../remote/declare/spec.js';
 import { LOCK_FILE, nextLock, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile, writeLockFile } from '../remote/lock/file.js';
@@ -150,11 +149,13 @@ export function chooseServers(servers: readonly DeclaredServer[], names: readonl
   if (servers.length === 0) throw new UsageError('toolgen.config.yaml declares no servers under mcpServers');
   if (names.length === 0) return servers;
   const known = servers.map((server) => server.name);
-  for (const name of names)
-    if (!known.includes(name))
-      throw new UsageError(
-        `${withSuggestion(`no server named '${printable(name)}' in mcpServers`, closestName(name, known) ?? undefined)} (servers: ${known.map((known) => printable(known)).join(', ')})`,
-      );
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    const meant = closestName(name, known);
+    throw new UsageError(
+      `${withSuggestion(`no server named '${printable(name)}' in mcpServers`, meant && printable(meant))} (servers: ${known.map((known) => printable(known)).join(', ')})`,
+    );
+  }
   return servers.filter((server) => names.includes(server.name));
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ChainPlan } from '../language/plan.js';
 import { randomUUID } from 'node:crypto';
-import { closestName } from '../language/suggest.js';
+import { closestName, didYouMean } from '../language/suggest.js';
 import { schemaErrors, schemaRefusal, type SchemaRefusal } from '../language/validation.js';
 import { auditRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
@@ -539,7 +539,7 @@ export class ChainExecutor implements ToolCaller {
     const suggestion = closestName(name, this.registry.names());
     const error: ToolFailure = {
       kind: 'unknown_tool',
-      message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+      message: `no tool named '${name}' is registered${suggestion ? ` (${didYouMean(suggestion)})` : ''}`,
     };
     return attemptValue(name, { site, startedAt, input: rawInput }, { ok: false, error }, this.#clock.now());
   }

@@ -1,6 +1,8 @@
 import { byCodeUnits } from '../../language/order.js';
+import { withSuggestion } from '../../language/suggest.js';
 import { CATALOGUE, type DiagnosticId, type DiagnosticTemplate, type Severity } from './catalogue.js';
-import { fillTemplate, withSuggestion, type DiagnosticArgs } from './message.js';
+import { fillTemplate, type DiagnosticArgs } from './message.js';
+import { printable } from './printable.js';
 
 /** A position in a source file, 1-based like editors show it. */
 export interface Location {
@@ -61,7 +63,7 @@ export function diagnostic<Id extends DiagnosticId>(
     id,
     code: entry.code,
     severity: entry.severity,
-    message: withSuggestion(fillTemplate(entry.message, values), suggestion),
+    message: withSuggestion(fillTemplate(entry.message, values), suggestion && printable(suggestion)),
     args,
     location,
     ...(entry.hint === undefined ? {} : { hint: fillTemplate(entry.hint, values) }),
