@@ -17,6 +17,7 @@ import { EXIT, UsageError } from './exit.js';
 import { describeFailure } from '../remote/pull/report.js';
 import { printDiagnostics, type Output } from './output.js';
 import { VERSION } from './version.js';
+import { messages } from './messages.js';
 
 export interface McpPullOptions {
   readonly root: string;
@@ -93,9 +94,7 @@ async function warnClientDependency(folder: string, root: string, output: Output
   }
   if (listsMcpClient(text) !== false) return;
   const shown = printable(path.relative(root, file).split(path.sep).join('/'));
-  output.err(
-    `toolgen: warning: ${shown} does not list ${MCP_CLIENT_PACKAGE} in dependencies, and the generated index imports it now that the lock pins servers: the app fails in production (npm install --omit=dev) with Cannot find package '${MCP_CLIENT_PACKAGE}'; run npm install ${MCP_CLIENT_PACKAGE}`,
-  );
+  output.err(messages.mcpClientNotListed(shown, MCP_CLIENT_PACKAGE));
 }
 
 /** `toolgen mcp list`: the servers and tools the lock pins, without connecting to any. */
