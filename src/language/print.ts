@@ -215,6 +215,15 @@ function objectMembers(schema: Record<string, unknown>, style: TypeStyle, indent
 }
 
 /**
+ * A type alias as a generated module declares it, with its doc comment.
+ *
+ * @example typeAlias('Parameters of `echo`.', 'EchoParams', '{}') // '/** Parameters of `echo`. *\/\nexport type EchoParams = {};'
+ */
+export function typeAlias(doc: string, name: string, type: string): string {
+  return `${docComment(doc)}export type ${name} = ${type};`;
+}
+
+/**
  * The type a generated module declares for an object schema (a tool's parameters, its state): its
  * members one a line, `{}` when it lists none. Type aliases, not interfaces: they are assignable to
  * `Record<string, unknown>`.

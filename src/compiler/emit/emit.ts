@@ -14,6 +14,7 @@ import {
   docComment,
   printValue,
   quote,
+  typeAlias,
 } from '../../language/print.js';
 import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
@@ -42,7 +43,7 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
     definitionName: `${names.functionName}Definition`,
     functionName: names.functionName,
     paramsName,
-    paramsType: `${docComment(`Parameters of \`${unit.name}\`.`)}export type ${paramsName} = ${declaredObjectType(unit.parameters)};`,
+    paramsType: typeAlias(`Parameters of \`${unit.name}\`.`, paramsName, declaredObjectType(unit.parameters)),
     parameters: printValue(unit.parameters, '  '),
     policies: printValue(unit.policies, '  '),
     audit: printValue(unit.audit, '  '),
@@ -55,7 +56,11 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
     module = templates.render('composite-tool', {
       ...common,
       stateName,
-      stateType: `${docComment(`The state of \`${unit.name}\` at the end of a run: its parameters and the outputs its steps map.`)}export type ${stateName} = ${declaredObjectType(implementation.state)};`,
+      stateType: typeAlias(
+        `The state of \`${unit.name}\` at the end of a run: its parameters and the outputs its steps map.`,
+        stateName,
+        declaredObjectType(implementation.state),
+      ),
       plan: printValue(implementation.plan),
       // A composite that may suspend says so in its result type, so callers handle `status: 'suspended'`.
       resultType: implementation.suspends ? `ChainResult<${stateName}, true>` : `ChainResult<${stateName}>`,
@@ -72,7 +77,11 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       resultName,
       resultType: resultDeclaration(resultName, unit.name, implementation.returns),
       inputType: handlerInput
-        ? `${docComment(`What the handler of \`${unit.name}\` receives: the parameters, defaults filled in.`)}export type ${inputName} = ${declaredObjectType(handlerInput)};`
+        ? typeAlias(
+            `What the handler of \`${unit.name}\` receives: the parameters, defaults filled in.`,
+            inputName,
+            declaredObjectType(handlerInput),
+          )
         : null,
       typeArguments: handlerInput ? `${paramsName}, ${resultName}, ${inputName}` : `${paramsName}, ${resultName}`,
       returns: printValue(implementation.returns, '  '),
@@ -223,5 +232,5 @@ export function handlerTypes(
 }
 
 function resultDeclaration(name: string, tool: string, returns: JsonSchema | null): string {
-  return `${docComment(`What \`${tool}\` returns.`)}export type ${name} = ${declaredReturnType(returns)};`;
+  return typeAlias(`What \`${tool}\` returns.`, name, declaredReturnType(returns));
 }

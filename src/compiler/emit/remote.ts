@@ -13,6 +13,7 @@ import {
   docComment,
   printValue,
   quote,
+  typeAlias,
 } from '../../language/print.js';
 import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
@@ -57,7 +58,11 @@ function toolView(server: string, tool: LoweredRemoteTool) {
     functionName: names.functionName,
     inputName,
     outputName,
-    inputType: `${docComment(`Parameters of \`${commentText(tool.name)}\`.`)}export type ${inputName} = ${declaredObjectType(tool.inputSchema)};`,
+    inputType: typeAlias(
+      `Parameters of \`${commentText(tool.name)}\`.`,
+      inputName,
+      declaredObjectType(tool.inputSchema),
+    ),
     outputType: outputDeclaration(outputName, tool),
     serverLiteral: quote(server),
     toolLiteral: quote(tool.tool),
@@ -74,6 +79,10 @@ function toolView(server: string, tool: LoweredRemoteTool) {
 function outputDeclaration(name: string, tool: LoweredRemoteTool): string {
   const label = commentText(tool.name);
   if (tool.outputSchema === null)
-    return `${docComment(`What \`${label}\` returns: its server declares no outputSchema, so its shape is unknown.`)}export type ${name} = unknown;`;
-  return `${docComment(`What \`${label}\` returns.`)}export type ${name} = ${declaredReturnType(tool.outputSchema)};`;
+    return typeAlias(
+      `What \`${label}\` returns: its server declares no outputSchema, so its shape is unknown.`,
+      name,
+      'unknown',
+    );
+  return typeAlias(`What \`${label}\` returns.`, name, declaredReturnType(tool.outputSchema));
 }
