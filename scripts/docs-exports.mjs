@@ -136,6 +136,10 @@ export const ENTRIES = [
         text: '`unwaitedStep(tool, result)`: the wait step of a composite that failed in `result` for want of a store (not past its deadline), or null; a run with one did not wait, whatever its `status` says (see Waiting for a person).',
       },
       {
+        names: ['callerView', 'CallerView', 'suspendedText', 'failedText', 'waitText'],
+        text: "A composite run as whoever called it is told of it, as the MCP server, the adapters and `toolgen run` tell it: `callerView(tool, result)` is a `CallerView`, `{ status: 'success' \\| 'partial', output }`, `{ status: 'suspended', runId, waiting }` or `{ status: 'failed' \\| 'cancelled', failure, unwaited }` (a wait step that could not wait is failed at that step, `unwaited: true`). Their words: `suspendedText(runId, waiting, reader?)`, `suspended at step '…': run '…' waits for signal '…' until …` (`with no time limit` without a deadline; `reader` `'model'` adds that the run goes on when the signal comes, so do not call the tool again); `failedText(failure)`, `failed (KIND at step '…'): …`; `waitText(waiting)`, `waits for signal '…' until …`.",
+      },
+      {
         names: ['ResumeAllResult', 'RefusedRun'],
         text: 'What `resumeAll()` returns: `{ resumed, refused }`; a `RefusedRun` is `{ runId, code, message, details, error }`, `code` a `DurableRunErrorCode` or `unexpected` (see Durability, API).',
       },

@@ -4,8 +4,7 @@
  * usage error at once: found by a plain text scan of the YAML files, without compiling anything.
  */
 import { readFile } from 'node:fs/promises';
-import { closestName } from '../language/suggest.js';
-import { withSuggestion } from '../compiler/diagnostics/message.js';
+import { closestName, withSuggestion } from '../language/suggest.js';
 import { findToolFiles } from '../compiler/load/load.js';
 
 /** Words people type after `toolgen` that are commands of other tools (toolgen's own reach their command first). */

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolDefinition, ToolRegistry } from '../runtime/index.js';
 import { UsageError } from './commands.js';
+import { messages } from './messages.js';
 
 /** What the generated index exports that we use (an index without remote tools takes no options, and ignores them). */
 interface GeneratedIndex {
@@ -69,13 +70,8 @@ function checkModulePackage(file: string): void {
         return; // Not ours to judge: Node reports a package.json it cannot read.
       }
       if (type === 'module') return;
-      throw new UsageError(
-        `${file} is generated code, ES modules, and ${manifest} does not say "type": "module" (so Node reads .ts and .js files in it as CommonJS): the app's package.json needs "type": "module" (npm pkg set type=module)`,
-      );
+      throw new UsageError(messages.notModuleType(file, manifest));
     }
-    if (path.dirname(dir) === dir)
-      throw new UsageError(
-        `${file} is generated code, ES modules, and no package.json above it says "type": "module": the app needs a package.json with "type": "module" (npm init -y && npm pkg set type=module)`,
-      );
+    if (path.dirname(dir) === dir) throw new UsageError(messages.noModulePackage(file));
   }
 }

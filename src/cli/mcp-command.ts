@@ -7,9 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listsMcpClient, MCP_CLIENT_PACKAGE } from '../compiler/load/mcp.js';
-import { withSuggestion } from '../compiler/diagnostics/message.js';
 import { printable } from '../compiler/diagnostics/printable.js';
-import { closestName } from '../language/suggest.js';
+import { closestName, withSuggestion } from '../language/suggest.js';
 import type { DeclaredServer } from '../remote/declare/spec.js';
 import { LOCK_FILE, nextLock, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile, writeLockFile } from '../remote/lock/file.js';
@@ -18,6 +17,7 @@ import { EXIT, UsageError } from './exit.js';
 import { describeFailure } from '../remote/pull/report.js';
 import { printDiagnostics, type Output } from './output.js';
 import { VERSION } from './version.js';
+import { messages } from './messages.js';
 
 export interface McpPullOptions {
   readonly root: string;
@@ -94,9 +94,7 @@ async function warnClientDependency(folder: string, root: string, output: Output
   }
   if (listsMcpClient(text) !== false) return;
   const shown = printable(path.relative(root, file).split(path.sep).join('/'));
-  output.err(
-    `toolgen: warning: ${shown} does not list ${MCP_CLIENT_PACKAGE} in dependencies, and the generated index imports it now that the lock pins servers: the app fails in production (npm install --omit=dev) with Cannot find package '${MCP_CLIENT_PACKAGE}'; run npm install ${MCP_CLIENT_PACKAGE}`,
-  );
+  output.err(messages.mcpClientNotListed(shown, MCP_CLIENT_PACKAGE));
 }
 
 /** `toolgen mcp list`: the servers and tools the lock pins, without connecting to any. */
@@ -150,11 +148,13 @@ export function chooseServers(servers: readonly DeclaredServer[], names: readonl
   if (servers.length === 0) throw new UsageError('toolgen.config.yaml declares no servers under mcpServers');
   if (names.length === 0) return servers;
   const known = servers.map((server) => server.name);
-  for (const name of names)
-    if (!known.includes(name))
-      throw new UsageError(
-        `${withSuggestion(`no server named '${printable(name)}' in mcpServers`, closestName(name, known) ?? undefined)} (servers: ${known.map((known) => printable(known)).join(', ')})`,
-      );
+  for (const name of names) {
+    if (known.includes(name)) continue;
+    const meant = closestName(name, known);
+    throw new UsageError(
+      `${withSuggestion(`no server named '${printable(name)}' in mcpServers`, meant && printable(meant))} (servers: ${known.map((known) => printable(known)).join(', ')})`,
+    );
+  }
   return servers.filter((server) => names.includes(server.name));
 }
 

@@ -14,15 +14,9 @@ import type { CompilerOptions } from '../compiler/compile.js';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
 import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
+import { byCodeUnits } from '../language/order.js';
 import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../remote/lock/drift.js';
-import {
-  byCodeUnits,
-  lockText,
-  LOCKFILE_VERSION,
-  toolHash,
-  type Lock,
-  type LockedServer,
-} from '../remote/lock/lock.js';
+import { lockText, LOCKFILE_VERSION, toolHash, type Lock, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile } from '../remote/lock/file.js';
 import { settingsFor } from './commands.js';
 import { EXIT } from './exit.js';

@@ -6,7 +6,7 @@
  */
 import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { FileRunStore, type ChainWaiting, type JournalRecord, type StartRecord } from '../runtime/index.js';
+import { FileRunStore, waitText, type ChainWaiting, type JournalRecord, type StartRecord } from '../runtime/index.js';
 import { decodeJournal } from '../runtime/durable/line-format.js';
 import { openWait } from '../runtime/durable/records.js';
 import { readRegular } from '../runtime/durable/regular-file.js';
@@ -115,7 +115,7 @@ function suspendedLine(run: SuspendedEntry): string {
   const head = `${run.run_id}  ${run.tool ?? '?'}  suspended at step '${run.step}'`;
   if (run.expired)
     return `${head}: stopped waiting for signal '${run.signal}' at ${run.deadline} (toolgen resume fails the wait)`;
-  return `${head}: waits for signal '${run.signal}' ${run.deadline ? `until ${run.deadline}` : 'with no time limit'}`;
+  return `${head}: ${waitText(run)}`;
 }
 
 function unfinishedLine(run: UnfinishedEntry): string {

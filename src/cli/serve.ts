@@ -13,6 +13,7 @@ import { EXIT, UsageError } from './exit.js';
 import type { Output } from './output.js';
 import { readTokens, TOKENS_ENV } from './tokens.js';
 import { VERSION } from './version.js';
+import { messages } from './messages.js';
 
 export interface ServeOptions extends CallerOptions {
   /** Serve over HTTP on this port instead of stdio. */
@@ -104,13 +105,8 @@ function httpOptions(options: ServeOptions, output: Output): Partial<HttpServerO
   const flags = options.httpFlags;
   const tokens = readTokens(options.root, flags.tokens, process.env);
   if (tokens.length === 0 && !isLoopback(options.host)) {
-    if (!flags.allowUnauthenticated)
-      throw new UsageError(
-        `--host ${options.host} would serve every tool, with the permissions of --permissions, to anyone who reaches the port: give tokens (--tokens FILE or ${TOKENS_ENV}), or --allow-unauthenticated to do it anyway`,
-      );
-    output.err(
-      `toolgen: warning: serving on ${options.host} without authentication (--allow-unauthenticated): anyone who reaches the port calls the tools as '${options.userId}'`,
-    );
+    if (!flags.allowUnauthenticated) throw new UsageError(messages.serveNeedsTokens(options.host, TOKENS_ENV));
+    output.err(messages.servingUnauthenticated(options.host, options.userId));
   }
   if (flags.publicUrl) checkUrl(flags.publicUrl);
   return {
@@ -174,10 +170,7 @@ function warnUnwaited(registry: ToolRegistry, output: Output): void {
     const { implementation } = registry.get(name)!;
     if (implementation.kind !== 'composite') continue;
     const wait = implementation.plan.steps.find((step) => step.kind === 'wait');
-    if (wait)
-      output.err(
-        `toolgen: note: '${name}' waits for a signal at step '${wait.id}'; without --store DIR such a call reports an error instead of waiting`,
-      );
+    if (wait) output.err(messages.waitsWithoutStore(name, wait.id));
   }
 }
 

@@ -6,6 +6,7 @@
  * usage, or a request the store refused (a `DurableRunError`; the run stays as it was).
  */
 import { DurableRunError, redact, type ChainExecutor, type ChainResult } from '../runtime/index.js';
+import { messages } from '../runtime/messages.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { callerContext, callerExecutor, callerRegistry, type CallerOptions } from './caller.js';
 import { EXIT } from './exit.js';
@@ -97,14 +98,19 @@ async function refusal(
       return `${error.message}; the run still waits: send a --payload its schema accepts${schema}`;
     }
     case 'expired':
-      return `${error.message.replace(/; resume it to follow the wait's failure policy$/, '')}; \`toolgen resume ${runId} --store ${store}\` fails the wait and follows its on_failure`;
+      return `${withoutAdvice(error.message, messages.resumeExpired)}; \`toolgen resume ${runId} --store ${store}\` fails the wait and follows its on_failure`;
     case 'plan_changed':
-      return `${error.message.replace(/; resume with \{ allowPlanChange: true \} to replay it anyway$/, '')}; pass --allow-plan-change to replay it against the new plan anyway`;
+      return `${withoutAdvice(error.message, messages.planChangeAnyway)}; pass --allow-plan-change to replay it against the new plan anyway`;
     case 'unknown_tool':
       return `${error.message}; pass --registry with the generated index that has it`;
     case 'policy':
-      return `${error.message.replace(/; continue it as a caller the tool allows$/, '')}; pass the --permissions (or --casefile) it needs: the run still waits`;
+      return `${withoutAdvice(error.message, messages.continueAsAllowed)}; pass the --permissions (or --casefile) it needs: the run still waits`;
     default:
       return error.message;
   }
+}
+
+/** The runtime's message without the advice it ends with, which the CLI words as its flags. */
+function withoutAdvice(message: string, advice: string): string {
+  return message.endsWith(`; ${advice}`) ? message.slice(0, -`; ${advice}`.length) : message;
 }

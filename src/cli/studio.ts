@@ -14,6 +14,7 @@ import { auditLogWriter, callerContext, callerRegistry, type CallerOptions } fro
 import { EXIT, UsageError } from './exit.js';
 import type { Output } from './output.js';
 import { openStudioStore, type StudioStoreFlag } from './studio-store.js';
+import { messages } from './messages.js';
 
 export interface StudioCommandOptions extends CallerOptions {
   readonly store: StudioStoreFlag;
@@ -41,9 +42,7 @@ export async function studioCommand(
 ): Promise<number> {
   const loopback = LOOPBACK.test(options.host);
   if (!loopback && options.token === null)
-    throw new UsageError(
-      `--host ${options.host} is not a loopback address: other machines may reach it, and it acts as '${options.userId}'; give a token of your own (TOOLGEN_STUDIO_TOKEN, or --token), at least ${MIN_TOKEN_LENGTH} characters, that every browser signs in with`,
-    );
+    throw new UsageError(messages.studioNeedsToken(options.host, options.userId, MIN_TOKEN_LENGTH));
   if (options.token !== null && (options.token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(options.token)))
     throw new UsageError(
       `the studio token (TOOLGEN_STUDIO_TOKEN or --token) must be at least ${MIN_TOKEN_LENGTH} printable characters with no spaces: \`openssl rand -base64 32\` makes one`,

@@ -4,7 +4,9 @@
  * took, then the result. Built from the run's results and its audit trail; printed as text or JSON.
  */
 import {
-  unwaitedStep,
+  callerView,
+  failedText,
+  suspendedText,
   type AuditRecord,
   type CallOutcome,
   type ChainResult,
@@ -114,26 +116,23 @@ export function reportedTrace(
   redact: (value: unknown) => unknown,
 ): Trace {
   const trace = chainTrace(result, trail, redact);
-  const unwaited = definition ? unwaitedStep(definition, result) : null;
-  if (!unwaited?.error) return trace;
+  const view = callerView(definition, result);
+  if (!('unwaited' in view) || !view.unwaited) return trace;
+  const { step: unwaited, kind, message } = view.failure;
   const { output: _output, ...rest } = trace;
   return {
     ...rest,
     success: false,
     status: 'failed',
     steps: trace.steps.map((step) =>
-      step.step === unwaited.step && !step.scope
+      step.step === unwaited && !step.scope
         ? {
             ...step,
             decisions: step.decisions.map((decision) => (decision === CONTINUED ? UNWAITED : decision)),
           }
         : step,
     ),
-    failure: {
-      kind: unwaited.error.kind,
-      message: `${unwaited.error.message} (toolgen run --store DIR)`,
-      step: unwaited.step,
-    },
+    failure: { kind, message: `${message} (toolgen run --store DIR)`, step: unwaited },
   };
 }
 
@@ -236,15 +235,8 @@ function traceLines(trace: Trace): string[] {
       lines.push(`     error: ${step.error.kind}: ${step.error.message}`);
   });
   if (trace.success) lines.push(`result (${trace.status}): ${json(trace.output)}`);
-  else if (trace.waiting) {
-    const { run_id, step, signal, deadline } = trace.waiting;
-    lines.push(
-      `suspended at step '${step}': run '${run_id}' waits for signal '${signal}' ${deadline ? `until ${deadline}` : 'with no time limit'}`,
-    );
-  } else
-    lines.push(
-      `failed (${trace.failure!.kind}${trace.failure!.step ? ` at step '${trace.failure!.step}'` : ''}): ${trace.failure!.message}`,
-    );
+  else if (trace.waiting) lines.push(suspendedText(trace.waiting.run_id, trace.waiting));
+  else lines.push(failedText(trace.failure!));
   return lines;
 }
 

@@ -17,11 +17,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { byCodeUnits } from '../language/order.js';
 import { warmHandlerFacts } from './handler-signatures.js';
 import { TemplateProblem, templateSetOf, type TemplateSet } from './emit/templates.js';
 import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
-import { byCodePoint, findToolFiles, loadFile, parseSource } from './load/load.js';
+import { findToolFiles, loadFile, parseSource } from './load/load.js';
 import { loadMcp, type LoadedMcp } from './load/mcp.js';
 import { readSourceText, type TextOverlay } from './load/overlay.js';
 import { readTemplates } from './load/templates.js';
@@ -193,7 +194,7 @@ export class Compiler {
     const unsaved = (this.#overlay?.files() ?? []).filter(
       (file) => isToolFile(file, this.options) && !found.includes(file),
     );
-    return unsaved.length === 0 ? found : [...found, ...unsaved].sort(byCodePoint);
+    return unsaved.length === 0 ? found : [...found, ...unsaved].sort(byCodeUnits);
   }
 
   /** What handler modules export, by file and content hash: for the build cache. */

@@ -11,6 +11,7 @@
  * is always the last consistent tree (`test/compiler/integrity.test.ts` checks it over random edits).
  */
 import type { ChainPlan } from '../language/plan.js';
+import { byCodeUnits } from '../language/order.js';
 import { calleesOf } from './check/callees.js';
 import { affectedBy, checkCatalogue, forgetAnalysis, type CheckResult } from './check/index.js';
 import { diagnostic, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
@@ -20,7 +21,7 @@ import { emitIndex, emitTool, type OutputFile } from './emit/emit.js';
 import { emitMcpServers, emitServer } from './emit/remote.js';
 import { TemplateProblem, type TemplateSet } from './emit/templates.js';
 import { adapterPath, indexPath, shownPath } from './layout.js';
-import { byCodePoint, type LoadedFile } from './load/load.js';
+import type { LoadedFile } from './load/load.js';
 import { lowerAdapters } from './lower/adapters.js';
 import { lowerRemote } from './lower/remote.js';
 import { lowerTool, planOf } from './lower/tool.js';
@@ -209,7 +210,7 @@ function resultOf(
 
 async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ result: BuildResult; reuse: Reuse }> {
   const sources = [...input.sources].sort((a, b) =>
-    byCodePoint(a.loaded.source.displayPath, b.loaded.source.displayPath),
+    byCodeUnits(a.loaded.source.displayPath, b.loaded.source.displayPath),
   );
   const loaded = sources.map((source) => source.loaded);
   const analysed = await analyse(sources, input.handlerExports, reuse, {
@@ -280,8 +281,8 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       ...loaded.map((file) => [file.source.displayPath, file.source.text] as const),
       ...mcpFiles(analysed.pins).map((file) => [file.displayPath, file.text] as const),
     ]),
-    built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodePoint),
-    rebuilt: withErrors ? [] : rebuilt.sort(byCodePoint),
+    built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodeUnits),
+    rebuilt: withErrors ? [] : rebuilt.sort(byCodeUnits),
   };
   const result = resultOf(summary, output, plans, input.sink !== undefined);
   // Nothing was written: the next build compares with what the last written build made.

@@ -1,4 +1,8 @@
-/** Suggestions for misspelled names: tools, steps, parameters, outputs. */
+/**
+ * Suggestions for misspelled names (tools, steps, parameters, outputs, servers, commands): the name
+ * meant, and the one place "did you mean" is worded, for the compiler's diagnostics and the runtime's
+ * errors alike.
+ */
 
 /**
  * The candidate nearest to `name`, when it is near enough to be a typo.
@@ -16,6 +20,25 @@ export function closestName(name: string, candidates: readonly string[]): string
     }
   }
   return best;
+}
+
+/**
+ * The question that offers a name; a suggestion to type a command is quoted as code (`` ` ``). The
+ * caller escapes what a terminal must not print raw.
+ *
+ * @example didYouMean('echo') // "did you mean 'echo'?"
+ */
+export function didYouMean(suggestion: string, quote: "'" | '`' = "'"): string {
+  return `did you mean ${quote}${suggestion}${quote}?`;
+}
+
+/**
+ * A message with its suggestion, when there is one.
+ *
+ * @example withSuggestion("no tool named 'ecko'", 'echo') // "no tool named 'ecko'; did you mean 'echo'?"
+ */
+export function withSuggestion(message: string, suggestion: string | null | undefined, quote: "'" | '`' = "'"): string {
+  return suggestion == null ? message : `${message}; ${didYouMean(suggestion, quote)}`;
 }
 
 function editDistance(a: string, b: string): number {

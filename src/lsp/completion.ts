@@ -11,9 +11,10 @@ import { isPlainObject, type JsonSchema } from '../language/json.js';
 import { schemaAt } from '../compiler/check/schema-path.js';
 import type { CompositeScopes, StepScope } from '../compiler/check/scopes.js';
 import type { YamlPath } from '../compiler/load/source.js';
+import { mustPass } from '../compiler/resolve/parameters.js';
 import {
   descriptionOf,
-  isRequired,
+  requiredFirst,
   parameterType,
   signatureMarkdown,
   toolNamed,
@@ -162,13 +163,13 @@ function parameterItems(at: DocumentAt, stepPath: YamlPath, typing: string): Com
   const given = new Set(
     isMap(inputs) ? inputs.items.map((pair) => String((pair.key as { value?: unknown })?.value)) : [],
   );
-  const ordered = [...signature.parameters].sort((a, b) => Number(isRequired(b)) - Number(isRequired(a)));
+  const ordered = requiredFirst(signature.parameters);
   return ordered
     .filter((parameter) => !given.has(parameter.name) || parameter.name === typing)
     .map((parameter, index) => ({
       label: parameter.name,
       kind: CompletionItemKind.Field,
-      detail: `${parameterType(parameter)}${isRequired(parameter) ? ' (required)' : ''}`,
+      detail: `${parameterType(parameter)}${mustPass(parameter) ? ' (required)' : ''}`,
       ...(parameter.description ? { documentation: parameter.description } : {}),
       sortText: String(index).padStart(4, '0'),
       insertText: `${parameter.name}: `,

@@ -2,46 +2,22 @@
  * Types and signatures as an editor shows them: a JSON Schema as a short TypeScript-like type
  * (`{ data: string; items: { id: string }[] }`), a tool as its parameters, returns and policies.
  */
-import { isPlainObject, type JsonSchema } from '../language/json.js';
-import { shapeSchema } from '../compiler/resolve/parameters.js';
+import type { JsonSchema } from '../language/json.js';
+import { schemaType, type TypeStyle } from '../language/print.js';
+import { mustPass, shapeSchema } from '../compiler/resolve/parameters.js';
 import type { Catalogue, CatalogueEntry, RemoteEntry } from '../compiler/resolve/catalogue.js';
 import type { ParameterDoc } from '../compiler/model.js';
 
-const DEPTH = 3;
+/** A hover's type: one line, three levels deep, in the YAML's words (`integer`, `any`), values as JSON. */
+const HOVER: TypeStyle = { inline: true, json: true, depth: 3, yamlWords: true };
 
 /**
  * A schema as a type.
  *
- * @example typeText({ type: 'object', properties: { data: { type: 'string' } } }) // '{ data: string }'
+ * @example typeText({ type: 'object', properties: { data: { type: 'string' } } }) // '{ data?: string }'
  */
-export function typeText(schema: JsonSchema | null, depth = DEPTH): string {
-  if (!schema) return 'unknown';
-  if (Array.isArray(schema['enum']))
-    return (schema['enum'] as unknown[]).map((value) => JSON.stringify(value)).join(' | ');
-  if ('const' in schema) return JSON.stringify(schema['const']);
-  const type = schema['type'];
-  const types = Array.isArray(type) ? type.map(String) : typeof type === 'string' ? [type] : [];
-  if (types.length === 0 && isPlainObject(schema['properties'])) types.push('object');
-  if (types.length === 0) return 'any';
-  return types.map((one) => single(one, schema, depth)).join(' | ');
-}
-
-function single(type: string, schema: JsonSchema, depth: number): string {
-  if (type === 'integer') return 'integer';
-  if (type === 'array') {
-    const items = isPlainObject(schema['items']) ? (schema['items'] as JsonSchema) : null;
-    const inner = depth > 0 ? typeText(items, depth - 1) : '…';
-    return inner.includes(' | ') ? `(${inner})[]` : `${inner}[]`;
-  }
-  if (type !== 'object') return type;
-  const properties = isPlainObject(schema['properties']) ? (schema['properties'] as Record<string, JsonSchema>) : null;
-  if (!properties) return 'object';
-  if (depth <= 0) return '{ … }';
-  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
-  const fields = Object.entries(properties).map(
-    ([name, field]) => `${name}${required.has(name) ? '' : '?'}: ${typeText(field, depth - 1)}`,
-  );
-  return fields.length === 0 ? '{}' : `{ ${fields.join('; ')} }`;
+export function typeText(schema: JsonSchema | null): string {
+  return schemaType(schema, HOVER);
 }
 
 /** A parameter's type. */
@@ -49,9 +25,9 @@ export function parameterType(parameter: ParameterDoc): string {
   return typeText(shapeSchema(parameter));
 }
 
-/** Whether a caller must pass it: required, with no default. */
-export function isRequired(parameter: ParameterDoc): boolean {
-  return parameter.required === true && parameter.default === undefined;
+/** The parameters a caller must pass first, then the others, each group in its declared order. */
+export function requiredFirst(parameters: readonly ParameterDoc[]): ParameterDoc[] {
+  return [...parameters].sort((a, b) => Number(mustPass(b)) - Number(mustPass(a)));
 }
 
 /** A tool of the project or of another MCP server. */
@@ -77,10 +53,10 @@ export function signatureMarkdown(tool: Tool): string {
   const lines = [`**${tool.name}** (${what})`, ''];
   const description = descriptionOf(tool);
   if (description) lines.push(description, '');
-  const parameters = [...tool.parameters].sort((a, b) => Number(isRequired(b)) - Number(isRequired(a)));
+  const parameters = requiredFirst(tool.parameters);
   lines.push(parameters.length === 0 ? 'parameters: none' : 'parameters:');
   for (const parameter of parameters) {
-    const flags = [isRequired(parameter) ? 'required' : 'optional'];
+    const flags = [mustPass(parameter) ? 'required' : 'optional'];
     if (parameter.default !== undefined) flags.push(`default ${JSON.stringify(parameter.default)}`);
     const about = parameter.description ? ` — ${parameter.description}` : '';
     lines.push(`- \`${parameter.name}: ${parameterType(parameter)}\` (${flags.join(', ')})${about}`);

@@ -4,13 +4,13 @@
  * should read it. Nothing here knows a framework: the adapters import the frameworks, the runtime
  * does not, so an app pays only for the framework it uses.
  */
-import { describeError, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
+import { describeError, RuntimeUsageError, ToolCallError } from './errors.js';
 import { isPlainObject } from '../language/json.js';
 import { ChainExecutor, type ChainExecutorOptions } from './executor.js';
+import { callerView, failedText, suspendedText } from './caller-view.js';
 import type { ChainFailure, ChainResult, ChainSuccess, ChainSuspended, ChainWaiting } from './result.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolDefinition } from './tool.js';
-import { unwaitedStep } from './unwaited.js';
 
 /** What a request has for its tool calls: its executor, or what makes one (a registry and an audit context at least). */
 export type AdapterCaller = ChainExecutor | ChainExecutorOptions;
@@ -88,28 +88,19 @@ export function adapterRunner(caller: AdapterCaller): AdapterRun {
 
 /** A composite's run as the model reads it: its final state, what it waits for, or (thrown) why it failed. */
 function chainOutput(definition: ToolDefinition, result: ChainResult<unknown, boolean>): unknown {
-  if (result.status === 'suspended') return suspendedOutput(result);
-  const unwaited = unwaitedStep(definition, result);
-  // Its message names the step already.
-  if (unwaited?.error) throw new ToolCallError(definition.name, unwaited.error);
-  if (result.success) return result.final_state;
-  const { step, ...failure } = result.failure;
-  throw new ToolCallError(definition.name, step === null ? failure : atStep(step, failure));
-}
-
-function atStep(step: string, failure: ToolFailure): ToolFailure {
-  return { ...failure, message: `step '${step}' failed (${failure.kind}): ${failure.message}` };
-}
-
-function suspendedOutput(run: ChainSuspended<unknown>): SuspendedRunOutput {
-  const { step, signal, deadline } = run.waiting;
-  const until = deadline ? `until ${deadline}` : 'with no time limit';
-  return {
-    status: 'suspended',
-    run_id: run.run_id,
-    waiting: run.waiting,
-    message: `run '${run.run_id}' waits at step '${step}' for the signal '${signal}' ${until}; it goes on when the signal comes, so do not call the tool again for it`,
-  };
+  const view = callerView(definition, result);
+  if (view.status === 'suspended')
+    return {
+      status: 'suspended',
+      run_id: view.runId,
+      waiting: view.waiting,
+      message: suspendedText(view.runId, view.waiting, 'model'),
+    } satisfies SuspendedRunOutput;
+  if ('output' in view) return view.output;
+  const { step, tool: _tool, ...failure } = view.failure;
+  // A wait that could not wait names its step already.
+  const said = step === null || view.unwaited ? failure : { ...failure, message: failedText({ ...failure, step }) };
+  throw new ToolCallError(definition.name, said);
 }
 
 /**

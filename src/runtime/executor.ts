@@ -7,7 +7,8 @@
  */
 import type { ChainPlan } from '../language/plan.js';
 import { randomUUID } from 'node:crypto';
-import { closestName } from '../language/suggest.js';
+import { closestName, didYouMean } from '../language/suggest.js';
+import { messages } from './messages.js';
 import { schemaErrors, schemaRefusal, type SchemaRefusal } from '../language/validation.js';
 import { auditRecord, type Attempt } from './attempt.js';
 import { cacheKey } from './cache.js';
@@ -539,7 +540,7 @@ export class ChainExecutor implements ToolCaller {
     const suggestion = closestName(name, this.registry.names());
     const error: ToolFailure = {
       kind: 'unknown_tool',
-      message: `no tool named '${name}' is registered${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+      message: `no tool named '${name}' is registered${suggestion ? ` (${didYouMean(suggestion)})` : ''}`,
     };
     return attemptValue(name, { site, startedAt, input: rawInput }, { ok: false, error }, this.#clock.now());
   }
@@ -620,7 +621,7 @@ function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
     const problems = schemaErrors(tool.returns, output, 'output');
     if (problems.length > 0) {
       const message = tool.remote
-        ? `'${tool.name}' returned output that does not match the outputSchema pinned for it: the server '${tool.remote.server}' broke the output schema of '${tool.remote.tool}' that \`toolgen mcp pull\` pinned (\`toolgen mcp diff\` shows whether the server changed that schema since)`
+        ? messages.remoteOutputMismatch(tool.name, tool.remote.server, tool.remote.tool)
         : `'${tool.name}' returned output that does not match its returns schema`;
       return { ok: false, error: { kind: 'output', message, details: problems } };
     }

@@ -7,6 +7,7 @@
  */
 import { RuntimeUsageError, type ToolFailure } from './errors.js';
 import { abortFailure } from './signals.js';
+import { messages } from './messages.js';
 
 /** What one evaluation of a `when`, `transform` or choice condition may spend. */
 export interface ExpressionBudget {
@@ -71,7 +72,7 @@ export class ExpressionMeter {
     if (this.#depth > this.budget.depth)
       this.#stop({
         kind: 'limit',
-        message: `the expression nested deeper than its budget of ${this.budget.depth} levels (expressionBudget.depth): does a function call itself without end?`,
+        message: messages.expressionTooDeep(this.budget.depth),
       });
     return this.tick();
   }

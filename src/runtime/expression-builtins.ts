@@ -8,6 +8,7 @@
  * built-in, with the same signature.
  */
 import jsonata from 'jsonata';
+import { byCodeUnits } from '../language/order.js';
 import type { ExpressionMeter } from './expression-budget.js';
 import { ExpressionStopped } from './expression-budget.js';
 
@@ -132,7 +133,9 @@ function sortedAtOnce(list: unknown): unknown[] | undefined {
   if (!Array.isArray(list) || list.length <= 1) return undefined;
   const kind = typeof list[0];
   if ((kind !== 'number' && kind !== 'string') || !list.every((item) => typeof item === kind)) return undefined;
-  return Array.from(list as (number | string)[]).sort((a, b) => (a > b ? 1 : a < b ? -1 : 0));
+  return kind === 'number'
+    ? Array.from(list as number[]).sort((a, b) => a - b)
+    : Array.from(list as string[]).sort(byCodeUnits);
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { JsonSchema } from '../language/json.js';
 import { IDEMPOTENCY_KEY_META, RemoteCallError, type RemoteTarget, type RemoteToolResult } from './remote.js';
 import { defineTool, type AuditPolicy, type ToolCallContext, type ToolDefinition, type ToolPolicies } from './tool.js';
+import { messages } from './messages.js';
 
 /** A remote tool as `toolgen mcp pull` pinned it. */
 export interface RemoteToolSpec {
@@ -68,11 +69,7 @@ async function callRemote(
   context: ToolCallContext,
 ): Promise<unknown> {
   const servers = context.executor.registry.servers;
-  if (!servers)
-    throw new RemoteCallError(
-      'MCP_NO_SERVERS',
-      `'${target.server}/${target.tool}' is a tool of the MCP server '${target.server}', and the registry has no connections to servers: build it with createToolRegistry() from the generated index (or pass \`servers\` to new ToolRegistry)`,
-    );
+  if (!servers) throw new RemoteCallError('MCP_NO_SERVERS', messages.noServerConnections(target.server, target.tool));
   const key = context.idempotencyKey;
   const result = await servers.callTool({
     server: target.server,

@@ -8,7 +8,7 @@ import { ChainExecutor } from './executor.js';
 import { RuntimeUsageError } from './errors.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolHandler } from './tool.js';
-import { closestName } from '../language/suggest.js';
+import { closestName, withSuggestion } from '../language/suggest.js';
 import { TEST_RANDOM, type Stub, type TestContext } from '../language/testing.js';
 
 export interface TestExecutor {
@@ -95,7 +95,7 @@ function checkContextKeys(spec: TestContext): void {
       CONTEXT_KEYS,
     );
     throw new RuntimeUsageError(
-      `createTestExecutor: the context has no key '${key}'${meant ? `; did you mean '${meant}'?` : ''} (it takes ${CONTEXT_KEYS.join(', ')})`,
+      `${withSuggestion(`createTestExecutor: the context has no key '${key}'`, meant)} (it takes ${CONTEXT_KEYS.join(', ')})`,
     );
   }
 }

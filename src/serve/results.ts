@@ -8,7 +8,14 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isPlainObject } from '../language/json.js';
-import { unwaitedStep, type CallOutcome, type ChainResult, type ToolDefinition } from '../runtime/index.js';
+import {
+  callerView,
+  suspendedText,
+  type CallOutcome,
+  type ChainResult,
+  type ChainWaiting,
+  type ToolDefinition,
+} from '../runtime/index.js';
 
 /** Where a failed call's details are, in the result's `_meta`. */
 export const FAILURE_META_KEY = 'toolgen/failure';
@@ -26,22 +33,14 @@ export function toolResult(
   tool?: ToolDefinition,
 ): CallToolResult {
   if ('chain_id' in outcome) {
-    if (outcome.status === 'suspended') return suspended(outcome);
-    const unwaited = tool ? unwaitedStep(tool, outcome) : null;
-    if (unwaited?.error)
-      return error({
-        kind: unwaited.error.kind,
-        message: unwaited.error.message,
-        step: unwaited.step,
-        tool: null,
-        status: outcome.status,
-        chain_id: outcome.chain_id,
-      });
-    if (outcome.success) return success(outcome.final_state);
-    const { failure } = outcome;
+    const view = callerView(tool, outcome);
+    if (view.status === 'suspended') return suspended(outcome.chain_id, view.runId, view.waiting);
+    if ('output' in view) return success(view.output);
+    const { failure } = view;
     return error({
       kind: failure.kind,
-      message: downstreamMessage(failure.code, failure.tool) ?? failure.message,
+      // What another server said stays local; a wait that could not wait is toolgen's own words.
+      message: (view.unwaited ? null : downstreamMessage(failure.code, failure.tool)) ?? failure.message,
       ...(failure.code ? { code: failure.code } : {}),
       step: failure.step,
       tool: failure.tool,
@@ -97,17 +96,11 @@ function error(failure: {
   };
 }
 
-function suspended(run: Extract<ChainResult<unknown, true>, { status: 'suspended' }>): CallToolResult {
-  const { step, signal, schema, deadline } = run.waiting;
-  const until = deadline ? `until ${deadline}` : 'with no time limit';
+function suspended(chainId: string, runId: string, waiting: ChainWaiting): CallToolResult {
+  const { step, signal, schema, deadline } = waiting;
   return {
-    content: [
-      {
-        type: 'text',
-        text: `suspended (step '${step}'): run '${run.run_id}' waits for signal '${signal}' ${until}`,
-      },
-    ],
+    content: [{ type: 'text', text: suspendedText(runId, waiting, 'model') }],
     isError: true,
-    _meta: { [SUSPENDED_META_KEY]: { run_id: run.run_id, chain_id: run.chain_id, step, signal, schema, deadline } },
+    _meta: { [SUSPENDED_META_KEY]: { run_id: runId, chain_id: chainId, step, signal, schema, deadline } },
   };
 }

@@ -113,7 +113,9 @@ describe('the AI SDK adapter', () => {
     // Typed: the composite's state, or what its suspended run waits for.
     const output: ApprovedShoutState | SuspendedRunOutput = first.output;
     if (!('status' in output)) throw new Error('the run did not suspend');
-    expect(output.message).toContain(`run '${output.run_id}' waits at step 'approval' for the signal 'approval'`);
+    expect(output.message).toContain(
+      `suspended at step 'approval': run '${output.run_id}' waits for signal 'approval'`,
+    );
   });
 
   it('runs a tool of another MCP server, by the name the model calls it, over its connection', async () => {

@@ -93,7 +93,7 @@ describe('adapterRunner', () => {
       tool: [shoutTwiceChainDefinition, shoutTwiceChain],
       input: { greeting: '' },
       message:
-        "shout_twice_chain: step 'first' failed (validation): input to 'shout_tool' is invalid: text: must NOT have fewer than 1 characters",
+        "shout_twice_chain: failed (validation at step 'first'): input to 'shout_tool' is invalid: text: must NOT have fewer than 1 characters",
     },
   ] as const)(
     'throws a ToolCallError the model can read for $what',
@@ -126,7 +126,7 @@ describe('adapterRunner', () => {
       waiting: { step: 'approval', signal: 'approval', schema: { required: ['approver'] } },
     });
     expect(output.message).toContain(
-      `run '${output.run_id}' waits at step 'approval' for the signal 'approval' until `,
+      `suspended at step 'approval': run '${output.run_id}' waits for signal 'approval' until `,
     );
     expect(output.message).toContain('do not call the tool again');
     const resumed = await executor.signal(output.run_id, 'approval', { approver: 'dana' });

@@ -68,7 +68,9 @@ describe('a wait step over MCP', () => {
     expect(result.isError).toBe(true);
     const suspended = result._meta?.['toolgen/suspended'] as { run_id: string; step: string; signal: string };
     expect(suspended).toMatchObject({ step: 'approval', signal: 'approval', deadline: expect.any(String) });
-    expect(text(result)).toMatch(/^suspended \(step 'approval'\): run '.+' waits for signal 'approval' until /);
+    expect(text(result)).toMatch(
+      /^suspended at step 'approval': run '.+' waits for signal 'approval' until .+; it goes on when the signal comes, so do not call the tool again for it$/,
+    );
     expect((await store.suspended()).map((run) => run.runId)).toEqual([suspended.run_id]);
   });
 });

@@ -1,5 +1,8 @@
+import { byCodeUnits } from '../../language/order.js';
+import { withSuggestion } from '../../language/suggest.js';
 import { CATALOGUE, type DiagnosticId, type DiagnosticTemplate, type Severity } from './catalogue.js';
-import { fillTemplate, withSuggestion, type DiagnosticArgs } from './message.js';
+import { fillTemplate, type DiagnosticArgs } from './message.js';
+import { printable } from './printable.js';
 
 /** A position in a source file, 1-based like editors show it. */
 export interface Location {
@@ -60,7 +63,7 @@ export function diagnostic<Id extends DiagnosticId>(
     id,
     code: entry.code,
     severity: entry.severity,
-    message: withSuggestion(fillTemplate(entry.message, values), suggestion),
+    message: withSuggestion(fillTemplate(entry.message, values), suggestion && printable(suggestion)),
     args,
     location,
     ...(entry.hint === undefined ? {} : { hint: fillTemplate(entry.hint, values) }),
@@ -77,13 +80,11 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
 /** Sorts by file, line, column, then code: the order a reader expects, the same on every run. */
 export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   return [...diagnostics].sort((a, b) => {
-    const fa = a.location?.file ?? '';
-    const fb = b.location?.file ?? '';
-    if (fa !== fb) return fa < fb ? -1 : 1;
     return (
+      byCodeUnits(a.location?.file ?? '', b.location?.file ?? '') ||
       (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
       (a.location?.column ?? 0) - (b.location?.column ?? 0) ||
-      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+      byCodeUnits(a.code, b.code)
     );
   });
 }

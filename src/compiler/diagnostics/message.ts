@@ -40,13 +40,3 @@ export function fillTemplate(template: string, args: Readonly<Record<string, str
 export function placeholdersOf(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]!);
 }
-
-/**
- * A message with its suggestion: the one place "did you mean" is worded. A suggestion to type a
- * command is quoted as code (`` ` ``).
- *
- * @example withSuggestion("no tool named 'ecko'", 'echo') // "no tool named 'ecko'; did you mean 'echo'?"
- */
-export function withSuggestion(message: string, suggestion: string | undefined, quote: "'" | '`' = "'"): string {
-  return suggestion === undefined ? message : `${message}; did you mean ${quote}${printable(suggestion)}${quote}?`;
-}

@@ -7,7 +7,7 @@
  */
 import type { LoweredAdapter } from '../lower/unit.js';
 import type { OutputFile } from './emit.js';
-import { commentText, propertyKey, quote } from './print.js';
+import { commentText, propertyKey, quote } from '../../language/print.js';
 import { RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 import { tidy } from './tidy.js';

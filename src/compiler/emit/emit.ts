@@ -7,7 +7,15 @@ import type { JsonSchema } from '../../language/json.js';
 import type { IndexedTool, LoweredIndex, LoweredTool, TestRun } from '../lower/unit.js';
 import { MARKDOWN_MARKER } from './banner.js';
 import { mermaidFlowchart } from './mermaid.js';
-import { commentText, docComment, objectMembers, printValue, quote, schemaType } from './print.js';
+import {
+  commentText,
+  declaredObjectType,
+  declaredReturnType,
+  docComment,
+  printValue,
+  quote,
+  typeAlias,
+} from '../../language/print.js';
 import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 import { tidy } from './tidy.js';
@@ -35,7 +43,7 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
     definitionName: `${names.functionName}Definition`,
     functionName: names.functionName,
     paramsName,
-    paramsType: `${docComment(`Parameters of \`${unit.name}\`.`)}export type ${paramsName} = ${objectTypeLiteral(unit.parameters)};`,
+    paramsType: typeAlias(`Parameters of \`${unit.name}\`.`, paramsName, declaredObjectType(unit.parameters)),
     parameters: printValue(unit.parameters, '  '),
     policies: printValue(unit.policies, '  '),
     audit: printValue(unit.audit, '  '),
@@ -48,7 +56,11 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
     module = templates.render('composite-tool', {
       ...common,
       stateName,
-      stateType: `${docComment(`The state of \`${unit.name}\` at the end of a run: its parameters and the outputs its steps map.`)}export type ${stateName} = ${objectTypeLiteral(implementation.state)};`,
+      stateType: typeAlias(
+        `The state of \`${unit.name}\` at the end of a run: its parameters and the outputs its steps map.`,
+        stateName,
+        declaredObjectType(implementation.state),
+      ),
       plan: printValue(implementation.plan),
       // A composite that may suspend says so in its result type, so callers handle `status: 'suspended'`.
       resultType: implementation.suspends ? `ChainResult<${stateName}, true>` : `ChainResult<${stateName}>`,
@@ -65,7 +77,11 @@ export function emitTool(unit: LoweredTool, templates: TemplateSet): OutputFile[
       resultName,
       resultType: resultDeclaration(resultName, unit.name, implementation.returns),
       inputType: handlerInput
-        ? `${docComment(`What the handler of \`${unit.name}\` receives: the parameters, defaults filled in.`)}export type ${inputName} = ${objectTypeLiteral(handlerInput)};`
+        ? typeAlias(
+            `What the handler of \`${unit.name}\` receives: the parameters, defaults filled in.`,
+            inputName,
+            declaredObjectType(handlerInput),
+          )
         : null,
       typeArguments: handlerInput ? `${paramsName}, ${resultName}, ${inputName}` : `${paramsName}, ${resultName}`,
       returns: printValue(implementation.returns, '  '),
@@ -209,21 +225,12 @@ export function handlerTypes(
   const inputName = handlerInput ? `${typeName}Input` : `${typeName}Params`;
   const outputName = `${typeName}Result`;
   const declarations = [
-    `type ${inputName} = ${objectTypeLiteral(handlerInput ?? parameters)};`,
+    `type ${inputName} = ${declaredObjectType(handlerInput ?? parameters)};`,
     resultDeclaration(outputName, '', returns).replace(/^[\s\S]*?export type/, 'type'),
   ].join('\n');
   return { inputName, outputName, declarations };
 }
 
-/** An object type literal. Type aliases, not interfaces: they are assignable to `Record<string, unknown>`. */
-function objectTypeLiteral(schema: JsonSchema): string {
-  const members = objectMembers(schema, '  ');
-  return members ? `{\n${members}}` : '{}';
-}
-
 function resultDeclaration(name: string, tool: string, returns: JsonSchema | null): string {
-  const doc = docComment(`What \`${tool}\` returns.`);
-  if (returns && returns['type'] === 'object' && returns['properties'])
-    return `${doc}export type ${name} = ${objectTypeLiteral(returns)};`;
-  return `${doc}export type ${name} = ${schemaType(returns)};`;
+  return typeAlias(`What \`${tool}\` returns.`, name, declaredReturnType(returns));
 }

@@ -10,7 +10,7 @@
  * step's other edges).
  */
 import type { ChainPlan, FailurePolicy, PlanStep, StepSequence } from '../../language/plan.js';
-import { UNPRINTED } from './print.js';
+import { UNPRINTED } from '../../language/print.js';
 
 /** Node ids that are never a step's: a step's node id always starts with `s_`. */
 const START = 'chain_start';

@@ -4,10 +4,17 @@
  * YAML, its `defineRemoteTool` definition carrying the pin verbatim, and a typed function), and
  * `mcp-servers.ts` (`templates/mcp-servers.ts.hbs`), which the index hands to `McpServers`.
  */
-import type { JsonSchema } from '../../language/json.js';
 import type { LoweredMcpServers, LoweredRemoteTool, LoweredServer } from '../lower/unit.js';
 import type { OutputFile } from './emit.js';
-import { commentText, docComment, objectMembers, printValue, quote, schemaType } from './print.js';
+import {
+  commentText,
+  declaredObjectType,
+  declaredReturnType,
+  docComment,
+  printValue,
+  quote,
+  typeAlias,
+} from '../../language/print.js';
 import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 import { tidy } from './tidy.js';
@@ -51,7 +58,11 @@ function toolView(server: string, tool: LoweredRemoteTool) {
     functionName: names.functionName,
     inputName,
     outputName,
-    inputType: `${docComment(`Parameters of \`${commentText(tool.name)}\`.`)}export type ${inputName} = ${objectType(tool.inputSchema)};`,
+    inputType: typeAlias(
+      `Parameters of \`${commentText(tool.name)}\`.`,
+      inputName,
+      declaredObjectType(tool.inputSchema),
+    ),
     outputType: outputDeclaration(outputName, tool),
     serverLiteral: quote(server),
     toolLiteral: quote(tool.tool),
@@ -68,15 +79,10 @@ function toolView(server: string, tool: LoweredRemoteTool) {
 function outputDeclaration(name: string, tool: LoweredRemoteTool): string {
   const label = commentText(tool.name);
   if (tool.outputSchema === null)
-    return `${docComment(`What \`${label}\` returns: its server declares no outputSchema, so its shape is unknown.`)}export type ${name} = unknown;`;
-  const doc = docComment(`What \`${label}\` returns.`);
-  const schema = tool.outputSchema;
-  if (schema['type'] === 'object' && schema['properties']) return `${doc}export type ${name} = ${objectType(schema)};`;
-  return `${doc}export type ${name} = ${schemaType(schema)};`;
-}
-
-/** An object type literal, one member per line. */
-function objectType(schema: JsonSchema): string {
-  const members = objectMembers(schema, '  ');
-  return members ? `{\n${members}}` : '{}';
+    return typeAlias(
+      `What \`${label}\` returns: its server declares no outputSchema, so its shape is unknown.`,
+      name,
+      'unknown',
+    );
+  return typeAlias(`What \`${label}\` returns.`, name, declaredReturnType(tool.outputSchema));
 }

@@ -4,6 +4,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { byCodeUnits } from '../../language/order.js';
 import { selectedBy } from './globs.js';
 
 /** Every `.yaml`/`.yml` file below `dir` that the include and exclude globs select, sorted so builds are the same on every machine. */
@@ -17,9 +18,5 @@ export async function findToolFiles(
     .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .filter((file) => selected(path.relative(dir, file).split(path.sep).join('/')))
-    .sort(byCodePoint);
-}
-
-export function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+    .sort(byCodeUnits);
 }

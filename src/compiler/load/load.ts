@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagn
 import { firstTooDeep, MAX_NESTING } from './nesting.js';
 import { SourceFile } from './source.js';
 
-export { byCodePoint, findToolFiles } from './find.js';
+export { findToolFiles } from './find.js';
 
 export interface LoadedFile {
   readonly source: SourceFile;

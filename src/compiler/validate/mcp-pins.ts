@@ -7,9 +7,9 @@
  * so that a call to one is not reported a second time.
  */
 import { isPlainObject } from '../../language/json.js';
+import { byCodeUnits } from '../../language/order.js';
 import { forgetValidator, schemaRefusal, schemaSurelyCompiles } from '../../language/validation.js';
 import {
-  byCodeUnits,
   lockServers,
   MAX_PIN_DEPTH,
   pinTooDeep,

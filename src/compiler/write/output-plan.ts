@@ -4,6 +4,7 @@
  * disk, what `toolgen check` reports. The build, `check` and watch mode all go by it.
  */
 import type { OutputFile } from '../emit/emit.js';
+import { byCodeUnits } from '../../language/order.js';
 import { toolPaths } from '../layout.js';
 import type { IndexedTool, LoweredIndex } from '../lower/unit.js';
 
@@ -122,7 +123,7 @@ export function planOutput(
     if (listing.has(toolPaths(outcome.outDir, tool.names.fileSlug).module)) indexed.push(tool);
   const { index, adapters } = emitIndex({
     ...outcome.index,
-    tools: [...indexed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    tools: [...indexed].sort((a, b) => byCodeUnits(a.name, b.name)),
   });
   for (const file of [...adapters, index]) {
     files.push(file);

@@ -4,7 +4,7 @@
  * `generated/mcp-servers.ts` and the app's overrides; the registry's `close()` closes it.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { closestName } from '../../language/suggest.js';
+import { closestName, didYouMean } from '../../language/suggest.js';
 import { RemoteCallError, type RemoteCall, type RemoteServers, type RemoteToolResult } from '../../runtime/index.js';
 import { packageVersion } from '../../language/package-version.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../connect/answer-bound.js';
@@ -87,7 +87,7 @@ export class McpServers implements RemoteServers {
       names.length === 0 ? 'none is declared' : `the servers are ${names.map((name) => `'${name}'`).join(', ')}`;
     return new RemoteCallError(
       'MCP_UNKNOWN_SERVER',
-      `no MCP server named '${server}' (${suggestion ? `did you mean '${suggestion}'? ` : ''}${known}): declare it under mcpServers, or pass it in createToolRegistry({ mcpServers })`,
+      `no MCP server named '${server}' (${suggestion ? `${didYouMean(suggestion)} ` : ''}${known}): declare it under mcpServers, or pass it in createToolRegistry({ mcpServers })`,
     );
   }
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isPlainObject } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
 import { badReference } from '../../language/variables.js';
-import { byCodeUnits } from '../lock/format.js';
+import { byCodeUnits } from '../../language/order.js';
 import type { DeclaredServer, McpServerSpec } from './spec.js';
 
 /** A problem at `at` (a path from the config's top); `key`: point at the key, not its value. */

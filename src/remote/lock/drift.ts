@@ -3,7 +3,8 @@
  * its tools counts; how it is started (a new command or URL in the config) is not drift. Pure: the
  * CLI (`toolgen mcp diff`) pulls, compares here, and asks the compiler what a change breaks.
  */
-import { canonicalJson, byCodeUnits, type LockedServer, type LockedTool } from './lock.js';
+import { byCodeUnits } from '../../language/order.js';
+import { canonicalJson, type LockedServer, type LockedTool } from './lock.js';
 
 /** The pinned fields a change can touch; the schemas are what a caller's checks depend on. */
 export type ToolField = 'inputSchema' | 'outputSchema' | 'title' | 'description' | 'annotations';

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isPlainObject } from '../../language/json.js';
+import { byCodeUnits } from '../../language/order.js';
 
 export const LOCK_FILE = 'toolgen.mcp-lock.json';
 export const LOCKFILE_VERSION = 1;
@@ -106,11 +107,6 @@ function sortKeys(value: unknown): unknown {
       .sort(byCodeUnits)
       .map((key) => [key, sortKeys(value[key])]),
   );
-}
-
-/** @example ['b', 'B', 'a'].sort(byCodeUnits) // ['B', 'a', 'b'] */
-export function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

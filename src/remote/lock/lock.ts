@@ -21,7 +21,7 @@ import {
 } from './format.js';
 
 // The format is shared with the compiler, which reads the lock: it lives in format.ts.
-export { byCodeUnits, canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from './format.js';
+export { canonicalJson, LOCK_FILE, LOCKFILE_VERSION, toolHash } from './format.js';
 export type { Lock, LockedServer, LockedTool } from './format.js';
 
 /** The fields of a listed tool that are pinned; anything else a server sends (`_meta`, `icons`) is not. */

@@ -4,13 +4,14 @@
  * went wrong, as data (`ServerFailure`): `report.ts` words it. `${NAME}` is expanded in memory only:
  * what is returned holds only what the server said, every value a `${NAME}` was read as redacted.
  */
+import { byCodeUnits } from '../../language/order.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../connect/answer-bound.js';
 import { failureOf } from '../connect/classify.js';
 import { redactFailure, type ServerFailure } from '../connect/failures.js';
 import { closeSession, openSession, type Session } from '../connect/session.js';
 import { resolveServer, type DeclaredServer } from '../declare/spec.js';
 import { MAX_PIN_DEPTH, pinTooDeep } from '../lock/format.js';
-import { byCodeUnits, lockedTool, type LockedServer, type LockedTool } from '../lock/lock.js';
+import { lockedTool, type LockedServer, type LockedTool } from '../lock/lock.js';
 
 /** The request that was under way when a server failed. */
 export type Stage = 'initialize' | 'tools/list';

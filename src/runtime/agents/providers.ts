@@ -4,7 +4,7 @@
  */
 import { RuntimeUsageError } from '../errors.js';
 import { ToolRegistry } from '../registry.js';
-import { closestName } from '../../language/suggest.js';
+import { closestName, didYouMean } from '../../language/suggest.js';
 import type { ToolDefinition } from '../tool.js';
 
 export type Provider = 'openai' | 'anthropic' | 'ollama';
@@ -72,7 +72,7 @@ export function validateToolCalls(
     ];
     if (typeof name === 'string' && name !== '' && knownNames && !knownNames.has(name)) {
       const suggestion = closestName(name, [...knownNames]);
-      problems.push(`no tool named '${name}' is known${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`);
+      problems.push(`no tool named '${name}' is known${suggestion ? ` (${didYouMean(suggestion)})` : ''}`);
     }
     if (rules.ids !== 'optional' && typeof id === 'string' && id !== '') {
       const first = firstWithId.get(id);

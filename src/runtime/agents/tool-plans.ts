@@ -10,7 +10,7 @@ import { planProblems } from '../../language/plan-check.js';
 import { isPlainObject, type JsonValue } from '../../language/json.js';
 import type { CallStep, ChainPlan } from '../../language/plan.js';
 import type { ChainResult, StepOutcome } from '../result.js';
-import { closestName } from '../../language/suggest.js';
+import { closestName, didYouMean } from '../../language/suggest.js';
 import { defineTool, type ToolCaller, type ToolDefinition, type ToolLookup } from '../tool.js';
 
 /** Seed 003's format: `{ steps: [{ id, tool, arguments }], output_steps? }`. */
@@ -169,7 +169,7 @@ function finish(
         registry.names().filter((tool) => tool !== PLAN_TOOL),
       );
       errors.push(
-        `step '${draft.id}' calls '${draft.tool}', which is not a registered tool${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+        `step '${draft.id}' calls '${draft.tool}', which is not a registered tool${suggestion ? ` (${didYouMean(suggestion)})` : ''}`,
       );
     }
   }

@@ -11,6 +11,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync, watch } from 'node:fs';
 import path from 'node:path';
+import { byCodeUnits } from '../../language/order.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
 import { heldByLiveProcess } from './claims.js';
 import { decodeJournal } from './line-format.js';
@@ -315,11 +316,7 @@ function cursorOf(run: RunSummary): string {
 
 /** Negative when `a` comes first (started later; the greater id on a tie). */
 function compareNewestFirst(a: string, b: string): number {
-  return a === b ? 0 : a > b ? -1 : 1;
-}
-
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byCodeUnits(b, a);
 }
 
 const RUN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;

@@ -34,6 +34,7 @@ import { FileRunListing, type FileRunListingOptions } from './file-listing.js';
 import type { ListedRunStore } from './run-listing.js';
 import type { RunClaim, RunMark, SuspendedRun } from './store.js';
 import type { ChainWaiting } from '../result.js';
+import { messages } from '../messages.js';
 
 export interface FileRunStoreOptions {
   /**
@@ -117,10 +118,7 @@ export class FileRunStore implements ListedRunStore {
     if (!decoded.tornTail || decoded.records.length === 0) return decoded.records;
     // A run is marked suspended only once its last record is durable: a bad last line then is damage, not a crash.
     if (this.#hasMarker('suspended', runId))
-      throw new DurableRunError(
-        'corrupt_journal',
-        `the journal of run '${runId}' is damaged at its last line, which was whole when the run was marked suspended: it is not a torn write, and nothing was cut`,
-      );
+      throw new DurableRunError('corrupt_journal', messages.journalDamagedAtEnd(runId));
     // A crash mid-write left a torn line: cut it off, so the next record starts on a line of its own.
     const fd = this.#openJournal(runId, constants.O_WRONLY);
     try {
@@ -356,10 +354,7 @@ function parseWaiting(bytes: Buffer): ChainWaiting | null {
 /** A journal that is not a regular file, as the refusal `corrupt_journal`. */
 function notRegular(runId: string, error: unknown): unknown {
   if (!(error instanceof NotRegularFileError)) return error;
-  return new DurableRunError(
-    'corrupt_journal',
-    `the journal of run '${runId}' is not a regular file (a symbolic link, a folder, a device): the store reads and writes only files of its own, so it is left as it is`,
-  );
+  return new DurableRunError('corrupt_journal', messages.journalNotRegular(runId));
 }
 
 function checkRunId(runId: string): void {

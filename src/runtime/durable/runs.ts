@@ -17,6 +17,7 @@ import { RunJournal } from './journal.js';
 import { planOutline } from './plan-outline.js';
 import { openWait, type JournalRecord, type StartRecord } from './records.js';
 import type { RefusedRun, ResumeAllResult, RunDispatcher, RunStore, SuspendedRun } from './store.js';
+import { messages } from '../messages.js';
 
 export type AnyChainResult = ChainResult<Record<string, unknown>, boolean>;
 
@@ -174,10 +175,7 @@ export class DurableRuns {
         if (wait.signal !== name)
           throw new DurableRunError('wrong_signal', `run '${runId}' waits for signal '${wait.signal}', not '${name}'`);
         if (wait.deadline !== null && Date.parse(wait.deadline) <= this.#clock.now()) {
-          throw new DurableRunError(
-            'expired',
-            `run '${runId}' stopped waiting for '${name}' at ${wait.deadline}; resume it to follow the wait's failure policy`,
-          );
+          throw new DurableRunError('expired', messages.waitExpired(runId, name, wait.deadline));
         }
         // A plan written by hand may carry a schema ajv refuses: a refusal that says so, never a SyntaxError.
         const refused = schemaRefusal(wait.schema);
@@ -325,16 +323,12 @@ export class DurableRuns {
     if (hash !== start.planHash && !options.allowPlanChange) {
       throw new DurableRunError(
         'plan_changed',
-        `the plan of '${start.tool}' changed since run '${runId}' started (${start.planHash.slice(0, 19)}… then, ${hash.slice(0, 19)}… now): its journal may not fit it; resume with { allowPlanChange: true } to replay it anyway`,
+        messages.planChanged(start.tool, runId, start.planHash.slice(0, 19), hash.slice(0, 19)),
       );
     }
     // On a dispatching store the stretch runs as its worker's caller, which decides for itself.
     const refused = this.#dispatcher ? null : policyRefusal(tool, this.#context);
-    if (refused)
-      throw new DurableRunError(
-        'policy',
-        `run '${runId}' cannot go on as this caller: ${refused.message}; continue it as a caller the tool allows`,
-      );
+    if (refused) throw new DurableRunError('policy', messages.callerRefused(runId, refused.message));
     return tool;
   }
 

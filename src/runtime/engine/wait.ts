@@ -8,11 +8,12 @@ import type { Visit } from '../durable/journal.js';
 import type { ChainWaiting } from '../result.js';
 import type { StepContext } from './context.js';
 import type { StepRun } from './step-run.js';
+import { messages } from '../messages.js';
 
 export async function runWait(step: CompiledWait, context: StepContext, visit: Visit | undefined): Promise<StepRun> {
   const { id, signal, payload, timeoutMs } = step.plan;
   if (visit === undefined) {
-    const message = `step '${id}' waits for signal '${signal}', which only a durable run can do: give the ChainExecutor a store, and run the composite itself (not as a step of another)`;
+    const message = messages.waitNeedsDurableRun(id, signal);
     return { status: 'failed', error: { kind: 'execution', message }, attempts: 1, extras: null };
   }
   const { journal } = visit;

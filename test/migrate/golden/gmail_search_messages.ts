@@ -20,6 +20,6 @@ export interface GmailSearchMessagesInput {
   readonly max_results: number;
 }
 
-export function gmailSearchMessages(_input: GmailSearchMessagesInput): { messages?: (Record<string, unknown>)[]; message_count?: number; result_size_estimate?: number } {
+export function gmailSearchMessages(_input: GmailSearchMessagesInput): { messages?: Record<string, unknown>[]; message_count?: number; result_size_estimate?: number } {
   throw new Error("gmail_search_messages is not implemented yet: toolgen migrate wrote a stub (the original was api_call)");
 }

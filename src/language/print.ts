@@ -2,7 +2,7 @@
  * Prints values and types as TypeScript source, formatted the way a person would write them:
  * single quotes, two-space indent, short things on one line, trailing commas on long ones.
  */
-import { type JsonSchema, isPlainObject } from '../../language/json.js';
+import { type JsonSchema, isPlainObject } from './json.js';
 
 const LINE = 100;
 
@@ -125,54 +125,122 @@ export function docComment(text: string | undefined, indent = ''): string {
   return `${indent}/**\n${lines.map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n`;
 }
 
-/** The TypeScript type of values a JSON Schema accepts. */
-export function schemaType(schema: JsonSchema | boolean | undefined | null, indent = ''): string {
-  if (schema === undefined || schema === null || schema === true || !isPlainObject(schema)) return 'unknown';
-  if ('const' in schema) return printValue(schema['const']);
-  if (Array.isArray(schema['enum'])) return (schema['enum'] as unknown[]).map((v) => printValue(v)).join(' | ');
+/**
+ * How `schemaType` writes a type, where the files it writes into legitimately differ. Generated
+ * modules take the defaults: objects spread one member a line with their doc comments, values
+ * written as `printValue` writes them.
+ */
+export interface TypeStyle {
+  /** Objects on one line, `{ a: string; b?: number }`: a stub's signature, an editor's hover. */
+  readonly inline?: boolean;
+  /** Values and quoted names as JSON writes them (`"a" | "b"`): a stub, whose strings are all JSON's. */
+  readonly json?: boolean;
+  /** How many objects and arrays deep to spell out; deeper ones are `…` (a hover's few words). */
+  readonly depth?: number;
+  /**
+   * In the words a tool's YAML uses (a hover): `integer`, `object` for an object with no fields and
+   * `any` for a schema that says nothing, not TypeScript's `number`, `Record<string, unknown>` and `unknown`.
+   */
+  readonly yamlWords?: boolean;
+}
+
+/**
+ * The TypeScript type of values a JSON Schema accepts.
+ *
+ * @example schemaType({ type: 'array', items: { enum: ['a', 'b'] } }) // "Array<'a' | 'b'>"
+ * @example schemaType({ type: 'object', properties: { a: { type: 'string' } } }, { inline: true }) // '{ a?: string }'
+ */
+export function schemaType(schema: unknown, style: TypeStyle = {}, indent = ''): string {
+  if (!isPlainObject(schema)) return 'unknown';
+  const literal = style.json ? (value: unknown) => JSON.stringify(value) : (value: unknown) => printValue(value);
+  if ('const' in schema) return literal(schema['const']);
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return schema['enum'].map(literal).join(' | ');
   for (const union of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(schema[union]))
-      return (schema[union] as JsonSchema[]).map((member) => schemaType(member, indent)).join(' | ');
+      return schema[union].map((member) => schemaType(member, style, indent)).join(' | ');
   }
   const type = schema['type'];
-  if (Array.isArray(type)) return type.map((t) => schemaType({ ...schema, type: t }, indent)).join(' | ');
+  if (Array.isArray(type)) return type.map((t) => schemaType({ ...schema, type: t }, style, indent)).join(' | ');
+  const deeper = { ...style, depth: style.depth === undefined ? undefined : style.depth - 1 };
   switch (type) {
     case 'string':
-      return 'string';
+    case 'boolean':
+    case 'null':
+      return type;
     case 'integer':
+      return style.yamlWords ? 'integer' : 'number';
     case 'number':
       return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'null':
-      return 'null';
     case 'array': {
-      const item = schemaType(schema['items'] as JsonSchema | undefined, indent);
+      const item = style.depth === 0 ? '…' : schemaType(schema['items'], deeper, indent);
+      // On one line only a union needs parentheses; over lines `Array<…>` reads better.
+      if (style.inline) return item.includes(' | ') ? `(${item})[]` : `${item}[]`;
       return /^[\w.]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
     }
     case 'object':
-      return objectType(schema, indent);
+      return objectType(schema, deeper, indent);
     default:
-      return isPlainObject(schema['properties']) ? objectType(schema, indent) : 'unknown';
+      if (isPlainObject(schema['properties'])) return objectType(schema, deeper, indent);
+      return style.yamlWords ? 'any' : 'unknown';
   }
 }
 
-function objectType(schema: JsonSchema, indent: string): string {
-  const properties = schema['properties'];
-  if (!isPlainObject(properties) || Object.keys(properties).length === 0) return 'Record<string, unknown>';
-  return `{\n${objectMembers(schema, `${indent}  `)}${indent}}`;
+/** A member's name in an object type, quoted (as JSON in that style) when it is no identifier. */
+export function memberName(name: string, style: TypeStyle = {}): string {
+  return style.json && !/^[A-Za-z_$][\w$]*$/.test(name) ? JSON.stringify(name) : propertyKey(name);
 }
 
-/** The members of an object type, one per line with their doc comments. */
-export function objectMembers(schema: JsonSchema, indent: string, optionalAll = false): string {
-  const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
-  const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
-  let out = '';
-  for (const [name, property] of Object.entries(properties)) {
+/** An object's type from the fields it lists; one that lists none holds anything. */
+function objectType(schema: Record<string, unknown>, style: TypeStyle, indent: string): string {
+  const properties = schema['properties'];
+  if (!isPlainObject(properties) || Object.keys(properties).length === 0)
+    return style.yamlWords ? 'object' : 'Record<string, unknown>';
+  if (style.depth !== undefined && style.depth < 0) return '{ … }';
+  return style.inline
+    ? `{ ${objectMembers(schema, style).join('; ')} }`
+    : `{\n${objectMembers(schema, style, `${indent}  `).join('')}${indent}}`;
+}
+
+/** The members of an object type: on their own lines with their doc comments when `indent` is given. */
+function objectMembers(schema: Record<string, unknown>, style: TypeStyle, indent?: string): string[] {
+  const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
+  const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
+  return Object.entries(properties).map(([name, property]) => {
+    const member = `${memberName(name, style)}${required.has(name) ? '' : '?'}: ${schemaType(property, style, indent)}`;
+    if (indent === undefined) return member;
     const description =
       isPlainObject(property) && typeof property['description'] === 'string' ? property['description'] : undefined;
-    out += docComment(description, indent);
-    out += `${indent}${propertyKey(name)}${required.has(name) && !optionalAll ? '' : '?'}: ${schemaType(property, indent)};\n`;
-  }
-  return out;
+    return `${docComment(description, indent)}${indent}${member};\n`;
+  });
+}
+
+/**
+ * A type alias as a generated module declares it, with its doc comment.
+ *
+ * @example typeAlias('Parameters of `echo`.', 'EchoParams', '{}') // '/** Parameters of `echo`. *\/\nexport type EchoParams = {};'
+ */
+export function typeAlias(doc: string, name: string, type: string): string {
+  return `${docComment(doc)}export type ${name} = ${type};`;
+}
+
+/**
+ * The type a generated module declares for an object schema (a tool's parameters, its state): its
+ * members one a line, `{}` when it lists none. Type aliases, not interfaces: they are assignable to
+ * `Record<string, unknown>`.
+ *
+ * @example declaredObjectType({ properties: {} }) // '{}'
+ */
+export function declaredObjectType(schema: JsonSchema): string {
+  const members = objectMembers(schema, {}, '  ');
+  return members.length > 0 ? `{\n${members.join('')}}` : '{}';
+}
+
+/**
+ * The type a generated module declares for what a tool returns: an object's members one a line when
+ * it is an object that lists fields (`{}` when the list is empty), else `schemaType`.
+ */
+export function declaredReturnType(schema: JsonSchema | null): string {
+  return schema && schema['type'] === 'object' && schema['properties']
+    ? declaredObjectType(schema)
+    : schemaType(schema);
 }
