@@ -35,13 +35,14 @@ const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /**
  * Ids no tool YAML can produce: an unreadable file is a disk problem; the config file is the CLI's
- * (test/cli/config-file.test.ts), its `mcpServers` and `adapters` too (test/mcp-servers,
- * test/cli/mcp-pull.test.ts); a broken template is the templates dir's (test/cli/cli.test.ts).
+ * (test/cli/config-file.test.ts), its `mcpServers`, `apis` and `adapters` too (test/mcp-servers,
+ * test/cli/mcp-pull.test.ts, test/http-apis/declare.test.ts); a broken template is the templates dir's (test/cli/cli.test.ts).
  */
 const NOT_FROM_YAML: readonly DiagnosticId[] = [
   'FILE_UNREADABLE',
   'CONFIG_FILE',
   'CONFIG_MCP_SERVER',
+  'CONFIG_API',
   'CONFIG_ADAPTER',
   'TEMPLATE_FILE',
   // toolgen mcp diff words a missing tool's hint with the live server's tools (test/cli/mcp-diff.test.ts).

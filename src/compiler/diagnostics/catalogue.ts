@@ -118,6 +118,12 @@ export const CATALOGUE = {
     message: '{problem}',
     hint: 'a server under mcpServers takes command, args, env and cwd (stdio), or url and headers (Streamable HTTP)',
   },
+  CONFIG_API: {
+    code: 'TG1017',
+    severity: 'error',
+    message: '{problem}',
+    hint: 'an API under apis takes openapi (its OpenAPI document: a path relative to toolgen.config.yaml, or an http(s) URL), baseUrl and headers',
+  },
   LOCK_INVALID: {
     code: 'TG1008',
     severity: 'error',
