@@ -38,7 +38,9 @@ import type { TypeScriptHost } from './resolve/typescript.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { validatePins, type McpPins } from './validate/mcp-pins.js';
+import { validateApiPins, type ApiPins } from './validate/api-pins.js';
 import type { LoadedMcp } from './load/mcp.js';
+import type { LoadedApis } from './load/api.js';
 import {
   NOTHING_WRITTEN,
   planOutput,
@@ -129,6 +131,8 @@ export interface BuildInput {
   readonly outDir: OutDirListing;
   /** The config file and the lock beside it, as read; null when the project has no config file. */
   readonly mcp?: LoadedMcp | null;
+  /** The config file and the API lock beside it, as read; null when the project declares no API and has no API lock. */
+  readonly apis?: LoadedApis | null;
   /** The agent frameworks to write an adapter for (`adapters` in the config file); none by default. */
   readonly adapters?: readonly AdapterName[];
   /**
@@ -215,6 +219,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   const analysed = await analyse(sources, input.handlerExports, reuse, {
     typescript: input.typescript,
     mcp: input.mcp ?? null,
+    apis: input.apis ?? null,
   });
   const handlerChecks = input.handlerChecks
     ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript)
@@ -236,7 +241,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       .filter((file) => selected.files.has(file.source.displayPath))
       .flatMap((file) => perFile.get(file.source.displayPath)!),
     // The config's and the lock's are the project's: every build reports them.
-    ...mcpFiles(analysed.pins).flatMap((file) => perFile.get(file.displayPath)!),
+    ...projectFiles(analysed).flatMap((file) => perFile.get(file.displayPath)!),
   ];
   const withErrors = hasErrors(diagnostics);
   const sink = withErrors ? null : (input.sink ?? null);
@@ -278,7 +283,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map([
       ...loaded.map((file) => [file.source.displayPath, file.source.text] as const),
-      ...mcpFiles(analysed.pins).map((file) => [file.displayPath, file.text] as const),
+      ...projectFiles(analysed).map((file) => [file.displayPath, file.text] as const),
     ]),
     built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodePoint),
     rebuilt: withErrors ? [] : rebuilt.sort(byCodePoint),
@@ -300,9 +305,13 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   };
 }
 
-/** The config file and the lock, when the project has them: their diagnostics are the project's. */
-function mcpFiles(pins: McpPins | null): SourceFile[] {
-  return pins ? [pins.config, ...(pins.lock ? [pins.lock] : []), ...(pins.manifest ? [pins.manifest] : [])] : [];
+/** The config file and the locks, when the project has them: their diagnostics are the project's. Each once. */
+function projectFiles({ pins, apiPins }: Pick<Analysed, 'pins' | 'apiPins'>): SourceFile[] {
+  const files = [
+    ...(pins ? [pins.config, ...(pins.lock ? [pins.lock] : []), ...(pins.manifest ? [pins.manifest] : [])] : []),
+    ...(apiPins ? [apiPins.config, ...(apiPins.lock ? [apiPins.lock] : [])] : []),
+  ];
+  return [...new Map(files.map((file) => [file.displayPath, file])).values()];
 }
 
 /**
@@ -342,6 +351,8 @@ interface Analysed {
   readonly catalogue: Catalogue;
   /** The pins of other MCP servers, checked; null when the project has no config file. */
   readonly pins: McpPins | null;
+  /** The pins of HTTP API operations, checked; null when the project declares no API and has no API lock. */
+  readonly apiPins: ApiPins | null;
   readonly checked: CheckResult;
   readonly brokenNames: readonly string[];
   readonly perFile: ReadonlyMap<string, Diagnostic[]>;
@@ -380,15 +391,26 @@ async function analyse(
   sources: readonly SourceState[],
   handlerExports: HandlerExports,
   reuse: Reuse | null,
-  { typescript, mcp }: { readonly typescript: TypeScriptHost | undefined; readonly mcp: LoadedMcp | null },
+  {
+    typescript,
+    mcp,
+    apis,
+  }: {
+    readonly typescript: TypeScriptHost | undefined;
+    readonly mcp: LoadedMcp | null;
+    readonly apis: LoadedApis | null;
+  },
 ): Promise<Analysed> {
   const perFile = new Map<string, Diagnostic[]>(
     sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]),
   );
   const pins = mcp ? validatePins(mcp) : null;
-  for (const file of mcpFiles(pins)) if (!perFile.has(file.displayPath)) perFile.set(file.displayPath, []);
+  const apiPins = apis ? validateApiPins(apis) : null;
+  for (const file of projectFiles({ pins, apiPins }))
+    if (!perFile.has(file.displayPath)) perFile.set(file.displayPath, []);
   const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
   pins?.diagnostics.forEach(report);
+  apiPins?.diagnostics.forEach(report);
   const valid: ToolSource[] = [];
   const brokenNames: string[] = [];
   for (const { loaded, document } of sources) {
@@ -401,6 +423,7 @@ async function analyse(
     handlerExports,
     previous: reuse?.catalogue ?? null,
     pins,
+    apiPins,
     ...(typescript ? { typescript } : {}),
   });
   resolved.diagnostics.forEach(report);
@@ -408,7 +431,7 @@ async function analyse(
   const dirty = reuse ? affectedBy(changedTools(reuse, catalogue, brokenNames), catalogue) : null;
   const checked = checkCatalogue(catalogue, reuse && dirty ? { previous: reuse.checked, dirty } : undefined);
   for (const found of checked.diagnostics.values()) found.forEach(report);
-  return { catalogue, pins, checked, brokenNames, perFile, dirty };
+  return { catalogue, pins, apiPins, checked, brokenNames, perFile, dirty };
 }
 
 /** Which tools lower and emit take, and where their files go. */
