@@ -28,7 +28,22 @@ import { validate } from './definitions/validate.js';
 
 /** `toolgen` itself (which builds), and its commands in the order `--help` lists them. */
 export const PROGRAM = toolgen;
-export const COMMANDS = [validate, init, migrate, check, graph, run, serve, runs, signal, resume, studio, lsp, mcp, api];
+export const COMMANDS = [
+  validate,
+  init,
+  migrate,
+  check,
+  graph,
+  run,
+  serve,
+  runs,
+  signal,
+  resume,
+  studio,
+  lsp,
+  mcp,
+  api,
+];
 
 /**
  * Runs the CLI and returns its exit code.

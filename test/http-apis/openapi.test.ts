@@ -145,3 +145,32 @@ describe("OpenAPI 3.0's schemas", () => {
     });
   });
 });
+
+describe('an allOf of plain object schemas', () => {
+  it('becomes one object schema, which the checks can follow', () => {
+    const pet = {
+      description: 'A pet',
+      allOf: [
+        { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+      ],
+    };
+    expect(normaliseSchema(pet, '3.1')).toEqual({
+      description: 'A pet',
+      type: 'object',
+      properties: { name: { type: 'string' }, id: { type: 'integer' } },
+      required: ['name', 'id'],
+    });
+  });
+
+  it.each([
+    ['a member with other keywords', [{ type: 'object', additionalProperties: false }, { properties: {} }]],
+    [
+      'a property two members give differently',
+      [{ properties: { a: { type: 'string' } } }, { properties: { a: { type: 'integer' } } }],
+    ],
+    ['a member that is no object', [{ type: 'string' }, { properties: {} }]],
+  ])('stays allOf with %s', (_case, allOf) => {
+    expect(normaliseSchema({ allOf }, '3.1')).toHaveProperty('allOf');
+  });
+});
