@@ -3,7 +3,8 @@
  * Each function takes what the stage before it handed on and returns its own named type:
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`. The pins
  * of other MCP servers take the same road beside them: `LoadedMcp` → `McpPins` → the catalogue's remote
- * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`. The adapters are made from
+ * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`, and the operations of HTTP
+ * APIs likewise: `LoadedApis` → `ApiPins` → remote entries → `LoweredApis` → `generated/apis/*.ts` and `apis.ts`. The adapters are made from
  * the index's list of tools, as the index is: `LoweredAdapter` → `generated/adapters/<framework>.ts`.
  * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds. After
  * check, `handler-signatures.ts` holds each TypeScript handler to its generated types (TG2009), and
@@ -23,6 +24,8 @@ import { adapterPath, indexPath, shownPath } from './layout.js';
 import { byCodePoint, type LoadedFile } from './load/load.js';
 import { lowerAdapters } from './lower/adapters.js';
 import { lowerRemote } from './lower/remote.js';
+import { lowerApis } from './lower/api.js';
+import { emitApi, emitApisFile } from './emit/api.js';
 import { lowerTool, planOf } from './lower/tool.js';
 import type { IndexedTool, LoweredIndex, LoweredTool } from './lower/unit.js';
 import type { SourceFile } from './load/source.js';
@@ -252,9 +255,11 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   });
   const templates = input.templates;
   const servers = withErrors || !templates ? null : emitServers(analysed, { ...input, templates }, sink);
+  const apis = withErrors || !templates ? null : emitApis(analysed, { ...input, templates }, sink);
   const frameworks = input.adapters ?? [];
   const sharedFiles = [
     ...(servers?.files.map((file) => file.path) ?? []),
+    ...(apis?.files.map((file) => file.path) ?? []),
     ...frameworks.map((framework) => adapterPath(input.options.outDir, framework)),
   ];
   const gone = (reuse?.sharedFiles ?? []).filter((file) => !sharedFiles.includes(file));
@@ -263,8 +268,12 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     : planOutput(
         {
           ...outcome,
-          index: { ...outcome.index, ...(servers?.index ? { remote: servers.index } : {}) },
-          servers: sink ? [] : (servers?.files ?? []),
+          index: {
+            ...outcome.index,
+            ...(servers?.index ? { remote: servers.index } : {}),
+            ...(apis?.index ? { apis: apis.index } : {}),
+          },
+          servers: sink ? [] : [...(servers?.files ?? []), ...(apis?.files ?? [])],
           vanished: [...outcome.vanished, ...gone],
           complete: input.names.length === 0 && !withErrors,
           failed: withErrors,
@@ -328,6 +337,25 @@ function emitServers(
   const files = [
     ...lowered.servers.map((server) => emitServer(server, input.templates)),
     emitMcpServers(lowered.mcpServers, input.templates),
+  ];
+  if (sink) for (const file of files) sink.accept(file);
+  return { files, index: lowered.index };
+}
+
+/**
+ * Lowers and emits the APIs' modules and `apis.ts`, for a build without errors; with a sink, each
+ * file goes to it. Null when the API lock pins no API: then nothing of them is emitted.
+ */
+function emitApis(
+  analysed: Analysed,
+  input: BuildInput & { readonly templates: TemplateSet },
+  sink: OutputSink | null,
+): { files: OutputFile[]; index: LoweredIndex['apis'] } | null {
+  const lowered = lowerApis(analysed.catalogue, analysed.apiPins, input.options);
+  if (!lowered) return null;
+  const files = [
+    ...lowered.apis.map((api) => emitApi(api, input.templates)),
+    emitApisFile(lowered.apisFile, input.templates),
   ];
   if (sink) for (const file of files) sink.accept(file);
   return { files, index: lowered.index };
