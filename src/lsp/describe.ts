@@ -54,7 +54,7 @@ export function isRequired(parameter: ParameterDoc): boolean {
   return parameter.required === true && parameter.default === undefined;
 }
 
-/** A tool of the project or of another MCP server. */
+/** A tool of the project, of another MCP server, or an operation of an HTTP API. */
 export type Tool = CatalogueEntry | RemoteEntry;
 
 /** The tool a name calls, local or remote. */
@@ -64,7 +64,7 @@ export function toolNamed(catalogue: Catalogue, name: string): Tool | undefined 
 
 /** A tool's description, local or remote. */
 export function descriptionOf(tool: Tool): string {
-  return tool.kind === 'remote' ? String(tool.pin.description ?? '') : tool.document.description;
+  return tool.kind === 'remote' ? tool.description : tool.document.description;
 }
 
 /**
@@ -73,7 +73,12 @@ export function descriptionOf(tool: Tool): string {
  * @example signatureMarkdown(entry) // '**echo_tool** (function tool)\n\nReturns the message …'
  */
 export function signatureMarkdown(tool: Tool): string {
-  const what = tool.kind === 'remote' ? `tool of the MCP server '${tool.server}'` : `${tool.kind} tool`;
+  const what =
+    tool.kind !== 'remote'
+      ? `${tool.kind} tool`
+      : tool.via === 'api'
+        ? `operation of the API '${tool.server}', ${tool.pin.method.toUpperCase()} ${tool.pin.path}`
+        : `tool of the MCP server '${tool.server}'`;
   const lines = [`**${tool.name}** (${what})`, ''];
   const description = descriptionOf(tool);
   if (description) lines.push(description, '');
