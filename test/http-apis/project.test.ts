@@ -104,6 +104,12 @@ describe('a project over an HTTP API', () => {
       code: 0,
       out: 'pets (Pets 1.0.0): no drift (12 operations)\ntoolgen: no drift: 1 API describes what toolgen.api-lock.json pins',
     });
+    const json = await runCli(['api', 'diff', '--json'], root);
+    expect(JSON.parse(json.out)).toEqual({
+      apis: [{ name: 'pets', status: 'unchanged', added: [], changed: [], removed: [] }],
+      breaks: [],
+      failing: false,
+    });
     const document = readFileSync(path.join(root, 'pets.yaml'), 'utf8');
     // adoptPet's owner becomes ownerName: the composite's body no longer fits; motd goes.
     const changed = document
