@@ -1,14 +1,16 @@
 /**
  * The code generated for a composite over the tests' own pets API (pulled from
- * test/fixtures/http-api/openapi.yaml) type-checks under `tsc --strict`, with the runtime's sources
- * as the app's `@toolgen/runtime` and `@toolgen/runtime/http`, and its generated tests pass (their
- * stubs stand in for the API, so nothing is called).
+ * test/fixtures/http-api/openapi.yaml), beside the reference MCP servers' pins (so the index wires
+ * both), type-checks under `tsc --strict`, with the runtime's sources as the app's
+ * `@toolgen/runtime`, `/mcp-client` and `/http`, and its generated tests pass (their stubs stand in
+ * for the API, so nothing is called).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { FIXTURE_LOCK, REFERENCE_CONFIG } from '../helpers/mcp.js';
 import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -20,6 +22,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(repo, 'test/.tmp/http-api-'));
   cpSync(path.join(repo, 'test/http-apis/project'), dir, { recursive: true });
   cpSync(path.join(repo, 'test/fixtures/http-api/openapi.yaml'), path.join(dir, 'pets.yaml'));
+  const config = readFileSync(path.join(dir, 'toolgen.config.yaml'), 'utf8');
+  writeFileSync(path.join(dir, 'toolgen.config.yaml'), `${config}${REFERENCE_CONFIG}`);
+  writeFileSync(path.join(dir, 'toolgen.mcp-lock.json'), FIXTURE_LOCK);
   const pull = await runCli(['api', 'pull'], dir);
   expect(pull.code).toBe(0);
   build = await runCli(['--no-cache'], dir);
@@ -39,8 +44,12 @@ afterAll(() => {
 });
 
 describe('generated code over an HTTP API', () => {
-  it('builds', () => {
+  it('builds, the index handing the operations to HttpApis and the tools to McpServers', () => {
     expect(build).toMatchObject({ code: 0, err: '' });
+    const index = readFileSync(path.join(dir, 'generated/index.ts'), 'utf8');
+    expect(index).toContain(
+      'export function createToolRegistry(options: McpServersOptions = {}, apiOptions: HttpApisOptions = {}): ToolRegistry {',
+    );
   });
 
   it('type-checks under --strict', () => {
