@@ -88,8 +88,9 @@ const RESPONSE_PARTS: Readonly<Record<string, JsonSchema>> = {
 };
 
 /**
- * On a step calling an API operation, `steps.<id>.status` and `steps.<id>.headers.<name>` read its
- * response, never its body: the schema of that part, or null for any other path (the body's).
+ * On a step calling an API operation, a template's `steps.<id>.status` and `steps.<id>.headers.<name>`
+ * read its response, never its body: the schema of that part, or null for any other path (the
+ * body's). An expression's `steps.<id>` is the body alone, as the runtime gives it.
  *
  * @example responsePart('pets/getPet', ['status'], env) // { type: 'integer' }
  */
@@ -190,11 +191,6 @@ export function checkExpressionReferences(text: string, at: YamlPath, here: Defi
             suggestion: closestName(reference.name, [...ctx.stepIds.keys()]),
           }),
         );
-        continue;
-      }
-      const response = isCall(step.doc) ? responsePart(step.doc.tool, reference.path, ctx.env) : null;
-      if (response) {
-        checkFieldPath(reference.path.slice(1), response, { tool: (step.doc as CallStepDoc).tool }, where, ctx.report);
         continue;
       }
       if (isCall(step.doc) && outputShapeUnknown(step.doc.tool, ctx.env) && reference.path.length > 0) {
