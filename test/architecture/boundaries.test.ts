@@ -193,6 +193,17 @@ describe('boundaries', () => {
     expect(violations((from, to) => area(to) === part && area(from) !== part && !user(from, to))).toEqual([]);
   });
 
+  it("the OpenAPI reader (remote/pull/openapi/) is the API pull's alone: it reads the lock's format and the language, and only the pull imports it", () => {
+    const reader = (file: string) => file.startsWith('remote/pull/openapi/');
+    expect(modules.some((module) => reader(module.file))).toBe(true);
+    expect(
+      violations(
+        (from, to) => reader(from) && !reader(to) && area(to) !== 'language' && !to.startsWith('remote/lock/'),
+      ),
+    ).toEqual([]);
+    expect(violations((from, to) => reader(to) && !reader(from) && area(from) !== 'remote/pull')).toEqual([]);
+  });
+
   it('nothing of the runtime, the language or the MCP server imports remote/: apps without remote tools never load the SDK', () => {
     expect(
       violations(
