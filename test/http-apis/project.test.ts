@@ -9,6 +9,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findConfig, optionsOf } from '../../src/compiler/session/config-file.js';
+import { CompilerSession } from '../../src/compiler/session/session.js';
 import { runCli } from '../helpers/cli.js';
 
 const DOCUMENT = path.resolve(import.meta.dirname, '../fixtures/http-api/openapi.yaml');
@@ -133,5 +135,25 @@ describe('a project over an HTTP API', () => {
       /toolgen: pets drifted from toolgen\.api-lock\.json; 1 operation a composite uses changed or vanished; 1 problem against the documents as they are now; npx toolgen api pull takes the new schemas$/,
     );
     writeFileSync(path.join(root, 'pets.yaml'), document);
+  });
+
+  it('is checked again by a session (watch mode, the editor) when a pull rewrites the lock', async () => {
+    const session = CompilerSession.open(optionsOf(await findConfig(root), { root }));
+    const lockFile = path.join(root, 'toolgen.api-lock.json');
+    expect(session.projectFiles()).toContain(lockFile);
+    expect((await session.rebuild([])).result?.diagnostics).toEqual([]);
+    const document = readFileSync(path.join(root, 'pets.yaml'), 'utf8');
+    writeFileSync(path.join(root, 'pets.yaml'), document.replace('operationId: getPet', 'operationId: fetchPet'));
+    try {
+      expect((await runCli(['api', 'pull'], root)).code).toBe(0);
+      const after = await session.rebuild([lockFile]);
+      // The step and the example's stub.
+      expect(after.result?.diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+        "TG2011 API 'pets' has no operation named 'getPet' (and 1 more use of it)",
+      ]);
+    } finally {
+      writeFileSync(path.join(root, 'pets.yaml'), document);
+      await runCli(['api', 'pull'], root);
+    }
   });
 });
