@@ -156,4 +156,19 @@ describe('a project over an HTTP API', () => {
       await runCli(['api', 'pull'], root);
     }
   });
+
+  it('is built again, not replayed from the build cache, when a pull rewrote the lock', async () => {
+    expect((await runCli([], root)).code).toBe(0);
+    const document = readFileSync(path.join(root, 'pets.yaml'), 'utf8');
+    writeFileSync(path.join(root, 'pets.yaml'), document.replace('operationId: adoptPet', 'operationId: adopt'));
+    try {
+      expect((await runCli(['api', 'pull'], root)).code).toBe(0);
+      const build = await runCli([], root);
+      expect(build.code).toBe(1);
+      expect(build.err).toContain("error TG2011 API 'pets' has no operation named 'adoptPet'");
+    } finally {
+      writeFileSync(path.join(root, 'pets.yaml'), document);
+      await runCli(['api', 'pull'], root);
+    }
+  });
 });
