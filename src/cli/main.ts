@@ -14,6 +14,7 @@ import { check } from './definitions/check.js';
 import { graph } from './definitions/graph.js';
 import { init } from './definitions/init.js';
 import { lsp } from './definitions/lsp.js';
+import { api } from './definitions/api.js';
 import { mcp } from './definitions/mcp.js';
 import { migrate } from './definitions/migrate.js';
 import { resume } from './definitions/resume.js';
@@ -27,7 +28,22 @@ import { validate } from './definitions/validate.js';
 
 /** `toolgen` itself (which builds), and its commands in the order `--help` lists them. */
 export const PROGRAM = toolgen;
-export const COMMANDS = [validate, init, migrate, check, graph, run, serve, runs, signal, resume, studio, lsp, mcp];
+export const COMMANDS = [
+  validate,
+  init,
+  migrate,
+  check,
+  graph,
+  run,
+  serve,
+  runs,
+  signal,
+  resume,
+  studio,
+  lsp,
+  mcp,
+  api,
+];
 
 /**
  * Runs the CLI and returns its exit code.

@@ -16,7 +16,7 @@ import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
 import { byCodeUnits } from '../language/order.js';
 import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../remote/lock/drift.js';
-import { lockText, LOCKFILE_VERSION, toolHash, type Lock, type LockedServer } from '../remote/lock/lock.js';
+import { lockText, LOCKFILE_VERSION, toolHash, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile } from '../remote/lock/file.js';
 import { settingsFor } from './commands.js';
 import { EXIT } from './exit.js';
@@ -42,7 +42,7 @@ interface ServerReport {
 }
 
 /** What a drift means for the project: which composites use each remote tool, and what the live schemas break. */
-interface Impact {
+export interface Impact {
   readonly uses: ReadonlyMap<string, readonly string[]>;
   readonly breaks: readonly Diagnostic[];
   readonly sources: ReadonlyMap<string, string>;
@@ -94,7 +94,8 @@ export async function mcpDiffCommand(
   }
   const drifted = reports.some((report) => report.drift !== null && hasDrift(report.drift));
   // The servers not asked about keep their pins: only the drift of those asked about is checked.
-  const impact = drifted ? await impactOf(options.root, output, { ...pinned, ...live }) : null;
+  const liveLock = lockText({ lockfileVersion: LOCKFILE_VERSION, servers: { ...pinned, ...live } });
+  const impact = drifted ? await impactOf(options.root, output, { mcp: liveLock }) : null;
   const uses = impact?.uses ?? new Map<string, readonly string[]>();
   const usedChanges = reports.flatMap((report) => brokenUses(report, uses));
   const failing =
@@ -220,19 +221,32 @@ function jsonReport(
 }
 
 /**
- * Which composites use each remote tool (from the build against the pinned lock), and the errors the
- * build against the live lock has that the pinned one has not. Both builds are in memory, without
- * type-checking handlers (no handler changed); the live lock is a temporary file.
+ * Which composites use each remote tool or operation (from the build against the pinned locks), and
+ * the errors the build against the live locks has that the pinned one has not. Both builds are in
+ * memory, without type-checking handlers (no handler changed); a live lock is a temporary file.
  */
-async function impactOf(root: string, output: Output, servers: Lock['servers']): Promise<Impact> {
+export async function impactOf(
+  root: string,
+  output: Output,
+  live: { readonly mcp?: string; readonly api?: string },
+): Promise<Impact> {
   const settings: CompilerOptions = { ...(await settingsFor({ root }, output)), checkHandlerTypes: false };
   const { Compiler } = await import('../compiler/compile.js');
   const before = await new Compiler(settings).build();
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolgen-mcp-diff-'));
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'toolgen-diff-'));
   try {
-    const lockFile = path.join(dir, 'toolgen.mcp-lock.json');
-    await writeFile(lockFile, lockText({ lockfileVersion: LOCKFILE_VERSION, servers }));
-    const after = await new Compiler({ ...settings, lockFile }).build();
+    const files: Partial<CompilerOptions> = {};
+    if (live.mcp !== undefined) {
+      const lockFile = path.join(dir, 'toolgen.mcp-lock.json');
+      await writeFile(lockFile, live.mcp);
+      Object.assign(files, { lockFile });
+    }
+    if (live.api !== undefined) {
+      const apiLockFile = path.join(dir, 'toolgen.api-lock.json');
+      await writeFile(apiLockFile, live.api);
+      Object.assign(files, { apiLockFile });
+    }
+    const after = await new Compiler({ ...settings, ...files }).build();
     const known = new Set(before.diagnostics.map(key));
     const breaks = after.diagnostics.filter((d) => d.severity === 'error' && !known.has(key(d))).map(asLive);
     return { uses: remoteUses(before.plans), breaks, sources: after.sources };

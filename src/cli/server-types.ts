@@ -1,6 +1,7 @@
 /**
  * `toolgen check` type-checks the modules it emits for other servers (`servers/*.ts`, `mcp-servers.ts`)
- * as an app's `tsc --strict` will: their names come from servers the app does not control, and a name
+ * and HTTP APIs (`apis/*.ts`, `apis.ts`) as an app's `tsc --strict` will: their names come from
+ * servers and documents the app does not control, and a name
  * the build failed to keep apart (two exports of one identifier) compiles nowhere, so check, which CI
  * runs, finds it before an app does. The build itself does not: it would load TypeScript for every
  * build. The verdict is kept in the build cache, by the modules' text and toolgen's version.
@@ -10,8 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.js';
-import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from '../compiler/emit/runtime-module.js';
-import { mcpServersPath } from '../compiler/layout.js';
+import { HTTP_MODULE, MCP_CLIENT_MODULE, RUNTIME_MODULE } from '../compiler/emit/runtime-module.js';
+import { apisPath, mcpServersPath } from '../compiler/layout.js';
 import { VERSION } from './version.js';
 
 export interface ServerTypes {
@@ -52,16 +53,23 @@ export async function serverModuleTypes(outDir: string, cacheDir: string | null)
 }
 
 function serverModules(outDir: string): { file: string; text: string }[] {
-  const serversDir = path.join(outDir, 'servers');
-  const files = existsSync(serversDir)
-    ? readdirSync(serversDir)
+  const files = [
+    ...modulesBeside(path.join(outDir, 'servers'), mcpServersPath(outDir)),
+    ...modulesBeside(path.join(outDir, 'apis'), apisPath(outDir)),
+  ];
+  return files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+}
+
+/** The modules in `dir` (a server's or an API's each), and the module that says how to reach them; none when `dir` has none. */
+function modulesBeside(dir: string, reach: string): string[] {
+  const files = existsSync(dir)
+    ? readdirSync(dir)
         .filter((name) => name.endsWith('.ts'))
         .sort()
-        .map((name) => path.join(serversDir, name))
+        .map((name) => path.join(dir, name))
     : [];
-  if (files.length === 0) return [];
-  if (existsSync(mcpServersPath(outDir))) files.push(mcpServersPath(outDir));
-  return files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+  if (files.length > 0 && existsSync(reach)) files.push(reach);
+  return files;
 }
 
 function passedBefore(record: string, digest: string): boolean {
@@ -73,7 +81,7 @@ function passedBefore(record: string, digest: string): boolean {
 }
 
 /**
- * The declarations generated code is written against: this toolgen's own runtime and MCP client
+ * The declarations generated code is written against: this toolgen's own runtime, MCP client and HTTP APIs
  * (`dist/**\/*.d.ts` in the package; the sources when toolgen runs from them, as its tests do).
  */
 function declarations(): Record<string, string> {
@@ -81,5 +89,9 @@ function declarations(): Record<string, string> {
     const declared = fileURLToPath(new URL(`../${folder}/index.d.ts`, import.meta.url));
     return existsSync(declared) ? declared : fileURLToPath(new URL(`../${folder}/index.ts`, import.meta.url));
   };
-  return { [RUNTIME_MODULE]: entry('runtime'), [MCP_CLIENT_MODULE]: entry('remote/client') };
+  return {
+    [RUNTIME_MODULE]: entry('runtime'),
+    [MCP_CLIENT_MODULE]: entry('remote/client'),
+    [HTTP_MODULE]: entry('remote/http'),
+  };
 }

@@ -24,9 +24,11 @@ import { shownPath } from './layout.js';
 import { selectedBy } from './load/globs.js';
 import { findToolFiles, loadFile, parseSource } from './load/load.js';
 import { loadMcp, type LoadedMcp } from './load/mcp.js';
+import { loadApis } from './load/api.js';
 import { readSourceText, type TextOverlay } from './load/overlay.js';
 import { readTemplates } from './load/templates.js';
 import type { DeclaredServer } from '../remote/declare/spec.js';
+import type { DeclaredApi } from '../remote/declare/api.js';
 import type { AdapterName, CompilerOptions } from './options.js';
 import type { CheckResult } from './check/index.js';
 import type { Catalogue } from './resolve/catalogue.js';
@@ -87,6 +89,8 @@ export class Compiler {
   #texts: ReadonlyMap<string, string> | null;
   /** The servers under `mcpServers`: the options' at first, the config's as watch mode reads it again. */
   #servers: readonly DeclaredServer[];
+  /** The APIs under `apis`: the options' at first, the config's as watch mode reads it again. */
+  #apis: readonly DeclaredApi[];
   /** The frameworks under `adapters`: the options' at first, the config's as watch mode reads it again. */
   #adapters: readonly AdapterName[];
   /** Unsaved texts that stand in for files on disk (an editor's documents); none for the CLI. */
@@ -113,6 +117,7 @@ export class Compiler {
     this.#typescriptFor = memory.typescriptFor ?? null;
     this.#texts = memory.texts ?? null;
     this.#servers = options.mcpServers ?? [];
+    this.#apis = options.apis ?? [];
     this.#adapters = options.adapters ?? [];
     for (const [key, check] of memory.handlerChecks ?? [])
       if (!this.#handlerChecks.has(key)) remember(this.#handlerChecks, key, check);
@@ -168,6 +173,11 @@ export class Compiler {
    */
   declareServers(servers: readonly DeclaredServer[]): void {
     this.#servers = servers;
+  }
+
+  /** The APIs `apis` declares now (watch mode reads the config file again when it changes). */
+  declareApis(apis: readonly DeclaredApi[]): void {
+    this.#apis = apis;
   }
 
   /** The agent frameworks `adapters` names now (watch mode reads the config file again); the next build writes theirs. */
@@ -302,11 +312,13 @@ export class Compiler {
       options.lockFile,
       this.#overlay,
     );
+    const apis = await loadApis(options.configFile, this.#apis, options.root, options.apiLockFile, this.#overlay);
     const input = {
       sources,
       names,
       options,
       mcp,
+      apis,
       adapters: this.#adapters,
       templates: this.#templates,
       handlerExports: this.#handlerExports,

@@ -1,7 +1,8 @@
 /**
  * Where generated files go in the out dir: `tools/<slug>.ts`, `tests/<slug>.test.ts`,
  * `graphs/<slug>.md` (a composite's picture), `index.ts`; and, when the lock pins MCP servers,
- * `servers/<server-slug>.ts` (a server's tools) and `mcp-servers.ts` (how to reach them); and, for each
+ * `servers/<server-slug>.ts` (a server's tools) and `mcp-servers.ts` (how to reach them); when the API
+ * lock pins APIs, `apis/<api-slug>.ts` (an API's operations) and `apis.ts` (how to reach them); and, for each
  * agent framework `adapters` names, `adapters/<framework>.ts` (every tool as that framework's tool).
  * One place, because lowering, the output plan and the build all need the same paths.
  */
@@ -38,6 +39,16 @@ export function serverModulePath(outDir: string, serverSlug: string): string {
 /** @example mcpServersPath('/p/generated') // '/p/generated/mcp-servers.ts' */
 export function mcpServersPath(outDir: string): string {
   return path.join(outDir, 'mcp-servers.ts');
+}
+
+/** @example apiModulePath('/p/generated', 'pets') // '/p/generated/apis/pets.ts' */
+export function apiModulePath(outDir: string, apiSlug: string): string {
+  return path.join(outDir, 'apis', `${apiSlug}.ts`);
+}
+
+/** @example apisPath('/p/generated') // '/p/generated/apis.ts' */
+export function apisPath(outDir: string): string {
+  return path.join(outDir, 'apis.ts');
 }
 
 /** @example adapterPath('/p/generated', 'ai-sdk') // '/p/generated/adapters/ai-sdk.ts' */

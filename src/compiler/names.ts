@@ -9,7 +9,7 @@ const RESERVED = new Set(
     'instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package ' +
     'private protected public await arguments eval undefined NaN Infinity ' +
     // What the generated module, index and test declare or import themselves: a tool's function of the same name would clash or be shadowed.
-    'defineTool plan executor params options generatedTools remoteTools createToolRegistry describe expect it createTestExecutor result output context first history audited'
+    'defineTool plan executor params options generatedTools remoteTools apiOperations httpApis createToolRegistry describe expect it createTestExecutor result output context first history audited'
   ).split(' '),
 );
 

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { DeclaredApi } from '../remote/declare/api.js';
 import type { DeclaredServer } from '../remote/declare/spec.js';
 
 export interface CompilerOptions {
@@ -31,6 +32,10 @@ export interface CompilerOptions {
   readonly lockFile?: string;
   /** The servers under `mcpServers` in that file, as declared, checked and sorted by name (the CLI reads them). */
   readonly mcpServers?: readonly DeclaredServer[];
+  /** The HTTP APIs under `apis` in that file, as declared, checked and sorted by name: their pins are in `toolgen.api-lock.json`. */
+  readonly apis?: readonly DeclaredApi[];
+  /** The API lock to read instead of the one beside the config file (`toolgen api diff` checks against the documents as they are now). */
+  readonly apiLockFile?: string;
   /** The agent frameworks under `adapters` in that file: each gets `adapters/<name>.ts` in the out dir. */
   readonly adapters?: readonly AdapterName[];
 }
@@ -65,6 +70,8 @@ export function defaultOptions(root: string, overrides: Partial<CompilerOptions>
     ...(overrides.configFile ? { configFile: overrides.configFile } : {}),
     ...(overrides.lockFile ? { lockFile: overrides.lockFile } : {}),
     ...(overrides.mcpServers ? { mcpServers: overrides.mcpServers } : {}),
+    ...(overrides.apis ? { apis: overrides.apis } : {}),
+    ...(overrides.apiLockFile ? { apiLockFile: overrides.apiLockFile } : {}),
     ...(overrides.adapters ? { adapters: overrides.adapters } : {}),
   };
 }

@@ -3,7 +3,8 @@
  * Each function takes what the stage before it handed on and returns its own named type:
  * `LoadedFile` → `ToolDocument` → `Catalogue` → `CheckResult` → `LoweredTool` → `OutputFile`. The pins
  * of other MCP servers take the same road beside them: `LoadedMcp` → `McpPins` → the catalogue's remote
- * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`. The adapters are made from
+ * entries → `LoweredRemote` → `generated/servers/*.ts` and `mcp-servers.ts`, and the operations of HTTP
+ * APIs likewise: `LoadedApis` → `ApiPins` → remote entries → `LoweredApis` → `generated/apis/*.ts` and `apis.ts`. The adapters are made from
  * the index's list of tools, as the index is: `LoweredAdapter` → `generated/adapters/<framework>.ts`.
  * What an earlier build made comes in as `Reuse`; `incremental.ts` keeps it between builds. After
  * check, `handler-signatures.ts` holds each TypeScript handler to its generated types (TG2009), and
@@ -24,6 +25,8 @@ import { adapterPath, indexPath, shownPath } from './layout.js';
 import type { LoadedFile } from './load/load.js';
 import { lowerAdapters } from './lower/adapters.js';
 import { lowerRemote } from './lower/remote.js';
+import { lowerApis } from './lower/api.js';
+import { emitApi, emitApisFile } from './emit/api.js';
 import { lowerTool, planOf } from './lower/tool.js';
 import type { IndexedTool, LoweredIndex, LoweredTool } from './lower/unit.js';
 import type { SourceFile } from './load/source.js';
@@ -39,7 +42,9 @@ import type { TypeScriptHost } from './resolve/typescript.js';
 import { heldBack, selectTools, withConnected } from './select.js';
 import type { SchemaValidator } from './validate/schema.js';
 import { validatePins, type McpPins } from './validate/mcp-pins.js';
+import { validateApiPins, type ApiPins } from './validate/api-pins.js';
 import type { LoadedMcp } from './load/mcp.js';
+import type { LoadedApis } from './load/api.js';
 import {
   NOTHING_WRITTEN,
   planOutput,
@@ -130,6 +135,8 @@ export interface BuildInput {
   readonly outDir: OutDirListing;
   /** The config file and the lock beside it, as read; null when the project has no config file. */
   readonly mcp?: LoadedMcp | null;
+  /** The config file and the API lock beside it, as read; null when the project declares no API and has no API lock. */
+  readonly apis?: LoadedApis | null;
   /** The agent frameworks to write an adapter for (`adapters` in the config file); none by default. */
   readonly adapters?: readonly AdapterName[];
   /**
@@ -216,6 +223,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   const analysed = await analyse(sources, input.handlerExports, reuse, {
     typescript: input.typescript,
     mcp: input.mcp ?? null,
+    apis: input.apis ?? null,
   });
   const handlerChecks = input.handlerChecks
     ? await checkHandlerSignatures(analysed, input.options.root, input.handlerChecks, input.typescript)
@@ -237,7 +245,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
       .filter((file) => selected.files.has(file.source.displayPath))
       .flatMap((file) => perFile.get(file.source.displayPath)!),
     // The config's and the lock's are the project's: every build reports them.
-    ...mcpFiles(analysed.pins).flatMap((file) => perFile.get(file.displayPath)!),
+    ...projectFiles(analysed).flatMap((file) => perFile.get(file.displayPath)!),
   ];
   const withErrors = hasErrors(diagnostics);
   const sink = withErrors ? null : (input.sink ?? null);
@@ -248,9 +256,11 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   });
   const templates = input.templates;
   const servers = withErrors || !templates ? null : emitServers(analysed, { ...input, templates }, sink);
+  const apis = withErrors || !templates ? null : emitApis(analysed, { ...input, templates }, sink);
   const frameworks = input.adapters ?? [];
   const sharedFiles = [
     ...(servers?.files.map((file) => file.path) ?? []),
+    ...(apis?.files.map((file) => file.path) ?? []),
     ...frameworks.map((framework) => adapterPath(input.options.outDir, framework)),
   ];
   const gone = (reuse?.sharedFiles ?? []).filter((file) => !sharedFiles.includes(file));
@@ -259,8 +269,12 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     : planOutput(
         {
           ...outcome,
-          index: { ...outcome.index, ...(servers?.index ? { remote: servers.index } : {}) },
-          servers: sink ? [] : (servers?.files ?? []),
+          index: {
+            ...outcome.index,
+            ...(servers?.index ? { remote: servers.index } : {}),
+            ...(apis?.index ? { apis: apis.index } : {}),
+          },
+          servers: sink ? [] : [...(servers?.files ?? []), ...(apis?.files ?? [])],
           vanished: [...outcome.vanished, ...gone],
           complete: input.names.length === 0 && !withErrors,
           failed: withErrors,
@@ -279,7 +293,7 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
     diagnostics: collapseRepeatedCauses(sortDiagnostics(diagnostics)),
     sources: new Map([
       ...loaded.map((file) => [file.source.displayPath, file.source.text] as const),
-      ...mcpFiles(analysed.pins).map((file) => [file.displayPath, file.text] as const),
+      ...projectFiles(analysed).map((file) => [file.displayPath, file.text] as const),
     ]),
     built: withErrors ? [] : outcome.built.map((tool) => tool.name).sort(byCodeUnits),
     rebuilt: withErrors ? [] : rebuilt.sort(byCodeUnits),
@@ -301,9 +315,13 @@ async function buildWith(input: BuildInput, reuse: Reuse | null): Promise<{ resu
   };
 }
 
-/** The config file and the lock, when the project has them: their diagnostics are the project's. */
-function mcpFiles(pins: McpPins | null): SourceFile[] {
-  return pins ? [pins.config, ...(pins.lock ? [pins.lock] : []), ...(pins.manifest ? [pins.manifest] : [])] : [];
+/** The config file and the locks, when the project has them: their diagnostics are the project's. Each once. */
+function projectFiles({ pins, apiPins }: Pick<Analysed, 'pins' | 'apiPins'>): SourceFile[] {
+  const files = [
+    ...(pins ? [pins.config, ...(pins.lock ? [pins.lock] : []), ...(pins.manifest ? [pins.manifest] : [])] : []),
+    ...(apiPins ? [apiPins.config, ...(apiPins.lock ? [apiPins.lock] : [])] : []),
+  ];
+  return [...new Map(files.map((file) => [file.displayPath, file])).values()];
 }
 
 /**
@@ -320,6 +338,25 @@ function emitServers(
   const files = [
     ...lowered.servers.map((server) => emitServer(server, input.templates)),
     emitMcpServers(lowered.mcpServers, input.templates),
+  ];
+  if (sink) for (const file of files) sink.accept(file);
+  return { files, index: lowered.index };
+}
+
+/**
+ * Lowers and emits the APIs' modules and `apis.ts`, for a build without errors; with a sink, each
+ * file goes to it. Null when the API lock pins no API: then nothing of them is emitted.
+ */
+function emitApis(
+  analysed: Analysed,
+  input: BuildInput & { readonly templates: TemplateSet },
+  sink: OutputSink | null,
+): { files: OutputFile[]; index: LoweredIndex['apis'] } | null {
+  const lowered = lowerApis(analysed.catalogue, analysed.apiPins, input.options);
+  if (!lowered) return null;
+  const files = [
+    ...lowered.apis.map((api) => emitApi(api, input.templates)),
+    emitApisFile(lowered.apisFile, input.templates),
   ];
   if (sink) for (const file of files) sink.accept(file);
   return { files, index: lowered.index };
@@ -343,6 +380,8 @@ interface Analysed {
   readonly catalogue: Catalogue;
   /** The pins of other MCP servers, checked; null when the project has no config file. */
   readonly pins: McpPins | null;
+  /** The pins of HTTP API operations, checked; null when the project declares no API and has no API lock. */
+  readonly apiPins: ApiPins | null;
   readonly checked: CheckResult;
   readonly brokenNames: readonly string[];
   readonly perFile: ReadonlyMap<string, Diagnostic[]>;
@@ -381,15 +420,26 @@ async function analyse(
   sources: readonly SourceState[],
   handlerExports: HandlerExports,
   reuse: Reuse | null,
-  { typescript, mcp }: { readonly typescript: TypeScriptHost | undefined; readonly mcp: LoadedMcp | null },
+  {
+    typescript,
+    mcp,
+    apis,
+  }: {
+    readonly typescript: TypeScriptHost | undefined;
+    readonly mcp: LoadedMcp | null;
+    readonly apis: LoadedApis | null;
+  },
 ): Promise<Analysed> {
   const perFile = new Map<string, Diagnostic[]>(
     sources.map((s) => [s.loaded.source.displayPath, [...s.loaded.diagnostics, ...s.schemaDiagnostics]]),
   );
   const pins = mcp ? validatePins(mcp) : null;
-  for (const file of mcpFiles(pins)) if (!perFile.has(file.displayPath)) perFile.set(file.displayPath, []);
+  const apiPins = apis ? validateApiPins(apis) : null;
+  for (const file of projectFiles({ pins, apiPins }))
+    if (!perFile.has(file.displayPath)) perFile.set(file.displayPath, []);
   const report = (found: Diagnostic) => perFile.get(found.location!.file)!.push(found);
   pins?.diagnostics.forEach(report);
+  apiPins?.diagnostics.forEach(report);
   const valid: ToolSource[] = [];
   const brokenNames: string[] = [];
   for (const { loaded, document } of sources) {
@@ -402,6 +452,7 @@ async function analyse(
     handlerExports,
     previous: reuse?.catalogue ?? null,
     pins,
+    apiPins,
     ...(typescript ? { typescript } : {}),
   });
   resolved.diagnostics.forEach(report);
@@ -409,7 +460,7 @@ async function analyse(
   const dirty = reuse ? affectedBy(changedTools(reuse, catalogue, brokenNames), catalogue) : null;
   const checked = checkCatalogue(catalogue, reuse && dirty ? { previous: reuse.checked, dirty } : undefined);
   for (const found of checked.diagnostics.values()) found.forEach(report);
-  return { catalogue, pins, checked, brokenNames, perFile, dirty };
+  return { catalogue, pins, apiPins, checked, brokenNames, perFile, dirty };
 }
 
 /** Which tools lower and emit take, and where their files go. */

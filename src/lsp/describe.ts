@@ -30,7 +30,7 @@ export function requiredFirst(parameters: readonly ParameterDoc[]): ParameterDoc
   return [...parameters].sort((a, b) => Number(mustPass(b)) - Number(mustPass(a)));
 }
 
-/** A tool of the project or of another MCP server. */
+/** A tool of the project, of another MCP server, or an operation of an HTTP API. */
 export type Tool = CatalogueEntry | RemoteEntry;
 
 /** The tool a name calls, local or remote. */
@@ -40,7 +40,7 @@ export function toolNamed(catalogue: Catalogue, name: string): Tool | undefined 
 
 /** A tool's description, local or remote. */
 export function descriptionOf(tool: Tool): string {
-  return tool.kind === 'remote' ? String(tool.pin.description ?? '') : tool.document.description;
+  return tool.kind === 'remote' ? tool.description : tool.document.description;
 }
 
 /**
@@ -49,7 +49,12 @@ export function descriptionOf(tool: Tool): string {
  * @example signatureMarkdown(entry) // '**echo_tool** (function tool)\n\nReturns the message …'
  */
 export function signatureMarkdown(tool: Tool): string {
-  const what = tool.kind === 'remote' ? `tool of the MCP server '${tool.server}'` : `${tool.kind} tool`;
+  const what =
+    tool.kind !== 'remote'
+      ? `${tool.kind} tool`
+      : tool.via === 'api'
+        ? `operation of the API '${tool.server}', ${tool.pin.method.toUpperCase()} ${tool.pin.path}`
+        : `tool of the MCP server '${tool.server}'`;
   const lines = [`**${tool.name}** (${what})`, ''];
   const description = descriptionOf(tool);
   if (description) lines.push(description, '');

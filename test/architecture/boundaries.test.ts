@@ -157,7 +157,7 @@ describe('boundaries', () => {
   /**
    * The other servers toolgen calls (`remote/`), one part a side: what each part may import besides
    * itself and the language, and which parts of toolgen may import it. An HTTP API pinned from an
-   * OpenAPI document joins these parts; it gets no folder of its own.
+   * OpenAPI document joins these parts; its calls at run time are `http/`.
    */
   const REMOTE: Record<string, { readonly uses: (to: string) => boolean; readonly usedBy: readonly string[] }> = {
     // What a server is: as written (the runtime's connections take it too), resolved, read from the config.
@@ -171,6 +171,8 @@ describe('boundaries', () => {
       uses: (to) => to === 'runtime/index.ts' || ['remote/declare', 'remote/connect'].includes(area(to)),
       usedBy: [],
     },
+    // @toolgen/runtime/http: the app's HTTP APIs, on the runtime's public entry only (fetch is Node's).
+    'remote/http': { uses: (to) => to === 'runtime/index.ts', usedBy: [] },
     // `toolgen mcp pull` and `diff`: the CLI's, printing as the CLI prints.
     'remote/pull': {
       uses: (to) =>
@@ -189,6 +191,17 @@ describe('boundaries', () => {
     const user = (from: string, to: string) =>
       rule.usedBy.includes(area(from)) || (REMOTE[area(from)]?.uses(to) ?? false);
     expect(violations((from, to) => area(to) === part && area(from) !== part && !user(from, to))).toEqual([]);
+  });
+
+  it("the OpenAPI reader (remote/pull/openapi/) is the API pull's alone: it reads the lock's format and the language, and only the pull imports it", () => {
+    const reader = (file: string) => file.startsWith('remote/pull/openapi/');
+    expect(modules.some((module) => reader(module.file))).toBe(true);
+    expect(
+      violations(
+        (from, to) => reader(from) && !reader(to) && area(to) !== 'language' && !to.startsWith('remote/lock/'),
+      ),
+    ).toEqual([]);
+    expect(violations((from, to) => reader(to) && !reader(from) && area(from) !== 'remote/pull')).toEqual([]);
   });
 
   it('nothing of the runtime, the language or the MCP server imports remote/: apps without remote tools never load the SDK', () => {

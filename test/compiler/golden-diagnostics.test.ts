@@ -5,10 +5,10 @@
  * equal the case's `expected.txt` byte for byte. An optional `names.txt` lists the tool names to build,
  * as on the command line.
  *
- * A case about the tools of other MCP servers holds a `toolgen.config.yaml`, which goes to the project
- * root, as does its `toolgen.mcp-lock.json`; without one of its own it gets the lock pulled from the
- * reference servers (`test/fixtures/mcp/`). It is then compiled with the config's settings, as the CLI
- * would.
+ * A case about the tools of other MCP servers or HTTP APIs holds a `toolgen.config.yaml`, which goes
+ * to the project root, as do its `toolgen.mcp-lock.json` and `toolgen.api-lock.json`; a config that
+ * declares mcpServers without a lock of its own gets the lock pulled from the reference servers
+ * (`test/fixtures/mcp/`). It is then compiled with the config's settings, as the CLI would.
  *
  * `UPDATE_GOLDEN=1 npx vitest run test/compiler/golden-diagnostics.test.ts` rewrites the expected files;
  * read every one you commit.
@@ -30,18 +30,20 @@ const NAMES = 'names.txt';
 /** A case's files that belong at the project root, not among the tools. */
 const CONFIG = 'toolgen.config.yaml';
 const LOCK = 'toolgen.mcp-lock.json';
+const API_LOCK = 'toolgen.api-lock.json';
 const FIXTURE_LOCK = fileURLToPath(new URL('../fixtures/mcp/toolgen.mcp-lock.json', import.meta.url));
 const update = process.env['UPDATE_GOLDEN'] === '1';
 
 /**
  * Ids no tool YAML can produce: an unreadable file is a disk problem; the config file is the CLI's
- * (test/cli/config-file.test.ts), its `mcpServers` and `adapters` too (test/remote,
- * test/cli/mcp-pull.test.ts); a broken template is the templates dir's (test/cli/cli.test.ts).
+ * (test/cli/config-file.test.ts), its `mcpServers`, `apis` and `adapters` too (test/remote,
+ * test/cli/mcp-pull.test.ts, test/http-apis/declare.test.ts); a broken template is the templates dir's (test/cli/cli.test.ts).
  */
 const NOT_FROM_YAML: readonly DiagnosticId[] = [
   'FILE_UNREADABLE',
   'CONFIG_FILE',
   'CONFIG_MCP_SERVER',
+  'CONFIG_API',
   'CONFIG_ADAPTER',
   'TEMPLATE_FILE',
   // toolgen mcp diff words a missing tool's hint with the live server's tools (test/cli/mcp-diff.test.ts).
@@ -69,12 +71,16 @@ function projectFor(name: string): string {
   const tools = path.join(root, 'config', 'tools');
   mkdirSync(tools, { recursive: true });
   cpSync(BASE, tools, { recursive: true });
-  const own = (source: string) => ![EXPECTED, NAMES, CONFIG, LOCK].includes(path.basename(source));
+  const own = (source: string) => ![EXPECTED, NAMES, CONFIG, LOCK, API_LOCK].includes(path.basename(source));
   cpSync(path.join(CORPUS, name), tools, { recursive: true, filter: own });
-  if (existsSync(path.join(CORPUS, name, CONFIG))) {
-    cpSync(path.join(CORPUS, name, CONFIG), path.join(root, CONFIG));
+  const config = path.join(CORPUS, name, CONFIG);
+  if (existsSync(config)) {
+    cpSync(config, path.join(root, CONFIG));
     const lock = path.join(CORPUS, name, LOCK);
-    cpSync(existsSync(lock) ? lock : FIXTURE_LOCK, path.join(root, LOCK));
+    if (existsSync(lock)) cpSync(lock, path.join(root, LOCK));
+    else if (/^mcpServers:/m.test(readFileSync(config, 'utf8'))) cpSync(FIXTURE_LOCK, path.join(root, LOCK));
+    const apiLock = path.join(CORPUS, name, API_LOCK);
+    if (existsSync(apiLock)) cpSync(apiLock, path.join(root, API_LOCK));
   }
   return root;
 }
@@ -87,6 +93,7 @@ async function optionsFor(root: string) {
   return defaultOptions(root, {
     configFile: path.join(root, found.file),
     mcpServers: found.config.mcpServers ?? [],
+    apis: found.config.apis ?? [],
   });
 }
 

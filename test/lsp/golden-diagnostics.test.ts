@@ -5,7 +5,7 @@
  * equal, file by file, what `toolgen validate --format json` reports for the whole project (the CLI's
  * options and JSON, in process): code, severity, place, message and hint.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { startLsp, type LspClient } from '../helpers/lsp.js';
 
 const CORPUS = path.resolve(import.meta.dirname, '../compiler/golden-diagnostics');
 const FIXTURE_LOCK = path.resolve(import.meta.dirname, '../fixtures/mcp/toolgen.mcp-lock.json');
-const ROOT_FILES = ['toolgen.config.yaml', 'toolgen.mcp-lock.json'];
+const ROOT_FILES = ['toolgen.config.yaml', 'toolgen.mcp-lock.json', 'toolgen.api-lock.json'];
 const cases = readdirSync(CORPUS, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !entry.name.startsWith('_'))
   .map((entry) => entry.name)
@@ -41,7 +41,11 @@ function projectFor(name: string): { root: string; open: string } {
   if (existsSync(config)) {
     cpSync(config, path.join(root, 'toolgen.config.yaml'));
     const lock = path.join(CORPUS, name, 'toolgen.mcp-lock.json');
-    cpSync(existsSync(lock) ? lock : FIXTURE_LOCK, path.join(root, 'toolgen.mcp-lock.json'));
+    if (existsSync(lock)) cpSync(lock, path.join(root, 'toolgen.mcp-lock.json'));
+    else if (/^mcpServers:/m.test(readFileSync(config, 'utf8')))
+      cpSync(FIXTURE_LOCK, path.join(root, 'toolgen.mcp-lock.json'));
+    const apiLock = path.join(CORPUS, name, 'toolgen.api-lock.json');
+    if (existsSync(apiLock)) cpSync(apiLock, path.join(root, 'toolgen.api-lock.json'));
   }
   const yaml = (readdirSync(path.join(CORPUS, name), { recursive: true }) as string[])
     .filter((file) => /\.ya?ml$/.test(file) && !ROOT_FILES.includes(path.basename(file)))

@@ -26,6 +26,7 @@ import type { HandlerCheck } from '../resolve/handler-check.js';
 import type { PlannedFile } from '../write/files.js';
 import { resolveModuleFile, type HandlerExports } from '../resolve/handlers.js';
 import { contentHash } from './hash.js';
+import { API_LOCK_FILE } from '../../remote/lock/api-format.js';
 import { LOCK_FILE } from '../../remote/lock/format.js';
 
 /** Bumped when the file's shape changes: an older file is then a miss. */
@@ -119,6 +120,16 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
     ] as const)
       if (text !== null) texts.set(shownPath(options.root, file), text);
   }
+  // The same for the APIs under apis and what the API lock pins.
+  const apiLock = options.configFile ? path.join(path.dirname(options.configFile), API_LOCK_FILE) : null;
+  const apiLockText = apiLock ? readText(apiLock) : null;
+  if (options.configFile && (apiLockText !== null || (options.apis?.length ?? 0) > 0)) {
+    for (const [file, text] of [
+      [options.configFile, readText(options.configFile)],
+      [apiLock!, apiLockText],
+    ] as const)
+      if (text !== null) texts.set(shownPath(options.root, file), text);
+  }
   const parts = {
     format: CACHE_FORMAT,
     version,
@@ -136,6 +147,7 @@ export async function fingerprint(options: CompilerOptions, version: string): Pr
     templates: Object.values(TEMPLATE_FILES).map((name) => read(path.join(options.templatesDir, name))),
     schema: read(options.schemaPath),
     mcp: lock ? { servers: options.mcpServers ?? [], lock: read(lock), manifest: read(manifest) } : null,
+    apis: apiLock ? { apis: options.apis ?? [], lock: read(apiLock) } : null,
   };
   return { key: contentHash(JSON.stringify(parts)), sources, texts, textsByFile };
 }

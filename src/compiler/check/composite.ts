@@ -450,7 +450,9 @@ function checkCallStep(node: StepNode, doc: CallStepDoc, here: Definitions | und
     .map((tool) => ({
       owner: { tool: tool.name },
       schema: env.returnsOf(tool.name),
-      ...(outputShapeUnknown(tool.name, env) ? { shapeUnknown: true } : {}),
+      ...(outputShapeUnknown(tool.name, env)
+        ? { shapeUnknown: env.catalogue.remote(tool.name)?.via === 'api' ? ('api' as const) : ('mcp' as const) }
+        : {}),
     }));
   checkOutputs(node, sources, entry, report);
   checkRetrySettings(node, entry, report);

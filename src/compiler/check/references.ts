@@ -49,10 +49,15 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
     return;
   }
   if (!here.must.has(key)) scope.report(diagnostic('STEP_MAYBE_SUCCEEDED', { step: reference.step }, at()));
+  const response = isCall(step.doc) ? responsePart(step.doc.tool, reference.path, scope.env) : null;
+  if (response) {
+    checkFieldPath(reference.path.slice(1), response, { tool: (step.doc as CallStepDoc).tool }, at, scope.report);
+    return;
+  }
   const unknownShape = isCall(step.doc) && outputShapeUnknown(step.doc.tool, scope.env);
   if (unknownShape && reference.path.length > 0) {
     const path = `steps.${reference.step}${pathSuffix(reference.path)}`;
-    scope.report(diagnostic('REMOTE_OUTPUT_UNKNOWN', { path, tool: (step.doc as CallStepDoc).tool }, at()));
+    scope.report(unknownOutput(path, (step.doc as CallStepDoc).tool, scope.env, at()));
     return;
   }
   checkFieldPath(
@@ -74,6 +79,33 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
 export function outputShapeUnknown(tool: string, env: CheckEnvironment): boolean {
   const remote = env.catalogue.remote(tool);
   return remote !== undefined && remote.returns === null;
+}
+
+/** What an API operation's response has besides its body: `status` and each header (names in lower case). */
+const RESPONSE_PARTS: Readonly<Record<string, JsonSchema>> = {
+  status: { type: 'integer' },
+  headers: { type: 'object', additionalProperties: { type: 'string' } },
+};
+
+/**
+ * On a step calling an API operation, a template's `steps.<id>.status` and `steps.<id>.headers.<name>`
+ * read its response, never its body: the schema of that part, or null for any other path (the
+ * body's). An expression's `steps.<id>` is the body alone, as the runtime gives it.
+ *
+ * @example responsePart('pets/getPet', ['status'], env) // { type: 'integer' }
+ */
+export function responsePart(
+  tool: string,
+  path: readonly (string | number)[],
+  env: CheckEnvironment,
+): JsonSchema | null {
+  if (env.catalogue.remote(tool)?.via !== 'api' || typeof path[0] !== 'string') return null;
+  return Object.hasOwn(RESPONSE_PARTS, path[0]) ? RESPONSE_PARTS[path[0]]! : null;
+}
+
+function unknownOutput(path: string, tool: string, env: CheckEnvironment, where: Location): Diagnostic {
+  const id = env.catalogue.remote(tool)?.via === 'api' ? 'API_OUTPUT_UNKNOWN' : 'REMOTE_OUTPUT_UNKNOWN';
+  return diagnostic(id, { path, tool }, where);
 }
 
 /** Whose fields a path reads: a state variable's, a tool's output's, or a block step's output's. */
@@ -163,7 +195,7 @@ export function checkExpressionReferences(text: string, at: YamlPath, here: Defi
       }
       if (isCall(step.doc) && outputShapeUnknown(step.doc.tool, ctx.env) && reference.path.length > 0) {
         const path = `steps.${reference.name}.${reference.path.join('.')}`;
-        ctx.report(diagnostic('REMOTE_OUTPUT_UNKNOWN', { path, tool: step.doc.tool }, where()));
+        ctx.report(unknownOutput(path, step.doc.tool, ctx.env, where()));
         continue;
       }
       const schema = ctx.outputSchema(step);

@@ -36,7 +36,8 @@ export function checkRemoteSchemas(catalogue: Catalogue): { tool: string; diagno
       features: features.join(', '),
       parts: more > 0 ? `${parts.slice(0, SHOWN).join(', ')} and ${more} more` : parts.join(', '),
     };
-    found.push({ tool: entry.name, diagnostic: diagnostic('REMOTE_SCHEMA_SKIPPED', args, where) });
+    const id = entry.via === 'api' ? 'API_SCHEMA_SKIPPED' : 'REMOTE_SCHEMA_SKIPPED';
+    found.push({ tool: entry.name, diagnostic: diagnostic(id, args, where) });
   }
   return found;
 }

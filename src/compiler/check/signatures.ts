@@ -308,8 +308,8 @@ export type OutputOwner =
 export interface ServedOutput {
   readonly owner: OutputOwner;
   readonly schema: JsonSchema | null;
-  /** A remote tool whose server declares no outputSchema: reading any field of it is a guess. */
-  readonly shapeUnknown?: boolean;
+  /** A remote tool whose server declares no outputSchema (`mcp`), or an API operation whose document gives no schema (`api`): reading any field of it is a guess. */
+  readonly shapeUnknown?: 'mcp' | 'api';
 }
 
 /** `map_outputs` sources against what everything that may serve the step returns. */
@@ -349,7 +349,8 @@ function checkOutputSource(
 ): void {
   if (shapeUnknown && 'tool' in owner) {
     const path = formatPath(segments);
-    report(diagnostic('REMOTE_OUTPUT_UNKNOWN', { path, tool: owner.tool }, entry.source.locate(at, { key: true })));
+    const id = shapeUnknown === 'api' ? 'API_OUTPUT_UNKNOWN' : 'REMOTE_OUTPUT_UNKNOWN';
+    report(diagnostic(id, { path, tool: owner.tool }, entry.source.locate(at, { key: true })));
     return;
   }
   const lookup = schemaAt(schema, segments);

@@ -1,7 +1,8 @@
 /**
  * A call, fallback, allowed next tool or stub names a tool that is not there: what to say. A local
  * name is looked for among the YAML tools; a `<server>/<tool>` name among the servers under
- * mcpServers and the tools the lock pins for them, each with a "did you mean" among those names.
+ * mcpServers and the APIs under apis, and the tools or operations the locks pin for them, each with a
+ * "did you mean" among those names.
  */
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic.js';
@@ -23,7 +24,7 @@ export function missingTool(
   if (catalogue.signature(name) || catalogue.isBroken(name)) return null;
   if (!splitRemoteName(name)) {
     // A remote tool's own name without its server is an easy slip: suggest the full name.
-    const remote = catalogue.remoteEntries().find((entry) => entry.pin.name === name)?.name;
+    const remote = catalogue.remoteEntries().find((entry) => entry.tool === name)?.name;
     const suggestion = remote ?? closestName(name, catalogue.names());
     return use === 'call'
       ? diagnostic('UNKNOWN_TOOL', { name }, where, { suggestion })
@@ -36,7 +37,7 @@ export function missingTool(
     const full = server === null ? null : `${server}/${tool}`;
     const suggestion = full !== null && catalogue.remote(full) ? full : server;
     return diagnostic(
-      'UNKNOWN_SERVER',
+      found.apis ? 'UNKNOWN_SERVER_OR_API' : 'UNKNOWN_SERVER',
       { server: found.server, name, servers: plainList(found.servers, 'none') },
       where,
       { suggestion },
@@ -45,7 +46,7 @@ export function missingTool(
   if (found.kind === 'no-tool') {
     const tool = closestName(found.tool, found.tools);
     return diagnostic(
-      'UNKNOWN_REMOTE_TOOL',
+      found.api ? 'UNKNOWN_OPERATION' : 'UNKNOWN_REMOTE_TOOL',
       { server: found.server, tool: found.tool, tools: plainList(found.tools, 'none') },
       where,
       { suggestion: tool === null ? null : `${found.server}/${tool}` },

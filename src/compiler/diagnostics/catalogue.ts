@@ -27,6 +27,8 @@ const STATE_HOLDS = 'state holds the parameters and what map_outputs and transfo
 const PULL_AGAIN = 'npx toolgen mcp pull writes the lock: run it again to pin {server} afresh, or undo the edit';
 const SERVER_NAMES =
   'a tool on another MCP server is named <server>/<tool>, the server as mcpServers in toolgen.config.yaml names it (pinned by npx toolgen mcp pull): here {servers}';
+const SERVER_OR_API_NAMES =
+  'a tool on another MCP server is named <server>/<tool>, an operation of an HTTP API <api>/<operation>, each name as toolgen.config.yaml declares it under mcpServers or apis: here {servers}';
 
 export const CATALOGUE = {
   // Input files
@@ -118,11 +120,42 @@ export const CATALOGUE = {
     message: '{problem}',
     hint: 'a server under mcpServers takes command, args, env and cwd (stdio), or url and headers (Streamable HTTP)',
   },
+  CONFIG_API: {
+    code: 'TG1017',
+    severity: 'error',
+    message: '{problem}',
+    hint: 'an API under apis takes openapi (its OpenAPI document: a path relative to toolgen.config.yaml, or an http(s) URL), baseUrl and headers',
+  },
   LOCK_INVALID: {
     code: 'TG1008',
     severity: 'error',
     message: 'toolgen.mcp-lock.json cannot be read: {problem}',
     hint: 'npx toolgen mcp pull writes the lock: run it again, or undo the edit',
+  },
+  API_LOCK_INVALID: {
+    code: 'TG1008',
+    severity: 'error',
+    message: 'toolgen.api-lock.json cannot be read: {problem}',
+    hint: 'npx toolgen api pull writes the lock: run it again, or undo the edit',
+  },
+  API_LOCK_HASH_MISMATCH: {
+    code: 'TG1009',
+    severity: 'error',
+    message: "the pin of '{tool}' does not match its hash: the lock was edited by hand",
+    hint: 'npx toolgen api pull writes the lock: run it again to pin {api} afresh, or undo the edit',
+  },
+  API_NOT_PULLED: {
+    code: 'TG1010',
+    severity: 'error',
+    message: "API '{api}' is declared under apis, and toolgen.api-lock.json does not pin its operations",
+    hint: 'run npx toolgen api pull {api}, and commit toolgen.api-lock.json: builds check steps against the lock, never the document',
+  },
+  API_NOT_DECLARED: {
+    code: 'TG1011',
+    severity: 'warning',
+    message:
+      "API '{api}' is pinned in toolgen.api-lock.json and no longer declared under apis, so its operations cannot be called",
+    hint: 'the next npx toolgen api pull drops its pins; to call its operations, declare it under apis again',
   },
   LOCK_HASH_MISMATCH: {
     code: 'TG1009',
@@ -299,6 +332,12 @@ export const CATALOGUE = {
     message: "servers '{first}' and '{second}' would both generate '{file}'",
     hint: 'rename one of them under mcpServers so their names differ in letters or digits',
   },
+  API_FILE_CLASH: {
+    code: 'TG2005',
+    severity: 'error',
+    message: "APIs '{first}' and '{second}' would both generate '{file}'",
+    hint: 'rename one of them under apis so their names differ in letters or digits',
+  },
   RECURSIVE_COMPOSITE: {
     code: 'TG2006',
     severity: 'error',
@@ -330,6 +369,30 @@ export const CATALOGUE = {
     severity: 'error',
     message: "no MCP server named '{server}' (in '{name}', and {more} more {uses} of it)",
     hint: `${SERVER_NAMES}; the other {uses}: {places}`,
+  },
+  UNKNOWN_SERVER_OR_API: {
+    code: 'TG2010',
+    severity: 'error',
+    message: "no MCP server or API named '{server}' (in '{name}')",
+    hint: SERVER_OR_API_NAMES,
+  },
+  UNKNOWN_SERVER_OR_API_USES: {
+    code: 'TG2010',
+    severity: 'error',
+    message: "no MCP server or API named '{server}' (in '{name}', and {more} more {uses} of it)",
+    hint: `${SERVER_OR_API_NAMES}; the other {uses}: {places}`,
+  },
+  UNKNOWN_OPERATION: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "API '{server}' has no operation named '{tool}'",
+    hint: 'its operations, as toolgen.api-lock.json pins them: {tools}. If its document has it now, run npx toolgen api pull {server}',
+  },
+  UNKNOWN_OPERATION_USES: {
+    code: 'TG2011',
+    severity: 'error',
+    message: "API '{server}' has no operation named '{tool}' (and {more} more {uses} of it)",
+    hint: 'its operations, as toolgen.api-lock.json pins them: {tools}; the other {uses}: {places}',
   },
   UNKNOWN_REMOTE_TOOL: {
     code: 'TG2011',
@@ -558,6 +621,13 @@ export const CATALOGUE = {
     message: '{what} is {types}, so it has no {field}',
     hint: 'read {what} itself, or a field its schema declares',
   },
+  API_OUTPUT_UNKNOWN: {
+    code: 'TG4010',
+    severity: 'warning',
+    message:
+      "'{path}' reads the output of '{tool}', whose shape is unknown: its document gives no JSON schema for a success response",
+    hint: 'such an output is the JSON of the body when that parses, else its text: what it holds is known only when the operation is called',
+  },
   REMOTE_OUTPUT_UNKNOWN: {
     code: 'TG4010',
     severity: 'warning',
@@ -748,6 +818,12 @@ export const CATALOGUE = {
     severity: 'error',
     message: "'{tool}' declares it returns {types}, and a composite returns its final state, an object",
     hint: `${RETURNS_IS_STATE}; here: {fields}`,
+  },
+  API_SCHEMA_SKIPPED: {
+    code: 'TG5024',
+    severity: 'warning',
+    message: "the build's checks of '{tool}' skip {features} in its pinned schemas ({parts})",
+    hint: 'a part the checks skip is taken as any value, never an error; the runtime still checks the whole schema when the operation is called',
   },
   REMOTE_SCHEMA_SKIPPED: {
     code: 'TG5024',

@@ -31,6 +31,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
     "the lock pins servers, and the app's package.json (beside `toolgen.config.yaml`) does not list `@modelcontextprotocol/client` in `dependencies`",
   TG1016:
     "`toolgen check` only: a module it generated for other servers (`generated/servers/*.ts`, `generated/mcp-servers.ts`) that does not type-check under `--strict`, at the line in that module (toolgen's mistake: report it)",
+  TG1017: 'a problem in `apis` in `toolgen.config.yaml` (see [HTTP APIs](http-apis.md))',
   TG1101: 'schema: violation',
   TG1102: 'schema: unknown field',
   TG1103: 'schema: missing field',

@@ -49,6 +49,10 @@ function folded(
     return diagnostic('UNKNOWN_SERVER_USES', { ...kept.args, ...count }, kept.location, extras);
   if (kept.id === 'UNKNOWN_REMOTE_TOOL')
     return diagnostic('UNKNOWN_REMOTE_TOOL_USES', { ...kept.args, ...count }, kept.location, extras);
+  if (kept.id === 'UNKNOWN_SERVER_OR_API')
+    return diagnostic('UNKNOWN_SERVER_OR_API_USES', { ...kept.args, ...count }, kept.location, extras);
+  if (kept.id === 'UNKNOWN_OPERATION')
+    return diagnostic('UNKNOWN_OPERATION_USES', { ...kept.args, ...count }, kept.location, extras);
   const name = (kept as Diagnostic<'UNKNOWN_TOOL' | 'UNKNOWN_STUB'>).args.name;
   return diagnostic('UNKNOWN_TOOL_USES', { name, ...count }, kept.location, extras);
 }
@@ -61,7 +65,8 @@ function first(group: readonly Diagnostic[]): Diagnostic {
 /** What is missing, as one key per root cause: a tool's name, or a server's. */
 function missingName(found: Diagnostic): string | null {
   if (found.id === 'UNKNOWN_TOOL' || found.id === 'UNKNOWN_STUB') return found.args.name;
-  if (found.id === 'UNKNOWN_REMOTE_TOOL') return `${found.args.server}/${found.args.tool}`;
-  if (found.id === 'UNKNOWN_SERVER') return `\u0000server ${found.args.server}`;
+  if (found.id === 'UNKNOWN_REMOTE_TOOL' || found.id === 'UNKNOWN_OPERATION')
+    return `${found.args.server}/${found.args.tool}`;
+  if (found.id === 'UNKNOWN_SERVER' || found.id === 'UNKNOWN_SERVER_OR_API') return `\u0000server ${found.args.server}`;
   return null;
 }

@@ -16,7 +16,7 @@ import {
   quote,
   typeAlias,
 } from '../../language/print.js';
-import { MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
+import { HTTP_MODULE, MCP_CLIENT_MODULE, RUNTIME_MODULE } from './runtime-module.js';
 import type { TemplateSet } from './templates.js';
 import { tidy } from './tidy.js';
 
@@ -135,6 +135,12 @@ export function emitIndex(index: LoweredIndex, templates: TemplateSet): OutputFi
         servers: index.remote.map((server) => ({ slug: server.slug, tools: server.tools.map(definition) })),
       }
     : null;
+  const apis = index.apis
+    ? {
+        httpModule: quote(HTTP_MODULE),
+        apis: index.apis.map((api) => ({ slug: api.slug, tools: api.tools.map(definition) })),
+      }
+    : null;
   return {
     path: index.path,
     content: tidy(
@@ -143,6 +149,7 @@ export function emitIndex(index: LoweredIndex, templates: TemplateSet): OutputFi
         runtimeModule: quote(RUNTIME_MODULE),
         tools,
         remote,
+        apis,
       }),
     ),
   };

@@ -8,3 +8,6 @@ export const RUNTIME_MODULE = '@toolgen/runtime';
 
 /** Where generated code finds the MCP client that reaches other servers: only an app whose lock pins some imports it. */
 export const MCP_CLIENT_MODULE = `${RUNTIME_MODULE}/mcp-client`;
+
+/** Where generated code finds the connections to HTTP APIs: only an app whose API lock pins some imports it. */
+export const HTTP_MODULE = `${RUNTIME_MODULE}/http`;

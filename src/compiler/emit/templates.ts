@@ -13,6 +13,8 @@ export const TEMPLATE_NAMES = [
   'index',
   'remote-server',
   'mcp-servers',
+  'api-operations',
+  'apis',
   'adapter-ai-sdk',
   'adapter-langchain',
   'adapter-openai-agents',

@@ -104,7 +104,7 @@ export function listsMcpClient(manifestText: string): boolean | null {
 }
 
 /** A file's text on disk; null when it does not exist, the error when it cannot be read. */
-async function readDisk(file: string): Promise<string | null | Error> {
+export async function readDisk(file: string): Promise<string | null | Error> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
@@ -117,7 +117,10 @@ async function readDisk(file: string): Promise<string | null | Error> {
  *
  * @example parseLockText(locatableSource('{"a":', file, 'toolgen.mcp-lock.json')).diagnostics[0]?.code // 'TG1008'
  */
-export function parseLockText(source: SourceFile): LoadedLock {
+export function parseLockText(
+  source: SourceFile,
+  id: 'LOCK_INVALID' | 'API_LOCK_INVALID' = 'LOCK_INVALID',
+): LoadedLock {
   try {
     return { source, value: JSON.parse(source.text), diagnostics: [] };
   } catch (error) {
@@ -126,11 +129,17 @@ export function parseLockText(source: SourceFile): LoadedLock {
     const position = /at position (\d+)/.exec(message);
     const offset = position ? Number(position[1]) : source.text.length;
     const reason = notJson(message.replace(/ in JSON at position \d+.*$/, ''));
-    return { source, value: undefined, diagnostics: [lockProblem(source, reason, offset)] };
+    return { source, value: undefined, diagnostics: [lockProblem(source, reason, offset, id)] };
   }
 }
 
-function lockProblem(source: SourceFile, problem: string, offset: number): Diagnostic {
+/** A lock that cannot be read, at `offset` in its text. */
+export function lockProblem(
+  source: SourceFile,
+  problem: string,
+  offset: number,
+  id: 'LOCK_INVALID' | 'API_LOCK_INVALID' = 'LOCK_INVALID',
+): Diagnostic {
   const { line, col } = source.lineCounter.linePos(Math.min(offset, Math.max(0, source.text.length - 1)));
-  return diagnostic('LOCK_INVALID', { problem }, { file: source.displayPath, line, column: col, length: 1 });
+  return diagnostic(id, { problem }, { file: source.displayPath, line, column: col, length: 1 });
 }

@@ -1,6 +1,6 @@
 /**
  * Reads the template texts from a templates directory; emit compiles them. Reading them here keeps
- * the disk out of emit. The templates of the MCP servers' modules and of the adapters came later than
+ * the disk out of emit. The templates of the MCP servers' and the APIs' modules and of the adapters came later than
  * many a copy of `templates/`: a templates dir without them uses toolgen's own.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +16,8 @@ export const TEMPLATE_FILES = {
   index: 'index.ts.hbs',
   'remote-server': 'remote-server.ts.hbs',
   'mcp-servers': 'mcp-servers.ts.hbs',
+  'api-operations': 'api-operations.ts.hbs',
+  apis: 'apis.ts.hbs',
   'adapter-ai-sdk': 'adapters/ai-sdk.ts.hbs',
   'adapter-langchain': 'adapters/langchain.ts.hbs',
   'adapter-openai-agents': 'adapters/openai-agents.ts.hbs',
@@ -26,6 +28,8 @@ export const TEMPLATE_FILES = {
 const OPTIONAL: ReadonlySet<string> = new Set([
   TEMPLATE_FILES['remote-server'],
   TEMPLATE_FILES['mcp-servers'],
+  TEMPLATE_FILES['api-operations'],
+  TEMPLATE_FILES.apis,
   TEMPLATE_FILES['adapter-ai-sdk'],
   TEMPLATE_FILES['adapter-langchain'],
   TEMPLATE_FILES['adapter-openai-agents'],

@@ -22,7 +22,11 @@ export function lowerAdapters(
   ctx: { readonly frameworks: readonly AdapterName[]; readonly outDir: string },
 ): LoweredAdapter[] {
   if (ctx.frameworks.length === 0) return [];
-  const tools = modelNames([...index.tools, ...(index.remote ?? []).flatMap((server) => server.tools)]);
+  const tools = modelNames([
+    ...index.tools,
+    ...(index.remote ?? []).flatMap((server) => server.tools),
+    ...(index.apis ?? []).flatMap((api) => api.tools),
+  ]);
   return ctx.frameworks.map((framework) => ({
     framework,
     path: adapterPath(ctx.outDir, framework),

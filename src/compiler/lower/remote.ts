@@ -32,6 +32,7 @@ export function lowerRemote(
   const source = shownPath(ctx.root, pins.lock.absolutePath);
   const byServer = new Map<string, LoweredServer['tools'][number][]>();
   for (const entry of catalogue.remoteEntries()) {
+    if (entry.via !== 'mcp') continue;
     const { pin } = entry;
     const tools = byServer.get(entry.server) ?? [];
     tools.push({

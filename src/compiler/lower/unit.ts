@@ -118,6 +118,8 @@ export interface LoweredIndex {
   readonly tools: readonly IndexedTool[];
   /** The tools of other MCP servers, by server; absent when the lock pins none (the index is then as it always was). */
   readonly remote?: readonly IndexedServer[];
+  /** The operations of HTTP APIs, by API; absent when the API lock pins none. */
+  readonly apis?: readonly IndexedServer[];
 }
 
 /** A server's module as the index imports it. */
@@ -150,6 +152,42 @@ export interface LoweredRemoteTool {
   /** Null when the server declares none: its output then has no known shape. */
   readonly outputSchema: JsonSchema | null;
   readonly annotations: JsonSchema | null;
+}
+
+/** The operations of one HTTP API, as its generated module declares them. */
+export interface LoweredApi {
+  readonly name: string;
+  readonly slug: string;
+  /** Its module: `apis/<slug>.ts`. */
+  readonly path: string;
+  /** The API lock, relative to the project root: the banner names it. */
+  readonly source: string;
+  readonly operations: readonly LoweredOperation[];
+}
+
+/** One operation: what `defineApiOperation` is given, from its pin, and the names its generated code uses. */
+export interface LoweredOperation {
+  /** `<api>/<operation>`. */
+  readonly name: string;
+  readonly names: DerivedNames;
+  readonly operation: string;
+  readonly method: string;
+  readonly path: string;
+  readonly description: string;
+  readonly parameters: readonly JsonValue[];
+  readonly body: JsonValue;
+  readonly success: readonly string[];
+  readonly input: JsonSchema;
+  /** Null when a success response's body has no known schema. */
+  readonly output: JsonSchema | null;
+}
+
+/** `apis.ts`: how each declared API is reached, as the config writes it (`${NAME}` unread). */
+export interface LoweredApisFile {
+  readonly path: string;
+  /** The config file, relative to the project root: the banner names it. */
+  readonly source: string;
+  readonly apis: Readonly<Record<string, JsonValue>>;
 }
 
 /** `mcp-servers.ts`: how each declared server is reached, as the config writes it. */

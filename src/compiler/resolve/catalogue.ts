@@ -1,6 +1,7 @@
 /**
  * Stage 3: the catalogue of every tool and its signature, which the checks consult for each call:
- * the tools of the YAML files, and those of other MCP servers as the lock pins them (`remote.ts`).
+ * the tools of the YAML files, those of other MCP servers as the lock pins them (`remote.ts`), and
+ * the operations of HTTP APIs as the API lock pins them (`api.ts`).
  * Reports duplicate names, file-name and identifier clashes and handler modules that lack their
  * export (`handlers.ts`). The last stage that reads source files: what follows works on the catalogue.
  */
@@ -8,24 +9,40 @@ import path from 'node:path';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ToolSource } from '../model.js';
 import { deriveNames, identifiersOf } from '../names.js';
+import type { ApiPins } from '../validate/api-pins.js';
 import type { McpPins } from '../validate/mcp-pins.js';
+import { apiEntries } from './api.js';
 import type { CatalogueEntry, RemoteEntry, ToolSignature } from './entry.js';
 import { checkHandlers, type HandlerExports } from './handlers.js';
 import type { TypeScriptHost } from './typescript.js';
 import { parametersSchema } from './parameters.js';
 import { remoteEntries, type ServerTable } from './remote.js';
 
-export type { CatalogueEntry, HandlerRef, RemoteEntry, ToolSignature } from './entry.js';
+export type {
+  ApiOperationEntry,
+  CatalogueEntry,
+  HandlerRef,
+  McpToolEntry,
+  RemoteEntry,
+  ToolSignature,
+} from './entry.js';
 
 /** What a `<server>/<tool>` name finds. */
 export type RemoteLookup =
   | { readonly kind: 'found'; readonly entry: RemoteEntry }
   /** Its server or its pin cannot be used, which is reported already. */
   | { readonly kind: 'unusable' }
-  | { readonly kind: 'no-server'; readonly server: string; readonly servers: readonly string[] }
-  | { readonly kind: 'no-tool'; readonly server: string; readonly tool: string; readonly tools: readonly string[] };
+  | { readonly kind: 'no-server'; readonly server: string; readonly servers: readonly string[]; readonly apis: boolean }
+  | {
+      readonly kind: 'no-tool';
+      readonly server: string;
+      readonly tool: string;
+      readonly tools: readonly string[];
+      /** The name is an API's: its tools are operations. */
+      readonly api: boolean;
+    };
 
-const NO_SERVERS: ServerTable = { declared: [], pinned: new Map(), unusable: new Set() };
+const NO_SERVERS: ServerTable = { declared: [], apis: new Set(), pinned: new Map(), unusable: new Set() };
 
 /**
  * A tool name's server: what comes before the first `/`; null for a local tool's name.
@@ -55,8 +72,15 @@ export class Catalogue {
     this.#remote.set(entry.name, entry);
   }
 
+  /** The servers and APIs the build knows: each call adds its table to those before (they share one namespace). */
   setServers(servers: ServerTable): void {
-    this.#servers = servers;
+    const before = this.#servers;
+    this.#servers = {
+      declared: [...before.declared, ...servers.declared].sort(),
+      apis: new Set([...before.apis, ...servers.apis]),
+      pinned: new Map([...before.pinned, ...servers.pinned]),
+      unusable: new Set([...before.unusable, ...servers.unusable]),
+    };
   }
 
   /** A tool of another MCP server, by `<server>/<tool>`. */
@@ -81,8 +105,9 @@ export class Catalogue {
     const { server, tool } = splitRemoteName(name) ?? { server: name, tool: '' };
     if (this.#servers.unusable.has(server) || this.#servers.unusable.has(name)) return { kind: 'unusable' };
     const tools = this.#servers.pinned.get(server);
-    if (!tools) return { kind: 'no-server', server, servers: this.#servers.declared };
-    return { kind: 'no-tool', server, tool, tools };
+    const apis = this.#servers.apis;
+    if (!tools) return { kind: 'no-server', server, servers: this.#servers.declared, apis: apis.size > 0 };
+    return { kind: 'no-tool', server, tool, tools, api: apis.has(server) };
   }
 
   markBroken(name: string): void {
@@ -128,6 +153,8 @@ export interface ResolveInput {
   readonly typescript?: TypeScriptHost;
   /** The tools of other MCP servers, as the lock pins them; null when the project declares none. */
   readonly pins?: McpPins | null;
+  /** The operations of HTTP APIs, as the API lock pins them; null when the project declares none. */
+  readonly apiPins?: ApiPins | null;
 }
 
 /**
@@ -179,6 +206,19 @@ export async function resolveCatalogue(
     }
     catalogue.setServers(servers);
     diagnostics.push(...serverFileClashes(input.pins));
+  }
+  if (input.apiPins) {
+    const previous = (name: string) => {
+      const before = input.previous?.remote(name);
+      return before?.via === 'api' ? before : undefined;
+    };
+    const { entries, table } = apiEntries(input.apiPins, previous, new Set(remoteByIdentifier.keys()));
+    for (const entry of entries) {
+      catalogue.addRemote(entry);
+      for (const identifier of identifiersOf(entry.names)) remoteByIdentifier.set(identifier, entry);
+    }
+    catalogue.setServers(table);
+    diagnostics.push(...apiFileClashes(input.apiPins));
   }
   for (const { document, source } of input.tools) {
     const previous = catalogue.get(document.name);
@@ -235,6 +275,26 @@ export async function resolveCatalogue(
   for (const [name, file] of handlers.files) catalogue.setHandlerFile(name, file);
   diagnostics.push(...handlers.diagnostics);
   return { catalogue, diagnostics };
+}
+
+/** Two declared APIs whose modules would be the same file (`my-api`, `my_api`): reported at the second one's entry. */
+function apiFileClashes(pins: ApiPins): Diagnostic[] {
+  const bySlug = new Map<string, string>();
+  const found: Diagnostic[] = [];
+  for (const { name } of pins.declared) {
+    const slug = deriveNames(name).fileSlug.toLowerCase();
+    const first = bySlug.get(slug);
+    if (first === undefined) bySlug.set(slug, name);
+    else
+      found.push(
+        diagnostic(
+          'API_FILE_CLASH',
+          { first, second: name, file: `apis/${deriveNames(name).fileSlug}.ts` },
+          pins.config.locate(['apis', name], { key: true }),
+        ),
+      );
+  }
+  return found;
 }
 
 /**

@@ -4,6 +4,7 @@
  * checks can read entries without a cycle.
  */
 import type { JsonSchema } from '../../language/json.js';
+import type { LockedOperation } from '../../remote/lock/api-format.js';
 import type { LockedTool } from '../../remote/lock/format.js';
 import type { SourceFile, YamlPath } from '../load/source.js';
 import type { ParameterDoc, ToolDocument } from '../model.js';
@@ -37,17 +38,37 @@ export interface CatalogueEntry extends ToolSignature {
   readonly handler: HandlerRef | null;
 }
 
-/** A tool of another MCP server, `<server>/<tool>`, as the lock pins it. */
-export interface RemoteEntry extends ToolSignature {
+/** What the checks read of a pinned tool, whoever serves it: an MCP server or an HTTP API. */
+interface PinnedEntry extends ToolSignature {
   readonly kind: 'remote';
+  /** The MCP server's name, or the API's (one namespace). */
   readonly server: string;
-  /** The pin, verbatim: what the generated definition carries. */
-  readonly pin: LockedTool;
+  /** Its name there: the tool's, or the operation's. */
+  readonly tool: string;
+  readonly description: string;
   /** The lock, and where the pin is in it. */
   readonly lock: SourceFile;
   readonly at: YamlPath;
-  /** The outputSchema with what the checks cannot follow taken as any value; null when the server declares none. */
+  /** The output schema with what the checks cannot follow taken as any value; null when its shape is unknown. */
   readonly returns: JsonSchema | null;
-  /** Parts of its schemas the checks skip (each taken as any value). */
+  /** Parts of its schemas the checks skip (each taken as any value), each at its path in the pin. */
   readonly skipped: readonly SkippedPart[];
 }
+
+/** A tool of another MCP server, `<server>/<tool>`, as the MCP lock pins it. */
+export interface McpToolEntry extends PinnedEntry {
+  readonly via: 'mcp';
+  /** The pin, verbatim: what the generated definition carries. */
+  readonly pin: LockedTool;
+}
+
+/** An operation of an HTTP API, `<api>/<operation>`, as the API lock pins it. */
+export interface ApiOperationEntry extends PinnedEntry {
+  readonly via: 'api';
+  readonly pin: LockedOperation;
+  /** The step's input (parameters by key, `body`) and output (the success body) as the generated code carries them. */
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema | null;
+}
+
+export type RemoteEntry = McpToolEntry | ApiOperationEntry;

@@ -10,13 +10,15 @@ import type { McpPins } from '../validate/mcp-pins.js';
 import type { RemoteEntry } from './entry.js';
 import { checkedView, parametersOf, type SkippedPart } from './pinned-schemas.js';
 
-/** What the module of a server's tools imports or declares itself: a tool's function may not take these names. */
-const SERVER_MODULE_NAMES = new Set(['defineRemoteTool', 'ChainExecutor', 'RunOptions']);
+/** What the module of a server's tools (or an API's operations) imports or declares itself: a function may not take these names. */
+const SERVER_MODULE_NAMES = new Set(['defineRemoteTool', 'defineApiOperation', 'ChainExecutor', 'RunOptions']);
 
 /** The pinned servers of a build: what the catalogue knows of them besides their tools. */
 export interface ServerTable {
-  /** Every server mcpServers declares, sorted by name. */
+  /** Every server mcpServers declares and every API apis declares, sorted by name. */
   readonly declared: readonly string[];
+  /** Those of them that are APIs. */
+  readonly apis: ReadonlySet<string>;
   /** The tool names each usable server pins, sorted. */
   readonly pinned: ReadonlyMap<string, readonly string[]>;
   /** Declared servers whose pins cannot be used, and `<server>/<tool>` of pins that are not sound: reported already. */
@@ -46,7 +48,7 @@ export function remoteEntries(
       const name = `${server}/${pin.name}`;
       const names = distinctNames(`${server}_${pin.name}`, taken);
       const before = previous(name);
-      if (before && before.pin.hash === pin.hash && before.names.functionName === names.functionName) {
+      if (before?.via === 'mcp' && before.pin.hash === pin.hash && before.names.functionName === names.functionName) {
         entries.push(before);
         continue;
       }
@@ -55,8 +57,11 @@ export function remoteEntries(
       const returns = pin.outputSchema ? checkedView(pin.outputSchema, ['outputSchema'], skipped) : null;
       entries.push({
         kind: 'remote',
+        via: 'mcp',
         name,
         server,
+        tool: pin.name,
+        description: pin.description ?? '',
         pin,
         lock: pins.lock!,
         at,
@@ -69,14 +74,15 @@ export function remoteEntries(
     }
   }
   const unusable = new Set([...pins.unusableServers, ...pins.unusableTools]);
-  return { entries, servers: { declared: pins.declared.map((server) => server.name), pinned, unusable } };
+  const declared = pins.declared.map((server) => server.name);
+  return { entries, servers: { declared, apis: new Set(), pinned, unusable } };
 }
 
 /**
  * Names for a remote tool of which no identifier is an earlier one's (`b` takes `bDefinition`, so
  * `b_definition` is numbered), nor one the module imports.
  */
-function distinctNames(base: string, taken: Set<string>): DerivedNames {
+export function distinctNames(base: string, taken: Set<string>): DerivedNames {
   let names = deriveNames(base);
   const clashes = (derived: DerivedNames) =>
     identifiersOf(derived).some((identifier) => taken.has(identifier) || SERVER_MODULE_NAMES.has(identifier));

@@ -2,7 +2,8 @@
  * Project discovery: `toolgen.config.yaml`, where a project's tools, output and templates are, found
  * by walking up from a folder (the CLI's current directory, an editor's file), so `npx toolgen` needs
  * no flags in any folder of the project. The file's folder is the project root. Flags override it. It
- * also declares the MCP servers whose tools steps call (`mcpServers`), and the agent frameworks the
+ * also declares the MCP servers whose tools steps call (`mcpServers`), the HTTP APIs whose operations
+ * they call (`apis`), and the agent frameworks the
  * tools are adapted to (`adapters`). An editor's unsaved text of the file (a `TextOverlay`) is read
  * instead of the disk's.
  */
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { isPlainObject } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { readApis, type DeclaredApi } from '../../remote/declare/api.js';
 import { readServers } from '../../remote/declare/config.js';
 import type { DeclaredServer } from '../../remote/declare/spec.js';
 import { ADAPTER_NAMES, defaultOptions, type AdapterName, type CompilerOptions } from '../options.js';
@@ -28,6 +30,8 @@ export interface ProjectConfig {
   readonly exclude?: readonly string[];
   /** The servers of `mcpServers`, sorted by name (`toolgen mcp pull`). */
   readonly mcpServers?: readonly DeclaredServer[];
+  /** The HTTP APIs of `apis`, sorted by name (`toolgen api pull`). */
+  readonly apis?: readonly DeclaredApi[];
   /** The agent frameworks of `adapters`, in its order. */
   readonly adapters?: readonly AdapterName[];
 }
@@ -43,13 +47,13 @@ export interface FoundConfig {
   readonly sources: ReadonlyMap<string, string>;
 }
 
-const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude', 'mcpServers', 'adapters'] as const;
+const FIELDS = ['configDir', 'outDir', 'templatesDir', 'include', 'exclude', 'mcpServers', 'apis', 'adapters'] as const;
 const LISTS: readonly string[] = ['include', 'exclude', 'adapters'];
 
 /**
  * What is wrong with the config's value, worded as JSON Schema validators word it: `at` is the path of
  * the value, `unknown` a field that is not one. Checked by hand: six fields do not need a validator
- * compiled at every run. `mcpServers` is checked by `readServers`, the names in `adapters` by `adapterProblems`.
+ * compiled at every run. `mcpServers` is checked by `readServers`, `apis` by `readApis`, the names in `adapters` by `adapterProblems`.
  */
 function problems(value: unknown): { at: (string | number)[]; unknown?: string; message?: string }[] {
   if (!isPlainObject(value)) return [{ at: [], message: 'must be object' }];
@@ -60,7 +64,7 @@ function problems(value: unknown): { at: (string | number)[]; unknown?: string; 
   };
   for (const [key, item] of Object.entries(value)) {
     if (!(FIELDS as readonly string[]).includes(key)) found.push({ at: [], unknown: key });
-    else if (key === 'mcpServers') continue;
+    else if (key === 'mcpServers' || key === 'apis') continue;
     else if (!LISTS.includes(key)) text([key], item);
     else if (!Array.isArray(item)) found.push({ at: [key], message: 'must be array' });
     else item.forEach((entry, index) => text([key, index], entry));
@@ -89,6 +93,10 @@ export async function findConfig(cwd: string, overlay: TextOverlay | null = null
   const found = problems(value);
   const servers =
     isPlainObject(value) && value['mcpServers'] !== undefined ? readServers(value['mcpServers'], root) : null;
+  const apis =
+    isPlainObject(value) && value['apis'] !== undefined
+      ? readApis(value['apis'], root, Object.keys(isPlainObject(value['mcpServers']) ? value['mcpServers'] : {}))
+      : null;
   const adapters = isPlainObject(value) && found.length === 0 ? adapterProblems(value['adapters']) : [];
   for (const problem of adapters)
     diagnostics.push(
@@ -111,7 +119,20 @@ export async function findConfig(cwd: string, overlay: TextOverlay | null = null
         { suggestion: problem.suggestion ?? null },
       ),
     );
-  if (found.length > 0 || (servers?.problems.length ?? 0) > 0 || adapters.length > 0) {
+  for (const problem of apis?.problems ?? [])
+    diagnostics.push(
+      diagnostic(
+        'CONFIG_API',
+        { problem: problem.message },
+        loaded.source.locate([...problem.at], {
+          ...(problem.key ? { key: true } : {}),
+          ...(problem.span ? { span: problem.span } : {}),
+        }),
+        { suggestion: problem.suggestion ?? null },
+      ),
+    );
+  const declarations = (servers?.problems.length ?? 0) + (apis?.problems.length ?? 0);
+  if (found.length > 0 || declarations > 0 || adapters.length > 0) {
     for (const { at, unknown, message } of found) {
       if (unknown !== undefined) {
         diagnostics.push(
@@ -144,6 +165,7 @@ export async function findConfig(cwd: string, overlay: TextOverlay | null = null
     ...(raw.include ? { include: raw.include } : {}),
     ...(raw.exclude ? { exclude: raw.exclude } : {}),
     ...(servers ? { mcpServers: servers.servers } : {}),
+    ...(apis ? { apis: apis.apis } : {}),
     ...(raw.adapters ? { adapters: raw.adapters } : {}),
   };
   return { root, file: shown, config, diagnostics, sources };
@@ -202,6 +224,7 @@ export function optionsOf(found: FoundConfig, flags: ProjectFlags): CompilerOpti
     // The lock of the MCP servers is read beside the config file.
     ...(found.file ? { configFile: path.resolve(flags.root, found.file) } : {}),
     ...(found.config.mcpServers ? { mcpServers: found.config.mcpServers } : {}),
+    ...(found.config.apis ? { apis: found.config.apis } : {}),
     ...(found.config.adapters ? { adapters: found.config.adapters } : {}),
   });
 }

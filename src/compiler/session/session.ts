@@ -9,6 +9,7 @@
  * settings (dirs, globs) are those the session was opened with.
  */
 import path from 'node:path';
+import { API_LOCK_FILE } from '../../remote/lock/api-format.js';
 import { LOCK_FILE } from '../../remote/lock/format.js';
 import { Compiler } from '../incremental.js';
 import type { TextOverlay } from '../load/overlay.js';
@@ -58,13 +59,14 @@ export class CompilerSession {
     return this.compiler.options;
   }
 
-  /** toolgen.config.yaml and the MCP lock beside it (which need not exist); none without a config file. */
+  /** toolgen.config.yaml and the MCP and API locks beside it (which need not exist); none without a config file. */
   projectFiles(): readonly string[] {
     const config = this.options.configFile;
-    return config === undefined ? [] : [config, path.join(path.dirname(config), LOCK_FILE)];
+    if (config === undefined) return [];
+    return [config, path.join(path.dirname(config), LOCK_FILE), path.join(path.dirname(config), API_LOCK_FILE)];
   }
 
-  /** Whether the file is the project's: one of its tools, its config file or its MCP lock. */
+  /** Whether the file is the project's: one of its tools, its config file or its locks. */
   owns(file: string): boolean {
     return this.compiler.isToolFile(file) || this.projectFiles().includes(file);
   }
@@ -91,11 +93,12 @@ export class CompilerSession {
     }
   }
 
-  /** The servers under mcpServers and the adapters as the config file says now; a config with problems keeps the last ones. */
+  /** The servers under mcpServers, the APIs and the adapters as the config file says now; a config with problems keeps the last ones. */
   async #rereadConfig(configFile: string): Promise<FoundConfig> {
     const found = await findConfig(path.dirname(configFile), this.overlay);
     if (found.diagnostics.length > 0) return found;
     this.compiler.declareServers(found.config.mcpServers ?? []);
+    this.compiler.declareApis(found.config.apis ?? []);
     this.compiler.declareAdapters(found.config.adapters ?? []);
     return found;
   }

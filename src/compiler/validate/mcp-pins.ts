@@ -206,13 +206,14 @@ function pinProblem(server: string, name: string, pin: unknown, at: YamlPath, so
  * a property's at any depth of its schemas (each becomes a name in the generated types and in every
  * message). Printed, it would drive the terminal; so the pin is refused, not escaped into a new name.
  */
-function controlledName(
+export function controlledName(
   tool: string,
   pin: Record<string, unknown>,
+  fields: readonly string[] = ['inputSchema', 'outputSchema'],
 ): { what: string; name: string; path: YamlPath } | null {
   const controlled = (name: string) => printable(name) !== name;
   if (controlled(tool)) return { what: 'the tool', name: tool, path: [] };
-  for (const field of ['inputSchema', 'outputSchema'] as const) {
+  for (const field of fields) {
     // The pin is at most MAX_PIN_DEPTH deep by now; a stack of its own all the same.
     const pending: { value: unknown; path: YamlPath }[] = [{ value: pin[field], path: [field] }];
     while (pending.length > 0) {

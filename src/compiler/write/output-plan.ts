@@ -25,7 +25,7 @@ export interface BuildOutcome {
   readonly held: readonly IndexedTool[];
   /** Tools a build by name did not select: left alone. */
   readonly unselected: readonly IndexedTool[];
-  /** The MCP servers' modules and `mcp-servers.ts`, when the lock pins servers (none when they went to a sink). */
+  /** The MCP servers' and the APIs' modules, `mcp-servers.ts` and `apis.ts`, when the locks pin some (none when they went to a sink). */
   readonly servers?: readonly OutputFile[];
   /** Files made before for tools whose YAML is gone (or for servers no longer pinned). */
   readonly vanished: readonly string[];

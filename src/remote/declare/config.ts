@@ -135,7 +135,8 @@ function readServer(name: string, entry: unknown, root: string, problems: Server
   return { url, ...(headers && Object.keys(headers).length > 0 ? { headers } : {}), ...bound };
 }
 
-function isHttpUrl(text: string): boolean {
+/** Whether a text is an http:// or https:// URL. */
+export function isHttpUrl(text: string): boolean {
   try {
     const { protocol } = new URL(text);
     return protocol === 'http:' || protocol === 'https:';
@@ -144,11 +145,13 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
-/** The checks of one server's fields, each reporting under the server's path. */
-class Checks {
+/** The checks of one entry's fields (a server's, an API's), each reporting under the entry's path. */
+export class Checks {
   constructor(
     readonly at: readonly (string | number)[],
     readonly problems: ServerProblem[],
+    /** The fields `${NAME}` is read in, as a message names them. */
+    readonly variablesIn = 'args, env, headers and url',
   ) {}
 
   /** A non-empty string field, or null (absent, or reported). */
@@ -205,7 +208,7 @@ class Checks {
     if (!variables && value.includes('${')) {
       this.problems.push({
         at,
-        message: `${what} cannot use \${NAME}: toolgen reads variables in args, env, headers and url`,
+        message: `${what} cannot use \${NAME}: toolgen reads variables in ${this.variablesIn}`,
         span: { offset: value.indexOf('${'), length: 2 },
       });
       return null;

@@ -116,7 +116,7 @@ function sortKeys(value: unknown): unknown {
  */
 export const MAX_PIN_DEPTH = 64;
 
-/** The fields of a pin that hold JSON of any depth. */
+/** The fields of a tool's pin that hold JSON of any depth (an API operation's are `OPERATION_NESTED_FIELDS`). */
 const NESTED_FIELDS = ['inputSchema', 'outputSchema', 'annotations'] as const;
 
 /**
@@ -125,8 +125,11 @@ const NESTED_FIELDS = ['inputSchema', 'outputSchema', 'annotations'] as const;
  *
  * @example pinTooDeep({ name: 'a', inputSchema: { type: 'object' } }) // null
  */
-export function pinTooDeep(tool: Readonly<Record<string, unknown>>): (string | number)[] | null {
-  for (const field of NESTED_FIELDS) {
+export function pinTooDeep(
+  tool: Readonly<Record<string, unknown>>,
+  fields: readonly string[] = NESTED_FIELDS,
+): (string | number)[] | null {
+  for (const field of fields) {
     const pending: { value: unknown; path: (string | number)[] }[] = [{ value: tool[field], path: [field] }];
     while (pending.length > 0) {
       const { value, path } = pending.pop()!;

@@ -1,0 +1,86 @@
+/**
+ * The code generated for a composite over the tests' own pets API (pulled from
+ * test/fixtures/http-api/openapi.yaml), beside the reference MCP servers' pins (so the index wires
+ * both), type-checks under `tsc --strict`, with the runtime's sources as the app's
+ * `@toolgen/runtime`, `/mcp-client` and `/http`, and its generated tests pass (their stubs stand in
+ * for the API, so nothing is called).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { FIXTURE_LOCK, REFERENCE_CONFIG } from '../helpers/mcp.js';
+import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+let dir = '';
+let build = { code: -1, out: '', err: '' };
+
+beforeAll(async () => {
+  mkdirSync(path.join(repo, 'test/.tmp'), { recursive: true });
+  dir = mkdtempSync(path.join(repo, 'test/.tmp/http-api-'));
+  cpSync(path.join(repo, 'test/http-apis/project'), dir, { recursive: true });
+  cpSync(path.join(repo, 'test/fixtures/http-api/openapi.yaml'), path.join(dir, 'pets.yaml'));
+  const config = readFileSync(path.join(dir, 'toolgen.config.yaml'), 'utf8');
+  writeFileSync(path.join(dir, 'toolgen.config.yaml'), `${config}${REFERENCE_CONFIG}`);
+  writeFileSync(path.join(dir, 'toolgen.mcp-lock.json'), FIXTURE_LOCK);
+  const pull = await runCli(['api', 'pull'], dir);
+  expect(pull.code).toBe(0);
+  build = await runCli(['--no-cache'], dir);
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: path.join(repo, 'tsconfig.json'),
+      compilerOptions: { rootDir: repo, paths: runtimePaths() },
+      include: [path.join(dir, 'generated')],
+    }),
+  );
+  writeFileSync(path.join(dir, 'vitest.config.mjs'), vitestConfigText(['generated/**/*.test.ts']));
+}, 120_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('generated code over an HTTP API', () => {
+  it('builds, the index handing the operations to HttpApis and the tools to McpServers', () => {
+    expect(build).toMatchObject({ code: 0, err: '' });
+    const index = readFileSync(path.join(dir, 'generated/index.ts'), 'utf8');
+    expect(index).toContain(
+      'export function createToolRegistry(options: McpServersOptions = {}, apiOptions: HttpApisOptions = {}): ToolRegistry {',
+    );
+  });
+
+  it('type-checks under --strict', () => {
+    let output = '';
+    try {
+      execFileSync(
+        path.join(repo, 'node_modules/.bin/tsc'),
+        ['--noEmit', '--strict', '-p', path.join(dir, 'tsconfig.json')],
+        {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        },
+      );
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe('');
+  });
+
+  it('passes its generated tests, the operations stubbed', () => {
+    let output: string;
+    try {
+      output = execFileSync(
+        path.join(repo, 'node_modules/.bin/vitest'),
+        ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir],
+        { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+      );
+    } catch (error) {
+      const failure = error as { stdout?: string; stderr?: string };
+      output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
+    }
+    expect(output).toMatch(/Test Files {2}1 passed \(1\)/);
+  });
+});
