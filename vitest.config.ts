@@ -11,6 +11,10 @@ export default defineConfig({
     // the longer name first, since a name also matches what starts with it and a '/'.
     alias: [
       {
+        find: '@toolgen/runtime/http',
+        replacement: fileURLToPath(new URL('./src/remote/http/index.ts', import.meta.url)),
+      },
+      {
         find: '@toolgen/runtime/mcp-client',
         replacement: fileURLToPath(new URL('./src/remote/client/index.ts', import.meta.url)),
       },

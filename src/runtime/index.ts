@@ -77,6 +77,9 @@ export type { ToolRegistryOptions } from './registry.js';
 export { IDEMPOTENCY_KEY_META, RemoteCallError } from './remote.js';
 export type { RemoteCall, RemoteServers, RemoteTarget, RemoteToolResult } from './remote.js';
 export { defineRemoteTool } from './remote-tool.js';
+export type { ApiRequest, ApiResponse, ApiTarget, RemoteApis } from './remote-api.js';
+export { defineApiOperation } from './api-operation.js';
+export type { ApiOperationSpec, ApiParameter } from './api-operation.js';
 export type { RemoteToolSpec } from './remote-tool.js';
 export type {
   AttemptRecord,

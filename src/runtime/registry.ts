@@ -1,12 +1,15 @@
 import { ResultCache } from './cache.js';
 import { RuntimeUsageError } from './errors.js';
 import type { RemoteServers } from './remote.js';
+import type { RemoteApis } from './remote-api.js';
 import type { ToolDefinition, ToolHandler, ToolLookup } from './tool.js';
 
 export interface ToolRegistryOptions {
   readonly cacheSize?: number;
   /** The connections remote tools are called through (`new McpServers(…)`); `close()` closes them. */
   readonly servers?: RemoteServers;
+  /** The connections API operations are called through (`new HttpApis(…)`); `close()` closes them. */
+  readonly apis?: RemoteApis;
 }
 
 /**
@@ -24,16 +27,19 @@ export class ToolRegistry implements ToolLookup {
   readonly cache: ResultCache;
   /** The connections remote tools are called through; null when the registry was given none. */
   readonly servers: RemoteServers | null;
+  /** The connections API operations are called through; null when the registry was given none. */
+  readonly apis: RemoteApis | null;
 
   constructor(tools: Iterable<ToolDefinition> = [], options: ToolRegistryOptions = {}) {
     this.cache = new ResultCache(options.cacheSize);
     this.servers = options.servers ?? null;
+    this.apis = options.apis ?? null;
     for (const tool of tools) this.register(tool);
   }
 
-  /** Closes the servers' connections (stdio servers stop); safe to call twice. Copies made by `withHandlers` share them. */
+  /** Closes the servers' and the APIs' connections (stdio servers stop); safe to call twice. Copies made by `withHandlers` share them. */
   async close(): Promise<void> {
-    await this.servers?.close();
+    await Promise.all([this.servers?.close(), this.apis?.close()]);
   }
 
   register(tool: ToolDefinition): this {
@@ -63,6 +69,7 @@ export class ToolRegistry implements ToolLookup {
     const copy = new ToolRegistry([], {
       cacheSize: this.cache.maxEntries,
       ...(this.servers ? { servers: this.servers } : {}),
+      ...(this.apis ? { apis: this.apis } : {}),
     });
     for (const tool of this.#tools.values()) {
       const handler = handlers[tool.name];
@@ -75,9 +82,9 @@ export class ToolRegistry implements ToolLookup {
   }
 }
 
-/** The tool with another handler: no longer remote, whatever it was. */
+/** The tool with another handler: no longer remote (an MCP tool or an API operation), whatever it was. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's input is contravariant: any tool must fit here
 function replaced(tool: ToolDefinition, handler: ToolHandler<any, unknown>): ToolDefinition {
-  const { remote: _remote, ...rest } = tool;
+  const { remote: _remote, api: _api, ...rest } = tool;
   return { ...rest, implementation: { kind: 'function', handler } };
 }

@@ -48,13 +48,21 @@ export interface RemoteServers {
 /** The `_meta` key a durable run's idempotency key travels under; `toolgen serve` reads it back. */
 export const IDEMPOTENCY_KEY_META = 'io.toolgen/idempotency-key';
 
-/** A failure of a remote call, with the code `retry_on` and the audit trail see. */
+/**
+ * A failure of a remote call, with the code `retry_on` and the audit trail see; `retryable: false`
+ * when trying again cannot help (an HTTP 404), `retryAfterMs` when the server asked for a wait.
+ */
 export class RemoteCallError extends Error {
+  readonly retryable: boolean | undefined;
+  readonly retryAfterMs: number | undefined;
   constructor(
     readonly code: string,
     message: string,
+    options: { readonly retryable?: boolean; readonly retryAfterMs?: number } = {},
   ) {
     super(message);
     this.name = 'RemoteCallError';
+    this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

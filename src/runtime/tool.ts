@@ -1,5 +1,6 @@
 import type { AuditContext } from './context.js';
 import type { RemoteServers, RemoteTarget } from './remote.js';
+import type { ApiTarget, RemoteApis } from './remote-api.js';
 import type { ToolFailure } from './errors.js';
 import type { CallOutcome, ChainResult, StepResult } from './result.js';
 import type { JsonSchema } from '../language/json.js';
@@ -99,6 +100,8 @@ export interface ToolLookup {
   names(): string[];
   /** The connections remote tools (`defineRemoteTool`) are called through; null or absent when there are none. */
   readonly servers?: RemoteServers | null;
+  /** The connections API operations (`defineApiOperation`) are called through; null or absent when there are none. */
+  readonly apis?: RemoteApis | null;
 }
 
 /** How tools are called: what `ChainExecutor` offers a handler that runs other tools. */
@@ -160,6 +163,8 @@ export interface ToolDefinition<P = any, R = unknown, I = P> {
   readonly implementation: ToolImplementation<I, R>;
   /** Set for a tool of another MCP server (made by `defineRemoteTool`): which server, and its name there. */
   readonly remote?: RemoteTarget;
+  /** Set for an operation of an HTTP API (made by `defineApiOperation`): which API, the operation, how it is called. */
+  readonly api?: ApiTarget;
   /** Where a generated composite was written: beside the plan, so that `planHash` does not change with a line. */
   readonly source?: ToolSource;
   /** A display name, when the tool has one (a remote tool's pinned `title`). */

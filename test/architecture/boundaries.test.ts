@@ -157,7 +157,7 @@ describe('boundaries', () => {
   /**
    * The other servers toolgen calls (`remote/`), one part a side: what each part may import besides
    * itself and the language, and which parts of toolgen may import it. An HTTP API pinned from an
-   * OpenAPI document joins these parts; it gets no folder of its own.
+   * OpenAPI document joins these parts; its calls at run time are `http/`.
    */
   const REMOTE: Record<string, { readonly uses: (to: string) => boolean; readonly usedBy: readonly string[] }> = {
     // What a server is: as written (the runtime's connections take it too), resolved, read from the config.
@@ -171,6 +171,8 @@ describe('boundaries', () => {
       uses: (to) => to === 'runtime/index.ts' || ['remote/declare', 'remote/connect'].includes(area(to)),
       usedBy: [],
     },
+    // @toolgen/runtime/http: the app's HTTP APIs, on the runtime's public entry only (fetch is Node's).
+    'remote/http': { uses: (to) => to === 'runtime/index.ts', usedBy: [] },
     // `toolgen mcp pull` and `diff`: the CLI's, printing as the CLI prints.
     'remote/pull': {
       uses: (to) =>

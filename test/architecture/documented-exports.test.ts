@@ -26,6 +26,7 @@ describe.each([
   ['@toolgen/runtime/agents', 'src/runtime/agents/index.ts'],
   ['@toolgen/runtime/mcp', 'src/serve/index.ts'],
   ['@toolgen/runtime/mcp-client', 'src/remote/client/index.ts'],
+  ['@toolgen/runtime/http', 'src/remote/http/index.ts'],
   ['@toolgen/runtime/dbos', 'src/dbos/index.ts'],
   ['@toolgen/runtime/studio', 'src/studio/index.ts'],
 ])('%s', (_, file) => {

@@ -10,6 +10,7 @@ const repo = path.resolve(import.meta.dirname, '../..');
 export const RUNTIME_MODULES: Readonly<Record<string, string>> = {
   '@toolgen/runtime': path.join(repo, 'src/runtime/index.ts'),
   '@toolgen/runtime/mcp-client': path.join(repo, 'src/remote/client/index.ts'),
+  '@toolgen/runtime/http': path.join(repo, 'src/remote/http/index.ts'),
 };
 
 /** tsconfig `paths` for them. */

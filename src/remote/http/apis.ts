@@ -1,0 +1,192 @@
+/**
+ * `HttpApis`: how the app's API operations (`defineApiOperation`) reach their APIs, with Node's own
+ * `fetch`. Node's global dispatcher keeps one keep-alive pool per origin, so each API's calls reuse
+ * their connections. Bounds are toolgen's: a request ends when its signal aborts (the step's
+ * `timeout_ms`, the tool's `timeout_seconds`, the chain's cancellation), and a body is read up to
+ * `maxResponseBytes` (`body.ts`). Redirects are followed only within the API's origin, so that its
+ * headers (credentials) never reach another host. `${NAME}` in a base URL or header is read at each
+ * call (`spec.ts`), and its value is redacted from every message, body and header read back.
+ */
+import { closestName } from '../../language/suggest.js';
+import { redact, type ReadVariable } from '../../language/variables.js';
+import { RemoteCallError, type ApiRequest, type ApiResponse, type RemoteApis } from '../../runtime/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, readBody } from './body.js';
+import { declareApi, expandApi, type ApiSpec, type DeclaredApi } from './spec.js';
+
+export interface HttpApisOptions {
+  /** Where `${NAME}` in base URLs and headers is read from, at each call. Default: process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Laid over the declared APIs at run time, by name: a production base URL, a token, without rebuilding. */
+  readonly overrides?: Readonly<Record<string, Partial<ApiSpec>>>;
+  /** The largest body a response may have, in bytes. Default 8 MiB (`DEFAULT_MAX_RESPONSE_BYTES`). */
+  readonly maxResponseBytes?: number;
+  /** The fetch to send with. Default: Node's global `fetch`. */
+  readonly fetch?: typeof fetch;
+}
+
+/** Redirects followed for one request before it fails. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * The connections to the APIs operations are called on.
+ *
+ * @example
+ * const apis = new HttpApis(generatedApis, { overrides: { pets: { baseUrl: process.env.PETS_URL } } });
+ * const registry = new ToolRegistry(generatedTools, { apis });
+ */
+export class HttpApis implements RemoteApis {
+  readonly #apis = new Map<string, DeclaredApi>();
+  readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #maxBytes: number;
+  readonly #fetch: typeof fetch;
+  #closed = false;
+
+  constructor(apis: Readonly<Record<string, ApiSpec>>, options: HttpApisOptions = {}) {
+    this.#env = options.env ?? process.env;
+    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#fetch = options.fetch ?? fetch;
+    const overrides = options.overrides ?? {};
+    for (const name of [...new Set([...Object.keys(apis), ...Object.keys(overrides)])].sort())
+      this.#apis.set(name, declareApi(name, apis[name], overrides[name]));
+  }
+
+  /** The APIs' names, sorted. */
+  names(): string[] {
+    return [...this.#apis.keys()];
+  }
+
+  /** Sends one request, following redirects within the API's origin; answers whatever the status, rejects with a `RemoteCallError`. */
+  async send(request: ApiRequest): Promise<ApiResponse> {
+    if (this.#closed)
+      throw new RemoteCallError('HTTP_CLOSED', `the connections to APIs were closed (registry.close())`);
+    const declared = this.#apis.get(request.api);
+    if (declared === undefined) throw this.#unknown(request.api);
+    const api = expandApi(declared, this.#env);
+    let url = api.base + request.path;
+    let method = request.method;
+    let body = request.body;
+    const headers: Record<string, string> = { ...api.headers, ...request.headers };
+    const what = `${request.method} ${request.path.split('?')[0]}`;
+    for (let redirects = 0; ; redirects += 1) {
+      const response = await this.#fetchOnce(url, { method, headers, body, signal: request.signal }, api, what);
+      const location = response.headers.get('location');
+      if (!isRedirect(response.status) || location === null) {
+        const source = { api: request.api, what, method, maxBytes: this.#maxBytes, secrets: api.secrets };
+        const read = await readBody(response, source);
+        return { status: response.status, headers: headersOf(response.headers, api.secrets), body: read };
+      }
+      await response.body?.cancel();
+      const next = new URL(location, url);
+      if (next.origin !== api.origin)
+        throw new RemoteCallError(
+          'HTTP_REDIRECT_ELSEWHERE',
+          redact(
+            `API '${request.api}' answered ${what} with a redirect (HTTP ${response.status}) to another origin, ${next.origin}: toolgen follows redirects only within ${api.origin}, so that the API's headers go nowhere else`,
+            api.secrets,
+          ),
+          { retryable: false },
+        );
+      if (redirects === MAX_REDIRECTS)
+        throw new RemoteCallError(
+          'HTTP_TOO_MANY_REDIRECTS',
+          `API '${request.api}' redirected ${what} more than ${MAX_REDIRECTS} times`,
+          { retryable: false },
+        );
+      // 303, and 301/302 after a POST, become a GET without the body (as browsers and fetch do).
+      if (response.status === 303 ? method !== 'HEAD' : response.status <= 302 && method === 'POST') {
+        method = 'GET';
+        body = undefined;
+        delete headers['content-type'];
+      }
+      url = next.href;
+    }
+  }
+
+  /** The span attributes of a request to the API as it is configured now; no query value and no `${NAME}` value in them. */
+  describe(name: string, path: string): Readonly<Record<string, string | number>> {
+    const declared = this.#apis.get(name);
+    if (declared === undefined) return {};
+    let base = declared.baseUrl;
+    let secrets: readonly ReadVariable[] = [];
+    try {
+      ({ base, secrets } = expandApi(declared, this.#env));
+    } catch {
+      // A variable that is not set: the URL as declared says which.
+    }
+    try {
+      const url = new URL(base + path);
+      const attributes: Record<string, string | number> = { 'url.full': redact(fullUrl(url), secrets) };
+      attributes['server.address'] = url.hostname;
+      attributes['server.port'] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+      return attributes;
+    } catch {
+      return {};
+    }
+  }
+
+  /** Later calls fail (`HTTP_CLOSED`). Node's global pool outlives it: its idle connections close on their own. */
+  async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  async #fetchOnce(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal },
+    api: { readonly origin: string; readonly secrets: readonly ReadVariable[] },
+    what: string,
+  ): Promise<Response> {
+    try {
+      return await this.#fetch(url, { ...init, redirect: 'manual' });
+    } catch (error) {
+      if (init.signal.aborted) throw init.signal.reason;
+      throw new RemoteCallError(
+        'HTTP_CONNECTION_FAILED',
+        redact(`cannot reach the API at ${api.origin} for ${what}: ${reasonOf(error)}`, api.secrets),
+      );
+    }
+  }
+
+  #unknown(name: string): RemoteCallError {
+    const names = this.names();
+    const suggestion = closestName(name, names);
+    const known = names.length === 0 ? 'none is declared' : `the APIs are ${names.map((n) => `'${n}'`).join(', ')}`;
+    return new RemoteCallError(
+      'HTTP_UNKNOWN_API',
+      `no API named '${name}' (${suggestion ? `did you mean '${suggestion}'? ` : ''}${known}): declare it under apis, or pass it in new HttpApis(apis, { overrides })`,
+      { retryable: false },
+    );
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted. */
+function headersOf(headers: Headers, secrets: readonly ReadVariable[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = secrets.length === 0 ? value : redact(value, secrets);
+  });
+  return out;
+}
+
+/** The URL without credentials, each query value replaced by `REDACTED` (OpenTelemetry's `url.full` rules). */
+function fullUrl(url: URL): string {
+  const shown = new URL(url.href);
+  shown.username = '';
+  shown.password = '';
+  const names = [...shown.searchParams.keys()];
+  if (names.length === 0) return shown.href;
+  shown.search = names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&');
+  return shown.href;
+}
+
+/** Why fetch failed: the system's code (`ECONNREFUSED`) and its message, from the error's cause. */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : null;
+  const message =
+    typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+  return code !== null && !message.includes(code) ? `${code}: ${message}` : message;
+}

@@ -1,0 +1,80 @@
+/**
+ * A response's body, read up to a bound: a body larger than the bound is not read to its end (the
+ * stream is cancelled, which closes the connection) and fails the call with `HTTP_RESPONSE_TOO_LARGE`.
+ * JSON when the response says it is JSON (`application/json`, `…+json`), else text; null when there
+ * is none (204, 205, 304, a HEAD request, an empty body).
+ */
+import { RemoteCallError } from '../../runtime/index.js';
+import { redact, type ReadVariable } from '../../language/variables.js';
+
+/** The bound when the app sets none: 8 MiB, as for an MCP server's answers. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** Where a body came from, for the failure's message. */
+export interface BodySource {
+  readonly api: string;
+  readonly what: string;
+  readonly method: string;
+  readonly maxBytes: number;
+  readonly secrets: readonly ReadVariable[];
+}
+
+/** The body of `response`, parsed; `secrets`' values redacted from its text before anything reads it. */
+export async function readBody(response: Response, source: BodySource): Promise<unknown> {
+  const { status } = response;
+  if (status === 204 || status === 205 || status === 304 || source.method === 'HEAD') {
+    await response.body?.cancel();
+    return null;
+  }
+  const raw = await boundedText(response, source);
+  if (raw === '') return null;
+  const text = source.secrets.length === 0 ? raw : redact(raw, source.secrets);
+  if (!isJson(response.headers.get('content-type'))) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new RemoteCallError(
+      'HTTP_INVALID_JSON',
+      `API '${source.api}' answered ${source.what} with HTTP ${status} and a body that says it is JSON and is not`,
+    );
+  }
+}
+
+async function boundedText(response: Response, source: BodySource): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > source.maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge(source, response.status);
+  }
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > source.maxBytes) {
+      await reader.cancel();
+      throw tooLarge(source, response.status);
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1
+    ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString('utf8')
+    : Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(source: BodySource, status: number): RemoteCallError {
+  return new RemoteCallError(
+    'HTTP_RESPONSE_TOO_LARGE',
+    `API '${source.api}' answered ${source.what} with HTTP ${status} and a body larger than ${source.maxBytes} bytes (maxResponseBytes): toolgen stopped reading it`,
+    { retryable: false },
+  );
+}
+
+function isJson(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}

@@ -1,0 +1,159 @@
+/**
+ * `defineApiOperation`: an operation of an HTTP API (pinned from its OpenAPI document) as an ordinary
+ * function tool. The executor treats it as any other (input checked against the pinned schema,
+ * policies, timeouts, retries, cache, audit, spans); its handler builds the request from the input
+ * (`api-request.ts`), sends it through the registry's `apis`, and reads the response: a status the
+ * operation lists as a success gives the body as the output, any other fails the call with the code
+ * `HTTP_<status>`. The generated `apis/<api>.ts` files call it.
+ */
+import type { JsonSchema } from '../language/json.js';
+import { buildRequest, type ApiParameter } from './api-request.js';
+import { RemoteCallError } from './remote.js';
+import type { ApiResponse, ApiTarget } from './remote-api.js';
+import { defineTool, type AuditPolicy, type ToolCallContext, type ToolDefinition, type ToolPolicies } from './tool.js';
+
+export type { ApiParameter } from './api-request.js';
+
+/** An operation as `toolgen api pull` pinned it. */
+export interface ApiOperationSpec {
+  /** The name under `apis`. */
+  readonly api: string;
+  /** The operationId, or the name derived from the method and path. */
+  readonly operation: string;
+  readonly method: 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+  /** As in the document: `/pets/{petId}`. */
+  readonly path: string;
+  readonly description: string;
+  readonly parameters: readonly ApiParameter[];
+  readonly body: { readonly contentType: string; readonly required: boolean } | null;
+  /** The pinned success response keys: `200`, `201`, `2XX`. */
+  readonly success: readonly string[];
+  /** The step's input object: each parameter by its key, and `body`. */
+  readonly input: JsonSchema;
+  /** The success body's schema; null when unknown. */
+  readonly output: JsonSchema | null;
+  readonly policies?: Partial<ToolPolicies>;
+  readonly audit?: Partial<AuditPolicy>;
+}
+
+/** Methods whose request may change something on the server: retried only with an idempotency key. */
+const UNSAFE = new Set(['POST', 'PATCH', 'DELETE']);
+/** How much of a failed response's body its failure's message quotes. */
+export const BODY_EXCERPT_CHARS = 200;
+
+/**
+ * An operation's definition, named `<api>/<operation>`; its definition carries `api` (like a remote
+ * tool's `remote`).
+ *
+ * @example
+ * const getPet = defineApiOperation<{ petId: number }, Pet>({
+ *   api: 'pets', operation: 'getPet', method: 'get', path: '/pets/{petId}', description: 'One pet',
+ *   parameters: [{ name: 'petId', key: 'petId', in: 'path', required: true }], body: null,
+ *   success: ['200'], input: { type: 'object', properties: { petId: { type: 'integer' } } }, output: null,
+ * });
+ */
+export function defineApiOperation<P, R>(spec: ApiOperationSpec): ToolDefinition<P, R> {
+  const method = spec.method.toUpperCase();
+  const target: ApiTarget = {
+    api: spec.api,
+    operation: spec.operation,
+    method,
+    pathOf: (input) => pathOf(spec, input),
+  };
+  const definition = defineTool<P, R>({
+    name: `${spec.api}/${spec.operation}`,
+    description: spec.description,
+    parameters: spec.input,
+    returns: spec.output,
+    ...(spec.policies ? { policies: spec.policies } : {}),
+    ...(spec.audit ? { audit: spec.audit } : {}),
+    implementation: {
+      kind: 'function',
+      handler: (input, context) => callApi(spec, method, input, context) as Promise<R>,
+    },
+  });
+  return { ...definition, api: target };
+}
+
+async function callApi(
+  spec: ApiOperationSpec,
+  method: string,
+  input: unknown,
+  context: ToolCallContext,
+): Promise<unknown> {
+  const apis = context.executor.registry.apis;
+  if (!apis)
+    throw new RemoteCallError(
+      'HTTP_NO_APIS',
+      `'${spec.api}/${spec.operation}' is an operation of the API '${spec.api}', and the registry has no connections to APIs: build it with createToolRegistry() from the generated index (or pass \`apis\` to new ToolRegistry)`,
+    );
+  const built = buildRequest(spec, input);
+  const key = UNSAFE.has(method) ? context.idempotencyKey : null;
+  const headers = key === null ? built.headers : { ...built.headers, 'idempotency-key': key };
+  const response = await apis.send({
+    api: spec.api,
+    method,
+    path: built.path,
+    headers,
+    ...(built.body === undefined ? {} : { body: built.body }),
+    signal: context.signal,
+  });
+  if (isSuccess(response.status, spec.success)) return response.body;
+  throw statusFailure(spec, method, response, UNSAFE.has(method) && key === null);
+}
+
+/** The path an input asks for, or the document's path when the input cannot make one. */
+function pathOf(spec: ApiOperationSpec, input: unknown): string {
+  try {
+    return buildRequest(spec, input).path;
+  } catch {
+    return spec.path;
+  }
+}
+
+/** Whether a status is one of the operation's success responses (`200`, `2XX`; `default` when it is the only one). */
+export function isSuccess(status: number, success: readonly string[]): boolean {
+  const text = String(status);
+  return success.some(
+    (key) =>
+      key === text || (/^[1-5]XX$/i.test(key) && key[0] === text[0]) || (key === 'default' && success.length === 1),
+  );
+}
+
+/**
+ * The failure of a response outside the success statuses: `HTTP_<status>`, retryable for 408, 429
+ * and 5xx (after the wait `Retry-After` asks for), not for the others, nor for an unsafe call that
+ * carries no idempotency key.
+ */
+function statusFailure(
+  spec: ApiOperationSpec,
+  method: string,
+  response: ApiResponse,
+  unsafeWithoutKey: boolean,
+): RemoteCallError {
+  const { status } = response;
+  const retryable = !unsafeWithoutKey && (status === 408 || status === 429 || status >= 500);
+  const after = retryable ? retryAfterMs(response.headers['retry-after']) : undefined;
+  const excerpt = bodyExcerpt(response.body);
+  return new RemoteCallError(
+    `HTTP_${status}`,
+    `'${spec.api}/${spec.operation}' (${method} ${spec.path}) answered HTTP ${status}${excerpt === '' ? '' : `: ${excerpt}`}`,
+    { retryable, ...(after === undefined ? {} : { retryAfterMs: after }) },
+  );
+}
+
+/** The wait a `Retry-After` header asks for, in ms: seconds, or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** The start of a body, on one line, for a failure's message. */
+function bodyExcerpt(body: unknown): string {
+  if (body === null || body === undefined) return '';
+  const text = (typeof body === 'string' ? body : (JSON.stringify(body) ?? '')).replace(/\s+/g, ' ').trim();
+  return text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}…` : text;
+}

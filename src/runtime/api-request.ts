@@ -1,0 +1,151 @@
+/**
+ * An API operation's request from a step's input, by the OpenAPI rules for serialising parameters
+ * (https://spec.openapis.org/oas/v3.1.0#style-values): path parameters substituted and
+ * percent-encoded (style `simple`, `label`, `matrix`), query parameters by `form` with `explode`
+ * unless the document says otherwise (`spaceDelimited`, `pipeDelimited`, `deepObject` too), header
+ * parameters by `simple`, cookies as `name=value` pairs, and the body by its content type.
+ */
+import { RemoteCallError } from './remote.js';
+
+/** A parameter of an operation, as its document declares it. */
+export interface ApiParameter {
+  /** The name in the document: what goes on the wire. */
+  readonly name: string;
+  /** The input property it is read from (usually `name`). */
+  readonly key: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly required: boolean;
+  /** As the document says; OpenAPI's default for where it is when absent (`simple`, `form`). */
+  readonly style?: string;
+  readonly explode?: boolean;
+}
+
+/** What of an operation (`ApiOperationSpec`) its request is made from. */
+export interface RequestShape {
+  readonly api: string;
+  readonly operation: string;
+  readonly path: string;
+  readonly parameters: readonly ApiParameter[];
+  readonly body: { readonly contentType: string } | null;
+}
+
+/** The parts of a request an input makes; the API, the signal and the idempotency key are added by the caller. */
+export interface BuiltRequest {
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/**
+ * The request an input asks for.
+ *
+ * @example buildRequest(getPet, { petId: 'a b', fields: ['name', 'tag'] }).path // '/pets/a%20b?fields=name&fields=tag'
+ */
+export function buildRequest(spec: RequestShape, input: unknown): BuiltRequest {
+  const values = (typeof input === 'object' && input !== null ? input : {}) as Readonly<Record<string, unknown>>;
+  let path = spec.path;
+  const query: string[] = [];
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const parameter of spec.parameters) {
+    const value = Object.hasOwn(values, parameter.key) ? values[parameter.key] : undefined;
+    if (value === undefined || value === null) {
+      if (parameter.in === 'path')
+        throw new RemoteCallError(
+          'HTTP_MISSING_PARAMETER',
+          `'${spec.api}/${spec.operation}': the path parameter '${parameter.name}' has no value`,
+        );
+      continue;
+    }
+    if (parameter.in === 'path') path = path.split(`{${parameter.name}}`).join(pathValue(parameter, value));
+    else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
+    else if (parameter.in === 'header') headers[parameter.name] = simple(value, parameter.explode ?? false, String);
+    else cookies.push(`${parameter.name}=${encodeURIComponent(simple(value, false, String))}`);
+  }
+  if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
+  const withQuery = query.length > 0 ? `${path}?${query.join('&')}` : path;
+  if (spec.body === null || values['body'] === undefined) return { path: withQuery, headers };
+  headers['content-type'] = spec.body.contentType;
+  return { path: withQuery, headers, body: bodyText(spec.body.contentType, values['body']) };
+}
+
+/** A path parameter's text in the path, percent-encoded. */
+function pathValue(parameter: ApiParameter, value: unknown): string {
+  const explode = parameter.explode ?? false;
+  const encoded = (text: string) => encodeURIComponent(text);
+  switch (parameter.style) {
+    case 'label': {
+      const joined = simple(value, explode, encoded);
+      return `.${explode ? joined.split(',').join('.') : joined}`;
+    }
+    case 'matrix':
+      return matrix(parameter.name, value, explode);
+    default:
+      return simple(value, explode, encoded);
+  }
+}
+
+/** `simple` style: `a,b` for an array, `k,v,k2,v2` for an object (`k=v,k2=v2` exploded). */
+function simple(value: unknown, explode: boolean, encode: (text: string) => string): string {
+  if (Array.isArray(value)) return value.map((item) => encode(scalar(item))).join(',');
+  if (isObject(value))
+    return Object.entries(value)
+      .map(([key, item]) =>
+        explode ? `${encode(key)}=${encode(scalar(item))}` : `${encode(key)},${encode(scalar(item))}`,
+      )
+      .join(',');
+  return encode(scalar(value));
+}
+
+function matrix(name: string, value: unknown, explode: boolean): string {
+  const encode = encodeURIComponent;
+  if (Array.isArray(value))
+    return explode
+      ? value.map((item) => `;${name}=${encode(scalar(item))}`).join('')
+      : `;${name}=${value.map((item) => encode(scalar(item))).join(',')}`;
+  if (isObject(value))
+    return explode
+      ? Object.entries(value)
+          .map(([key, item]) => `;${encode(key)}=${encode(scalar(item))}`)
+          .join('')
+      : `;${name}=${simple(value, false, encode)}`;
+  return `;${name}=${encode(scalar(value))}`;
+}
+
+/** A query parameter's `name=value` pairs, encoded. */
+function queryPairs(parameter: ApiParameter, value: unknown): string[] {
+  const encode = encodeURIComponent;
+  const name = encode(parameter.name);
+  const style = parameter.style ?? 'form';
+  const explode = parameter.explode ?? style === 'form';
+  if (style === 'deepObject' && isObject(value))
+    return Object.entries(value).map(([key, item]) => `${name}%5B${encode(key)}%5D=${encode(scalar(item))}`);
+  if (Array.isArray(value)) {
+    if (explode) return value.map((item) => `${name}=${encode(scalar(item))}`);
+    const separator = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '%7C' : ',';
+    return [`${name}=${value.map((item) => encode(scalar(item))).join(separator)}`];
+  }
+  if (isObject(value))
+    return explode
+      ? Object.entries(value).map(([key, item]) => `${encode(key)}=${encode(scalar(item))}`)
+      : [`${name}=${simple(value, false, encode)}`];
+  return [`${name}=${encode(scalar(value))}`];
+}
+
+/** The body's text for its content type: JSON unless the type is a form or text. */
+function bodyText(contentType: string, body: unknown): string {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded' && isObject(body))
+    return new URLSearchParams(Object.entries(body).map(([key, item]) => [key, scalar(item)])).toString();
+  if (type.startsWith('text/') && typeof body === 'string') return body;
+  return JSON.stringify(body);
+}
+
+/** An item's text: a string as it is, anything else as JSON (a number, a boolean, a nested object). */
+function scalar(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
