@@ -21,6 +21,7 @@ import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/
 import type { RunJournal } from './durable/journal.js';
 import type { ResumeAllResult, RunStore, SuspendedRun } from './durable/store.js';
 import { expressionBudget, type ExpressionBudget } from './expression-budget.js';
+import { isUnsafe } from './api-operation.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults } from './input-defaults.js';
 import { ToolRegistry } from './registry.js';
@@ -516,9 +517,10 @@ export class ChainExecutor implements ToolCaller {
       }
       const aborted = whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error }));
       const outcome = await Promise.race([handled, aborted]);
-      return !outcome.ok && controller.signal.aborted
-        ? { ok: false, error: abortFailure(controller.signal.reason) }
-        : outcome;
+      if (outcome.ok || !controller.signal.aborted) return outcome;
+      const error = abortFailure(controller.signal.reason);
+      // An unsafe request cut off mid-flight may have done its effect: without a key, never sent again.
+      return { ok: false, error: sentOnceOnly(call) ? { ...error, retryable: false } : error };
     } finally {
       timer.abort();
       release();
@@ -596,6 +598,12 @@ function chainOutcome(definition: ToolDefinition, chain: AnyChainResult): CallOu
       error: { kind: 'execution', message: `'${definition.name}' is waiting for signal '${chain.waiting.signal}'` },
     };
   return { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
+}
+
+/** Whether the call is an API operation whose request must not be sent twice: an unsafe method, and no idempotency key. */
+function sentOnceOnly(call: Call): boolean {
+  const api = call.definition.api;
+  return api !== undefined && isUnsafe(api.method) && (call.site.idempotencyKey ?? null) === null;
 }
 
 /** The value of `run`, or undefined when it throws. */

@@ -68,6 +68,7 @@ describe('requests and responses', () => {
       error: {
         kind: 'execution',
         code: 'HTTP_404',
+        retryable: false,
         message: `'pets/getPet' (GET /pets/{petId}) answered HTTP 404: {"error":"no pet 99"}`,
       },
     });

@@ -9,7 +9,7 @@ import type { CompiledCall } from '../compiled-plan.js';
 import type { Visit } from '../durable/journal.js';
 import { describeError, type ToolFailure } from '../errors.js';
 import { UnresolvedReference } from '../references.js';
-import { backoffDelay, shouldRetry } from '../retry.js';
+import { retryDelay, shouldRetry } from '../retry.js';
 import { isPending, type Settled } from '../settled.js';
 import type { Run, StepContext } from './context.js';
 import { followNextTools } from './next-tools.js';
@@ -128,7 +128,7 @@ async function completeStep(
     shouldRetry(last.outcome.error, policy) &&
     !signal.aborted
   ) {
-    const waited = backoffDelay(policy.backoff, attempts, core.random);
+    const waited = retryDelay(policy.backoff, attempts, last.outcome.error, core.random);
     // The count must survive a crash during the wait; after one, the time already waited counts.
     if (visit !== undefined) await visit.journal.flush(visit);
     await core.clock.sleep(Math.max(0, waited - credit), signal);
