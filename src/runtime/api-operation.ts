@@ -3,13 +3,14 @@
  * function tool. The executor treats it as any other (input checked against the pinned schema,
  * policies, timeouts, retries, cache, audit, spans); its handler builds the request from the input
  * (`api-request.ts`), sends it through the registry's `apis`, and reads the response: a status the
- * operation lists as a success gives the body as the output, any other fails the call with the code
+ * operation lists as a success gives the body as the output (its status and headers travel beside it,
+ * `ApiOutput`, for `steps.<id>.status` and `.headers`), any other fails the call with the code
  * `HTTP_<status>`. The generated `apis/<api>.ts` files call it.
  */
 import type { JsonSchema } from '../language/json.js';
 import { buildRequest, type ApiParameter } from './api-request.js';
 import { RemoteCallError } from './remote.js';
-import type { ApiResponse, ApiTarget } from './remote-api.js';
+import { ApiOutput, type ApiResponse, type ApiTarget } from './remote-api.js';
 import { defineTool, type AuditPolicy, type ToolCallContext, type ToolDefinition, type ToolPolicies } from './tool.js';
 
 export type { ApiParameter } from './api-request.js';
@@ -112,7 +113,8 @@ async function callApi(
       throw new RemoteCallError(error.code, error.message, { retryable: false });
     throw error;
   }
-  if (isSuccess(response.status, spec.success)) return response.body;
+  if (isSuccess(response.status, spec.success))
+    return new ApiOutput(response.body, { status: response.status, headers: response.headers });
   throw statusFailure(spec, method, response, onceOnly);
 }
 

@@ -22,6 +22,7 @@ import type { RunJournal } from './durable/journal.js';
 import type { ResumeAllResult, RunStore, SuspendedRun } from './durable/store.js';
 import { expressionBudget, type ExpressionBudget } from './expression-budget.js';
 import { isUnsafe } from './api-operation.js';
+import { ApiOutput } from './remote-api.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults } from './input-defaults.js';
 import { ToolRegistry } from './registry.js';
@@ -376,12 +377,14 @@ export class ChainExecutor implements ToolCaller {
     if (site.cache === undefined) return this.#perform(call, chainParent);
     const key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, call.input));
     const hit = key === undefined ? undefined : this.registry.cache.get(key, this.#clock.now());
-    if (hit) return { attempt: this.#finish(call, { ok: true, output: hit.output }, 'cache'), chain: null };
+    if (hit) return { attempt: this.#finish(call, { ok: true, ...hit }, 'cache'), chain: null };
     return mapSettled(this.#perform(call, chainParent), (called) => {
       // An output that cannot be copied (a function, a stream) is simply not cached.
       const { outcome } = called.attempt;
       if (key !== undefined && outcome.ok)
-        safely(() => this.registry.cache.set(key, outcome.output, this.#clock.now() + site.cache!.ttlMs));
+        safely(() =>
+          this.registry.cache.set(key, outcome.output, this.#clock.now() + site.cache!.ttlMs, outcome.response),
+        );
       return called;
     });
   }
@@ -623,6 +626,10 @@ function unreadable(tool: ToolDefinition, error: unknown): CallOutcome {
 }
 
 function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
+  if (output instanceof ApiOutput) {
+    const checked = checkOutput(tool, output.body);
+    return checked.ok ? { ok: true, output: checked.output, response: output.response } : checked;
+  }
   if (!tool.returns) return { ok: true, output };
   try {
     const problems = schemaErrors(tool.returns, output, 'output');

@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPetsApi, type PetsApi } from '../fixtures/http-api/server.js';
-import { defineApiOperation } from '../../src/runtime/index.js';
-import { OPERATIONS, petsExecutor } from './pets.js';
+import { createTestExecutor, defineApiOperation } from '../../src/runtime/index.js';
+import { OPERATIONS, outputOf, petsExecutor } from './pets.js';
 
 let api: PetsApi;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ describe('requests and responses', () => {
   it('sends query parameters by form, exploded, and header parameters; reads the JSON body', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     const outcome = await executor.call('pets/listPets', { limit: 1, tag: ['dog', 'cat'], 'X-Request-Id': 'r-1' });
-    expect(outcome).toEqual({ ok: true, output: [{ id: 1, name: 'Rex', tag: 'dog' }] });
+    expect(outputOf(outcome)).toEqual([{ id: 1, name: 'Rex', tag: 'dog' }]);
     expect(last().method).toBe('GET');
     expect(last().path).toBe('/pets?limit=1&tag=dog&tag=cat');
     expect(last().headers['x-request-id']).toBe('r-1');
@@ -28,7 +28,14 @@ describe('requests and responses', () => {
   it('sends a JSON body with its content type and reads the 201 answer', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     const outcome = await executor.call('pets/createPet', { body: { name: 'Bo', tag: 'dog' } });
-    expect(outcome).toEqual({ ok: true, output: { id: 4, name: 'Bo', tag: 'dog' } });
+    expect(outcome).toEqual({
+      ok: true,
+      output: { id: 4, name: 'Bo', tag: 'dog' },
+      response: {
+        status: 201,
+        headers: expect.objectContaining({ location: '/pets/4', 'content-type': 'application/json' }),
+      },
+    });
     expect(last().headers['content-type']).toBe('application/json');
     expect(JSON.parse(last().body)).toEqual({ name: 'Bo', tag: 'dog' });
   });
@@ -36,7 +43,7 @@ describe('requests and responses', () => {
   it('substitutes path parameters percent-encoded', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     const outcome = await executor.call('pets/flaky', { key: 'a b/c?', status: 500, times: 0 });
-    expect(outcome).toEqual({ ok: true, output: { calls: 1 } });
+    expect(outputOf(outcome)).toEqual({ calls: 1 });
     expect(last().path).toBe('/flaky/a%20b%2Fc%3F?status=500&times=0');
   });
 
@@ -49,9 +56,9 @@ describe('requests and responses', () => {
 
   it('reads a 204 as null and a text body as its text', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
-    expect(await executor.call('pets/deletePet', { petId: 3 })).toEqual({ ok: true, output: null });
+    expect(outputOf(await executor.call('pets/deletePet', { petId: 3 }))).toEqual(null);
     expect(last().method).toBe('DELETE');
-    expect(await executor.call('pets/motd', {})).toEqual({ ok: true, output: 'Pets are friends.' });
+    expect(outputOf(await executor.call('pets/motd', {}))).toEqual('Pets are friends.');
   });
 
   it('keeps the base URL path and joins the operation path to it', async () => {
@@ -86,5 +93,21 @@ describe('requests and responses', () => {
     const { executor } = petsExecutor({ baseUrl: api.url }, { tools: [getPetAsText] });
     const outcome = await executor.call('pets/getPetAsText', { petId: 2 });
     expect(outcome).toMatchObject({ ok: false, error: { kind: 'output', details: ['output: must be string'] } });
+  });
+});
+
+describe('test executors', () => {
+  it('do not call an API: an operation no stub replaces fails, naming the stub it needs', async () => {
+    const { registry } = petsExecutor({ baseUrl: api.url });
+    const before = api.requests.length;
+    const { executor } = createTestExecutor(registry, {
+      stubs: { 'pets/getPet': { output: { id: 9, name: 'Stub' } } },
+    });
+    expect(outputOf(await executor.call('pets/getPet', { petId: 9 }))).toEqual({ id: 9, name: 'Stub' });
+    expect(outputOf(await executor.call('pets/motd', {}))).toMatchObject({
+      message:
+        "'pets/motd' is an operation of the API 'pets', which a test executor does not call: stub it (stubs: { 'pets/motd': { output: … } }), or pass callServers: true",
+    });
+    expect(api.requests.length).toBe(before);
   });
 });

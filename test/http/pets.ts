@@ -11,6 +11,7 @@ import {
   defineApiOperation,
   ToolRegistry,
   type ApiOperationSpec,
+  type CallOutcome,
   type ChainExecutorOptions,
   type ToolDefinition,
 } from '../../src/runtime/index.js';
@@ -186,6 +187,9 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     output: { type: 'string' },
   },
 };
+
+/** A call's output, or its failure when it failed. */
+export const outputOf = (outcome: CallOutcome): unknown => (outcome.ok ? outcome.output : outcome.error);
 
 /** The operation's definition, `pets/<operation>`. */
 export function petsOperation(name: keyof typeof OPERATIONS, extra: Partial<ApiOperationSpec> = {}): ToolDefinition {

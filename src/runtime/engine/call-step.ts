@@ -55,9 +55,10 @@ export function afterFirst(step: CompiledCall, context: StepContext, first: Sett
 
 function finished(attempt: Attempt, attempts: number, extras: StepExtras | null): StepRun {
   const { outcome } = attempt;
-  return outcome.ok
+  if (!outcome.ok) return { status: 'failed', error: outcome.error, attempts, extras };
+  return outcome.response === undefined
     ? { status: 'success', output: outcome.output, attempts, extras }
-    : { status: 'failed', error: outcome.error, attempts, extras };
+    : { status: 'success', output: outcome.output, attempts, extras, response: outcome.response };
 }
 
 /** Whether a failed first attempt has anything left to try: a retry or a fallback. */
@@ -168,7 +169,7 @@ async function followFrom(
   const extras = followed.hops.length > 0 ? { ...done.extras, hops: followed.hops } : done.extras;
   return followed.error
     ? { status: 'failed', error: followed.error, attempts, extras }
-    : { status: 'success', output: outcome.output, attempts, extras };
+    : finished(call, attempts, extras);
 }
 
 /** Each fallback once, in order, with the same inputs: the first attempt that succeeds; null when none did. */
