@@ -343,7 +343,7 @@ export class ChainExecutor implements ToolCaller {
     return underSpan(
       span,
       () => this.#call(tool, rawInput, site, started, parentOf(span)),
-      (called) => endToolSpan(tracing, span, called.attempt, definition, this.registry.servers),
+      (called) => endToolSpan(tracing, span, called.attempt, definition, this.registry),
     );
   }
 
