@@ -136,7 +136,9 @@ function queryPairs(parameter: ApiParameter, value: unknown): string[] {
 function bodyText(contentType: string, body: unknown): string {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded' && isObject(body))
-    return new URLSearchParams(Object.entries(body).map(([key, item]) => [key, scalar(item)])).toString();
+    return new URLSearchParams(
+      Object.entries(body).map(([key, item]): [string, string] => [key, scalar(item)]),
+    ).toString();
   if (type.startsWith('text/') && typeof body === 'string') return body;
   return JSON.stringify(body);
 }
