@@ -42,6 +42,7 @@ export const E2E = [
   'test/compiler/typescript-worker.test.ts',
   'test/dbos/**/*.test.ts',
   'test/e2e/**/*.test.ts',
+  'test/http/durable-kill.test.ts',
   'test/lsp/branching-remote.test.ts',
   'test/lsp/document-index.test.ts',
   'test/lsp/features.test.ts',
