@@ -4,6 +4,7 @@
  * response's size (reading stops), redirects only within the API's origin, a refused connection,
  * `${NAME}` read at each call, and the app's overrides.
  */
+import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,16 @@ describe('bounds', () => {
     expect(request.closedEarly).toBe(true);
     const small = await executor.call('pets/huge', { bytes: 50_000 });
     expect(small.ok && (small.output as string[]).length).toBe(48);
+  });
+});
+
+describe('signals', () => {
+  it("leaves no listener on the caller's signal once a request is done, however many share it", async () => {
+    const { apis } = petsExecutor({ baseUrl: api.url });
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 20; i += 1)
+      await apis.send({ api: 'pets', method: 'GET', path: '/pets/1', headers: {}, signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
 
