@@ -59,7 +59,8 @@ export function buildRequest(spec: RequestShape, input: unknown): BuiltRequest {
     }
     if (parameter.in === 'path') path = path.split(`{${parameter.name}}`).join(pathValue(parameter, value));
     else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
-    else if (parameter.in === 'header') headers[parameter.name] = simple(value, parameter.explode ?? false, String);
+    else if (parameter.in === 'header')
+      headers[parameter.name.toLowerCase()] = simple(value, parameter.explode ?? false, String);
     else cookies.push(`${parameter.name}=${encodeURIComponent(simple(value, false, String))}`);
   }
   if (cookies.length > 0) headers['cookie'] = cookies.join('; ');

@@ -25,6 +25,12 @@ describe('requests and responses', () => {
     expect(last().headers['x-request-id']).toBe('r-1');
   });
 
+  it("sends the API's headers with every request; a header parameter of the same name replaces one", async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url, headers: { 'X-Request-Id': 'config', 'X-Team': 'pets' } });
+    expect((await executor.call('pets/listPets', { 'X-Request-Id': 'step' })).ok).toBe(true);
+    expect([last().headers['x-request-id'], last().headers['x-team']]).toEqual(['step', 'pets']);
+  });
+
   it('sends a JSON body with its content type and reads the 201 answer', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     const outcome = await executor.call('pets/createPet', { body: { name: 'Bo', tag: 'dog' } });

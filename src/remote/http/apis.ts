@@ -177,11 +177,12 @@ function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-/** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted. */
+/** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted; `set-cookie`'s several joined too. */
 function headersOf(headers: Headers, secrets: readonly ReadVariable[]): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = secrets.length === 0 ? value : redact(value, secrets);
+    const shown = secrets.length === 0 ? value : redact(value, secrets);
+    out[name] = out[name] === undefined ? shown : `${out[name]}, ${shown}`;
   });
   return out;
 }
