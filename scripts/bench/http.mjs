@@ -105,7 +105,7 @@ export function httpRows({ call }) {
   ratioRow(call.toolgenUs / call.bareUs, API_CALL_TARGET);
   row(
     '  client CPU per call',
-    `${us(call.toolgenCpuUs)} / ${us(call.bareCpuUs)}`,
-    `toolgen / bare, this process only; ratio ${(call.toolgenCpuUs / call.bareCpuUs).toFixed(2)} (reported)`,
+    us(call.toolgenCpuUs),
+    `bare ${us(call.bareCpuUs)}, ratio ${(call.toolgenCpuUs / call.bareCpuUs).toFixed(2)} (this process only; reported)`,
   );
 }
