@@ -40,6 +40,10 @@
  *    cold build (whole process) of a project whose composites call 500 remote tools pinned in a lock
  *    against the same project with 500 local tools (no target: reported).
  *
+ * 7b. HTTP APIs (BENCH_ONLY=http, scripts/bench/http.mjs): one API step through toolgen against the same
+ *    request by bare `fetch` on the same pool (Node's global dispatcher) to a server of its own
+ *    (target: at most 1.1x).
+ *
  * 8. The language server (BENCH_ONLY=lsp, scripts/bench/lsp.mjs): `toolgen lsp` over stdio in a project
  *    of 1,000 tools, the time from a change of an open document to its diagnostics (target: under
  *    100 ms, as a save in watch mode).
@@ -106,6 +110,7 @@ import { blockBench } from './bench/blocks.mjs';
 import { handlerBench } from './bench/handlers.mjs';
 import { lspBench, LSP_EDITS, lspRows } from './bench/lsp.mjs';
 import { mcpBench, mcpRows } from './bench/mcp.mjs';
+import { httpBench, httpRows } from './bench/http.mjs';
 import { runPageBench, studioBench, studioDbosBench } from './bench/studio.mjs';
 
 async function main() {
@@ -136,6 +141,11 @@ async function main() {
   }
   if (process.env.BENCH_ONLY === 'mcp') {
     mcpRows(await mcpBench());
+    for (const line of rows) console.log(line);
+    return;
+  }
+  if (process.env.BENCH_ONLY === 'http') {
+    httpRows(await httpBench());
     for (const line of rows) console.log(line);
     return;
   }
@@ -213,6 +223,7 @@ async function main() {
   }
   const dbos = await dbosBench(durable.memory);
   const mcp = await mcpBench();
+  const http = await httpBench();
   const blocks = await blockBench();
   const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-'));
   const cleanup = () => rm(root, { recursive: true, force: true });
@@ -277,6 +288,7 @@ async function main() {
   durableRows(durable);
   dbosRows(durable, dbos);
   mcpRows(mcp);
+  httpRows(http);
   row('toolgen --version', ms(versionMs), `(whole process, median of ${PROCESS_RUNS}, interleaved)`);
   row('node -e "import(\'yaml\')"', ms(yamlFloorMs));
   ratioRow(versionMs / yamlFloorMs, VERSION_TARGET);

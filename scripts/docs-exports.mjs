@@ -39,7 +39,7 @@ export const ENTRIES = [
     rows: [
       {
         names: ['ToolRegistry', 'ToolRegistryOptions', 'defineTool'],
-        text: '`new ToolRegistry(tools?, { cacheSize?, servers? })` (`ToolRegistryOptions`): `register`, `get`, `has`, `names()` (sorted), `withHandlers` (the copy shares the servers), `servers` (the `RemoteServers` given, or null) and `close()` (closes them; safe twice). `defineTool({ name, description, parameters, implementation, returns?, policies?, audit? })` makes a `ToolDefinition`, filling in the default policies (no casefile, no permissions, no timeout) and audit events (`<name>.succeeded` / `<name>.failed`, nothing redacted).',
+        text: '`new ToolRegistry(tools?, { cacheSize?, servers?, apis? })` (`ToolRegistryOptions`): `register`, `get`, `has`, `names()` (sorted), `withHandlers` (the copy shares the servers and APIs), `servers` (the `RemoteServers` given, or null), `apis` (the `RemoteApis` given, or null) and `close()` (closes them; safe twice). `defineTool({ name, description, parameters, implementation, returns?, policies?, audit? })` makes a `ToolDefinition`, filling in the default policies (no casefile, no permissions, no timeout) and audit events (`<name>.succeeded` / `<name>.failed`, nothing redacted).',
       },
       {
         names: [
@@ -89,11 +89,23 @@ export const ENTRIES = [
           'AttemptRecord',
           'CallOutcome',
         ],
-        text: "What runs return (see [The runtime](runtime.md)). `ChainResult<S, Suspends>` is `ChainSuccess` (`status` `success` or `partial`), `ChainFailure` (`failed` or `cancelled`, with `failure`: a `ChainFailureReason`), or, for a composite with a wait step, `ChainSuspended` (with `waiting`: a `ChainWaiting`, `step`, `signal`, `schema`, `deadline`). `StepResult` is an entry of `results`, `AttemptRecord` of `execution_history`, `StepOutcome` of a DAG's `outputs` (`success`, `output`, `error` or `skipped`). `CallOutcome` is what `call` returns: `{ ok: true, output }` or `{ ok: false, error }`.",
+        text: "What runs return (see above). `ChainResult<S, Suspends>` is `ChainSuccess` (`status` `success` or `partial`), `ChainFailure` (`failed` or `cancelled`, with `failure`: a `ChainFailureReason`), or, for a composite with a wait step, `ChainSuspended` (with `waiting`: a `ChainWaiting`, `step`, `signal`, `schema`, `deadline`). `StepResult` is an entry of `results`, `AttemptRecord` of `execution_history`, `StepOutcome` of a DAG's `outputs` (`success`, `output`, `error` or `skipped`). `CallOutcome` is what `call` returns: `{ ok: true, output }` (an API operation's with `response`: its `status` and `headers`) or `{ ok: false, error }`.",
       },
       {
         names: ['ToolFailure', 'FailureKind', 'ToolCallError', 'RuntimeUsageError'],
-        text: "`ToolFailure` is a failure as results carry it: `kind` (a `FailureKind`, listed in [The runtime](runtime.md)), `message`, `code?`, `details?`. `invoke` (and an adapter's tool) throws `ToolCallError` (`tool`, `kind`, `details`); `RuntimeUsageError` is thrown for programmer errors only (a plan never validated, a tool registered twice).",
+        text: "`ToolFailure` is a failure as results carry it: `kind` (a `FailureKind`, listed above), `message`, `code?`, `details?`, `retryable?` (false: retried only when `retry_on` names its code) and `retryAfterMs?` (the wait it asks for, at most the backoff's maximum), the last two from the thrown error's own `retryable` and `retryAfterMs` (as an API operation's failures set them, docs/http-apis.md). `invoke` (and an adapter's tool) throws `ToolCallError` (`tool`, `kind`, `details`); `RuntimeUsageError` is thrown for programmer errors only (a plan never validated, a tool registered twice).",
+      },
+      {
+        names: [
+          'defineApiOperation',
+          'ApiOperationSpec',
+          'ApiParameter',
+          'ApiTarget',
+          'RemoteApis',
+          'ApiRequest',
+          'ApiResponse',
+        ],
+        text: "`defineApiOperation<P, R>({ api, operation, method, path, description, parameters, body, success, input, output, policies?, audit? })` (an `ApiOperationSpec`; each parameter an `ApiParameter`: `name`, `key`, `in`, `required`, `style?`, `explode?`): an operation of an HTTP API, named `<api>/<operation>`, called through the registry's `apis` (see docs/http-apis.md); what the generated `apis/<api>.ts` files hold. `ApiTarget` is its `api`: `{ api, operation, method, pathOf(input) }`. `RemoteApis` is what a registry sends requests through: `send(request)`, `close()`, and optionally `describe(api, path)` (a request's span attributes); `HttpApis` is one. An `ApiRequest` is `api`, `method`, `path` (with its query), `headers`, `body?`, `signal`; an `ApiResponse` is `status`, `headers` (lower-case names) and `body` (JSON parsed, text, or null).",
       },
       {
         names: [
@@ -275,6 +287,16 @@ export const ENTRIES = [
       {
         names: ['McpServers', 'McpServerSpec', 'McpServersOptions'],
         text: "`new McpServers(specs, options?)`: the connections to the servers remote tools live on (a `RemoteServers`: `callTool`, `close`, `describe`, and `names()`, and `client(server)`, the official SDK `Client` of the server's session, connecting if needed, for what toolgen does not call: resources, prompts), what the generated `createToolRegistry()` gives the registry. An `McpServerSpec` is `{ command, args?, env?, cwd? }` (stdio) or `{ url, headers? }` (Streamable HTTP), `${NAME}` read when connecting; `McpServersOptions` are `mcpServers?` (overrides by name), `root?` and `env?` (see Tools on other MCP servers). Needs `@modelcontextprotocol/client` in the app's dependencies.",
+      },
+    ],
+  },
+  {
+    entry: '@toolgen/runtime/http',
+    source: 'src/remote/http/index.ts',
+    rows: [
+      {
+        names: ['HttpApis', 'HttpApisOptions', 'ApiSpec', 'DEFAULT_MAX_RESPONSE_BYTES'],
+        text: '`new HttpApis(apis, options?)`: the connections to the HTTP APIs operations belong to (a `RemoteApis`, with `names()`); each `ApiSpec` is `{ baseUrl, headers? }`, `${NAME}` read at each call. `HttpApisOptions`: `env?`, `overrides?` (by API name, laid over the declared ones), `maxResponseBytes?` (default `DEFAULT_MAX_RESPONSE_BYTES`, 8 MiB), `fetch?`. See docs/http-apis.md.',
       },
     ],
   },

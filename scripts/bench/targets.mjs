@@ -19,3 +19,4 @@ export const GRAPH_TARGET = 3;
 export const DBOS_ALONE_TARGET = 2;
 export const LSP_TARGET_MS = 100;
 export const REMOTE_CALL_TARGET = 1.1;
+export const API_CALL_TARGET = 1.1;

@@ -3,13 +3,14 @@
  * function tool. The executor treats it as any other (input checked against the pinned schema,
  * policies, timeouts, retries, cache, audit, spans); its handler builds the request from the input
  * (`api-request.ts`), sends it through the registry's `apis`, and reads the response: a status the
- * operation lists as a success gives the body as the output, any other fails the call with the code
+ * operation lists as a success gives the body as the output (its status and headers travel beside it,
+ * `ApiOutput`, for `steps.<id>.status` and `.headers`), any other fails the call with the code
  * `HTTP_<status>`. The generated `apis/<api>.ts` files call it.
  */
 import type { JsonSchema } from '../language/json.js';
 import { buildRequest, type ApiParameter } from './api-request.js';
 import { RemoteCallError } from './remote.js';
-import type { ApiResponse, ApiTarget } from './remote-api.js';
+import { ApiOutput, type ApiResponse, type ApiTarget } from './remote-api.js';
 import { defineTool, type AuditPolicy, type ToolCallContext, type ToolDefinition, type ToolPolicies } from './tool.js';
 
 export type { ApiParameter } from './api-request.js';
@@ -37,7 +38,12 @@ export interface ApiOperationSpec {
 }
 
 /** Methods whose request may change something on the server: retried only with an idempotency key. */
-const UNSAFE = new Set(['POST', 'PATCH', 'DELETE']);
+const UNSAFE: ReadonlySet<string> = new Set(['POST', 'PATCH', 'DELETE']);
+
+/** Whether a request by this method (upper-case) is sent again only with an idempotency key. */
+export function isUnsafe(method: string): boolean {
+  return UNSAFE.has(method);
+}
 /** How much of a failed response's body its failure's message quotes. */
 export const BODY_EXCERPT_CHARS = 200;
 
@@ -90,16 +96,26 @@ async function callApi(
   const built = buildRequest(spec, input);
   const key = UNSAFE.has(method) ? context.idempotencyKey : null;
   const headers = key === null ? built.headers : { ...built.headers, 'idempotency-key': key };
-  const response = await apis.send({
-    api: spec.api,
-    method,
-    path: built.path,
-    headers,
-    ...(built.body === undefined ? {} : { body: built.body }),
-    signal: context.signal,
-  });
-  if (isSuccess(response.status, spec.success)) return response.body;
-  throw statusFailure(spec, method, response, UNSAFE.has(method) && key === null);
+  const onceOnly = UNSAFE.has(method) && key === null;
+  let response: ApiResponse;
+  try {
+    response = await apis.send({
+      api: spec.api,
+      method,
+      path: built.path,
+      headers,
+      ...(built.body === undefined ? {} : { body: built.body }),
+      signal: context.signal,
+    });
+  } catch (error) {
+    // A connection lost mid-request may have left the effect done: an unsafe call without a key is not sent again.
+    if (onceOnly && error instanceof RemoteCallError && error.retryable !== false)
+      throw new RemoteCallError(error.code, error.message, { retryable: false });
+    throw error;
+  }
+  if (isSuccess(response.status, spec.success))
+    return new ApiOutput(response.body, { status: response.status, headers: response.headers });
+  throw statusFailure(spec, method, response, onceOnly);
 }
 
 /** The path an input asks for, or the document's path when the input cannot make one. */

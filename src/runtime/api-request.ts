@@ -59,7 +59,8 @@ export function buildRequest(spec: RequestShape, input: unknown): BuiltRequest {
     }
     if (parameter.in === 'path') path = path.split(`{${parameter.name}}`).join(pathValue(parameter, value));
     else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
-    else if (parameter.in === 'header') headers[parameter.name] = simple(value, parameter.explode ?? false, String);
+    else if (parameter.in === 'header')
+      headers[parameter.name.toLowerCase()] = simple(value, parameter.explode ?? false, String);
     else cookies.push(`${parameter.name}=${encodeURIComponent(simple(value, false, String))}`);
   }
   if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
@@ -136,7 +137,9 @@ function queryPairs(parameter: ApiParameter, value: unknown): string[] {
 function bodyText(contentType: string, body: unknown): string {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded' && isObject(body))
-    return new URLSearchParams(Object.entries(body).map(([key, item]) => [key, scalar(item)])).toString();
+    return new URLSearchParams(
+      Object.entries(body).map(([key, item]): [string, string] => [key, scalar(item)]),
+    ).toString();
   if (type.startsWith('text/') && typeof body === 'string') return body;
   return JSON.stringify(body);
 }

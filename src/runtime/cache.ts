@@ -2,8 +2,13 @@
  * Results cached by a step's resolved inputs: per registry, bounded, expiring. Keys include the user
  * unless the step says the result may be shared, so one user's data never reaches another.
  */
+import type { StepResponse } from './remote-api.js';
+
 export class ResultCache {
-  readonly #entries = new Map<string, { readonly output: unknown; readonly expires: number }>();
+  readonly #entries = new Map<
+    string,
+    { readonly output: unknown; readonly expires: number; readonly response: StepResponse | undefined }
+  >();
 
   constructor(readonly maxEntries = 1000) {}
 
@@ -11,8 +16,8 @@ export class ResultCache {
     return this.#entries.size;
   }
 
-  /** The cached output, or undefined when there is none or it expired. */
-  get(key: string, now: number): { output: unknown } | undefined {
+  /** The cached output (an API operation's with its response), or undefined when there is none or it expired. */
+  get(key: string, now: number): { output: unknown; response?: StepResponse } | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.expires <= now) {
@@ -23,12 +28,13 @@ export class ResultCache {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     // A copy each time: a tool that changes what it was given must not change the next hit.
-    return { output: structuredClone(entry.output) };
+    const output = structuredClone(entry.output);
+    return entry.response === undefined ? { output } : { output, response: entry.response };
   }
 
-  set(key: string, output: unknown, expires: number): void {
+  set(key: string, output: unknown, expires: number, response?: StepResponse): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { output: structuredClone(output), expires });
+    this.#entries.set(key, { output: structuredClone(output), expires, response });
     while (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
   }
 

@@ -7,6 +7,13 @@ export interface ToolFailure {
   readonly code?: string;
   /** For `validation` and `output`: the schema errors, as `path: message`. */
   readonly details?: readonly string[];
+  /**
+   * False when another attempt cannot help (an HTTP 404, an unsafe request without an idempotency
+   * key): the step retries it only when its `retry_on` names the code. From the error's `retryable`.
+   */
+  readonly retryable?: boolean;
+  /** The wait the failure asks for before another attempt (an HTTP `Retry-After`), from the error's `retryAfterMs`. */
+  readonly retryAfterMs?: number;
 }
 
 /** Thrown by `ChainExecutor.invoke` when an atomic tool call fails. */
@@ -48,9 +55,20 @@ function errorCode(error: unknown): string | undefined {
 /** The failure for an error a handler threw. */
 export function executionFailure(error: unknown): ToolFailure {
   const code = errorCode(error);
-  return code === undefined
-    ? { kind: 'execution', message: describeError(error) }
-    : { kind: 'execution', message: describeError(error), code };
+  const failure: ToolFailure =
+    code === undefined
+      ? { kind: 'execution', message: describeError(error) }
+      : { kind: 'execution', message: describeError(error), code };
+  return error instanceof Error && ('retryable' in error || 'retryAfterMs' in error)
+    ? { ...failure, ...retryHints(error) }
+    : failure;
+}
+
+/** What an error says of trying again: `retryable: false`, and a wait (a finite number of ms, not below 0). */
+function retryHints(error: Error): Pick<ToolFailure, 'retryable' | 'retryAfterMs'> {
+  const { retryable, retryAfterMs } = error as { retryable?: unknown; retryAfterMs?: unknown };
+  const wait = typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs) && retryAfterMs >= 0;
+  return { ...(retryable === false ? { retryable } : {}), ...(wait ? { retryAfterMs } : {}) };
 }
 
 /** A one-line description of anything thrown; never throws itself, whatever it is given. */

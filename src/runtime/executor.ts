@@ -22,6 +22,8 @@ import { DurableRuns, type AnyChainResult, type ResumeOptions } from './durable/
 import type { RunJournal } from './durable/journal.js';
 import type { ResumeAllResult, RunStore, SuspendedRun } from './durable/store.js';
 import { expressionBudget, type ExpressionBudget } from './expression-budget.js';
+import { isUnsafe } from './api-operation.js';
+import { ApiOutput } from './remote-api.js';
 import { describeError, executionFailure, RuntimeUsageError, ToolCallError, type ToolFailure } from './errors.js';
 import { inputChecks, isValidInput, withDefaults } from './input-defaults.js';
 import { ToolRegistry } from './registry.js';
@@ -342,7 +344,7 @@ export class ChainExecutor implements ToolCaller {
     return underSpan(
       span,
       () => this.#call(tool, rawInput, site, started, parentOf(span)),
-      (called) => endToolSpan(tracing, span, called.attempt, definition, this.registry.servers),
+      (called) => endToolSpan(tracing, span, called.attempt, definition, this.registry),
     );
   }
 
@@ -376,12 +378,14 @@ export class ChainExecutor implements ToolCaller {
     if (site.cache === undefined) return this.#perform(call, chainParent);
     const key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, call.input));
     const hit = key === undefined ? undefined : this.registry.cache.get(key, this.#clock.now());
-    if (hit) return { attempt: this.#finish(call, { ok: true, output: hit.output }, 'cache'), chain: null };
+    if (hit) return { attempt: this.#finish(call, { ok: true, ...hit }, 'cache'), chain: null };
     return mapSettled(this.#perform(call, chainParent), (called) => {
       // An output that cannot be copied (a function, a stream) is simply not cached.
       const { outcome } = called.attempt;
       if (key !== undefined && outcome.ok)
-        safely(() => this.registry.cache.set(key, outcome.output, this.#clock.now() + site.cache!.ttlMs));
+        safely(() =>
+          this.registry.cache.set(key, outcome.output, this.#clock.now() + site.cache!.ttlMs, outcome.response),
+        );
       return called;
     });
   }
@@ -517,9 +521,10 @@ export class ChainExecutor implements ToolCaller {
       }
       const aborted = whenAborted(controller.signal).then((error): CallOutcome => ({ ok: false, error }));
       const outcome = await Promise.race([handled, aborted]);
-      return !outcome.ok && controller.signal.aborted
-        ? { ok: false, error: abortFailure(controller.signal.reason) }
-        : outcome;
+      if (outcome.ok || !controller.signal.aborted) return outcome;
+      const error = abortFailure(controller.signal.reason);
+      // An unsafe request cut off mid-flight may have done its effect: without a key, never sent again.
+      return { ok: false, error: sentOnceOnly(call) ? { ...error, retryable: false } : error };
     } finally {
       timer.abort();
       release();
@@ -599,6 +604,12 @@ function chainOutcome(definition: ToolDefinition, chain: AnyChainResult): CallOu
   return { ok: false, error: { kind: chain.failure.kind, message: describeChainFailure(chain.failure) } };
 }
 
+/** Whether the call is an API operation whose request must not be sent twice: an unsafe method, and no idempotency key. */
+function sentOnceOnly(call: Call): boolean {
+  const api = call.definition.api;
+  return api !== undefined && isUnsafe(api.method) && (call.site.idempotencyKey ?? null) === null;
+}
+
 /** The value of `run`, or undefined when it throws. */
 function safely<T>(run: () => T): T | undefined {
   try {
@@ -616,6 +627,10 @@ function unreadable(tool: ToolDefinition, error: unknown): CallOutcome {
 }
 
 function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
+  if (output instanceof ApiOutput) {
+    const checked = checkOutput(tool, output.body);
+    return checked.ok ? { ok: true, output: checked.output, response: output.response } : checked;
+  }
   if (!tool.returns) return { ok: true, output };
   try {
     const problems = schemaErrors(tool.returns, output, 'output');

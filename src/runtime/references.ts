@@ -4,11 +4,14 @@
 import { ownField } from '../language/json.js';
 import { formatPath, lookupPath, MISSING } from '../language/path.js';
 import type { Builtin, ParsedTemplate, Reference } from '../language/template.js';
+import type { StepResponse } from './remote-api.js';
 
 /** What templates read at run time. */
 export interface TemplateScope {
   readonly state: Readonly<Record<string, unknown>>;
   readonly steps: ReadonlyMap<string, unknown>;
+  /** API steps' responses: `steps.<id>.status` and `steps.<id>.headers.<name>` read them. */
+  readonly responses?: ReadonlyMap<string, StepResponse>;
   readonly builtins: Readonly<Record<Builtin, string>>;
 }
 
@@ -39,8 +42,13 @@ function lookupReference(reference: Reference, scope: TemplateScope): unknown {
       const value = ownField(scope.state, reference.name);
       return value === undefined ? MISSING : lookupPath(value, reference.path);
     }
-    case 'steps':
+    case 'steps': {
+      // On an API step, `status` and `headers` are its response's (a body field of that name is read through map_outputs).
+      const first = reference.path[0];
+      const response = first === 'status' || first === 'headers' ? scope.responses?.get(reference.step) : undefined;
+      if (response !== undefined) return lookupPath(response, reference.path);
       return scope.steps.has(reference.step) ? lookupPath(scope.steps.get(reference.step), reference.path) : MISSING;
+    }
   }
 }
 

@@ -16,6 +16,23 @@ export interface ApiTarget {
   readonly pathOf: (input: unknown) => string;
 }
 
+/**
+ * What an API step keeps of its response besides the body: `<< steps.<id>.status >>` and
+ * `<< steps.<id>.headers.<lower-case name> >>` read it.
+ */
+export interface StepResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What an operation's handler returns: the body, which is the call's output, and the response's status and headers. */
+export class ApiOutput {
+  constructor(
+    readonly body: unknown,
+    readonly response: StepResponse,
+  ) {}
+}
+
 /** One request as the runtime asks for it. */
 export interface ApiRequest {
   /** The name under `apis`. */

@@ -1,6 +1,7 @@
 import type { FailureKind } from '../language/failures.js';
 import type { JsonSchema } from '../language/json.js';
 import type { ToolFailure } from './errors.js';
+import type { StepResponse } from './remote-api.js';
 
 /**
  * What a chain run returns. Field names are snake_case because this object is data: it is returned to
@@ -127,6 +128,7 @@ export interface AttemptRecord {
   readonly via?: 'cache' | 'fallback' | 'next_tool';
 }
 
-/** The outcome of one tool call: its output, or why it failed. */
+/** The outcome of one tool call: its output (an API operation's with its response's status and headers), or why it failed. */
 export type CallOutcome<R = unknown> =
-  { readonly ok: true; readonly output: R } | { readonly ok: false; readonly error: ToolFailure };
+  | { readonly ok: true; readonly output: R; readonly response?: StepResponse }
+  | { readonly ok: false; readonly error: ToolFailure };

@@ -10,6 +10,10 @@
  * kind CLIENT, `mcp.method.name` = `tools/call`, the connection's attributes (`network.transport`,
  * `server.address`, `mcp.session.id`, … from `RemoteServers.describe`), and `error.type` =
  * `tool_error` for a result with `isError`, the JSON-RPC code for an error the server answered.
+ * An API operation's span is likewise its HTTP client span, after OpenTelemetry's HTTP conventions:
+ * kind CLIENT, `http.request.method`, `url.full` (no query value, no `${NAME}` value: from
+ * `RemoteApis.describe`), `server.address`, `server.port`, `http.response.status_code`, and
+ * `error.type` = the status code of a response outside the success list.
  *
  * Without a tracer `Core.tracing` is undefined and nothing here runs. Parents travel explicitly
  * (`CallSite.trace`, `StepContext.trace`); below a span that does not record, `UNRECORDED` is handed
@@ -22,10 +26,11 @@ import type { CallSite } from './call.js';
 import type { CompiledStep } from './compiled-plan.js';
 import type { SequenceEnd } from './engine/context.js';
 import type { StepRun } from './engine/step-run.js';
-import type { RemoteServers, RemoteTarget } from './remote.js';
+import type { RemoteTarget } from './remote.js';
+import type { ApiTarget } from './remote-api.js';
 import type { ChainFailureReason, ChainWaiting } from './result.js';
 import { isPending, type Settled } from './settled.js';
-import type { ToolDefinition } from './tool.js';
+import type { ToolDefinition, ToolLookup } from './tool.js';
 import {
   SPAN_KIND_CLIENT,
   SPAN_KIND_INTERNAL,
@@ -49,17 +54,20 @@ export function startToolSpan(
   site: CallSite,
 ): TraceSpan {
   const remote = definition?.remote;
+  const api = definition?.api;
   const span =
-    remote === undefined
-      ? tracing.tracer.startSpan(
-          `execute_tool ${name}`,
-          {
-            kind: SPAN_KIND_INTERNAL,
-            attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name },
-          },
-          site.trace,
-        )
-      : startRemoteSpan(tracing, name, remote, site);
+    remote !== undefined
+      ? startRemoteSpan(tracing, name, remote, site)
+      : api !== undefined
+        ? startApiSpan(tracing, name, api, site)
+        : tracing.tracer.startSpan(
+            `execute_tool ${name}`,
+            {
+              kind: SPAN_KIND_INTERNAL,
+              attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name },
+            },
+            site.trace,
+          );
   if (!span.isRecording()) return span;
   span.setAttribute('gen_ai.tool.call.id', randomUUID());
   span.setAttribute('gen_ai.tool.type', 'function');
@@ -85,21 +93,37 @@ function startRemoteSpan(tracing: Tracing, name: string, remote: RemoteTarget, s
   return tracing.tracer.startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_CLIENT, attributes }, site.trace);
 }
 
+/** An API operation's span: also an HTTP client span (see the top of this file). */
+function startApiSpan(tracing: Tracing, name: string, api: ApiTarget, site: CallSite): TraceSpan {
+  const attributes: TraceAttributes = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': name,
+    'http.request.method': api.method,
+    'toolgen.api': api.api,
+    'toolgen.api.operation': api.operation,
+  };
+  return tracing.tracer.startSpan(`execute_tool ${name}`, { kind: SPAN_KIND_CLIENT, attributes }, site.trace);
+}
+
 /**
  * Ends a tool's span with what the attempt came to; its input and output only when the app opted in,
- * redacted as in the audit trail. `servers`: the registry's, for a remote tool's connection attributes.
+ * redacted as in the audit trail. `registry`: for a remote tool's connection attributes and an API
+ * operation's URL.
  */
 export function endToolSpan(
   tracing: Tracing,
   span: TraceSpan,
   attempt: Attempt,
   definition: ToolDefinition | undefined,
-  servers: RemoteServers | null | undefined,
+  registry: ToolLookup,
 ): void {
   if (span.isRecording()) {
     const { outcome } = attempt;
     const remote = definition?.remote;
-    if (remote !== undefined && attempt.via !== 'cache') remoteEnd(span, outcome, servers?.describe?.(remote.server));
+    const api = definition?.api;
+    if (remote !== undefined && attempt.via !== 'cache')
+      remoteEnd(span, outcome, registry.servers?.describe?.(remote.server));
+    if (api !== undefined && attempt.via !== 'cache') apiEnd(span, attempt, api, registry);
     span.setAttribute('toolgen.cache_hit', attempt.via === 'cache');
     if (attempt.via === 'cache') span.setAttribute('toolgen.via', 'cache');
     if (tracing.content) {
@@ -108,9 +132,26 @@ export function endToolSpan(
         span.setAttribute('gen_ai.tool.call.arguments', jsonText(redact(attempt.input, fields)));
       if (outcome.ok) span.setAttribute('gen_ai.tool.call.result', jsonText(redact(outcome.output, fields)));
     }
-    if (!outcome.ok) failed(span, errorType(outcome.error, remote), outcome.error.message);
+    if (!outcome.ok)
+      failed(span, (api && httpStatus(outcome.error.code)) ?? errorType(outcome.error, remote), outcome.error.message);
   }
   span.end();
+}
+
+/** An API call's URL and server, and the status it answered. */
+function apiEnd(span: TraceSpan, attempt: Attempt, api: ApiTarget, registry: ToolLookup): void {
+  const { outcome } = attempt;
+  if (attempt.input !== undefined) {
+    const described = registry.apis?.describe?.(api.api, api.pathOf(attempt.input));
+    if (described !== undefined) for (const [key, value] of Object.entries(described)) span.setAttribute(key, value);
+  }
+  const status = outcome.ok ? outcome.response?.status : Number(httpStatus(outcome.error.code) ?? NaN);
+  if (status !== undefined && !Number.isNaN(status)) span.setAttribute('http.response.status_code', status);
+}
+
+/** `404` from the code `HTTP_404` of a response outside the success list; undefined for any other code. */
+function httpStatus(code: string | undefined): string | undefined {
+  return code !== undefined && /^HTTP_\d{3}$/.test(code) ? code.slice(5) : undefined;
 }
 
 /** A remote call's connection attributes, and the JSON-RPC code of an error the server answered. */

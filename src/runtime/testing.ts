@@ -24,8 +24,8 @@ export interface TestExecutorOptions {
   /** Tool name to a stub, as the YAML writes one. */
   readonly stubs?: Readonly<Record<string, Stub>>;
   /**
-   * Let the tools of other MCP servers that no stub replaces call their servers. Off by default: a
-   * test that reaches one fails there, and no server is started.
+   * Let the tools of other MCP servers and the API operations that no stub replaces call their
+   * servers and APIs. Off by default: a test that reaches one fails there, and nothing is called.
    */
   readonly callServers?: boolean;
 }
@@ -68,17 +68,23 @@ export function createTestExecutor(registry: ToolRegistry, options: TestExecutor
   return { executor, clock, context, calls };
 }
 
-/** A tool of another MCP server, when it is one: a handler that fails the call, naming the stub it needs. */
+/** A tool of another MCP server or an API operation, when it is one: a handler that fails the call, naming the stub it needs. */
 function unstubbedRemote(
   registry: ToolRegistry,
   name: string,
   handlers: Record<string, ToolHandler<unknown, unknown>>,
 ) {
-  const remote = registry.get(name)?.remote;
-  if (remote === undefined) return;
+  const tool = registry.get(name);
+  const where =
+    tool?.remote !== undefined
+      ? `a tool of the MCP server '${tool.remote.server}'`
+      : tool?.api !== undefined
+        ? `an operation of the API '${tool.api.api}'`
+        : null;
+  if (where === null) return;
   handlers[name] = () => {
     throw new Error(
-      `'${name}' is a tool of the MCP server '${remote.server}', which a test executor does not call: ` +
+      `'${name}' is ${where}, which a test executor does not call: ` +
         `stub it (stubs: { '${name}': { output: … } }), or pass callServers: true`,
     );
   };

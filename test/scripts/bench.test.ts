@@ -37,6 +37,7 @@ describe('npm run bench', () => {
       '10-step chain, no tracer',
       'tracer, SDK + memory exporter',
       'durable step, file store',
+      'API call through toolgen',
       'toolgen --version',
       'toolgen, 20 composites',
       're-run, nothing changed',

@@ -57,6 +57,21 @@ export class HttpApis implements RemoteApis {
 
   /** Sends one request, following redirects within the API's origin; answers whatever the status, rejects with a `RemoteCallError`. */
   async send(request: ApiRequest): Promise<ApiResponse> {
+    // fetch leaves a listener on its signal until the response is collected: on a signal of this request
+    // alone, not on the caller's, which may be long-lived (the executor's never-aborting one is shared).
+    const controller = new AbortController();
+    const { signal } = request;
+    if (signal.aborted) throw signal.reason;
+    const abort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await this.#send({ ...request, signal: controller.signal });
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  async #send(request: ApiRequest): Promise<ApiResponse> {
     if (this.#closed)
       throw new RemoteCallError('HTTP_CLOSED', `the connections to APIs were closed (registry.close())`);
     const declared = this.#apis.get(request.api);
@@ -162,11 +177,12 @@ function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
-/** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted. */
+/** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted; `set-cookie`'s several joined too. */
 function headersOf(headers: Headers, secrets: readonly ReadVariable[]): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    out[name] = secrets.length === 0 ? value : redact(value, secrets);
+    const shown = secrets.length === 0 ? value : redact(value, secrets);
+    out[name] = out[name] === undefined ? shown : `${out[name]}, ${shown}`;
   });
   return out;
 }

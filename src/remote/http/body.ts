@@ -41,11 +41,14 @@ export async function readBody(response: Response, source: BodySource): Promise<
 }
 
 async function boundedText(response: Response, source: BodySource): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
+  const length = response.headers.get('content-length');
+  const declared = length === null ? NaN : Number(length);
   if (declared > source.maxBytes) {
     await response.body?.cancel();
     throw tooLarge(source, response.status);
   }
+  // A declared length within the bound is the length (fetch fails a body that runs past it): read it whole.
+  if (declared >= 0) return response.text();
   if (response.body === null) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -17,6 +17,8 @@ export interface DeclaredApi {
   readonly name: string;
   readonly baseUrl: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** The API as it is at every call when it names no `${NAME}`: read once. */
+  readonly plain: ExpandedApi | null;
 }
 
 /** An API with `${NAME}` read for one call: the values read, so that nothing carries them on. */
@@ -46,11 +48,19 @@ export function declareApi(
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...spec?.headers })) headers[key.toLowerCase()] = value;
   for (const [key, value] of Object.entries({ ...override?.headers })) headers[key.toLowerCase()] = value;
-  return { name, baseUrl: baseUrl.replace(/\/+$/, ''), headers };
+  const declared = { name, baseUrl: baseUrl.replace(/\/+$/, ''), headers, plain: null };
+  const constant = !declared.baseUrl.includes('${') && Object.values(headers).every((value) => !value.includes('${'));
+  if (!constant) return declared;
+  try {
+    return { ...declared, plain: expandApi(declared, {}) };
+  } catch {
+    return declared; // a base URL that is not a URL: each call fails, saying so
+  }
 }
 
 /** The API with `${NAME}` read from `env`; rejects (`HTTP_MISSING_VARIABLE`, `HTTP_BAD_URL`) naming the variable, never its value. */
 export function expandApi(api: DeclaredApi, env: Readonly<Record<string, string | undefined>>): ExpandedApi {
+  if (api.plain !== null) return api.plain;
   const secrets: ReadVariable[] = [];
   const read = (text: string, field: string): string => {
     if (!text.includes('${')) return text;

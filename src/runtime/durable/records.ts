@@ -8,6 +8,7 @@ import type { Attempt } from '../attempt.js';
 import type { ToolFailure } from '../errors.js';
 import type { StepExtras } from '../engine/step-run.js';
 import type { ChainResult, ChainWaiting } from '../result.js';
+import type { StepResponse } from '../remote-api.js';
 import type { PlanOutline } from './plan-outline.js';
 
 export interface StartRecord {
@@ -41,6 +42,8 @@ export interface StepRecord {
   readonly key: string;
   readonly status: 'success' | 'failed' | 'skipped';
   readonly output?: unknown;
+  /** An API step's response status and headers (absent for other steps, and from journals older than it). */
+  readonly response?: StepResponse;
   readonly error?: ToolFailure;
   readonly attempts: number;
   readonly extras: StepExtras | null;

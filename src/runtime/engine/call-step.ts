@@ -9,7 +9,7 @@ import type { CompiledCall } from '../compiled-plan.js';
 import type { Visit } from '../durable/journal.js';
 import { describeError, type ToolFailure } from '../errors.js';
 import { UnresolvedReference } from '../references.js';
-import { backoffDelay, shouldRetry } from '../retry.js';
+import { retryDelay, shouldRetry } from '../retry.js';
 import { isPending, type Settled } from '../settled.js';
 import type { Run, StepContext } from './context.js';
 import { followNextTools } from './next-tools.js';
@@ -55,9 +55,10 @@ export function afterFirst(step: CompiledCall, context: StepContext, first: Sett
 
 function finished(attempt: Attempt, attempts: number, extras: StepExtras | null): StepRun {
   const { outcome } = attempt;
-  return outcome.ok
+  if (!outcome.ok) return { status: 'failed', error: outcome.error, attempts, extras };
+  return outcome.response === undefined
     ? { status: 'success', output: outcome.output, attempts, extras }
-    : { status: 'failed', error: outcome.error, attempts, extras };
+    : { status: 'success', output: outcome.output, attempts, extras, response: outcome.response };
 }
 
 /** Whether a failed first attempt has anything left to try: a retry or a fallback. */
@@ -128,7 +129,7 @@ async function completeStep(
     shouldRetry(last.outcome.error, policy) &&
     !signal.aborted
   ) {
-    const waited = backoffDelay(policy.backoff, attempts, core.random);
+    const waited = retryDelay(policy.backoff, attempts, last.outcome.error, core.random);
     // The count must survive a crash during the wait; after one, the time already waited counts.
     if (visit !== undefined) await visit.journal.flush(visit);
     await core.clock.sleep(Math.max(0, waited - credit), signal);
@@ -168,7 +169,7 @@ async function followFrom(
   const extras = followed.hops.length > 0 ? { ...done.extras, hops: followed.hops } : done.extras;
   return followed.error
     ? { status: 'failed', error: followed.error, attempts, extras }
-    : { status: 'success', output: outcome.output, attempts, extras };
+    : finished(call, attempts, extras);
 }
 
 /** Each fallback once, in order, with the same inputs: the first attempt that succeeds; null when none did. */

@@ -10,6 +10,7 @@ import type { Core } from '../call.js';
 import type { CompiledSequence, CompiledStep } from '../compiled-plan.js';
 import type { EvaluationLimits } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
+import type { StepResponse } from '../remote-api.js';
 import type { RunJournal } from '../durable/journal.js';
 import type { AttemptRecord, ChainFailureReason, ChainWaiting, StepResult } from '../result.js';
 import type { StepListener } from '../tool.js';
@@ -69,7 +70,11 @@ export function recordResult(run: Run, result: StepResult): void {
 export interface StepContext {
   readonly run: Run;
   /** State, step outputs and built-ins, as templates and expressions read them. */
-  readonly scope: TemplateScope & { readonly state: Record<string, unknown>; readonly steps: Map<string, unknown> };
+  readonly scope: TemplateScope & {
+    readonly state: Record<string, unknown>;
+    readonly steps: Map<string, unknown>;
+    readonly responses: Map<string, StepResponse>;
+  };
   readonly signal: AbortSignal;
   /** Where the steps run, when inside a block: `fetch_all.weather` (a branch), `each_message[3]` (a loop item). */
   readonly where: string | null;
@@ -89,11 +94,13 @@ export function topContext(
   trace?: TraceContext,
 ): StepContext {
   const steps = run.keepsOutputs ? new Map() : NO_OUTPUTS;
-  return { run, scope: { state, steps, builtins: run.builtins }, signal, where: null, path: '', trace };
+  const responses = run.keepsOutputs ? new Map() : NO_RESPONSES;
+  return { run, scope: { state, steps, responses, builtins: run.builtins }, signal, where: null, path: '', trace };
 }
 
 /** The step outputs of a run whose plan never reads them: nothing is ever put in, so one serves all. */
 const NO_OUTPUTS = new Map<string, unknown>();
+const NO_RESPONSES = new Map<string, StepResponse>();
 
 /** A context for a branch or a loop item: the same run, its own state and step outputs (items run at once). */
 export function innerContext(
@@ -105,7 +112,8 @@ export function innerContext(
 ): StepContext {
   const path = outer.path + where + '/';
   const steps = outer.run.keepsOutputs ? new Map(outer.scope.steps) : NO_OUTPUTS;
-  const scope = { state, steps, builtins: outer.run.builtins };
+  const responses = outer.run.keepsOutputs ? new Map(outer.scope.responses) : NO_RESPONSES;
+  const scope = { state, steps, responses, builtins: outer.run.builtins };
   const { trace } = outer;
   return replayOnly || outer.replayOnly
     ? { run: outer.run, scope, signal, where, path, replayOnly: true, trace }

@@ -28,6 +28,7 @@ export function intoState(step: CompiledStep, output: unknown, context: StepCont
   const staged = {
     state: newState(scope.state),
     steps: new Map(scope.steps).set(step.plan.id, output),
+    responses: scope.responses,
     builtins: scope.builtins,
   };
   const mapped = mapOutputs(step, output, staged.state);

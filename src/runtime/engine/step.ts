@@ -22,7 +22,7 @@ import { limitsOf, recordResult, toolOf, type StepContext } from './context.js';
 import { runLoop } from './loop.js';
 import { intoState } from './outputs.js';
 import { runParallel } from './parallel.js';
-import type { StepExtras, StepFailed, StepRun } from './step-run.js';
+import type { StepFailed, StepRun } from './step-run.js';
 import { runWait } from './wait.js';
 
 export function executeStep(step: CompiledStep, context: StepContext): Settled<StepRun> {
@@ -146,19 +146,18 @@ function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settl
 }
 
 function succeeded(step: CompiledStep, run: Extract<StepRun, { status: 'success' }>, context: StepContext): StepRun {
-  recordSuccess(step, run.output, run.attempts, run.extras, context);
+  recordSuccess(step, run, context);
   return run;
 }
 
-/** Records a step's success: its output for `steps.<id>` references, its result. */
-function recordSuccess(
-  step: CompiledStep,
-  output: unknown,
-  attempts: number,
-  extras: StepExtras | null,
-  context: StepContext,
-): void {
-  if (context.run.keepsOutputs) context.scope.steps.set(step.plan.id, output);
+/** Records a step's success: its output (and an API step's response) for `steps.<id>` references, its result. */
+function recordSuccess(step: CompiledStep, run: Extract<StepRun, { status: 'success' }>, context: StepContext): void {
+  const { output, attempts, extras } = run;
+  if (context.run.keepsOutputs) {
+    context.scope.steps.set(step.plan.id, output);
+    if (run.response !== undefined) context.scope.responses.set(step.plan.id, run.response);
+    else context.scope.responses.delete(step.plan.id);
+  }
   const result: StepResult = { step: step.plan.id, tool: toolOf(step), status: 'success', attempts, output };
   recordResult(
     context.run,
@@ -224,7 +223,15 @@ async function executeJournaled(step: CompiledStep, context: StepContext, journa
   }
   await journal.finish(
     run.status === 'success'
-      ? { ...base, status: 'success', output: run.output, attempts: run.attempts, extras: run.extras, delta }
+      ? {
+          ...base,
+          status: 'success',
+          output: run.output,
+          ...(run.response === undefined ? {} : { response: run.response }),
+          attempts: run.attempts,
+          extras: run.extras,
+          delta,
+        }
       : run.status === 'failed'
         ? { ...base, status: 'failed', error: run.error, attempts: run.attempts, extras: run.extras, delta }
         : { ...base, status: 'skipped', attempts: 0, extras: null, delta },
@@ -241,9 +248,6 @@ function replay(step: CompiledStep, record: StepRecord, context: StepContext): S
   if (record.status === 'failed')
     return { status: 'failed', error: record.error!, attempts: record.attempts, extras: record.extras };
   Object.assign(context.scope.state, record.delta);
-  return succeeded(
-    step,
-    { status: 'success', output: record.output, attempts: record.attempts, extras: record.extras },
-    context,
-  );
+  const run: StepRun = { status: 'success', output: record.output, attempts: record.attempts, extras: record.extras };
+  return succeeded(step, record.response === undefined ? run : { ...run, response: record.response }, context);
 }
