@@ -718,7 +718,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     const runtimeSources = listFiles(path.join(REPO, 'src'))
       .filter(
         (file) =>
-          /^((runtime|language|serve|remote\/client|remote\/connect|dbos|studio)\/|remote\/declare\/spec\.ts$)/.test(
+          /^((runtime|language|serve|remote\/client|remote\/connect|remote\/http|dbos|studio)\/|remote\/declare\/spec\.ts$)/.test(
             file,
           ) &&
           file.endsWith('.ts') &&
@@ -732,7 +732,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
     expect(
       runtime.files.filter(
         (file) =>
-          !/^(package\.json|README\.md|dist\/((runtime|language|serve|remote\/client|remote\/connect|dbos|studio)\/.+|remote\/declare\/spec)\.(js|d\.ts))$/.test(
+          !/^(package\.json|README\.md|dist\/((runtime|language|serve|remote\/client|remote\/connect|remote\/http|dbos|studio)\/.+|remote\/declare\/spec)\.(js|d\.ts))$/.test(
             file,
           ),
       ),
@@ -743,6 +743,7 @@ describe('the packed packages, installed into a fresh app as the README says', (
       './agents',
       './mcp',
       './mcp-client',
+      './http',
       './dbos',
       './studio',
       './package.json',
