@@ -627,7 +627,7 @@ function unreadable(tool: ToolDefinition, error: unknown): CallOutcome {
 }
 
 function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
-  if (output instanceof ApiOutput) {
+  if (ApiOutput.is(output)) {
     const checked = checkOutput(tool, output.body);
     return checked.ok ? { ok: true, output: checked.output, response: output.response } : checked;
   }

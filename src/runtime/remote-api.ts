@@ -25,12 +25,30 @@ export interface StepResponse {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * Brands an ApiOutput for every copy of the runtime in a process: `toolgen run` executes with the
+ * CLI's copy while the app's generated operations return the app's, and `instanceof` would tell
+ * their two classes apart.
+ */
+const API_OUTPUT = Symbol.for('toolgen.ApiOutput');
+
 /** What an operation's handler returns: the body, which is the call's output, and the response's status and headers. */
 export class ApiOutput {
+  readonly [API_OUTPUT] = true;
+
   constructor(
     readonly body: unknown,
     readonly response: StepResponse,
   ) {}
+
+  /**
+   * Whether `value` is an ApiOutput made by any copy of the runtime.
+   *
+   * @example ApiOutput.is(new ApiOutput({ id: 1 }, { status: 200, headers: {} })) // true
+   */
+  static is(value: unknown): value is ApiOutput {
+    return typeof value === 'object' && value !== null && (value as { [API_OUTPUT]?: unknown })[API_OUTPUT] === true;
+  }
 }
 
 /** One request as the runtime asks for it. */

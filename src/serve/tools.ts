@@ -90,7 +90,8 @@ const RUNTIME_VALIDATES: jsonSchemaValidator = {
 
 /**
  * The tools a server of `registry` serves: the app's own. A tool of another MCP server is that
- * server's to serve (and its name holds a '/'); the composites that call it are served.
+ * server's to serve, and an operation of an HTTP API that API's (both names hold a '/'); the
+ * composites that call them are served.
  *
  * @example output.err(`serving ${servedTools(registry).length} tools`);
  */
@@ -98,7 +99,7 @@ export function servedTools(registry: ToolRegistry): ToolDefinition[] {
   return registry
     .names()
     .map((name) => registry.get(name)!)
-    .filter((definition) => definition.remote === undefined);
+    .filter((definition) => definition.remote === undefined && definition.api === undefined);
 }
 
 /**

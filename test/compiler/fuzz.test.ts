@@ -206,8 +206,8 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(repo, 'test/.tmp/fuzz-'));
   root = path.join(work, 'project');
   cpSync(path.join(repo, 'config/tools'), path.join(root, 'config/tools'), { recursive: true });
-  // The bundled examples call tools of MCP servers: their config and lock come too.
-  for (const file of ['toolgen.config.yaml', 'toolgen.mcp-lock.json'])
+  // The bundled examples call tools of MCP servers and operations of an HTTP API: their config and locks come too.
+  for (const file of ['toolgen.config.yaml', 'toolgen.mcp-lock.json', 'toolgen.api-lock.json'])
     cpSync(path.join(repo, file), path.join(root, file));
   const options = await optionsOf(root);
   const compiler = new Compiler(options);

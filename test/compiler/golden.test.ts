@@ -34,6 +34,7 @@ describe('the bundled examples', () => {
       'process_results',
       'remember_note',
       'request_agent_handoff',
+      'reserve_stock',
       'resilient_lookup',
       'resilient_workflow',
       'route_payment',

@@ -132,8 +132,8 @@ beforeAll(async () => {
   for (let seed = 1; seed <= SEEDS; seed += 1) {
     const project = path.join(dir, `seed-${seed}`);
     cpSync(path.join(repo, 'config/tools'), path.join(project, 'config/tools'), { recursive: true });
-    // The bundled examples call tools of MCP servers: their config and lock come too.
-    for (const file of ['toolgen.config.yaml', 'toolgen.mcp-lock.json'])
+    // The bundled examples call tools of MCP servers and operations of an HTTP API: their config and locks come too.
+    for (const file of ['toolgen.config.yaml', 'toolgen.mcp-lock.json', 'toolgen.api-lock.json'])
       cpSync(path.join(repo, file), path.join(project, file));
     cpSync(path.join(repo, 'generated'), path.join(project, 'generated'), { recursive: true });
     const next = seededRandom(seed * 7919);

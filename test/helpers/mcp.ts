@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findConfig } from '../../src/compiler/session/config-file.js';
-import { Compiler, defaultOptions } from '../../src/compiler/compile.js';
+import { findConfig, optionsOf as optionsFromConfig } from '../../src/compiler/session/config-file.js';
+import { Compiler } from '../../src/compiler/compile.js';
 import type { Diagnostic } from '../../src/compiler/diagnostics/diagnostic.js';
 import { createProject, type TestProject } from './project.js';
 
@@ -107,14 +107,7 @@ export function remoteProject(
 export async function optionsOf(root: string) {
   const found = await findConfig(root);
   if (found.diagnostics.length > 0) throw new Error(`the config has problems: ${found.diagnostics[0]!.message}`);
-  const { configDir, outDir, mcpServers, adapters } = found.config;
-  return defaultOptions(root, {
-    ...(configDir ? { configDir } : {}),
-    ...(outDir ? { outDir } : {}),
-    ...(found.file ? { configFile: path.join(root, found.file) } : {}),
-    ...(mcpServers ? { mcpServers } : {}),
-    ...(adapters ? { adapters } : {}),
-  });
+  return optionsFromConfig(found, { root });
 }
 
 /** A made-up tool as `tools/list` gives it. */

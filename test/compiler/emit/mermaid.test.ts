@@ -87,6 +87,7 @@ describe('workflow pictures', () => {
       'gmail_to_drive_pipeline.md',
       'inbox_triage.md',
       'remember_note.md',
+      'reserve_stock.md',
       'resilient_lookup.md',
       'resilient_workflow.md',
       'route_payment.md',
