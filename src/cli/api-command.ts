@@ -18,6 +18,7 @@ import { hasDrift, pinDrift, type PinDrift } from '../remote/lock/drift.js';
 import { readLockFile, writeLockFile } from '../remote/lock/file.js';
 import { LOCKFILE_VERSION, toolHash } from '../remote/lock/format.js';
 import { byCodeUnits } from '../language/order.js';
+import { brokenUses, driftLines, tamperedLines } from './drift-lines.js';
 import { EXIT, UsageError } from './exit.js';
 import { toJson } from './formats.js';
 import { inBatches, plural } from './mcp-command.js';
@@ -147,7 +148,7 @@ export async function apiDiffCommand(
   const liveLock: ApiLock = { lockfileVersion: LOCKFILE_VERSION, apis: { ...pinned, ...live } };
   const impact = drifted ? await impactOf(options.root, output, { api: apiLockText(liveLock) }) : null;
   const uses = impact?.uses ?? new Map<string, readonly string[]>();
-  const usedChanges = reports.flatMap((report) => brokenUses(report, uses));
+  const usedChanges = reports.flatMap((report) => brokenUses(report, uses, BREAKING));
   const failing =
     usedChanges.length > 0 ||
     (impact?.breaks.length ?? 0) > 0 ||
@@ -210,56 +211,17 @@ function changeLine(name: string, old: Readonly<Record<string, LockedApi>>, lock
   return `${printable(name)}: ${count}${changes.length > 0 ? ` (${changes.join(', ')})` : ', unchanged'}`;
 }
 
+/** The lines for one API: its state, then each operation added, changed or removed, with who uses it. */
 function reportLines(report: ApiReport, live: Record<string, LockedApi>, uses: Impact['uses']): string[] {
   const name = printable(report.name);
   const document = live[report.name]?.document;
   const what = document ? ` (${printable(`${document.title} ${document.version}`.trim())})` : '';
-  const tampered = report.tampered.map(
-    (operation) =>
-      `  ! ${printable(`${report.name}/${operation}`)}: its pin does not match its hash (the build reports TG1009)`,
-  );
-  if (report.status === 'unreadable') return [`${name}: its document could not be read (above)`, ...tampered];
+  if (report.status === 'unreadable')
+    return [`${name}: its document could not be read (above)`, ...tamperedLines(report)];
   if (report.status === 'not pinned')
     return [`${name}${what}: not pinned yet; npx toolgen api pull ${name} pins its operations`];
-  const drift = report.drift!;
   const count = Object.keys(live[report.name]!.operations).length;
-  if (report.status === 'unchanged') return [`${name}${what}: no drift (${plural(count, 'operation')})`];
-  if (report.status === 'tampered' && !hasDrift(drift))
-    return [
-      `${name}${what}: the lock's pins were edited by hand (${plural(count, 'operation')} in the document, as pinned)`,
-      ...tampered,
-    ];
-  const usedBy = (operation: string) => {
-    const users = uses.get(`${report.name}/${operation}`) ?? [];
-    return users.length === 0 ? '' : `; used by ${users.join(', ')}`;
-  };
-  const counts = [
-    drift.added.length > 0 ? `${drift.added.length} added` : null,
-    drift.changed.length > 0 ? `${drift.changed.length} changed` : null,
-    drift.removed.length > 0 ? `${drift.removed.length} removed` : null,
-  ].filter((part) => part !== null);
-  return [
-    `${name}${what}: ${counts.join(', ')}${report.status === 'tampered' ? "; the lock's pins were edited by hand" : ''}`,
-    ...tampered,
-    ...drift.added.map((operation) => `  + ${printable(`${report.name}/${operation}`)}`),
-    ...drift.changed.map(
-      (change) =>
-        `  ~ ${printable(`${report.name}/${change.tool}`)}: ${change.fields.join(', ')} changed${usedBy(change.tool)}`,
-    ),
-    ...drift.removed.map((operation) => `  - ${printable(`${report.name}/${operation}`)}: removed${usedBy(operation)}`),
-  ];
-}
-
-/** The operations a composite uses whose request or response changed, or that vanished. */
-function brokenUses(report: ApiReport, uses: Impact['uses']): string[] {
-  if (report.drift === null) return [];
-  const used = (operation: string) => (uses.get(`${report.name}/${operation}`) ?? []).length > 0;
-  const changed = report.drift.changed.filter(
-    (change) => used(change.tool) && change.fields.some((field) => BREAKING.has(field)),
-  );
-  return [...changed.map((change) => change.tool), ...report.drift.removed.filter(used)].map(
-    (operation) => `${report.name}/${operation}`,
-  );
+  return driftLines(report, `${name}${what}`, count, { pin: 'operation', asPinned: 'in the document' }, uses);
 }
 
 function summaryLine(reports: readonly ApiReport[], usedChanges: number, impact: Impact | null, lock: string): string {

@@ -15,10 +15,11 @@ import { diagnostic, type Diagnostic } from '../compiler/diagnostics/diagnostic.
 import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import type { ChainPlan, PlanStep } from '../language/plan.js';
 import { byCodeUnits } from '../language/order.js';
-import { hasDrift, serverDrift, type ChangedTool, type ServerDrift } from '../remote/lock/drift.js';
+import { hasDrift, serverDrift, type ServerDrift, type ToolField } from '../remote/lock/drift.js';
 import { lockText, LOCKFILE_VERSION, toolHash, type LockedServer } from '../remote/lock/lock.js';
 import { readLockFile } from '../remote/lock/file.js';
 import { settingsFor } from './commands.js';
+import { brokenUses, driftLines, tamperedLines } from './drift-lines.js';
 import { EXIT } from './exit.js';
 import { toJson } from './formats.js';
 import { chooseServers, declaredServers, inBatches, plural, type McpPullOptions } from './mcp-command.js';
@@ -49,7 +50,7 @@ export interface Impact {
 }
 
 /** The schemas: a change to them is what a caller's checks depend on. */
-const BREAKING = new Set(['inputSchema', 'outputSchema']);
+const BREAKING = new Set<ToolField>(['inputSchema', 'outputSchema']);
 
 export async function mcpDiffCommand(
   names: readonly string[],
@@ -97,7 +98,7 @@ export async function mcpDiffCommand(
   const liveLock = lockText({ lockfileVersion: LOCKFILE_VERSION, servers: { ...pinned, ...live } });
   const impact = drifted ? await impactOf(options.root, output, { mcp: liveLock }) : null;
   const uses = impact?.uses ?? new Map<string, readonly string[]>();
-  const usedChanges = reports.flatMap((report) => brokenUses(report, uses));
+  const usedChanges = reports.flatMap((report) => brokenUses(report, uses, BREAKING));
   const failing =
     usedChanges.length > 0 ||
     (impact?.breaks.length ?? 0) > 0 ||
@@ -122,51 +123,11 @@ function reportLines(report: ServerReport, live: Record<string, LockedServer>, u
   const name = printable(report.name);
   const info = live[report.name]?.serverInfo;
   const who = info ? ` (${printable(`${info.name} ${info.version}`.trim())})` : '';
-  const tampered = report.tampered.map(
-    (tool) => `  ! ${printable(`${report.name}/${tool}`)}: its pin does not match its hash (the build reports TG1009)`,
-  );
-  if (report.status === 'unreachable') return [`${name}: could not be reached (above)`, ...tampered];
+  if (report.status === 'unreachable') return [`${name}: could not be reached (above)`, ...tamperedLines(report)];
   if (report.status === 'not pinned')
     return [`${name}${who}: not pinned yet; npx toolgen mcp pull ${name} pins its tools`];
-  const drift = report.drift!;
   const count = Object.keys(live[report.name]!.tools).length;
-  if (report.status === 'unchanged') return [`${name}${who}: no drift (${plural(count, 'tool')})`];
-  if (report.status === 'tampered' && !hasDrift(drift))
-    return [
-      `${name}${who}: the lock's pins were edited by hand (${plural(count, 'tool')} listed, as pinned)`,
-      ...tampered,
-    ];
-  const usedBy = (tool: string) => {
-    const users = uses.get(`${report.name}/${tool}`) ?? [];
-    return users.length === 0 ? '' : `; used by ${users.join(', ')}`;
-  };
-  const counts = [
-    drift.added.length > 0 ? `${drift.added.length} added` : null,
-    drift.changed.length > 0 ? `${drift.changed.length} changed` : null,
-    drift.removed.length > 0 ? `${drift.removed.length} removed` : null,
-  ].filter((part) => part !== null);
-  return [
-    `${name}${who}: ${counts.join(', ')}${report.status === 'tampered' ? "; the lock's pins were edited by hand" : ''}`,
-    ...tampered,
-    ...drift.added.map((tool) => `  + ${printable(`${report.name}/${tool}`)}`),
-    ...drift.changed.map(
-      (change) =>
-        `  ~ ${printable(`${report.name}/${change.tool}`)}: ${change.fields.join(', ')} changed${usedBy(change.tool)}`,
-    ),
-    ...drift.removed.map((tool) => `  - ${printable(`${report.name}/${tool}`)}: removed${usedBy(tool)}`),
-  ];
-}
-
-/** The remote tools a composite uses whose schemas changed or that vanished: what fails the diff. */
-function brokenUses(report: ServerReport, uses: Impact['uses']): string[] {
-  if (report.drift === null) return [];
-  const used = (tool: string) => (uses.get(`${report.name}/${tool}`) ?? []).length > 0;
-  const changed = report.drift.changed.filter(
-    (change: ChangedTool) => used(change.tool) && change.fields.some((field) => BREAKING.has(field)),
-  );
-  return [...changed.map((change) => change.tool), ...report.drift.removed.filter(used)].map(
-    (tool) => `${report.name}/${tool}`,
-  );
+  return driftLines(report, `${name}${who}`, count, { pin: 'tool', asPinned: 'listed' }, uses);
 }
 
 function summaryLine(
