@@ -174,7 +174,14 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export function bundledProject(root) {
   const dir = path.join(root, 'bundled');
   mkdirSync(dir, { recursive: true });
-  for (const entry of ['config', 'toolgen.config.yaml', 'toolgen.mcp-lock.json', 'tsconfig.json', 'package.json'])
+  for (const entry of [
+    'config',
+    'toolgen.config.yaml',
+    'toolgen.mcp-lock.json',
+    'toolgen.api-lock.json',
+    'tsconfig.json',
+    'package.json',
+  ])
     cpSync(path.join(REPO, entry), path.join(dir, entry), { recursive: true });
   // Each package linked, not the folder: the build cache (node_modules/.cache) must be the copy's own.
   mkdirSync(path.join(dir, 'node_modules'));
