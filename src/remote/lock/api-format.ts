@@ -12,7 +12,7 @@
  * `{ "$ref": "#/$defs/<Name>" }`, the schema in the operation's `$defs` (see `docs/http-apis.md`).
  */
 import { isPlainObject } from '../../language/json.js';
-import { LOCKFILE_VERSION, type LockProblem } from './format.js';
+import { lockSection, LOCKFILE_VERSION, type LockProblem } from './format.js';
 
 export const API_LOCK_FILE = 'toolgen.api-lock.json';
 
@@ -79,19 +79,8 @@ export const OPERATION_NESTED_FIELDS = ['parameters', 'requestBody', 'responses'
  * @example lockApis({ lockfileVersion: 1, apis: {} }) // { apis: {} }
  */
 export function lockApis(value: unknown): { apis: Record<string, unknown> } | LockProblem {
-  if (!isPlainObject(value)) return { problem: 'it is not a JSON object', at: [] };
-  const version = value['lockfileVersion'];
-  if (typeof version === 'number' && version > LOCKFILE_VERSION)
-    return {
-      problem: `its lockfileVersion is ${version}, written by a newer toolgen (this one reads ${LOCKFILE_VERSION})`,
-      at: ['lockfileVersion'],
-      newer: true,
-    };
-  if (version !== LOCKFILE_VERSION)
-    return { problem: `it has no lockfileVersion ${LOCKFILE_VERSION}`, at: ['lockfileVersion'] };
-  const apis = value['apis'];
-  if (!isPlainObject(apis)) return { problem: "its 'apis' is not an object", at: ['apis'] };
-  return { apis };
+  const read = lockSection(value, 'apis');
+  return 'problem' in read ? read : { apis: read.section };
 }
 
 /** What is wrong with an API's entry (not what a pull writes), or null. */

@@ -57,6 +57,17 @@ export function notJson(message: string): string {
  * @example lockServers({ lockfileVersion: 2, servers: {} }) // { problem: 'its lockfileVersion is 2, …', at: ['lockfileVersion'], newer: true }
  */
 export function lockServers(value: unknown): { servers: Record<string, unknown> } | LockProblem {
+  const read = lockSection(value, 'servers');
+  return 'problem' in read ? read : { servers: read.section };
+}
+
+/**
+ * One section of a lock as JSON.parse read it (`servers` of the MCP lock, `apis` of the API lock),
+ * once the lock is an object of this toolgen's `lockfileVersion`; or why the lock cannot be read.
+ *
+ * @example lockSection({ lockfileVersion: 1, apis: {} }, 'apis') // { section: {} }
+ */
+export function lockSection(value: unknown, key: string): { section: Record<string, unknown> } | LockProblem {
   if (!isPlainObject(value)) return { problem: 'it is not a JSON object', at: [] };
   const version = value['lockfileVersion'];
   if (typeof version === 'number' && version > LOCKFILE_VERSION)
@@ -67,9 +78,9 @@ export function lockServers(value: unknown): { servers: Record<string, unknown> 
     };
   if (version !== LOCKFILE_VERSION)
     return { problem: `it has no lockfileVersion ${LOCKFILE_VERSION}`, at: ['lockfileVersion'] };
-  const servers = value['servers'];
-  if (!isPlainObject(servers)) return { problem: "its 'servers' is not an object", at: ['servers'] };
-  return { servers };
+  const section = value[key];
+  if (!isPlainObject(section)) return { problem: `its '${key}' is not an object`, at: [key] };
+  return { section };
 }
 
 /** What is wrong with a server's entry (not what a pull writes), or null. */
