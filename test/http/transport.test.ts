@@ -177,6 +177,16 @@ describe('connections and configuration', () => {
         message: "cannot call API 'pets': its header 'x-api-key' names ${KEY}, which is not set",
       },
     });
+    // Set but empty: the message names the variable, so the fix is plain.
+    env['KEY'] = 'k';
+    env['PETS_URL'] = '';
+    expect(await executor.call('pets/echo', {})).toMatchObject({
+      ok: false,
+      error: {
+        code: 'HTTP_BAD_URL',
+        message: "cannot call API 'pets': its baseUrl ${PETS_URL} reads as '' from the environment, which is not a URL",
+      },
+    });
   });
 
   it("the app's overrides replace the base URL and add or replace headers, without a rebuild", async () => {

@@ -83,7 +83,12 @@ export function expandApi(api: DeclaredApi, env: Readonly<Record<string, string 
   } catch {
     throw new RemoteCallError(
       'HTTP_BAD_URL',
-      redact(`cannot call API '${api.name}': its baseUrl '${base}' is not a URL`, secrets),
+      redact(
+        api.baseUrl === base
+          ? `cannot call API '${api.name}': its baseUrl '${base}' is not a URL`
+          : `cannot call API '${api.name}': its baseUrl ${api.baseUrl} reads as '${base}' from the environment, which is not a URL`,
+        secrets,
+      ),
       { retryable: false },
     );
   }
