@@ -46,6 +46,8 @@ const ROW = 64;
 const BOX = { x: 16, width: 300, height: 44 };
 const INDENT = 22;
 const LANE = 22;
+/** The height of a label's line of text (`.graph text.label` is 12px). */
+const LABEL_LINE = 12;
 /** Each state's class, and the colour of a step's box in it. */
 const STATES: Readonly<Record<StepState, { readonly name: string; readonly fill: string }>> = {
   success: { name: 'success', fill: '#d8f3dc' },
@@ -147,7 +149,9 @@ export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
     }
     const x = right + 30 + lane * LANE;
     const siblings = leaving.get(edge.from)!;
-    const startY = Math.round(top(edge.from) + ((siblings.indexOf(edge) + 1) * BOX.height) / (siblings.length + 1));
+    // A line of text (12px) apart at least: past three, the lowest leave below the box.
+    const spacing = Math.max(LABEL_LINE, BOX.height / (siblings.length + 1));
+    const startY = Math.round(top(edge.from) + (siblings.indexOf(edge) + 1) * spacing);
     // The end is a narrower pill than a step: the arrow stops at its edge.
     const stop = edge.to === end ? centre(0) + 32 : right + 2;
     const endY = edge.to === end ? top(end) + 13 : middle(edge.to);

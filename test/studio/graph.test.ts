@@ -67,4 +67,35 @@ describe('planSvg', () => {
     expect(document.querySelectorAll('rect.frame')).toHaveLength(1);
     expect(planSvg(plan, { states, branches: new Map([['route', 'both']]), href: (id) => id }).text).toBe(svg);
   });
+
+  it('stands the labels of the lines leaving one choice one above the other, a line of text apart', () => {
+    const choose: ChainPlan = {
+      name: 'q',
+      entry: 'route',
+      maxStepExecutions: 100,
+      steps: [
+        {
+          kind: 'choice',
+          id: 'route',
+          choices: [
+            { when: 'state.small', next: 'small' },
+            { when: 'state.big', next: 'big' },
+          ],
+          onSuccess: { mapOutputs: [], next: 'other' },
+          onFailure: { action: 'stop' },
+        },
+        call('first', null),
+        call('small', null),
+        call('big', null),
+        call('other', null),
+      ],
+    };
+    const svg = planSvg(choose, { states: new Map(), href: (id) => id }).text;
+    const labels = [...new JSDOM(svg).window.document.querySelectorAll('text.label')];
+    const ys = ['state.small', 'state.big', 'default'].map((text) =>
+      Number(labels.find((label) => label.textContent === text)!.getAttribute('y')),
+    );
+    expect(ys[1]! - ys[0]!).toBeGreaterThanOrEqual(12);
+    expect(ys[2]! - ys[1]!).toBeGreaterThanOrEqual(12);
+  });
 });
