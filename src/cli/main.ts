@@ -15,6 +15,7 @@ import { graph } from './definitions/graph.js';
 import { init } from './definitions/init.js';
 import { lsp } from './definitions/lsp.js';
 import { api } from './definitions/api.js';
+import { arazzo } from './definitions/arazzo.js';
 import { mcp } from './definitions/mcp.js';
 import { migrate } from './definitions/migrate.js';
 import { resume } from './definitions/resume.js';
@@ -43,6 +44,7 @@ export const COMMANDS = [
   lsp,
   mcp,
   api,
+  arazzo,
 ];
 
 /**

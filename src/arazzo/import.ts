@@ -1,0 +1,130 @@
+/**
+ * `toolgen arazzo import FILE [--out DIR]`: every workflow of an Arazzo document as a composite
+ * (`DIR/<workflowId>.yaml`), and each OpenAPI source as an entry of `apis` in toolgen.config.yaml
+ * (its `baseUrl` read from `${<SOURCE>_URL}`). It never overwrites a tool file, and never changes an
+ * API the config already declares otherwise: then it writes nothing. The report has the shape of
+ * `toolgen migrate`'s, one file and a tool per workflow.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { isPlainObject } from '../language/json.js';
+import { CONFIG_FILES } from '../compiler/session/config-file.js';
+import { renderTool } from '../migrate/document.js';
+import type { Note } from '../migrate/conversion.js';
+import type { MigrationReport } from '../migrate/report.js';
+import { ArazzoUsageError, readArazzo } from './document.js';
+import { readSources, type Source } from './sources.js';
+import { convertWorkflow } from './workflow.js';
+
+export interface ImportOptions {
+  readonly cwd: string;
+  /** The project root: where toolgen.config.yaml is, or is written. */
+  readonly root: string;
+  /** The config file, when the project has one. */
+  readonly configFile: string | null;
+  /** Where the composites go. */
+  readonly outDir: string;
+}
+
+export interface ArazzoImport {
+  readonly report: MigrationReport;
+  /** The APIs added to toolgen.config.yaml, by name: `toolgen api pull` pins them next. */
+  readonly added: readonly string[];
+}
+
+/**
+ * Converts `file` and writes the composites and the config.
+ *
+ * @example await importArazzo('pets.arazzo.yaml', { cwd, root: cwd, configFile: null, outDir: 'config/tools' })
+ */
+export async function importArazzo(file: string, options: ImportOptions): Promise<ArazzoImport> {
+  const absolute = path.resolve(options.cwd, file);
+  const shown = (target: string) => path.relative(options.cwd, target).split(path.sep).join('/') || '.';
+  const document = await readArazzo(absolute, shown(absolute));
+  const sources = await readSources(document);
+  const fileNotes: Note[] = [];
+  const version = String(document.value['arazzo']);
+  if (!/^1\.0\.\d+$/.test(version))
+    fileNotes.push({ kind: 'warning', where: document.where(['arazzo']), text: `Arazzo ${version}: read as 1.0 (the version toolgen reads)` });
+  (Array.isArray(document.value['sourceDescriptions']) ? document.value['sourceDescriptions'] : []).forEach((entry, index) => {
+    if (isPlainObject(entry) && (entry['type'] ?? 'openapi') !== 'openapi')
+      fileNotes.push({ kind: 'warning', where: document.where(['sourceDescriptions', index, 'type']), text: `${String(entry['name'])}: a source of type ${String(entry['type'])} is not read; steps over it are not converted` });
+  });
+  for (const source of sources)
+    if (source.api === null)
+      fileNotes.push({ kind: 'warning', where: document.where(['sourceDescriptions']), text: `${source.name}: ${source.url} could not be read: ${source.problem ?? ''}` });
+  const workflows = (document.value['workflows'] as unknown[]).map((_, index) => convertWorkflow(document, sources, index));
+  const planned = workflows.map((workflow) => {
+    const target = path.join(options.outDir, `${fileName(workflow.name)}.yaml`);
+    const yaml = renderTool(workflow.tool, workflow.conversion.comments, `Imported from ${document.shown} (workflow ${workflow.name}) by toolgen arazzo import`);
+    return { workflow, target, yaml };
+  });
+  const refused = planned.filter((entry) => existsSync(entry.target)).map((entry) => shown(entry.target));
+  const config = await nextConfig(sources, options);
+  const report: MigrationReport = {
+    files: [
+      {
+        source: document.shown,
+        notes: [...fileNotes, ...config.notes],
+        tools: planned.map(({ workflow, target }) => ({ name: workflow.name, yaml: shown(target), handler: null, written: refused.length === 0, notes: workflow.conversion.notes })),
+      },
+    ],
+    refused,
+  };
+  if (refused.length > 0) return { report, added: [] };
+  await mkdir(options.outDir, { recursive: true });
+  for (const entry of planned) await writeFile(entry.target, entry.yaml, { flag: 'wx' });
+  if (config.text !== null) await writeFile(config.file, config.text);
+  return { report, added: config.added };
+}
+
+/** A workflow's file name: its id, with what a file name should not hold as `_`. */
+function fileName(workflowId: string): string {
+  return workflowId.replace(/[^A-Za-z0-9_.-]/g, '_');
+}
+
+/** `pet-coupons` → `PET_COUPONS_URL`: the variable a source's base URL is read from. */
+export function baseUrlVariable(source: string): string {
+  return `${source.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase()}_URL`;
+}
+
+/**
+ * toolgen.config.yaml with an `apis` entry for each source it lacks (comments and order kept); an
+ * entry of the same name over another document is an error, since steps would call the wrong API.
+ */
+async function nextConfig(
+  sources: readonly Source[],
+  options: ImportOptions,
+): Promise<{ file: string; text: string | null; added: string[]; notes: Note[] }> {
+  const file = options.configFile ?? path.join(options.root, CONFIG_FILES[0]);
+  const text = options.configFile ? await readFile(options.configFile, 'utf8') : '';
+  const document = parseDocument(text);
+  const existing = isPlainObject(document.toJS()) ? ((document.toJS() as Record<string, unknown>)['apis'] ?? {}) : {};
+  const added: string[] = [];
+  const notes: Note[] = [];
+  const shownConfig = path.relative(options.cwd, file).split(path.sep).join('/');
+  for (const source of sources) {
+    const openapi = /^https?:\/\//i.test(source.location) ? source.location : path.relative(options.root, source.location).split(path.sep).join('/');
+    const declared = isPlainObject(existing) ? existing[source.name] : undefined;
+    if (isPlainObject(declared)) {
+      const same = declared['openapi'] === openapi || path.resolve(options.root, String(declared['openapi'])) === source.location;
+      if (!same)
+        throw new ArazzoUsageError(
+          `${shownConfig} already declares an API '${source.name}' over ${String(declared['openapi'])}, not ${openapi}: rename one of them (the source in the Arazzo document, or the entry under apis), then import again`,
+        );
+      continue;
+    }
+    const entry = { openapi, baseUrl: `\${${baseUrlVariable(source.name)}}` };
+    if (!isPlainObject(document.toJS()?.['apis'])) document.set('apis', document.createNode({ [source.name]: entry }));
+    else document.setIn(['apis', source.name], document.createNode(entry));
+    added.push(source.name);
+    notes.push({
+      kind: 'rewritten',
+      where: shownConfig,
+      text: `apis.${source.name}: ${openapi}, its base URL read from \${${baseUrlVariable(source.name)}} when a step calls it`,
+    });
+  }
+  return { file, text: added.length > 0 ? document.toString() : null, added, notes };
+}
