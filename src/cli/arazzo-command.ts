@@ -3,9 +3,18 @@
  * prints `toolgen migrate`'s report; exit 0 when everything converted, 1 when something needs a
  * person (what could be written was), 2 on bad usage or when it would overwrite (then nothing is written).
  */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parse, stringify } from 'yaml';
 import { ArazzoUsageError } from '../arazzo/document.js';
+import { exportArazzo } from '../arazzo/export.js';
 import { importArazzo } from '../arazzo/import.js';
+import { findToolFiles } from '../compiler/load/find.js';
+import { isPlainObject } from '../language/json.js';
+import { closestName, withSuggestion } from '../language/suggest.js';
+import { API_LOCK_FILE } from '../remote/lock/api-format.js';
+import { parseApiLock } from '../remote/lock/api-lock.js';
+import { readLockFile } from '../remote/lock/file.js';
 import { findConfig, optionsOf } from '../compiler/session/config-file.js';
 import { countNotes, countWritten, needsPerson, renderReport } from '../migrate/report.js';
 import { EXIT, UsageError } from './exit.js';
@@ -52,4 +61,64 @@ export async function arazzoImportCommand(
   );
   if (added.length > 0) output.out(`next: npx toolgen api pull ${added.join(' ')}, then npx toolgen`);
   return person ? EXIT.problems : EXIT.ok;
+}
+
+/**
+ * `toolgen arazzo export TOOL… [--out FILE]`: the composites (and those they run) as one Arazzo
+ * document, on stdout or in FILE. A composite Arazzo cannot say is reported at its step, and then
+ * nothing is written: exit 1.
+ */
+export async function arazzoExportCommand(
+  names: readonly string[],
+  options: { readonly cwd: string; readonly out?: string },
+  output: Output,
+): Promise<number> {
+  const found = await findConfig(options.cwd);
+  if (found.diagnostics.length > 0) {
+    printDiagnostics(output, found.diagnostics, found.sources);
+    throw new UsageError(`${found.file} has problems (above); fix it, then export again`);
+  }
+  const settings = optionsOf(found, { root: options.cwd });
+  const tools = new Map<string, { value: Record<string, unknown>; file: string }>();
+  for (const file of await findToolFiles(settings.configDir, settings)) {
+    let value: unknown;
+    try {
+      value = parse(await readFile(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (isPlainObject(value) && typeof value['name'] === 'string')
+      tools.set(value['name'], { value, file: path.relative(options.cwd, file).split(path.sep).join('/') });
+  }
+  for (const name of names) {
+    const tool = tools.get(name);
+    if (!tool) throw new UsageError(withSuggestion(`no tool is named '${name}'`, closestName(name, [...tools.keys()])));
+    const implementation = tool.value['implementation'];
+    if (!isPlainObject(implementation) || implementation['type'] !== 'composite')
+      throw new UsageError(`'${name}' is not a composite: only a composite's steps make a workflow`);
+  }
+  const lock = await readLockFile(path.join(found.root, API_LOCK_FILE), parseApiLock);
+  if (lock.kind === 'unreadable') throw new UsageError(`cannot read ${API_LOCK_FILE}: ${lock.problem}`);
+  const pinned = lock.kind === 'lock' ? lock.lock.apis : {};
+  const outFile = options.out ? path.resolve(options.cwd, options.out) : null;
+  const { document, problems } = exportArazzo({
+    tools,
+    names,
+    operations: (api, operation) => pinned[api]?.operations[operation],
+    documents: new Map((found.config.apis ?? []).map((api) => [api.name, api.spec.openapi])),
+    root: found.root,
+    outDir: outFile ? path.dirname(outFile) : options.cwd,
+  });
+  if (problems.length > 0) {
+    for (const problem of problems) output.err(`${problem.where}: ${problem.text}`);
+    output.err(`toolgen arazzo export: ${problems.length} problem${problems.length === 1 ? '' : 's'} (above): nothing was written`);
+    return EXIT.problems;
+  }
+  const text = stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
+  if (outFile) {
+    await mkdir(path.dirname(outFile), { recursive: true });
+    await writeFile(outFile, text);
+    output.out(`toolgen arazzo export: ${(document['workflows'] as unknown[]).length} workflows written to ${path.relative(options.cwd, outFile).split(path.sep).join('/')}`);
+  } else (output.data ?? output.out)(text.trimEnd());
+  return EXIT.ok;
 }
