@@ -33,14 +33,22 @@ interface Node {
 
 class Unexportable extends Error {}
 
-const COMPARISONS: Readonly<Record<string, string>> = { '=': '==', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const COMPARISONS: Readonly<Record<string, string>> = {
+  '=': '==',
+  '!=': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
 
 /**
- * A condition as criteria: one per term of a top-level `and` (import joins them so).
+ * A condition as criteria: with `split` (an action's, which import joins with `and`), one per term of
+ * a top-level `and`; else one (a `success_when` entry is one criterion).
  *
- * @example exportCondition('responses.find.status = 200', scope) // [{ condition: '$statusCode == 200' }]
+ * @example exportCondition('responses.find.status = 200', scope, false) // [{ condition: '$statusCode == 200' }]
  */
-export function exportCondition(text: string, scope: ExportScope): ExportedCriterion[] {
+export function exportCondition(text: string, scope: ExportScope, split: boolean): ExportedCriterion[] {
   let ast: Node;
   try {
     ast = jsonata(text).ast() as Node;
@@ -48,13 +56,13 @@ export function exportCondition(text: string, scope: ExportScope): ExportedCrite
     return [{ problem: `it is not JSONata: ${(error as Error).message}` }];
   }
   const terms: Node[] = [];
-  const split = (node: Node): void => {
-    if (node.type === 'binary' && node.value === 'and') {
-      split(node.lhs!);
-      split(node.rhs!);
+  const splitAnd = (node: Node): void => {
+    if (split && node.type === 'binary' && node.value === 'and') {
+      splitAnd(node.lhs!);
+      splitAnd(node.rhs!);
     } else terms.push(node);
   };
-  split(ast);
+  splitAnd(ast);
   return terms.map((term) => {
     try {
       return criterionOf(term, scope);
@@ -67,7 +75,8 @@ export function exportCondition(text: string, scope: ExportScope): ExportedCrite
 function criterionOf(node: Node, scope: ExportScope): ExportedCriterion {
   const regex = regexOf(node);
   if (regex) return { context: valueOf(regex.context, scope, null), condition: regex.pattern, type: 'regex' };
-  if (counts(node)) return { context: '$response.body', condition: `$[?${printNode(node, scope, 'jsonpath')}]`, type: 'jsonpath' };
+  if (counts(node))
+    return { context: '$response.body', condition: `$[?${printNode(node, scope, 'jsonpath')}]`, type: 'jsonpath' };
   return { condition: printNode(node, scope, null) };
 }
 
@@ -80,8 +89,11 @@ function regexOf(node: Node): { context: Node; pattern: string } | null {
 }
 
 function counts(node: Node): boolean {
-  if (node.type === 'function' && (node.procedure?.value === 'count' || node.procedure?.value === 'length')) return true;
-  return [node.lhs, node.rhs, node.expr, ...(node.arguments ?? []), ...(node.expressions ?? [])].some((child) => child !== undefined && counts(child));
+  if (node.type === 'function' && (node.procedure?.value === 'count' || node.procedure?.value === 'length'))
+    return true;
+  return [node.lhs, node.rhs, node.expr, ...(node.arguments ?? []), ...(node.expressions ?? [])].some(
+    (child) => child !== undefined && counts(child),
+  );
 }
 
 /** `mode` jsonpath: the step's body is `@`, and functions keep JSONPath's names. */
@@ -91,7 +103,11 @@ function printNode(node: Node, scope: ExportScope, mode: 'jsonpath' | null): str
       if (node.value === 'and' || node.value === 'or') {
         const side = (child: Node) => {
           const printed = printNode(child, scope, mode);
-          return child.type === 'binary' && (child.value === 'and' || child.value === 'or') && child.value !== node.value ? `(${printed})` : printed;
+          return child.type === 'binary' &&
+            (child.value === 'and' || child.value === 'or') &&
+            child.value !== node.value
+            ? `(${printed})`
+            : printed;
         };
         return `${side(node.lhs!)} ${node.value === 'and' ? '&&' : '||'} ${side(node.rhs!)}`;
       }
@@ -101,7 +117,8 @@ function printNode(node: Node, scope: ExportScope, mode: 'jsonpath' | null): str
     }
     case 'block': {
       const [only] = node.expressions ?? [];
-      if (node.expressions?.length !== 1 || !only) throw new Unexportable('a block of several expressions has no equivalent');
+      if (node.expressions?.length !== 1 || !only)
+        throw new Unexportable('a block of several expressions has no equivalent');
       const nullCheck = nullComparison(only, scope, mode);
       return nullCheck ?? `(${printNode(only, scope, mode)})`;
     }
@@ -109,7 +126,8 @@ function printNode(node: Node, scope: ExportScope, mode: 'jsonpath' | null): str
       const name = String(node.procedure?.value);
       const [argument] = node.arguments ?? [];
       if (name === 'not' && argument) return `!(${printNode(argument, scope, mode)})`;
-      if (mode === 'jsonpath' && (name === 'count' || name === 'length') && argument) return `${name}(${printNode(argument, scope, mode)})`;
+      if (mode === 'jsonpath' && (name === 'count' || name === 'length') && argument)
+        return `${name}(${printNode(argument, scope, mode)})`;
       throw new Unexportable(`$${name}() has no equivalent in Arazzo's conditions`);
     }
     case 'string':
@@ -130,14 +148,17 @@ function printNode(node: Node, scope: ExportScope, mode: 'jsonpath' | null): str
 function nullComparison(node: Node, scope: ExportScope, mode: 'jsonpath' | null): string | null {
   if (node.type !== 'binary') return null;
   const isNull = (side: Node | undefined) => side?.type === 'value' && side.value === null;
-  const exists = (side: Node | undefined) => (side?.type === 'function' && side.procedure?.value === 'exists' ? side.arguments?.[0] : undefined);
+  const exists = (side: Node | undefined) =>
+    side?.type === 'function' && side.procedure?.value === 'exists' ? side.arguments?.[0] : undefined;
   if (node.value === 'or' && node.lhs?.type === 'function' && node.lhs.procedure?.value === 'not') {
     const subject = exists(node.lhs.arguments?.[0]);
-    if (subject && node.rhs?.type === 'binary' && node.rhs.value === '=' && isNull(node.rhs.rhs)) return `${valueOf(subject, scope, mode)} == null`;
+    if (subject && node.rhs?.type === 'binary' && node.rhs.value === '=' && isNull(node.rhs.rhs))
+      return `${valueOf(subject, scope, mode)} == null`;
   }
   if (node.value === 'and') {
     const subject = exists(node.lhs);
-    if (subject && node.rhs?.type === 'binary' && node.rhs.value === '!=' && isNull(node.rhs.rhs)) return `${valueOf(subject, scope, mode)} != null`;
+    if (subject && node.rhs?.type === 'binary' && node.rhs.value === '!=' && isNull(node.rhs.rhs))
+      return `${valueOf(subject, scope, mode)} != null`;
   }
   return null;
 }
@@ -152,15 +173,20 @@ function valueOf(node: Node, scope: ExportScope, mode: 'jsonpath' | null): strin
   }
   if (root === 'steps' && rest[0] === scope.step) {
     const pointer = rest.slice(1);
-    if (mode === 'jsonpath') return `@${pointer.map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`)).join('')}`;
+    if (mode === 'jsonpath')
+      return `@${pointer.map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`)).join('')}`;
     return pointer.length === 0 ? '$response.body' : `$response.body#${encodePointer(pointer)}`;
   }
+  if (mode === 'jsonpath')
+    throw new Unexportable(`${segments.join('.')}: a jsonpath criterion reads the step's body alone`);
   if (root === 'state' && rest[0] !== undefined) {
     const expression = scope.stateExpression(rest[0]);
     if (expression === null) throw new Unexportable(`nothing sets state.${rest[0]} before this step`);
     return rest.length > 1 ? `${expression}#${encodePointer(rest.slice(1))}` : expression;
   }
-  throw new Unexportable(`${segments.join('.')}: a condition reads the step's own response, the inputs and earlier steps' outputs`);
+  throw new Unexportable(
+    `${segments.join('.')}: a condition reads the step's own response, the inputs and earlier steps' outputs`,
+  );
 }
 
 /** `steps.find[0].id` → ['steps', 'find', '0', 'id']; anything but names and indexes is unexportable. */
@@ -169,7 +195,8 @@ function pathSegments(node: Node): string[] {
   return steps.flatMap((step) => {
     if (step.type !== 'name') throw new Unexportable('a computed path has no equivalent in Arazzo');
     const indexes = (step.stages ?? []).map((stage) => {
-      if (stage.type !== 'filter' || stage.expr?.type !== 'number') throw new Unexportable('a filter has no equivalent in Arazzo');
+      if (stage.type !== 'filter' || stage.expr?.type !== 'number')
+        throw new Unexportable('a filter has no equivalent in Arazzo');
       return String(stage.expr.value);
     });
     return [String(step.value), ...indexes];

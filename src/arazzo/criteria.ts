@@ -35,7 +35,8 @@ export function criterionToJsonata(criterion: Criterion, scope: CriteriaScope): 
     const context = criterion.context === undefined ? null : operand(criterion.context, scope);
     if (context === null) return { problem: `a ${type} criterion needs a context (a runtime expression)` };
     if (type === 'regex') {
-      const pattern = new RegExp(criterion.condition).source.replace(/\//g, '\\/');
+      // `source` escapes `/`, as a JSONata regex literal needs.
+      const pattern = new RegExp(criterion.condition).source;
       return { jsonata: `$contains($string(${context}), /${pattern}/)` };
     }
     if (type === 'jsonpath') {
@@ -58,7 +59,14 @@ type Tree =
   | { readonly op: 'call'; readonly name: string; readonly args: readonly Tree[] }
   | { readonly op: 'value'; readonly jsonata: string; readonly isNull?: boolean };
 
-const COMPARISONS: Readonly<Record<string, string>> = { '==': '=', '!=': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const COMPARISONS: Readonly<Record<string, string>> = {
+  '==': '=',
+  '!=': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
 const FUNCTIONS: Readonly<Record<string, string>> = { count: '$count', length: '$length' };
 
 /** A recursive-descent reader of Arazzo's condition grammar (and of a JSONPath filter, where `@` is the context). */
@@ -124,7 +132,8 @@ class Reader {
     const call = /^([A-Za-z_]\w*)\s*\(/.exec(rest);
     if (call && this.current !== null) {
       const name = FUNCTIONS[call[1]!];
-      if (!name) throw new CriterionProblem(`the JSONPath function ${call[1]}() has no equivalent (count and length do)`);
+      if (!name)
+        throw new CriterionProblem(`the JSONPath function ${call[1]}() has no equivalent (count and length do)`);
       this.#at += call[0].length;
       const argument = this.or();
       if (!this.take(')')) throw new CriterionProblem(`${call[1]}( is not closed`);
@@ -166,7 +175,9 @@ function print(tree: Tree): string {
   switch (tree.op) {
     case 'or':
     case 'and':
-      return tree.terms.map((term) => (term.op === 'or' || term.op === 'and' ? `(${print(term)})` : print(term))).join(` ${tree.op} `);
+      return tree.terms
+        .map((term) => (term.op === 'or' || term.op === 'and' ? `(${print(term)})` : print(term)))
+        .join(` ${tree.op} `);
     case 'not':
       return `$not(${print(tree.term)})`;
     case 'call':

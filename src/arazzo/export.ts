@@ -49,7 +49,9 @@ export function exportArazzo(input: ExportInput): { document: Json; problems: Ex
   for (const name of names) {
     const tool = input.tools.get(name)!;
     const before = problems.length;
-    const workflow = exportWorkflow(name, tool.value, input, names, sources, (where, text) => problems.push({ tool: name, where: `${tool.file} ${where}`, text }));
+    const problem = (where: string, text: string) =>
+      problems.push({ tool: name, where: `${tool.file} ${where}`, text });
+    const workflow = exportWorkflow(name, tool.value, { input, exported: names, sources, problem });
     if (problems.length === before) workflows.push(workflow);
   }
   const document: Json = {
@@ -65,9 +67,16 @@ export function exportArazzo(input: ExportInput): { document: Json; problems: Ex
 function withCalled(input: ExportInput): string[] {
   const names: string[] = [];
   const visit = (name: string) => {
-    if (names.includes(name) || !input.tools.has(name)) return;
+    const tool = input.tools.get(name);
+    if (
+      names.includes(name) ||
+      !tool ||
+      !isPlainObject(tool.value['implementation']) ||
+      tool.value['implementation']['type'] !== 'composite'
+    )
+      return;
     names.push(name);
-    for (const step of stepsOf(input.tools.get(name)!.value)) if (typeof step['tool'] === 'string') visit(step['tool']);
+    for (const step of stepsOf(tool.value)) if (typeof step['tool'] === 'string') visit(step['tool']);
   };
   for (const name of input.names) visit(name);
   return names;
@@ -86,14 +95,15 @@ function sourceUrl(input: ExportInput, api: string): string {
   return relative.startsWith('.') ? relative : `./${relative}`;
 }
 
-function exportWorkflow(
-  name: string,
-  tool: Json,
-  input: ExportInput,
-  exported: readonly string[],
-  sources: Set<string>,
-  problem: (where: string, text: string) => void,
-): Json {
+/** What exporting one workflow reads and adds to: the whole export's input, the composites exported, the sources used. */
+interface WorkflowExport {
+  readonly input: ExportInput;
+  readonly exported: readonly string[];
+  readonly sources: Set<string>;
+  readonly problem: (where: string, text: string) => void;
+}
+
+function exportWorkflow(name: string, tool: Json, { input, exported, sources, problem }: WorkflowExport): Json {
   const steps = stepsOf(tool);
   const parameters = Array.isArray(tool['parameters']) ? tool['parameters'].filter(isPlainObject) : [];
   const parameterNames = new Set(parameters.map((parameter) => String(parameter['name'])));
@@ -102,19 +112,32 @@ function exportWorkflow(
   const setBy = new Map<string, string>();
   for (const step of callSteps) {
     const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
-    for (const variable of [...Object.values(isPlainObject(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {}), ...Object.keys(isPlainObject(onSuccess['transform']) ? onSuccess['transform'] : {})])
+    for (const variable of [
+      ...Object.values(isPlainObject(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {}),
+      ...Object.keys(isPlainObject(onSuccess['transform']) ? onSuccess['transform'] : {}),
+    ])
       if (!setBy.has(String(variable))) setBy.set(String(variable), String(step['id']));
   }
   const stateExpression = (variable: string) =>
-    setBy.has(variable) ? `$steps.${setBy.get(variable)}.outputs.${variable}` : parameterNames.has(variable) ? `$inputs.${variable}` : null;
+    setBy.has(variable)
+      ? `$steps.${setBy.get(variable)}.outputs.${variable}`
+      : parameterNames.has(variable)
+        ? `$inputs.${variable}`
+        : null;
   const out: Json[] = [];
   steps.forEach((step, index) => {
     const where = `steps[${index}]`;
     if (step['choose'] !== undefined) {
       const previous = steps[index - 1];
-      const reached = steps.some((other) => other !== previous && isPlainObject(other['on_success']) && other['on_success']['next'] === step['id']);
+      const reached = steps.some(
+        (other) =>
+          other !== previous && isPlainObject(other['on_success']) && other['on_success']['next'] === step['id'],
+      );
       if (!previous || previous['choose'] !== undefined || reached)
-        problem(where, `choice step '${String(step['id'])}': Arazzo decides where to go in the actions of the step before it; only a choice right after the step whose result it reads can be written so`);
+        problem(
+          where,
+          `choice step '${String(step['id'])}': Arazzo decides where to go in the actions of the step before it; only a choice right after the step whose result it reads can be written so`,
+        );
       return;
     }
     for (const field of ['parallel', 'loop', 'wait', 'when', 'fallbacks', 'cache']) {
@@ -127,7 +150,8 @@ function exportWorkflow(
     if (typeof step['description'] === 'string') arazzoStep['description'] = step['description'];
     const slash = step['tool'].indexOf('/');
     const inputs = isPlainObject(step['inputs']) ? step['inputs'] : {};
-    const value = (raw: unknown, at: string) => exportValue(raw, stateExpression, (text) => problem(`${where}.inputs.${at}`, text));
+    const value = (raw: unknown, at: string) =>
+      exportValue(raw, stateExpression, (text) => problem(`${where}.inputs.${at}`, text));
     if (exported.includes(step['tool'])) {
       arazzoStep['workflowId'] = step['tool'];
       const listed = Object.entries(inputs).map(([key, raw]) => ({ name: key, value: value(raw, key) }));
@@ -151,23 +175,39 @@ function exportWorkflow(
         if (key !== 'body' && !pin.parameters.some((parameter) => parameter.key === key))
           problem(`${where}.inputs.${key}`, `${step['tool']} has no parameter '${key}'`);
       if (inputs['body'] !== undefined && pin.requestBody)
-        arazzoStep['requestBody'] = { contentType: pin.requestBody.contentType, payload: value(inputs['body'], 'body') };
+        arazzoStep['requestBody'] = {
+          contentType: pin.requestBody.contentType,
+          payload: value(inputs['body'], 'body'),
+        };
     } else {
-      problem(`${where}.tool`, `${step['tool']}: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent`);
+      problem(
+        `${where}.tool`,
+        `${step['tool']}: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent`,
+      );
       return;
     }
-    const success = step['success_when'] === undefined ? [] : Array.isArray(step['success_when']) ? step['success_when'] : [step['success_when']];
+    const success =
+      step['success_when'] === undefined
+        ? []
+        : Array.isArray(step['success_when'])
+          ? step['success_when']
+          : [step['success_when']];
     const criteria = success.flatMap((condition, position) =>
-      exportCondition(String(condition), scope).flatMap((criterion) => {
+      exportCondition(String(condition), scope, false).flatMap((criterion) => {
         if ('problem' in criterion) {
-          problem(`${where}.success_when${Array.isArray(step['success_when']) ? `[${position}]` : ''}`, `${String(condition)}: ${criterion.problem}`);
+          problem(
+            `${where}.success_when${Array.isArray(step['success_when']) ? `[${position}]` : ''}`,
+            `${String(condition)}: ${criterion.problem}`,
+          );
           return [];
         }
         return [criterion];
       }),
     );
     if (criteria.length > 0) arazzoStep['successCriteria'] = criteria;
-    const outputs = stepOutputs(step, scope, exported.includes(step['tool']), (text) => problem(`${where}.on_success`, text));
+    const outputs = stepOutputs(step, scope, exported.includes(step['tool']), (text) =>
+      problem(`${where}.on_success`, text),
+    );
     if (Object.keys(outputs).length > 0) arazzoStep['outputs'] = outputs;
     const onSuccess = successActions(step, steps, index, scope, (text) => problem(`${where}.on_success`, text));
     if (onSuccess.length > 0) arazzoStep['onSuccess'] = onSuccess;
@@ -180,7 +220,10 @@ function exportWorkflow(
   if (typeof tool['description'] === 'string') workflow['description'] = tool['description'];
   if (parameters.length > 0) workflow['inputs'] = parametersToInputs(parameters);
   workflow['steps'] = out;
-  const returns = isPlainObject(tool['returns']) && isPlainObject(tool['returns']['properties']) ? Object.keys(tool['returns']['properties']) : [];
+  const returns =
+    isPlainObject(tool['returns']) && isPlainObject(tool['returns']['properties'])
+      ? Object.keys(tool['returns']['properties'])
+      : [];
   const outputs: Json = {};
   for (const variable of returns) {
     const expression = stateExpression(variable);
@@ -192,9 +235,16 @@ function exportWorkflow(
 }
 
 /** A value with templates as a value with runtime expressions: a whole template is one, one inside text is `{$…}`. */
-function exportValue(raw: unknown, stateExpression: (variable: string) => string | null, problem: (text: string) => void): unknown {
+function exportValue(
+  raw: unknown,
+  stateExpression: (variable: string) => string | null,
+  problem: (text: string) => void,
+): unknown {
   if (Array.isArray(raw)) return raw.map((item) => exportValue(item, stateExpression, problem));
-  if (isPlainObject(raw)) return Object.fromEntries(Object.entries(raw).map(([key, item]) => [key, exportValue(item, stateExpression, problem)]));
+  if (isPlainObject(raw))
+    return Object.fromEntries(
+      Object.entries(raw).map(([key, item]) => [key, exportValue(item, stateExpression, problem)]),
+    );
   if (typeof raw !== 'string' || !raw.includes('<<')) return raw;
   const parsed = parseTemplate(raw);
   if ('error' in parsed) {
@@ -222,26 +272,42 @@ function exportValue(raw: unknown, stateExpression: (variable: string) => string
 function stepOutputs(step: Json, scope: ExportScope, runsWorkflow: boolean, problem: (text: string) => void): Json {
   const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
   const outputs: Json = {};
-  for (const [source, variable] of Object.entries(isPlainObject(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {})) {
-    const segments = [...source.matchAll(/([^.[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map((match) => match[1] ?? match[2] ?? JSON.parse(`"${match[3]}"`));
+  for (const [source, variable] of Object.entries(
+    isPlainObject(onSuccess['map_outputs']) ? onSuccess['map_outputs'] : {},
+  )) {
+    const segments = [...source.matchAll(/([^.[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)].map(
+      (match) => match[1] ?? match[2] ?? JSON.parse(`"${match[3]}"`),
+    );
     outputs[String(variable)] = runsWorkflow
       ? `$outputs.${segments[0]}${segments.length > 1 ? `#${encodePointer(segments.slice(1))}` : ''}`
       : `$response.body#${encodePointer(segments)}`;
   }
-  for (const [variable, expression] of Object.entries(isPlainObject(onSuccess['transform']) ? onSuccess['transform'] : {})) {
+  for (const [variable, expression] of Object.entries(
+    isPlainObject(onSuccess['transform']) ? onSuccess['transform'] : {},
+  )) {
     const exported = exportPath(String(expression), scope);
-    if (exported === null) problem(`transform ${variable}: ${String(expression)} is not a path into the step's response`);
+    if (exported === null)
+      problem(`transform ${variable}: ${String(expression)} is not a path into the step's response`);
     else outputs[variable] = exported;
   }
   return outputs;
 }
 
 /** The step's `next`, or the choice step right after it, as `onSuccess` actions. */
-function successActions(step: Json, steps: readonly Json[], index: number, scope: ExportScope, problem: (text: string) => void): Json[] {
+function successActions(
+  step: Json,
+  steps: readonly Json[],
+  index: number,
+  scope: ExportScope,
+  problem: (text: string) => void,
+): Json[] {
   const following = steps[index + 1];
   const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
   const next = onSuccess['next'];
-  const choice = following && following['choose'] !== undefined && (next === undefined || next === following['id']) ? following : null;
+  const choice =
+    following && following['choose'] !== undefined && (next === undefined || next === following['id'])
+      ? following
+      : null;
   const fallThrough = (from: number) => {
     const after = steps[from + 1];
     return after ? String(after['id']) : 'end';
@@ -255,13 +321,16 @@ function successActions(step: Json, steps: readonly Json[], index: number, scope
   if (choice) {
     const routes = Array.isArray(choice['choose']) ? choice['choose'].filter(isPlainObject) : [];
     const actions = routes.map((route, position) => {
-      const criteria = String(route['when']) === 'true' ? null : exportCondition(String(route['when']), scope).flatMap((criterion) => {
-        if ('problem' in criterion) {
-          problem(`${String(route['when'])}: ${criterion.problem}`);
-          return [];
-        }
-        return [criterion as Json];
-      });
+      const criteria =
+        String(route['when']) === 'true'
+          ? null
+          : exportCondition(String(route['when']), scope, true).flatMap((criterion) => {
+              if ('problem' in criterion) {
+                problem(`${String(route['when'])}: ${criterion.problem}`);
+                return [];
+              }
+              return [criterion as Json];
+            });
       return action(String(route['next']), criteria, position);
     });
     const fallback = String(choice['default']);
@@ -278,19 +347,35 @@ function failureActions(step: Json, steps: readonly Json[], index: number): Json
   if (!onFailure) return [];
   const actions: Json[] = [];
   if (onFailure['action'] === 'retry') {
-    const codes = Array.isArray(onFailure['retry_on']) ? onFailure['retry_on'].map(String).filter((code) => /^HTTP_\d{3}$/.test(code)) : [];
+    const codes = Array.isArray(onFailure['retry_on'])
+      ? onFailure['retry_on'].map(String).filter((code) => /^HTTP_\d{3}$/.test(code))
+      : [];
     actions.push({
       name: 'retry',
       type: 'retry',
-      ...(typeof onFailure['initial_delay_ms'] === 'number' ? { retryAfter: onFailure['initial_delay_ms'] / 1000 } : {}),
+      ...(typeof onFailure['initial_delay_ms'] === 'number'
+        ? { retryAfter: onFailure['initial_delay_ms'] / 1000 }
+        : {}),
       retryLimit: typeof onFailure['max_retries'] === 'number' ? onFailure['max_retries'] : 3,
-      ...(codes.length > 0 ? { criteria: [{ condition: codes.map((code) => `$statusCode == ${code.slice(5)}`).join(' || ') }] } : {}),
+      ...(codes.length > 0
+        ? { criteria: [{ condition: codes.map((code) => `$statusCode == ${code.slice(5)}`).join(' || ') }] }
+        : {}),
     });
   }
-  const goesOn = onFailure['action'] === 'continue' || onFailure['continue_on_max_retries'] === true || (onFailure['action'] === undefined && onFailure['next'] !== undefined);
+  const goesOn =
+    onFailure['action'] === 'continue' ||
+    onFailure['continue_on_max_retries'] === true ||
+    (onFailure['action'] === undefined && onFailure['next'] !== undefined);
   if (goesOn) {
-    const target = typeof onFailure['next'] === 'string' ? onFailure['next'] : steps[index + 1] ? String(steps[index + 1]!['id']) : 'end';
-    actions.push(target === 'end' ? { name: 'end', type: 'end' } : { name: `goto_${target}`, type: 'goto', stepId: target });
+    const target =
+      typeof onFailure['next'] === 'string'
+        ? onFailure['next']
+        : steps[index + 1]
+          ? String(steps[index + 1]!['id'])
+          : 'end';
+    actions.push(
+      target === 'end' ? { name: 'end', type: 'end' } : { name: `goto_${target}`, type: 'goto', stepId: target },
+    );
   }
   return actions;
 }

@@ -34,7 +34,11 @@ export function readExpression(text: string): RuntimeExpression | null {
   const step = /^\$steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_.-]+)$/.exec(head);
   if (step) return { kind: 'stepOutput', step: step[1]!, name: step[2]!, pointer };
   if (/^\$steps\./.test(head))
-    return { kind: 'unsupported', text, why: "a step's value is read through its outputs: $steps.<stepId>.outputs.<name>" };
+    return {
+      kind: 'unsupported',
+      text,
+      why: "a step's value is read through its outputs: $steps.<stepId>.outputs.<name>",
+    };
   const why = /^\$(url|method|request)\b/.test(head)
     ? 'toolgen does not keep the request a step sent'
     : /^\$workflows\./.test(head)
@@ -117,7 +121,10 @@ export function templatePath(head: string, segments: readonly string[]): string 
  * @example jsonataPath('steps', ['find-pet', '0', 'id']) // 'steps.`find-pet`[0].id'
  */
 export function jsonataPath(head: string, segments: readonly string[]): string {
-  return head + segments.map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? `[${segment}]` : `.${jsonataName(segment)}`)).join('');
+  return (
+    head +
+    segments.map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? `[${segment}]` : `.${jsonataName(segment)}`)).join('')
+  );
 }
 
 /** A field name as JSONata reads it: bare when it is an identifier, else in backquotes. */

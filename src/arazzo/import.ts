@@ -47,18 +47,38 @@ export async function importArazzo(file: string, options: ImportOptions): Promis
   const fileNotes: Note[] = [];
   const version = String(document.value['arazzo']);
   if (!/^1\.0\.\d+$/.test(version))
-    fileNotes.push({ kind: 'warning', where: document.where(['arazzo']), text: `Arazzo ${version}: read as 1.0 (the version toolgen reads)` });
-  (Array.isArray(document.value['sourceDescriptions']) ? document.value['sourceDescriptions'] : []).forEach((entry, index) => {
-    if (isPlainObject(entry) && (entry['type'] ?? 'openapi') !== 'openapi')
-      fileNotes.push({ kind: 'warning', where: document.where(['sourceDescriptions', index, 'type']), text: `${String(entry['name'])}: a source of type ${String(entry['type'])} is not read; steps over it are not converted` });
-  });
+    fileNotes.push({
+      kind: 'warning',
+      where: document.where(['arazzo']),
+      text: `Arazzo ${version}: read as 1.0 (the version toolgen reads)`,
+    });
+  (Array.isArray(document.value['sourceDescriptions']) ? document.value['sourceDescriptions'] : []).forEach(
+    (entry, index) => {
+      if (isPlainObject(entry) && (entry['type'] ?? 'openapi') !== 'openapi')
+        fileNotes.push({
+          kind: 'warning',
+          where: document.where(['sourceDescriptions', index, 'type']),
+          text: `${String(entry['name'])}: a source of type ${String(entry['type'])} is not read; steps over it are not converted`,
+        });
+    },
+  );
   for (const source of sources)
     if (source.api === null)
-      fileNotes.push({ kind: 'warning', where: document.where(['sourceDescriptions']), text: `${source.name}: ${source.url} could not be read: ${source.problem ?? ''}` });
-  const workflows = (document.value['workflows'] as unknown[]).map((_, index) => convertWorkflow(document, sources, index));
+      fileNotes.push({
+        kind: 'warning',
+        where: document.where(['sourceDescriptions']),
+        text: `${source.name}: ${source.url} could not be read: ${source.problem ?? ''}`,
+      });
+  const workflows = (document.value['workflows'] as unknown[]).map((_, index) =>
+    convertWorkflow(document, sources, index),
+  );
   const planned = workflows.map((workflow) => {
     const target = path.join(options.outDir, `${fileName(workflow.name)}.yaml`);
-    const yaml = renderTool(workflow.tool, workflow.conversion.comments, `Imported from ${document.shown} (workflow ${workflow.name}) by toolgen arazzo import`);
+    const yaml = renderTool(
+      workflow.tool,
+      workflow.conversion.comments,
+      `Imported from ${document.shown} (workflow ${workflow.name}) by toolgen arazzo import`,
+    );
     return { workflow, target, yaml };
   });
   const refused = planned.filter((entry) => existsSync(entry.target)).map((entry) => shown(entry.target));
@@ -68,7 +88,13 @@ export async function importArazzo(file: string, options: ImportOptions): Promis
       {
         source: document.shown,
         notes: [...fileNotes, ...config.notes],
-        tools: planned.map(({ workflow, target }) => ({ name: workflow.name, yaml: shown(target), handler: null, written: refused.length === 0, notes: workflow.conversion.notes })),
+        tools: planned.map(({ workflow, target }) => ({
+          name: workflow.name,
+          yaml: shown(target),
+          handler: null,
+          written: refused.length === 0,
+          notes: inDocumentOrder(workflow.conversion.notes),
+        })),
       },
     ],
     refused,
@@ -80,6 +106,16 @@ export async function importArazzo(file: string, options: ImportOptions): Promis
   return { report, added: config.added };
 }
 
+/** Notes by where they are in the document (`file:line:col`), so the report reads top to bottom. */
+function inDocumentOrder(notes: readonly Note[]): Note[] {
+  const position = (note: Note) => /:(\d+):(\d+)$/.exec(note.where)?.slice(1).map(Number) ?? [0, 0];
+  return [...notes].sort((a, b) => {
+    const [lineA, colA] = position(a);
+    const [lineB, colB] = position(b);
+    return lineA! - lineB! || colA! - colB!;
+  });
+}
+
 /** A workflow's file name: its id, with what a file name should not hold as `_`. */
 function fileName(workflowId: string): string {
   return workflowId.replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -87,7 +123,10 @@ function fileName(workflowId: string): string {
 
 /** `pet-coupons` → `PET_COUPONS_URL`: the variable a source's base URL is read from. */
 export function baseUrlVariable(source: string): string {
-  return `${source.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase()}_URL`;
+  return `${source
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toUpperCase()}_URL`;
 }
 
 /**
@@ -106,10 +145,13 @@ async function nextConfig(
   const notes: Note[] = [];
   const shownConfig = path.relative(options.cwd, file).split(path.sep).join('/');
   for (const source of sources) {
-    const openapi = /^https?:\/\//i.test(source.location) ? source.location : path.relative(options.root, source.location).split(path.sep).join('/');
+    const openapi = /^https?:\/\//i.test(source.location)
+      ? source.location
+      : path.relative(options.root, source.location).split(path.sep).join('/');
     const declared = isPlainObject(existing) ? existing[source.name] : undefined;
     if (isPlainObject(declared)) {
-      const same = declared['openapi'] === openapi || path.resolve(options.root, String(declared['openapi'])) === source.location;
+      const same =
+        declared['openapi'] === openapi || path.resolve(options.root, String(declared['openapi'])) === source.location;
       if (!same)
         throw new ArazzoUsageError(
           `${shownConfig} already declares an API '${source.name}' over ${String(declared['openapi'])}, not ${openapi}: rename one of them (the source in the Arazzo document, or the entry under apis), then import again`,

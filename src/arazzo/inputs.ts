@@ -32,7 +32,16 @@ const FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['pattern', 'pattern'],
 ];
 /** Keywords a parameter has no field for, and that change nothing a run checks: reported as dropped. */
-const DOCUMENTATION = new Set(['title', 'format', 'examples', 'example', 'readOnly', 'writeOnly', 'deprecated', '$comment']);
+const DOCUMENTATION = new Set([
+  'title',
+  'format',
+  'examples',
+  'example',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  '$comment',
+]);
 
 /**
  * @example inputsToParameters({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } }, report)
@@ -41,7 +50,11 @@ const DOCUMENTATION = new Set(['title', 'format', 'examples', 'example', 'readOn
 export function inputsToParameters(inputs: unknown, report: InputsReport): Json[] {
   if (inputs === undefined) return [];
   if (!isPlainObject(inputs) || !isPlainObject(inputs['properties'])) {
-    report.note('warning', report.where([]), 'inputs is not a schema of an object with properties; the composite takes no parameters');
+    report.note(
+      'warning',
+      report.where([]),
+      'inputs is not a schema of an object with properties; the composite takes no parameters',
+    );
     return [];
   }
   return shapeProperties(inputs, [], report);
@@ -52,7 +65,11 @@ function shapeProperties(schema: Json, at: readonly (string | number)[], report:
   return Object.entries(schema['properties'] as Json).flatMap(([name, property]) => {
     const path = [...at, 'properties', name];
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-      report.note('warning', report.where(path), `${name}: a parameter's name is an identifier (letters, digits, _); left out`);
+      report.note(
+        'warning',
+        report.where(path),
+        `${name}: a parameter's name is an identifier (letters, digits, _); left out`,
+      );
       return [];
     }
     const shape = toShape(property, path, report);
@@ -63,18 +80,32 @@ function shapeProperties(schema: Json, at: readonly (string | number)[], report:
 function toShape(value: unknown, at: readonly (string | number)[], report: InputsReport): Json {
   const schema = isPlainObject(value) && typeof value['$ref'] === 'string' ? report.resolve(value['$ref']) : value;
   if (!isPlainObject(schema)) {
-    if (isPlainObject(value)) report.note('warning', report.where([...at, '$ref']), `${String(value['$ref'])}: nothing in this document is there; the parameter takes any value`);
+    if (isPlainObject(value))
+      report.note(
+        'warning',
+        report.where([...at, '$ref']),
+        `${String(value['$ref'])}: nothing in this document is there; the parameter takes any value`,
+      );
     return {};
   }
   const shape: Json = {};
   if (typeof schema['type'] === 'string' && TYPES.has(schema['type'])) shape['type'] = schema['type'];
   else if (schema['type'] !== undefined)
-    report.note('changed', report.where([...at, 'type']), `type ${JSON.stringify(schema['type'])}: a parameter has one type; it takes any value`);
+    report.note(
+      'changed',
+      report.where([...at, 'type']),
+      `type ${JSON.stringify(schema['type'])}: a parameter has one type; it takes any value`,
+    );
   for (const [keyword, field] of FIELDS) if (schema[keyword] !== undefined) shape[field] = schema[keyword];
   if (isPlainObject(schema['items'])) shape['items'] = toShape(schema['items'], [...at, 'items'], report);
   if (isPlainObject(schema['properties'])) shape['properties'] = shapeProperties(schema, at, report);
   for (const keyword of Object.keys(schema)) {
-    if (['type', 'items', 'properties', 'required', 'additionalProperties', ...FIELDS.map(([name]) => name)].includes(keyword)) continue;
+    if (
+      ['type', 'items', 'properties', 'required', 'additionalProperties', ...FIELDS.map(([name]) => name)].includes(
+        keyword,
+      )
+    )
+      continue;
     const kind = DOCUMENTATION.has(keyword) ? 'changed' : 'warning';
     report.note(kind, report.where([...at, keyword]), `${keyword}: a parameter has no such field; not checked`);
   }

@@ -46,7 +46,10 @@ export async function readSources(document: ArazzoDocument): Promise<Source[]> {
         const name = entry['name'] as string;
         const url = entry['url'] as string;
         const location = /^https?:\/\//i.test(url) ? url : path.resolve(folder, url);
-        const pulled = await pullApi({ name, spec: { openapi: location, baseUrl: '' }, root: folder }, { timeoutSeconds: 30 });
+        const pulled = await pullApi(
+          { name, spec: { openapi: location, baseUrl: '' }, root: folder },
+          { timeoutSeconds: 30 },
+        );
         return pulled.ok
           ? { name, url, location, api: pulled.locked }
           : { name, url, location, api: null, problem: pulled.problem };
@@ -90,7 +93,8 @@ export function byOperationPath(sources: readonly Source[], operationPath: strin
     (pin) => pin.path === pathText && (method === undefined || pin.method === method.toLowerCase()),
   );
   if (candidates.length === 1) return { source, name: candidates[0]!.operation, pin: candidates[0]! };
-  if (candidates.length === 0) return `'${source.name}' has no operation at ${method ? `${method.toUpperCase()} ` : ''}${pathText}`;
+  if (candidates.length === 0)
+    return `'${source.name}' has no operation at ${method ? `${method.toUpperCase()} ` : ''}${pathText}`;
   return `${pathText} has ${candidates.length} operations (${candidates.map((pin) => pin.method.toUpperCase()).join(', ')}): end the pointer with the method`;
 }
 

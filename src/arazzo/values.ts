@@ -22,7 +22,9 @@ export interface ValueScope {
 export function templateValue(value: unknown, scope: ValueScope, at: readonly (string | number)[] = []): unknown {
   if (Array.isArray(value)) return value.map((item, index) => templateValue(item, scope, [...at, index]));
   if (isPlainObject(value))
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, templateValue(item, scope, [...at, key])]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, templateValue(item, scope, [...at, key])]),
+    );
   if (typeof value !== 'string') return value;
   const whole = readExpression(value);
   if (whole !== null) return template(whole, value, scope, at) ?? value;
@@ -54,7 +56,10 @@ function template(
 }
 
 /** The template path of an expression a step's input can read: inputs and earlier steps' outputs. */
-export function statePath(expression: RuntimeExpression, scope: Pick<ValueScope, 'stateOf'>): string | { problem: string } {
+export function statePath(
+  expression: RuntimeExpression,
+  scope: Pick<ValueScope, 'stateOf'>,
+): string | { problem: string } {
   switch (expression.kind) {
     case 'inputs':
       return templatePath('state', [expression.name, ...expression.pointer]);

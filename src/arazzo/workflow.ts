@@ -36,17 +36,32 @@ interface Context {
 }
 
 /** Names the runtime gives a meaning of its own: no state variable takes them. */
-const RESERVED = new Set(['state', 'steps', 'responses', 'chain_id', 'chain_name', 'started_at', '__proto__', 'constructor', 'prototype']);
+const RESERVED = new Set([
+  'state',
+  'steps',
+  'responses',
+  'chain_id',
+  'chain_name',
+  'started_at',
+  '__proto__',
+  'constructor',
+  'prototype',
+]);
 
 /**
  * The composite `workflows[index]` becomes.
  *
  * @example convertWorkflow(document, sources, 0).tool.implementation
  */
-export function convertWorkflow(document: ArazzoDocument, sources: readonly Source[], index: number): ConvertedWorkflow {
+export function convertWorkflow(
+  document: ArazzoDocument,
+  sources: readonly Source[],
+  index: number,
+): ConvertedWorkflow {
   const workflows = new Map<string, Json>();
   for (const workflow of document.value['workflows'] as unknown[])
-    if (isPlainObject(workflow) && typeof workflow['workflowId'] === 'string') workflows.set(workflow['workflowId'], workflow);
+    if (isPlainObject(workflow) && typeof workflow['workflowId'] === 'string')
+      workflows.set(workflow['workflowId'], workflow);
   const workflow = (document.value['workflows'] as Json[])[index]!;
   const at: DocPath = ['workflows', index];
   const conversion = new Conversion();
@@ -87,7 +102,12 @@ function resolved(document: ArazzoDocument, value: unknown): unknown {
 }
 
 /** Step ids as toolgen takes them (a letter or `_` first): `1st` → `step_1st`. */
-function stepIds(steps: readonly Json[], document: ArazzoDocument, at: DocPath, conversion: Conversion): Map<string, string> {
+function stepIds(
+  steps: readonly Json[],
+  document: ArazzoDocument,
+  at: DocPath,
+  conversion: Conversion,
+): Map<string, string> {
   const ids = new Map<string, string>();
   steps.forEach((step, index) => {
     const id = String(step['stepId'] ?? `step_${index + 1}`);
@@ -119,7 +139,12 @@ function outputVariables(workflow: Json, steps: readonly Json[], taken: Set<stri
     for (const output of Object.keys(step['outputs'])) {
       const key = `${id}\u0000${output}`;
       const candidates = [preferred.get(key), identifier(output), identifier(`${id}_${output}`)];
-      let chosen = candidates.find((candidate) => candidate !== undefined && !taken.has(candidate) && ![...preferred.values()].some((name) => name === candidate && preferred.get(key) !== name));
+      let chosen = candidates.find(
+        (candidate) =>
+          candidate !== undefined &&
+          !taken.has(candidate) &&
+          ![...preferred.values()].some((name) => name === candidate && preferred.get(key) !== name),
+      );
       for (let n = 2; chosen === undefined; n++) {
         const candidate = `${identifier(`${id}_${output}`)}_${n}`;
         if (!taken.has(candidate)) chosen = candidate;
@@ -146,15 +171,35 @@ function dependencies(workflow: Json, context: Context, parameters: readonly Jso
     const where = context.document.where([...context.at, 'dependsOn', index]);
     const target = context.workflows.get(String(dependency));
     if (!target) {
-      context.conversion.note('warning', where, `dependsOn ${String(dependency)}: not a workflow of this document; left out`);
+      context.conversion.note(
+        'warning',
+        where,
+        `dependsOn ${String(dependency)}: not a workflow of this document; left out`,
+      );
       return [];
     }
-    const theirs = inputsToParameters(resolved(context.document, target['inputs']), { where: () => where, note: () => {}, resolve: context.document.resolve });
+    const theirs = inputsToParameters(resolved(context.document, target['inputs']), {
+      where: () => where,
+      note: () => {},
+      resolve: context.document.resolve,
+    });
     const inputs = Object.fromEntries(
-      theirs.filter((parameter) => names.has(String(parameter['name']))).map((parameter) => [parameter['name'], `<< state.${String(parameter['name'])} >>`]),
+      theirs
+        .filter((parameter) => names.has(String(parameter['name'])))
+        .map((parameter) => [parameter['name'], `<< state.${String(parameter['name'])} >>`]),
     );
-    context.conversion.note('changed', where, `dependsOn ${String(dependency)}: runs first, as step '${identifier(String(dependency))}' of this composite, given the inputs of the same name`);
-    return [{ id: identifier(String(dependency)), tool: String(dependency), ...(Object.keys(inputs).length > 0 ? { inputs } : {}) }];
+    context.conversion.note(
+      'changed',
+      where,
+      `dependsOn ${String(dependency)}: runs first, as step '${identifier(String(dependency))}' of this composite, given the inputs of the same name`,
+    );
+    return [
+      {
+        id: identifier(String(dependency)),
+        tool: String(dependency),
+        ...(Object.keys(inputs).length > 0 ? { inputs } : {}),
+      },
+    ];
   });
 }
 
@@ -168,13 +213,14 @@ function convertStep(step: Json, position: number, steps: readonly Json[], workf
   const out: Json = { id };
   if (typeof step['description'] === 'string') out['description'] = step['description'].trim();
   out['tool'] = target.tool;
-  const inputs = stepInputs(step, workflow, target, context, at, stateOf);
+  const inputs = stepInputs({ step, workflow, target, at, stateOf }, context);
   if (Object.keys(inputs).length > 0) out['inputs'] = inputs;
   const scope: CriteriaScope = { step: id, stateOf };
   const success = successConditions(step, target, scope, context, where);
   if (success.length > 0) out['success_when'] = success.length === 1 ? success[0] : success;
-  const onSuccess = outputsOf(step, id, target, context, where, stateOf);
-  const next = successNext(step, workflow, position, steps, scope, context);
+  const parts: StepParts = { step, workflow, target, at, stateOf };
+  const onSuccess = outputsOf(parts, id, context);
+  const next = successNext(parts, { position, steps, scope }, context);
   if (next.next !== undefined) onSuccess['next'] = next.next;
   if (Object.keys(onSuccess).length > 0) out['on_success'] = onSuccess;
   const onFailure = failureActions(step, workflow, position, context);
@@ -192,7 +238,11 @@ function stepTarget(step: Json, context: Context, where: (path: DocPath) => stri
   if (typeof step['workflowId'] === 'string') {
     const workflow = context.workflows.get(step['workflowId']) ?? null;
     if (!workflow)
-      context.conversion.note('warning', where(['workflowId']), `${step['workflowId']}: only a workflow of this document can be run by a step`);
+      context.conversion.note(
+        'warning',
+        where(['workflowId']),
+        `${step['workflowId']}: only a workflow of this document can be run by a step`,
+      );
     return { tool: step['workflowId'], operation: null, workflow };
   }
   const found =
@@ -216,34 +266,57 @@ function stepTarget(step: Json, context: Context, where: (path: DocPath) => stri
 }
 
 /** The step's input object: each parameter by its key in the operation (`pets/getPet`'s `petId`), and `body`. */
-function stepInputs(
-  step: Json,
-  workflow: Json,
-  target: Target,
-  context: Context,
-  at: DocPath,
-  stateOf: (step: string, output: string) => string | undefined,
-): Json {
+/** What converting one step's parts needs besides the workflow's context. */
+interface StepParts {
+  readonly step: Json;
+  readonly workflow: Json;
+  readonly target: Target;
+  /** `workflows[i].steps[j]`. */
+  readonly at: DocPath;
+  readonly stateOf: (step: string, output: string) => string | undefined;
+}
+
+function stepInputs({ step, workflow, target, at, stateOf }: StepParts, context: Context): Json {
   const where = (path: DocPath) => context.document.where([...at, ...path]);
   const problem = (path: DocPath) => (_: readonly (string | number)[], text: string) =>
     context.conversion.note('warning', where(path), `${text}; left as text`);
   const inputs: Json = {};
   const listed = [
-    ...(target.workflow ? [] : (Array.isArray(workflow['parameters']) ? workflow['parameters'] : []).map((parameter, index) => ({ parameter, path: [...context.at, 'parameters', index] as DocPath }))),
-    ...(Array.isArray(step['parameters']) ? step['parameters'] : []).map((parameter, index) => ({ parameter, path: [...at, 'parameters', index] as DocPath })),
+    ...(target.workflow
+      ? []
+      : (Array.isArray(workflow['parameters']) ? workflow['parameters'] : []).map((parameter, index) => ({
+          parameter,
+          path: [...context.at, 'parameters', index] as DocPath,
+        }))),
+    ...(Array.isArray(step['parameters']) ? step['parameters'] : []).map((parameter, index) => ({
+      parameter,
+      path: [...at, 'parameters', index] as DocPath,
+    })),
   ];
   for (const { parameter: raw, path } of listed) {
     const parameter = withReference(raw, context, path);
     if (!parameter) continue;
     const name = String(parameter['name']);
     const key = target.workflow ? name : parameterKey(target.operation, name, parameter['in'], context, path);
-    inputs[key] = templateValue(parameter['value'], { stateOf, problem: (_, text) => context.conversion.note('warning', context.document.where([...path, 'value']), `${text}; left as text`) });
+    inputs[key] = templateValue(parameter['value'], {
+      stateOf,
+      problem: (_, text) =>
+        context.conversion.note('warning', context.document.where([...path, 'value']), `${text}; left as text`),
+    });
   }
   const body = step['requestBody'];
   if (isPlainObject(body)) {
     const pinned = target.operation?.pin?.requestBody;
-    if (pinned && typeof body['contentType'] === 'string' && body['contentType'].split(';')[0]!.trim().toLowerCase() !== pinned.contentType.split(';')[0]!.trim().toLowerCase())
-      context.conversion.note('warning', where(['requestBody', 'contentType']), `${body['contentType']}: the operation's pinned body is ${pinned.contentType}, which is what toolgen sends`);
+    if (
+      pinned &&
+      typeof body['contentType'] === 'string' &&
+      body['contentType'].split(';')[0]!.trim().toLowerCase() !== pinned.contentType.split(';')[0]!.trim().toLowerCase()
+    )
+      context.conversion.note(
+        'warning',
+        where(['requestBody', 'contentType']),
+        `${body['contentType']}: the operation's pinned body is ${pinned.contentType}, which is what toolgen sends`,
+      );
     let payload = body['payload'];
     if (typeof payload === 'string') {
       try {
@@ -257,7 +330,12 @@ function stepInputs(
         if (!isPlainObject(replacement) || typeof replacement['target'] !== 'string') return;
         const replaced = replaceAt(payload, replacement['target'], replacement['value']);
         if (replaced.ok) payload = replaced.value;
-        else context.conversion.note('warning', where(['requestBody', 'replacements', index]), `${replacement['target']}: ${replaced.problem}`);
+        else
+          context.conversion.note(
+            'warning',
+            where(['requestBody', 'replacements', index]),
+            `${replacement['target']}: ${replaced.problem}`,
+          );
       });
     inputs['body'] = templateValue(payload, { stateOf, problem: problem(['requestBody', 'payload']) });
   }
@@ -271,33 +349,61 @@ function withReference(raw: unknown, context: Context, path: DocPath): Json | nu
   const match = /^\$components\.parameters\.(.+)$/.exec(raw['reference']);
   const components = context.document.value['components'];
   const found =
-    match && isPlainObject(components) && isPlainObject(components['parameters']) ? components['parameters'][match[1]!] : undefined;
+    match && isPlainObject(components) && isPlainObject(components['parameters'])
+      ? components['parameters'][match[1]!]
+      : undefined;
   if (!isPlainObject(found)) {
-    context.conversion.note('warning', context.document.where([...path, 'reference']), `${raw['reference']}: no such parameter in components; left out`);
+    context.conversion.note(
+      'warning',
+      context.document.where([...path, 'reference']),
+      `${raw['reference']}: no such parameter in components; left out`,
+    );
     return null;
   }
   return { ...found, ...('value' in raw ? { value: raw['value'] } : {}) };
 }
 
-function parameterKey(operation: FoundOperation | null, name: string, where: unknown, context: Context, path: DocPath): string {
+function parameterKey(
+  operation: FoundOperation | null,
+  name: string,
+  where: unknown,
+  context: Context,
+  path: DocPath,
+): string {
   const pinned = operation?.pin?.parameters ?? null;
   if (pinned === null) return name;
   const match = pinned.find((parameter) => parameter.name === name && (where === undefined || parameter.in === where));
   if (match) return match.key;
   if (where === 'header' && ['accept', 'content-type', 'authorization'].includes(name.toLowerCase())) {
-    context.conversion.note('warning', context.document.where([...path, 'name']), `${name}: toolgen sets this header itself (credentials come from the API's headers in toolgen.config.yaml); left out`);
+    context.conversion.note(
+      'warning',
+      context.document.where([...path, 'name']),
+      `${name}: toolgen sets this header itself (credentials come from the API's headers in toolgen.config.yaml); left out`,
+    );
     return `header_${name}`;
   }
-  context.conversion.note('warning', context.document.where([...path, 'name']), `${String(where ?? '')} parameter ${name}: the operation has none; kept (the build will say so)`);
+  context.conversion.note(
+    'warning',
+    context.document.where([...path, 'name']),
+    `${String(where ?? '')} parameter ${name}: the operation has none; kept (the build will say so)`,
+  );
   return name;
 }
 
-function replaceAt(payload: unknown, pointer: string, value: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
-  const segments = pointer.replace(/^\//, '').split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+function replaceAt(
+  payload: unknown,
+  pointer: string,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const segments = pointer
+    .replace(/^\//, '')
+    .split('/')
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   const copy: unknown = structuredClone(payload);
   let parent: unknown = copy;
   for (const segment of segments.slice(0, -1)) {
-    if (!isPlainObject(parent) && !Array.isArray(parent)) return { ok: false, problem: 'the payload has nothing there' };
+    if (!isPlainObject(parent) && !Array.isArray(parent))
+      return { ok: false, problem: 'the payload has nothing there' };
     parent = (parent as Record<string, unknown>)[segment];
   }
   if (!isPlainObject(parent) && !Array.isArray(parent)) return { ok: false, problem: 'the payload has nothing there' };
@@ -306,19 +412,33 @@ function replaceAt(payload: unknown, pointer: string, value: unknown): { ok: tru
 }
 
 /** `successCriteria` as conditions; a status toolgen fails before them is reported. */
-function successConditions(step: Json, target: Target, scope: CriteriaScope, context: Context, where: (path: DocPath) => string): string[] {
+function successConditions(
+  step: Json,
+  target: Target,
+  scope: CriteriaScope,
+  context: Context,
+  where: (path: DocPath) => string,
+): string[] {
   if (!Array.isArray(step['successCriteria'])) return [];
   const conditions: string[] = [];
   step['successCriteria'].forEach((raw, index) => {
     if (!isPlainObject(raw) || typeof raw['condition'] !== 'string') return;
     const criterion = raw as unknown as Criterion;
     if (target.workflow && /\$statusCode|\$response\./.test(criterion.condition + (criterion.context ?? ''))) {
-      context.conversion.note('changed', where(['successCriteria', index]), `${criterion.condition}: a step that runs a workflow has no response; it succeeds when the workflow does`);
+      context.conversion.note(
+        'changed',
+        where(['successCriteria', index]),
+        `${criterion.condition}: a step that runs a workflow has no response; it succeeds when the workflow does`,
+      );
       return;
     }
     const translated = criterionToJsonata(criterion, scope);
     if ('problem' in translated) {
-      context.conversion.note('warning', where(['successCriteria', index]), `${criterion.condition}: ${translated.problem}; left out`);
+      context.conversion.note(
+        'warning',
+        where(['successCriteria', index]),
+        `${criterion.condition}: ${translated.problem}; left out`,
+      );
       return;
     }
     reportStatuses(criterion.condition, target, context, where(['successCriteria', index]));
@@ -335,12 +455,17 @@ function reportStatuses(condition: string, target: Target, context: Context, whe
   for (const match of condition.matchAll(/\$statusCode\s*==\s*(\d{3})/g)) {
     const status = match[1]!;
     if (!success.some((key) => key === status || (key.endsWith('XX') && key[0] === status[0])))
-      context.conversion.note('changed', where, `$statusCode == ${status}: toolgen fails a response whose status the operation does not list as a success (${success.join(', ')}) before its success_when`);
+      context.conversion.note(
+        'changed',
+        where,
+        `$statusCode == ${status}: toolgen fails a response whose status the operation does not list as a success (${success.join(', ')}) before its success_when`,
+      );
   }
 }
 
 /** `outputs` as `map_outputs` (a field of the body) and transforms (a status, a header, the whole body). */
-function outputsOf(step: Json, id: string, target: Target, context: Context, where: (path: DocPath) => string, stateOf: CriteriaScope['stateOf']): Json {
+function outputsOf({ step, target, at, stateOf }: StepParts, id: string, context: Context): Json {
+  const where = (path: DocPath) => context.document.where([...at, ...path]);
   if (!isPlainObject(step['outputs'])) return {};
   const mapped: Record<string, string> = {};
   const transform: Record<string, string> = {};
@@ -348,7 +473,11 @@ function outputsOf(step: Json, id: string, target: Target, context: Context, whe
     const variable = stateOf(String(step['stepId']), name)!;
     const expression = typeof value === 'string' ? readExpression(value) : null;
     if (expression === null) {
-      context.conversion.note('warning', where(['outputs', name]), `${String(value)}: an output is a runtime expression; left out`);
+      context.conversion.note(
+        'warning',
+        where(['outputs', name]),
+        `${String(value)}: an output is a runtime expression; left out`,
+      );
       continue;
     }
     const field =
@@ -359,15 +488,25 @@ function outputsOf(step: Json, id: string, target: Target, context: Context, whe
       mapped[field] = variable;
       continue;
     }
-    if (target.workflow && (expression.kind === 'statusCode' || expression.kind === 'header' || expression.kind === 'body')) {
-      context.conversion.note('warning', where(['outputs', name]), `${String(value)}: a step that runs a workflow has no response; read its outputs ($outputs.<name>); left out`);
+    if (
+      target.workflow &&
+      (expression.kind === 'statusCode' || expression.kind === 'header' || expression.kind === 'body')
+    ) {
+      context.conversion.note(
+        'warning',
+        where(['outputs', name]),
+        `${String(value)}: a step that runs a workflow has no response; read its outputs ($outputs.<name>); left out`,
+      );
       continue;
     }
     try {
       transform[variable] =
-        expression.kind === 'body' ? jsonataPath(`steps.${jsonataName(id)}`, expression.pointer) : expressionJsonata(expression, { step: id, stateOf });
+        expression.kind === 'body'
+          ? jsonataPath(`steps.${jsonataName(id)}`, expression.pointer)
+          : expressionJsonata(expression, { step: id, stateOf });
     } catch (error) {
-      context.conversion.note('warning', where(['outputs', name]), `${String(value)}: ${(error as Error).message}; left out`);
+      // The message names the expression.
+      context.conversion.note('warning', where(['outputs', name]), `${(error as Error).message}; left out`);
     }
   }
   return {
@@ -384,14 +523,23 @@ function mapPath(segments: readonly string[]): string | null {
     first +
     rest
       .map((segment) =>
-        /^(0|[1-9]\d*)$/.test(segment) ? `[${segment}]` : /^[A-Za-z_$][\w$-]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`,
+        /^(0|[1-9]\d*)$/.test(segment)
+          ? `[${segment}]`
+          : /^[A-Za-z_$][\w$-]*$/.test(segment)
+            ? `.${segment}`
+            : `[${JSON.stringify(segment)}]`,
       )
       .join('')
   );
 }
 
 /** An action, with a `reference` to `$components.successActions.<name>` (or failureActions) followed. */
-function actions(list: unknown, kind: 'successActions' | 'failureActions', context: Context, base: DocPath): { action: Json; path: DocPath }[] {
+function actions(
+  list: unknown,
+  kind: 'successActions' | 'failureActions',
+  context: Context,
+  base: DocPath,
+): { action: Json; path: DocPath }[] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((raw, index) => {
     const path = [...base, index];
@@ -399,9 +547,14 @@ function actions(list: unknown, kind: 'successActions' | 'failureActions', conte
     if (typeof raw['reference'] !== 'string') return [{ action: raw, path }];
     const match = new RegExp(`^\\$components\\.${kind}\\.(.+)$`).exec(raw['reference']);
     const components = context.document.value['components'];
-    const found = match && isPlainObject(components) && isPlainObject(components[kind]) ? components[kind][match[1]!] : undefined;
+    const found =
+      match && isPlainObject(components) && isPlainObject(components[kind]) ? components[kind][match[1]!] : undefined;
     if (!isPlainObject(found)) {
-      context.conversion.note('warning', context.document.where([...path, 'reference']), `${raw['reference']}: no such action in components; left out`);
+      context.conversion.note(
+        'warning',
+        context.document.where([...path, 'reference']),
+        `${raw['reference']}: no such action in components; left out`,
+      );
       return [];
     }
     return [{ action: found, path }];
@@ -413,11 +566,12 @@ function actions(list: unknown, kind: 'successActions' | 'failureActions', conte
  * with criteria become a choice step after the step, tried in their order, whose default is the next step.
  */
 function successNext(
-  step: Json,
-  workflow: Json,
-  position: number,
-  steps: readonly Json[],
-  scope: CriteriaScope,
+  { step, workflow }: StepParts,
+  {
+    position,
+    steps,
+    scope,
+  }: { readonly position: number; readonly steps: readonly Json[]; readonly scope: CriteriaScope },
   context: Context,
 ): { next?: string; choice?: Json } {
   const own = step['onSuccess'] !== undefined;
@@ -437,16 +591,31 @@ function successNext(
       if (!ok || !isPlainObject(raw) || typeof raw['condition'] !== 'string') return;
       const translated = criterionToJsonata(raw as unknown as Criterion, scope);
       if ('problem' in translated) {
-        context.conversion.note('warning', context.document.where([...path, 'criteria', index]), `${raw['condition']}: ${translated.problem}; the action ${String(action['name'] ?? '')} is left out`);
+        context.conversion.note(
+          'warning',
+          context.document.where([...path, 'criteria', index]),
+          `${raw['condition']}: ${translated.problem}; the action ${String(action['name'] ?? '')} is left out`,
+        );
         ok = false;
       } else conditions.push(translated.jsonata);
     });
     if (!ok) continue;
-    routes.push({ when: conditions.length === 0 ? 'true' : conditions.map((condition) => (conditions.length > 1 && / (and|or) /.test(condition) ? `(${condition})` : condition)).join(' and '), next });
+    routes.push({
+      when:
+        conditions.length === 0
+          ? 'true'
+          : conditions
+              .map((condition) =>
+                conditions.length > 1 && / (and|or) /.test(condition) ? `(${condition})` : condition,
+              )
+              .join(' and '),
+      next,
+    });
     if (conditions.length === 0) break;
   }
   if (routes.length === 0) return {};
-  if (routes.length === 1 && routes[0]!.when === 'true') return routes[0]!.next === fallThrough ? {} : { next: routes[0]!.next };
+  if (routes.length === 1 && routes[0]!.when === 'true')
+    return routes[0]!.next === fallThrough ? {} : { next: routes[0]!.next };
   const last = routes.at(-1)!;
   const always = last.when === 'true';
   const choice: Json = {
@@ -463,14 +632,26 @@ function actionTarget(action: Json, context: Context, path: DocPath): string | n
   if (action['type'] === 'goto' && typeof action['stepId'] === 'string') {
     const id = context.ids.get(action['stepId']);
     if (id) return id;
-    context.conversion.note('warning', context.document.where([...path, 'stepId']), `${action['stepId']}: no step of this workflow has that id; the action is left out`);
+    context.conversion.note(
+      'warning',
+      context.document.where([...path, 'stepId']),
+      `${action['stepId']}: no step of this workflow has that id; the action is left out`,
+    );
     return null;
   }
   if (action['type'] === 'goto' && typeof action['workflowId'] === 'string') {
-    context.conversion.note('warning', context.document.where([...path, 'workflowId']), `goto ${action['workflowId']}: a composite goes to its own steps only (call the workflow from a step instead); the action is left out`);
+    context.conversion.note(
+      'warning',
+      context.document.where([...path, 'workflowId']),
+      `goto ${action['workflowId']}: a composite goes to its own steps only (call the workflow from a step instead); the action is left out`,
+    );
     return null;
   }
-  context.conversion.note('warning', context.document.where(path), `an action of type ${String(action['type'])} is not one toolgen reads here; left out`);
+  context.conversion.note(
+    'warning',
+    context.document.where(path),
+    `an action of type ${String(action['type'])} is not one toolgen reads here; left out`,
+  );
   return null;
 }
 
@@ -486,7 +667,9 @@ function failureActions(step: Json, workflow: Json, position: number, context: C
   const result: Json = {};
   for (const { action, path } of listed) {
     const criteria = Array.isArray(action['criteria']) ? (action['criteria'] as unknown[]) : [];
-    const statuses = criteria.map((raw) => (isPlainObject(raw) && typeof raw['condition'] === 'string' ? statusList(raw['condition']) : null));
+    const statuses = criteria.map((raw) =>
+      isPlainObject(raw) && typeof raw['condition'] === 'string' ? statusList(raw['condition']) : null,
+    );
     if (action['type'] === 'retry' && result['action'] === undefined) {
       result['action'] = 'retry';
       result['max_retries'] = typeof action['retryLimit'] === 'number' ? action['retryLimit'] : 1;
@@ -495,13 +678,23 @@ function failureActions(step: Json, workflow: Json, position: number, context: C
         result['backoff_factor'] = 1;
       }
       if (criteria.length > 0) {
-        if (statuses.every((list) => list !== null)) result['retry_on'] = [...new Set(statuses.flat().map((status) => `HTTP_${status}`))];
-        else context.conversion.note('warning', context.document.where([...path, 'criteria']), 'only criteria on $statusCode choose what is retried (retry_on: HTTP_<status>); retried on every failure the defaults retry');
+        if (statuses.every((list) => list !== null))
+          result['retry_on'] = [...new Set(statuses.flat().map((status) => `HTTP_${status}`))];
+        else
+          context.conversion.note(
+            'warning',
+            context.document.where([...path, 'criteria']),
+            'only criteria on $statusCode choose what is retried (retry_on: HTTP_<status>); retried on every failure the defaults retry',
+          );
       }
       continue;
     }
     if (criteria.length > 0) {
-      context.conversion.note('warning', context.document.where([...path, 'criteria']), `a ${String(action['type'])} action with criteria: toolgen goes on after a failure whatever it was; the action is left out`);
+      context.conversion.note(
+        'warning',
+        context.document.where([...path, 'criteria']),
+        `a ${String(action['type'])} action with criteria: toolgen goes on after a failure whatever it was; the action is left out`,
+      );
       continue;
     }
     if (action['type'] === 'end') break;

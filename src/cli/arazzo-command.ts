@@ -30,7 +30,9 @@ export async function arazzoImportCommand(
     printDiagnostics(output, found.diagnostics, found.sources);
     throw new UsageError(`${found.file} has problems (above); fix it, then import again`);
   }
-  const outDir = options.out ? path.resolve(options.cwd, options.out) : optionsOf(found, { root: options.cwd }).configDir;
+  const outDir = options.out
+    ? path.resolve(options.cwd, options.out)
+    : optionsOf(found, { root: options.cwd }).configDir;
   let imported;
   try {
     imported = await importArazzo(file, {
@@ -111,14 +113,18 @@ export async function arazzoExportCommand(
   });
   if (problems.length > 0) {
     for (const problem of problems) output.err(`${problem.where}: ${problem.text}`);
-    output.err(`toolgen arazzo export: ${problems.length} problem${problems.length === 1 ? '' : 's'} (above): nothing was written`);
+    output.err(
+      `toolgen arazzo export: ${problems.length} problem${problems.length === 1 ? '' : 's'} (above): nothing was written`,
+    );
     return EXIT.problems;
   }
   const text = stringify(document, { lineWidth: 0, aliasDuplicateObjects: false });
   if (outFile) {
     await mkdir(path.dirname(outFile), { recursive: true });
     await writeFile(outFile, text);
-    output.out(`toolgen arazzo export: ${(document['workflows'] as unknown[]).length} workflows written to ${path.relative(options.cwd, outFile).split(path.sep).join('/')}`);
+    output.out(
+      `toolgen arazzo export: ${(document['workflows'] as unknown[]).length} workflows written to ${path.relative(options.cwd, outFile).split(path.sep).join('/')}`,
+    );
   } else (output.data ?? output.out)(text.trimEnd());
   return EXIT.ok;
 }

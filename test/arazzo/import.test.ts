@@ -1,0 +1,234 @@
+/**
+ * `toolgen arazzo import` and `export`, through the CLI in process: the tests' own Arazzo document
+ * over the tests' own pets API (test/fixtures/arazzo-pets) becomes the composites in golden/ (read
+ * and reviewed as a person would write them), its source an entry of `apis`; what cannot be
+ * converted is reported at file:line:col; nothing is overwritten; export writes a document that
+ * imports again to the same composites.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runCli } from '../helpers/cli.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+const GOLDEN = path.resolve(import.meta.dirname, 'golden');
+
+let root = '';
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'toolgen-arazzo-'));
+  cpSync(path.join(FIXTURES, 'arazzo-pets'), path.join(root, 'arazzo-pets'), { recursive: true });
+  cpSync(path.join(FIXTURES, 'http-api/openapi.yaml'), path.join(root, 'http-api/openapi.yaml'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const tools = (dir: string) => readdirSync(path.join(root, dir)).sort();
+
+describe('toolgen arazzo import', () => {
+  it('writes one composite per workflow, as golden/ holds them, and the source under apis', async () => {
+    const run = await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml'], root);
+    expect(run).toEqual({
+      code: 0,
+      out: [
+        'arazzo-pets/pets.arazzo.yaml',
+        '  rewritten  toolgen.config.yaml: apis.pets: http-api/openapi.yaml, its base URL read from ${PETS_URL} when a step calls it',
+        '  adopt-new-pet → config/tools/adopt-new-pet.yaml',
+        '  find-or-make → config/tools/find-or-make.yaml',
+        '  until-ok → config/tools/until-ok.yaml',
+        'toolgen arazzo import: 3 workflows written to config/tools, 1 API added to apis; 1 rewritten, 0 behaviour changes, 0 warnings; everything converted',
+        'next: npx toolgen api pull pets, then npx toolgen',
+      ].join('\n'),
+      err: '',
+    });
+    expect(tools('config/tools')).toEqual(readdirSync(GOLDEN).sort());
+    for (const file of tools('config/tools'))
+      expect(read(`config/tools/${file}`), file).toBe(readFileSync(path.join(GOLDEN, file), 'utf8'));
+    expect(parse(read('toolgen.config.yaml'))).toEqual({
+      apis: { pets: { openapi: 'http-api/openapi.yaml', baseUrl: '${PETS_URL}' } },
+    });
+  });
+
+  it('adds to an existing toolgen.config.yaml, keeping its comments, and writes into --out', async () => {
+    writeFileSync(path.join(root, 'toolgen.config.yaml'), '# my project\nconfigDir: tools # here\n');
+    const run = await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml', '--out', 'tools/imported'], root);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('3 workflows written to tools/imported');
+    expect(tools('tools/imported')).toEqual(['adopt-new-pet.yaml', 'find-or-make.yaml', 'until-ok.yaml']);
+    expect(read('toolgen.config.yaml')).toBe(
+      '# my project\nconfigDir: tools # here\napis:\n  pets:\n    openapi: http-api/openapi.yaml\n    baseUrl: ${PETS_URL}\n',
+    );
+  });
+
+  it('never overwrites: with one file in the way it writes nothing, and says which (exit 2)', async () => {
+    await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml', '--out', 'out'], root);
+    writeFileSync(path.join(root, 'out/until-ok.yaml'), 'mine\n');
+    rmSync(path.join(root, 'out/adopt-new-pet.yaml'));
+    const config = read('toolgen.config.yaml');
+    const run = await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml', '--out', 'out'], root);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(
+      'arazzo import never overwrites, so it wrote nothing; these files exist: out/find-or-make.yaml, out/until-ok.yaml',
+    );
+    expect(existsSync(path.join(root, 'out/adopt-new-pet.yaml'))).toBe(false);
+    expect(read('out/until-ok.yaml')).toBe('mine\n');
+    expect(read('toolgen.config.yaml')).toBe(config);
+  });
+
+  it('refuses an API of the same name over another document, writing nothing (exit 2)', async () => {
+    writeFileSync(
+      path.join(root, 'toolgen.config.yaml'),
+      'apis:\n  pets: { openapi: other.yaml, baseUrl: "http://x" }\n',
+    );
+    const run = await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml'], root);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(
+      "toolgen.config.yaml already declares an API 'pets' over other.yaml, not http-api/openapi.yaml: rename one of them",
+    );
+    expect(existsSync(path.join(root, 'config'))).toBe(false);
+  });
+
+  it('reports a document that is not YAML at file:line:col, and one that is not Arazzo (exit 2)', async () => {
+    writeFileSync(path.join(root, 'broken.yaml'), 'arazzo: 1.0.1\nworkflows:\n  - workflowId: a\n   steps: []\n');
+    const broken = await runCli(['arazzo', 'import', 'broken.yaml'], root);
+    expect(broken.code).toBe(2);
+    expect(broken.err).toMatch(/^toolgen: broken\.yaml:4:\d+: /);
+    writeFileSync(path.join(root, 'openapi.yaml'), 'openapi: 3.1.0\npaths: {}\n');
+    const other = await runCli(['arazzo', 'import', 'openapi.yaml'], root);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain("openapi.yaml: not an Arazzo document (it has no 'arazzo' version at its top)");
+    const missing = await runCli(['arazzo', 'import', 'nowhere.arazzo.yaml'], root);
+    expect(missing.err).toContain("cannot read 'nowhere.arazzo.yaml'");
+  });
+
+  it('reports what it cannot convert where it is, and converts the rest (exit 1)', async () => {
+    writeFileSync(
+      path.join(root, 'odd.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: odd, version: "1" }',
+        'sourceDescriptions:',
+        '  - { name: pets, url: ./http-api/openapi.yaml, type: openapi }',
+        '  - { name: more, url: ./more.arazzo.yaml, type: arazzo }',
+        'workflows:',
+        '  - workflowId: odd',
+        '    steps:',
+        '      - stepId: one',
+        '        operationId: getPett',
+        '      - stepId: two',
+        '        operationId: getPet',
+        '        parameters:',
+        '          - { name: petId, in: path, value: $request.path.petId }',
+        '        successCriteria:',
+        '          - { condition: "//pet", context: $response.body, type: xpath }',
+        '        onSuccess:',
+        '          - { name: away, type: goto, workflowId: other }',
+        '        outputs:',
+        '          url: $url',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'odd.arazzo.yaml'], root);
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n')).toEqual([
+      'odd.arazzo.yaml',
+      '  warning    odd.arazzo.yaml:5:50: more: a source of type arazzo is not read; steps over it are not converted',
+      '  rewritten  toolgen.config.yaml: apis.pets: http-api/openapi.yaml, its base URL read from ${PETS_URL} when a step calls it',
+      '  odd → config/tools/odd.yaml',
+      "    warning    odd.arazzo.yaml:10:22: getPett: no source has an operation 'getPett'",
+      '    warning    odd.arazzo.yaml:14:45: $request.path.petId: toolgen does not keep the request a step sent; left as text',
+      '    warning    odd.arazzo.yaml:16:13: //pet: a xpath criterion has no equivalent in toolgen (simple, regex and jsonpath do); left out',
+      '    warning    odd.arazzo.yaml:18:51: goto other: a composite goes to its own steps only (call the workflow from a step instead); the action is left out',
+      '    warning    odd.arazzo.yaml:20:16: $url: toolgen does not keep the request a step sent; left out',
+      'toolgen arazzo import: 1 workflow written to config/tools, 1 API added to apis; 1 rewritten, 0 behaviour changes, 6 warnings; needs a person: see the warnings above',
+      'next: npx toolgen api pull pets, then npx toolgen',
+    ]);
+  });
+});
+
+describe('toolgen arazzo export', () => {
+  it('writes a document that imports again to the same composites', async () => {
+    expect((await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml'], root)).code).toBe(0);
+    expect((await runCli(['api', 'pull'], root)).code).toBe(0);
+    const exported = await runCli(
+      ['arazzo', 'export', 'adopt-new-pet', 'find-or-make', 'until-ok', '--out', 'again/pets.arazzo.yaml'],
+      root,
+    );
+    expect(exported).toEqual({
+      code: 0,
+      out: 'toolgen arazzo export: 3 workflows written to again/pets.arazzo.yaml',
+      err: '',
+    });
+    const document = parse(read('again/pets.arazzo.yaml'));
+    expect(document.sourceDescriptions).toEqual([{ name: 'pets', url: '../http-api/openapi.yaml', type: 'openapi' }]);
+    const again = await runCli(['arazzo', 'import', 'again/pets.arazzo.yaml', '--out', 'again/tools'], root);
+    expect(again.code, again.out).toBe(0);
+    for (const file of tools('config/tools'))
+      expect(read(`again/tools/${file}`).split('\n').slice(1), file).toEqual(
+        read(`config/tools/${file}`).split('\n').slice(1),
+      );
+  });
+
+  it('prints the document on stdout, with the step and its criteria as Arazzo writes them', async () => {
+    await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml'], root);
+    await runCli(['api', 'pull'], root);
+    const run = await runCli(['arazzo', 'export', 'find-or-make'], root);
+    expect(run.code).toBe(0);
+    const document = parse(run.out);
+    expect(document.arazzo).toBe('1.0.1');
+    expect(document.workflows[0].steps[0]).toEqual({
+      stepId: 'list',
+      operationId: 'listPets',
+      parameters: [{ name: 'tag', in: 'query', value: ['$inputs.tag'] }],
+      successCriteria: [{ condition: '$statusCode == 200' }],
+      outputs: { total: '$response.header.x-total-count' },
+      onSuccess: [
+        {
+          name: 'end_1',
+          type: 'end',
+          criteria: [{ context: '$response.body', condition: '$[?count(@) > 0]', type: 'jsonpath' }],
+        },
+      ],
+    });
+  });
+
+  it('refuses a composite with a step Arazzo cannot say, at the step, and writes nothing (exit 1)', async () => {
+    writeFileSync(
+      path.join(root, 'toolgen.config.yaml'),
+      'apis:\n  pets: { openapi: http-api/openapi.yaml, baseUrl: "${PETS_URL}" }\n',
+    );
+    await runCli(['api', 'pull'], root);
+    mkdirSync(path.join(root, 'config/tools'), { recursive: true });
+    writeFileSync(
+      path.join(root, 'config/tools/local.yaml'),
+      'name: local\ndescription: x\nimplementation: { type: function, module: ./x.ts, export: x }\n',
+    );
+    writeFileSync(
+      path.join(root, 'config/tools/mixed.yaml'),
+      [
+        'name: mixed',
+        'description: An API step, then a local one',
+        'implementation:',
+        '  type: composite',
+        '  composite:',
+        '    steps:',
+        '      - { id: pets, tool: pets/listPets, when: "true" }',
+        '      - { id: mine, tool: local }',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'export', 'mixed', '--out', 'mixed.arazzo.yaml'], root);
+    expect(run.code).toBe(1);
+    expect(run.err.split('\n')).toEqual([
+      'config/tools/mixed.yaml steps[0].when: when: Arazzo has no equivalent',
+      'config/tools/mixed.yaml steps[1].tool: local: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent',
+      'toolgen arazzo export: 2 problems (above): nothing was written',
+    ]);
+    expect(existsSync(path.join(root, 'mixed.arazzo.yaml'))).toBe(false);
+    expect((await runCli(['arazzo', 'export', 'mixd'], root)).err).toContain(
+      "no tool is named 'mixd'; did you mean 'mixed'?",
+    );
+    expect((await runCli(['arazzo', 'export', 'local'], root)).err).toContain("'local' is not a composite");
+  });
+});
