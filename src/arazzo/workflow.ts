@@ -298,6 +298,7 @@ function stepInputs({ step, workflow, target, at, stateOf }: StepParts, context:
     if (!parameter) continue;
     const name = String(parameter['name']);
     const key = target.workflow ? name : parameterKey(target.operation, name, parameter['in'], context, path);
+    if (key === null) continue;
     inputs[key] = templateValue(parameter['value'], {
       stateOf,
       problem: (_, text) =>
@@ -363,13 +364,14 @@ function withReference(raw: unknown, context: Context, path: DocPath): Json | nu
   return { ...found, ...('value' in raw ? { value: raw['value'] } : {}) };
 }
 
+/** The input key of a parameter; null for a header toolgen sets itself (reported). */
 function parameterKey(
   operation: FoundOperation | null,
   name: string,
   where: unknown,
   context: Context,
   path: DocPath,
-): string {
+): string | null {
   const pinned = operation?.pin?.parameters ?? null;
   if (pinned === null) return name;
   const match = pinned.find((parameter) => parameter.name === name && (where === undefined || parameter.in === where));
@@ -380,7 +382,7 @@ function parameterKey(
       context.document.where([...path, 'name']),
       `${name}: toolgen sets this header itself (credentials come from the API's headers in toolgen.config.yaml); left out`,
     );
-    return `header_${name}`;
+    return null;
   }
   context.conversion.note(
     'warning',
