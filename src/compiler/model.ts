@@ -61,6 +61,8 @@ export interface CallStepDoc extends StepCommon {
   readonly timeout_ms?: number;
   readonly fallbacks?: readonly string[];
   readonly cache?: { readonly ttl_seconds: number; readonly shared?: boolean };
+  /** JSONata conditions a call that succeeded must meet, else its attempt fails (`unmet`): one, or a list that must all hold. */
+  readonly success_when?: string | readonly string[];
 }
 
 /** A branch of a parallel block: one step, or several under an id. */

@@ -21,9 +21,16 @@ export const FAILURE_KINDS = [
   'timeout',
   /** The caller cancelled the chain. */
   'cancelled',
+  /** The call succeeded, and a `success_when` condition of its step did not hold on what it returned. */
+  'unmet',
 ] as const;
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Failure kinds of an attempt another attempt could fix, retried unless `retry_on` says otherwise. */
-export const RETRIED_BY_DEFAULT: ReadonlySet<FailureKind> = new Set<FailureKind>(['execution', 'output', 'timeout']);
+export const RETRIED_BY_DEFAULT: ReadonlySet<FailureKind> = new Set<FailureKind>([
+  'execution',
+  'output',
+  'timeout',
+  'unmet',
+]);

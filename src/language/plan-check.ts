@@ -78,12 +78,20 @@ function checkStep(step: PlanStep, ids: Set<string>, problems: string[]): void {
   }
   for (const { to } of step.onSuccess.transform ?? [])
     if (PROTOTYPE_NAMES.has(to)) say(`transform: ${prototypeName(to, 'a state variable')}`);
+  if (step.kind !== 'call' && 'successWhen' in step) say('only a step that calls a tool has successWhen');
   switch (step.kind) {
     case 'call':
       if (step.timeoutMs !== undefined && !(step.timeoutMs > 0)) say('timeoutMs must be positive');
       if (step.cache && !(step.cache.ttlMs > 0)) say('cache.ttlMs must be positive');
       if (step.fallbacks?.some((name) => typeof name !== 'string' || name === '')) say('fallbacks must be tool names');
       for (const problem of templateProblems(step.inputs)) say(`inputs: ${problem}`);
+      if (
+        step.successWhen !== undefined &&
+        (!Array.isArray(step.successWhen) ||
+          step.successWhen.length === 0 ||
+          step.successWhen.some((condition) => typeof condition !== 'string' || condition.trim() === ''))
+      )
+        say('successWhen must be a non-empty list of expressions');
       return;
     case 'parallel': {
       if (step.branches.length === 0) say('a parallel step needs branches');

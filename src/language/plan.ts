@@ -101,6 +101,12 @@ export interface CallStep extends StepBase {
   readonly fallbacks?: readonly string[];
   /** Reuse a result for the same resolved input within `ttlMs`; per user unless `shared`. */
   readonly cache?: { readonly ttlMs: number; readonly shared: boolean };
+  /**
+   * JSONata conditions over `{ state, steps, responses, chain_id, … }` (the step's own output and
+   * response included) that must all be `true` once an attempt's call succeeded; when one is not, the
+   * attempt fails with `unmet`, which the failure policy may retry.
+   */
+  readonly successWhen?: readonly string[];
 }
 
 /**
@@ -137,7 +143,7 @@ export type FailurePolicy =
       readonly action: 'retry';
       readonly maxRetries: number;
       readonly backoff: Backoff;
-      /** Retry only failures of these kinds or error codes (default: execution, output, timeout). */
+      /** Retry only failures of these kinds or error codes (default: execution, output, timeout, unmet). */
       readonly retryOn?: readonly string[];
       /** Never retry these kinds or error codes. */
       readonly noRetryOn?: readonly string[];

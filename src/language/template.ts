@@ -11,8 +11,11 @@ import { parsePath, type PathSegment } from './path.js';
 export const BUILTINS = ['chain_id', 'chain_name', 'started_at'] as const;
 export type Builtin = (typeof BUILTINS)[number];
 
-/** Names a parameter, state variable or step id cannot take: templates read them as built-ins or roots. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([...BUILTINS, 'state', 'steps']);
+/**
+ * Names a parameter or state variable cannot take: templates and expressions read them as built-ins
+ * or roots (`responses`, API steps' statuses and headers, is a root of expressions only).
+ */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set<string>([...BUILTINS, 'state', 'steps', 'responses']);
 
 /** Where a reference reads from. */
 export type Reference =

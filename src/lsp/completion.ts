@@ -1,8 +1,8 @@
 /**
  * Completion, by where the cursor is: tool names after `tool:` (and in `fallbacks`, `allow_next_tools`,
  * stubs), step ids where a step id goes, the called tool's parameters as keys of `inputs`, and inside
- * `<< … >>` and JSONata the state variables defined on the paths to the step, step ids after `steps.`,
- * and the fields of a value of known shape after a dot.
+ * `<< … >>` and JSONata the state variables defined on the paths to the step, step ids after `steps.`
+ * (and API steps after an expression's `responses.`), and the fields of a value of known shape after a dot.
  */
 import { CompletionItemKind, type CompletionItem, type Range } from 'vscode-languageserver';
 import { isMap } from 'yaml';
@@ -78,9 +78,10 @@ function isTransition(path: YamlPath): boolean {
   return last === 'next' && (parent === 'on_success' || parent === 'on_failure' || path[path.length - 3] === 'choose');
 }
 
-/** `when`, a choice's `when`, a transform's expression: JSONata. */
+/** `when`, a choice's `when`, a transform's expression, a `success_when` (or one of its list): JSONata. */
 function isExpression(path: YamlPath): boolean {
-  return path[path.length - 1] === 'when' || path[path.length - 2] === 'transform';
+  const [last, parent] = [path[path.length - 1], path[path.length - 2]];
+  return last === 'when' || last === 'success_when' || parent === 'transform' || parent === 'success_when';
 }
 
 /**
@@ -207,11 +208,14 @@ function referenceItems(
   const scopes = entry && at.state ? scopesOf(at.state, entry) : null;
   if (!scopes) return [];
   const scope = stepScopeAt(scopes, cursor.path);
-  const afterStep = cursor.path.includes('transform') && scope ? ownDefinitions(scope) : new Set<string>();
+  // A transform runs once the step's outputs are mapped; its success_when before, on its output alone.
+  const judged = cursor.path.includes('success_when');
+  const afterStep =
+    scope && (judged || cursor.path.includes('transform')) ? ownDefinitions(scope, judged) : new Set<string>();
   const defined = (name: string) => (afterStep.has(name) ? 'always' : (scope?.defined(name) ?? 'always'));
   if (segments.length === 0) {
     const roots: CompletionItem[] = ['state', 'steps'].map((label) => ({ label, kind: CompletionItemKind.Module }));
-    if (expression) return roots;
+    if (expression) return [...roots, { label: 'responses', kind: CompletionItemKind.Module }];
     const builtins = BUILTINS.map((label) => ({ label, kind: CompletionItemKind.Constant, detail: 'built-in' }));
     return [...variableItems(scopes, defined), ...roots, ...builtins];
   }
@@ -231,15 +235,37 @@ function referenceItems(
     const node = scopes.stepIds.get(rest[0]!);
     return node ? fieldItems(scopes.outputOf(node), rest.slice(1)) : [];
   }
+  if (head === 'responses' && expression) return responseItems(at, scopes, rest);
   const [name, ...fields] = head === 'state' ? rest : segments;
   if (expression && head !== 'state') return [];
   return fieldItems(scopes.variables.get(name!) ?? null, fields);
 }
 
-/** What a step defines for its own `transform`: its mapped outputs and its own output. */
-function ownDefinitions(scope: StepScope): Set<string> {
+/** What a step defines for its own `transform`: its mapped outputs and its own output (for its `success_when`, its output alone). */
+function ownDefinitions(scope: StepScope, judged: boolean): Set<string> {
+  const own = `steps.${scope.node.id}`;
+  if (judged) return new Set([own]);
   const success = scope.node.doc.on_success;
-  return new Set([...Object.values(success?.map_outputs ?? {}), `steps.${scope.node.id}`]);
+  return new Set([...Object.values(success?.map_outputs ?? {}), own]);
+}
+
+/** After `responses.`: the steps that call an API operation; after `responses.<id>.`: `status` and `headers`. */
+function responseItems(at: DocumentAt, scopes: CompositeScopes, rest: readonly string[]): CompletionItem[] {
+  const catalogue = at.state?.catalogue;
+  if (!catalogue) return [];
+  if (rest.length === 0)
+    return [...scopes.stepIds.values()]
+      .filter((node) => 'tool' in node.doc && catalogue.remote(node.doc.tool)?.via === 'api')
+      .map((node) => ({
+        label: node.id,
+        kind: CompletionItemKind.Reference,
+        detail: `the response of ${(node.doc as { tool: string }).tool}: { status, headers }`,
+      }));
+  if (rest.length > 1) return [];
+  return [
+    { label: 'status', kind: CompletionItemKind.Field, detail: 'integer' },
+    { label: 'headers', kind: CompletionItemKind.Field, detail: 'object: text by lower-case name' },
+  ];
 }
 
 function variableItems(

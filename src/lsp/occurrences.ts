@@ -199,6 +199,12 @@ function stepOccurrences(view: YamlView, node: StepNode, { add, addKey, found }:
   templatesUnder(view, [...at, 'loop', 'over'], node, found);
   templatesUnder(view, [...at, 'inputs'], node, found);
   expressionAt(view, [...at, 'when'], node, found);
+  const conditions: unknown = readPath(doc, ['success_when']);
+  if (typeof conditions === 'string') expressionAt(view, [...at, 'success_when'], node, found);
+  else
+    listAt(doc, ['success_when']).forEach((_, index) =>
+      expressionAt(view, [...at, 'success_when', index], node, found),
+    );
   listAt(doc, ['choose']).forEach((_, index) => {
     expressionAt(view, [...at, 'choose', index, 'when'], node, found);
     add('step', 'use', [...at, 'choose', index, 'next'], step);
@@ -248,7 +254,7 @@ function templateNames(view: YamlView, scalar: Scalar, step: StepNode, found: Oc
   }
 }
 
-/** The names a JSONata expression reads: `state.x` and `steps.x`. */
+/** The names a JSONata expression reads: `state.x`, and the step ids of `steps.x` and `responses.x`. */
 function expressionAt(view: YamlView, path: YamlPath, step: StepNode, found: Occurrence[]): void {
   const node = nodeAt(view, path);
   if (!isScalar(node) || typeof node.value !== 'string') return;

@@ -10,6 +10,8 @@
  */
 import type { Attempt } from './attempt.js';
 import type { Clock } from './clock.js';
+import type { ToolFailure } from './errors.js';
+import type { StepResponse } from './remote-api.js';
 import type { RunJournal } from './durable/journal.js';
 import type { ExpressionBudget } from './expression-budget.js';
 import type { AuditContext } from './context.js';
@@ -42,7 +44,15 @@ export interface CallSite {
   readonly onStep?: StepListener | undefined;
   /** When tracing: the parent of the call's span (the chain's, or its block's). */
   readonly trace?: TraceContext | undefined;
+  /** A step's `success_when`: whether a call that succeeded stands (the attempt is audited and traced as it decides). */
+  readonly accept?: OutcomeCheck | undefined;
 }
+
+/**
+ * What a step makes of a call that succeeded, its output checked: null when the call stands, else the
+ * failure the attempt ends with instead (a `success_when` that did not hold: `unmet`).
+ */
+export type OutcomeCheck = (output: unknown, response: StepResponse | undefined) => Settled<ToolFailure | null>;
 
 /** What the engine needs of the executor: its tools, its caller, its clock, and the call itself. */
 export interface Core {

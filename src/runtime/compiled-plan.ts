@@ -38,7 +38,9 @@ export interface CompiledCall extends CompiledBase {
   readonly kind: 'call';
   readonly plan: CallStep;
   readonly resolveInputs: InputResolver;
-  /** No `when`, step timeout, cache or transform: the flat path can make its first attempt at once (`executeCall`). */
+  /** Its `successWhen` conditions, each with its text (a failure quotes it); empty when it has none. */
+  readonly successWhen: readonly { readonly text: string; readonly expression: Expression }[];
+  /** No `when`, step timeout, cache, transform or `successWhen`: the flat path can make its first attempt at once (`executeCall`). */
   readonly atOnce: boolean;
   /** The step as the fast path sees it (`Core.callAtOnce`), its tool filled in by the first call. */
   readonly plain: PlainStep;
@@ -82,7 +84,7 @@ export interface CompiledPlan extends CompiledSequence {
   readonly dependsOn: ReadonlyMap<string, readonly string[]>;
   /** Whether a run of it may suspend: it has a wait step. */
   readonly waits: boolean;
-  /** Whether anything in it reads step outputs (a `steps.<id>` reference, or any expression): if nothing does, a run does not keep them. */
+  /** Whether anything in it reads step outputs or responses (a `steps.<id>` reference, or any expression): if nothing does, a run does not keep them. */
   readonly readsSteps: boolean;
 }
 
@@ -138,21 +140,31 @@ function compileStep(step: PlanStep, where: string, tools: PlannedToolCall[], mi
     })),
   };
   switch (step.kind) {
-    case 'call':
+    case 'call': {
       tools.push({ name: step.tool });
+      const successWhen = (step.successWhen ?? []).map((text, index) => ({
+        text,
+        expression: compileExpression(text, `${where}, success_when ${index + 1}`),
+      }));
       return {
         ...base,
         kind: 'call',
         plan: step,
         resolveInputs: compileInputs(step.inputs, `step '${step.id}' inputs`, missing),
+        successWhen,
         atOnce:
-          base.when === null && base.transform.length === 0 && step.timeoutMs === undefined && step.cache === undefined,
+          base.when === null &&
+          base.transform.length === 0 &&
+          successWhen.length === 0 &&
+          step.timeoutMs === undefined &&
+          step.cache === undefined,
         plain: {
           tool: step.tool,
           stepId: step.id,
           known: { registry: null, definition: null, checks: null, atOnce: false },
         },
       };
+    }
     case 'parallel':
       return {
         ...base,
@@ -192,7 +204,7 @@ function readsSteps(sequence: StepSequence): boolean {
     if (step.when !== undefined || (step.onSuccess.transform?.length ?? 0) > 0) return true;
     switch (step.kind) {
       case 'call':
-        return referencesSteps(step.inputs);
+        return step.successWhen !== undefined || referencesSteps(step.inputs);
       case 'loop':
         return referencesSteps(step.over) || readsSteps(step.body);
       case 'parallel':

@@ -378,7 +378,8 @@ export class ChainExecutor implements ToolCaller {
     if (site.cache === undefined) return this.#perform(call, chainParent);
     const key = safely(() => cacheKey(definition.name, site.cache!.shared ? null : this.context.userId, call.input));
     const hit = key === undefined ? undefined : this.registry.cache.get(key, this.#clock.now());
-    if (hit) return { attempt: this.#finish(call, { ok: true, ...hit }, 'cache'), chain: null };
+    if (hit)
+      return mapSettled(this.#conclude(call, { ok: true, ...hit }, 'cache'), (attempt) => ({ attempt, chain: null }));
     return mapSettled(this.#perform(call, chainParent), (called) => {
       // An output that cannot be copied (a function, a stream) is simply not cached.
       const { outcome } = called.attempt;
@@ -412,7 +413,9 @@ export class ChainExecutor implements ToolCaller {
         trace: chainParent,
         startedAt: call.startedAt,
       });
-      return mapSettled(chain, (ran) => ({ attempt: this.#finish(call, chainOutcome(definition, ran)), chain: ran }));
+      return mapSettled(chain, (ran) =>
+        mapSettled(this.#conclude(call, chainOutcome(definition, ran)), (attempt) => ({ attempt, chain: ran })),
+      );
     }
     if (limit === undefined && site.signal === NEVER) return this.#ended(call, this.#handle(call, NEVER));
     return this.#ended(call, this.#guarded(call, limit));
@@ -448,6 +451,7 @@ export class ChainExecutor implements ToolCaller {
       via: undefined,
       // The flat path runs untraced, or under a span that does not record: then no call below it makes a span.
       trace: this.#core.tracing === undefined ? undefined : UNRECORDED,
+      accept: undefined,
     };
     const call: Call = { definition, input, site, startedAt };
     const outcome = this.#handle(call, NEVER);
@@ -552,7 +556,23 @@ export class ChainExecutor implements ToolCaller {
 
   /** A call that ran no chain, once its outcome is known. */
   #ended(call: Call, outcome: Settled<CallOutcome>): Settled<Called> {
-    return mapSettled(outcome, (settled) => ({ attempt: this.#finish(call, settled), chain: null }));
+    if (call.site.accept === undefined)
+      return mapSettled(outcome, (settled) => ({ attempt: this.#finish(call, settled), chain: null }));
+    return mapSettled(outcome, (settled) =>
+      mapSettled(this.#conclude(call, settled), (attempt) => ({ attempt, chain: null })),
+    );
+  }
+
+  /**
+   * The attempt, once the step's check (`success_when`) had its say on a call that succeeded: before
+   * the audit record, the span's end and the cache, so that all three see the attempt as it ended.
+   */
+  #conclude(call: Call, outcome: CallOutcome, served?: 'cache'): Settled<Attempt> {
+    const { accept } = call.site;
+    if (accept === undefined || !outcome.ok) return this.#finish(call, outcome, served);
+    return mapSettled(accept(outcome.output, outcome.response), (failure) =>
+      this.#finish(call, failure === null ? outcome : { ok: false, error: failure }, served),
+    );
   }
 
   /** Makes the attempt value and records it in the audit trail. */

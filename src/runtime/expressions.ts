@@ -1,5 +1,5 @@
 /**
- * JSONata expressions for `when` conditions and `transform`s: an established, sandboxed expression
+ * JSONata expressions for `when` conditions, `transform`s, choices and `success_when`: an established, sandboxed expression
  * language (the one Step Functions adopted). YAML text is never given to `eval` or `new Function`.
  * Every evaluation runs on a budget (`expression-budget.ts`), checked at each of its steps.
  */
@@ -73,8 +73,9 @@ export interface EvaluationLimits {
 }
 
 /**
- * What an expression sees: `state`, `steps` (each step's output by id) and the built-ins. Throws
- * `ExpressionStopped` when the evaluation spent its budget or the signal aborted.
+ * What an expression sees: `state`, `steps` (each step's output by id), `responses` (each API step's
+ * `{ status, headers }` by id) and the built-ins. Throws `ExpressionStopped` when the evaluation spent
+ * its budget or the signal aborted.
  *
  * @example evaluate(compileExpression('state.balance < 100', 'when'), scope, limits) // true or false
  */
@@ -84,7 +85,12 @@ export async function evaluate(
   limits: EvaluationLimits,
 ): Promise<unknown> {
   const meter = new ExpressionMeter(limits.budget, limits.signal);
-  const input = { state: scope.state, steps: Object.fromEntries(scope.steps), ...scope.builtins };
+  const input = {
+    state: scope.state,
+    steps: Object.fromEntries(scope.steps),
+    responses: scope.responses === undefined ? {} : Object.fromEntries(scope.responses),
+    ...scope.builtins,
+  };
   try {
     return plain(await expression.evaluate(input, { [METER]: meter }));
   } catch (error) {

@@ -241,14 +241,16 @@ function checkDag(
         report(diagnostic('DAG_NEXT', {}, source.locate([...node.path, key, 'next'], { key: true })));
       }
     }
-    const expressions = [node.doc.when, ...Object.values(node.doc.on_success?.transform ?? {})].filter(
-      (text): text is string => text !== undefined,
-    );
+    const expressions = [
+      node.doc.when,
+      ...Object.values(node.doc.on_success?.transform ?? {}),
+      ...(isCall(node.doc) ? successConditions(node.doc).map((condition) => condition.text) : []),
+    ].filter((text): text is string => text !== undefined);
     const read = [
       ...referencedSteps(node.doc),
       ...expressions.flatMap((text) =>
         expressionReferences(text)
-          .filter((r) => r.root === 'steps')
+          .filter((r) => r.root === 'steps' || r.root === 'responses')
           .map((r) => r.name),
       ),
     ];
@@ -343,6 +345,7 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
   }
   if (isCall(doc)) {
     checkCallStep(node, doc, here, ctx);
+    checkSuccessWhen(node, doc, here, ctx);
     return;
   }
   if (isChoice(doc)) {
@@ -399,6 +402,29 @@ function checkNode(node: StepNode, here: Definitions | undefined, initial: Defin
     checkSequence(node.body, { must: start.must.with([loop.as]), may: start.may.with([loop.as]) }, ctx);
   }
   checkOutputs(node, [{ owner: { block, step: node.id }, schema: ctx.outputSchema(node) }], entry, report);
+}
+
+/**
+ * Each `success_when` condition parses and reads what is defined where the step runs, and the step's
+ * own output (`steps.<id>`) and response: it is judged before the outputs are mapped.
+ */
+function checkSuccessWhen(node: StepNode, doc: CallStepDoc, here: Definitions | undefined, ctx: SequenceContext): void {
+  if (doc.success_when === undefined) return;
+  const own = [`steps.${node.id}`];
+  const judged = here ? { must: here.must.with(own), may: here.may.with(own) } : undefined;
+  successConditions(doc).forEach(({ text, at }) => {
+    const path: YamlPath = [...node.path, ...at];
+    checkExpression(text, path, ctx.entry.source, ctx.report);
+    if (judged) checkExpressionReferences(text, path, judged, ctx);
+  });
+}
+
+/** A step's `success_when`, one condition or a list, each with where it is under the step. */
+export function successConditions(doc: CallStepDoc): { text: string; at: YamlPath }[] {
+  const conditions = doc.success_when;
+  if (conditions === undefined) return [];
+  if (typeof conditions === 'string') return [{ text: conditions, at: ['success_when'] }];
+  return conditions.map((text, index) => ({ text, at: ['success_when', index] }));
 }
 
 /** Each condition of a choice parses and reads what is defined where the choice runs. */

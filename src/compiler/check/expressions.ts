@@ -1,5 +1,5 @@
 /**
- * JSONata expressions (`when`, `transform`) are parsed at build time, so a syntax error is a located
+ * JSONata expressions (`when`, `transform`, choices, `success_when`) are parsed at build time, so a syntax error is a located
  * build error rather than a failure at run time; so is a regex literal the runtime's RE2 cannot run.
  */
 import jsonata from 'jsonata';
@@ -114,16 +114,19 @@ function literalSpan(text: string, literal: RegExp, end: number): { offset: numb
 }
 
 /**
- * A name an expression reads from its root: `state.x` or `steps.x` (with the plain field names that
- * follow, `state.user.name` → `['name']`), or a bare name (`word_count`), which reads nothing, since
- * the root holds only `state`, `steps` and the built-ins. Offsets locate the name in the text.
+ * A name an expression reads from its root: `state.x`, `steps.x` or `responses.x` (with the plain
+ * field names that follow, `state.user.name` → `['name']`), or a bare name (`word_count`), which reads
+ * nothing, since the root holds only `state`, `steps`, `responses` and the built-ins. Offsets locate
+ * the name in the text.
  */
 export interface ExpressionReference {
-  readonly root: 'state' | 'steps' | 'bare';
+  readonly root: 'state' | 'steps' | 'responses' | 'bare';
   readonly name: string;
   readonly path: readonly string[];
   readonly offset: number;
   readonly length: number;
+  /** Where each name of `path` is in the text (inside its backticks or quotes, if it has them). */
+  readonly spans: readonly { readonly offset: number; readonly length: number }[];
 }
 
 interface AstNode {
@@ -140,7 +143,7 @@ interface AstNode {
 const ITEM_CONTEXT = new Set(['stages', 'predicate', 'group', 'terms']);
 
 /**
- * What an expression reads from its root (the object of `state`, `steps` and the built-ins). Names
+ * What an expression reads from its root (the object of `state`, `steps`, `responses` and the built-ins). Names
  * inside a filter (`state.raw[value > 50]`), after a dot, or bound as `$variables` are relative to
  * something else and are not listed.
  *
@@ -156,10 +159,16 @@ export function expressionReferences(text: string): ExpressionReference[] {
     return [];
   }
   const found: ExpressionReference[] = [];
-  // JSONata gives the position after a name.
+  // JSONata gives the position after a name: after its closing quote when it is quoted (`x-rate`).
   const at = (node: AstNode, name: string) => {
     const end = typeof node.position === 'number' ? node.position : text.length;
-    return { offset: Math.max(0, end - name.length), length: name.length };
+    const quote = text[end - 1];
+    const quoted =
+      (quote === '`' || quote === '"' || quote === "'") &&
+      text[end - name.length - 2] === quote &&
+      text.slice(end - name.length - 1, end - 1) === name;
+    const offset = quoted ? end - name.length - 1 : end - name.length;
+    return { offset: Math.max(0, offset), length: name.length };
   };
   const visit = (node: unknown, atRoot: boolean): void => {
     if (Array.isArray(node)) return node.forEach((item) => visit(item, atRoot));
@@ -182,20 +191,22 @@ export function expressionReferences(text: string): ExpressionReference[] {
   const rootName = (head: AstNode, rest: readonly AstNode[]) => {
     const name = head.value as string;
     if ((BUILTINS as readonly string[]).includes(name)) return;
-    if (name !== 'state' && name !== 'steps') {
-      found.push({ root: 'bare', name, path: [], ...at(head, name) });
+    if (name !== 'state' && name !== 'steps' && name !== 'responses') {
+      found.push({ root: 'bare', name, path: [], ...at(head, name), spans: [] });
       return;
     }
     const [first, ...more] = rest;
     if (first?.type !== 'name' || typeof first.value !== 'string') return;
     // The plain field names that follow, up to the first filter or computed step.
     const path: string[] = [];
+    const spans: { offset: number; length: number }[] = [];
     for (const step of first.stages || first.predicate ? [] : more) {
       if (step.type !== 'name' || typeof step.value !== 'string') break;
       path.push(step.value);
+      spans.push(at(step, step.value));
       if (step.stages || step.predicate) break;
     }
-    found.push({ root: name, name: first.value, path, ...at(first, first.value) });
+    found.push({ root: name, name: first.value, path, ...at(first, first.value), spans });
   };
   visit(ast, true);
   return found;

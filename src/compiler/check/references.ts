@@ -11,9 +11,10 @@ import { alternatives, pathSuffix, plainList, segmentName } from '../diagnostics
 import type { YamlPath } from '../load/source.js';
 import { isCall, type CallStepDoc } from '../model.js';
 import type { CheckEnvironment, ReferenceScope } from './environment.js';
-import { expressionReferences } from './expressions.js';
+import { expressionReferences, type ExpressionReference } from './expressions.js';
 import type { Definitions } from './flow.js';
 import { schemaAt } from './schema-path.js';
+import type { StepNode } from './steps.js';
 import type { FoundReference } from './templates.js';
 
 export function checkReference(found: FoundReference, here: Definitions, scope: ReferenceScope): void {
@@ -86,6 +87,15 @@ const RESPONSE_PARTS: Readonly<Record<string, JsonSchema>> = {
   status: { type: 'integer' },
   headers: { type: 'object', additionalProperties: { type: 'string' } },
 };
+
+/**
+ * Whether a step calls an API operation, so that `responses.<id>` holds its response.
+ *
+ * @example callsApi(node, env) // true for a step with `tool: pets/getPet`
+ */
+export function callsApi(node: StepNode, env: CheckEnvironment): boolean {
+  return isCall(node.doc) && env.catalogue.remote(node.doc.tool)?.via === 'api';
+}
 
 /**
  * On a step calling an API operation, a template's `steps.<id>.status` and `steps.<id>.headers.<name>`
@@ -166,14 +176,23 @@ function undefinedVariable(name: string, allNames: readonly string[], where: Loc
 
 /**
  * What an expression reads must exist: a state variable defined on some path to it, a step that
- * exists, fields its schema declares; and a bare name, which reads nothing (the root holds only
- * `state`, `steps` and the built-ins), is an error. (An expression may well read what is only
- * sometimes there: it sees it as absent, not as an error.)
+ * exists, fields its schema declares, the response of a step that calls an API; and a bare name,
+ * which reads nothing (the root holds only `state`, `steps`, `responses` and the built-ins), is an
+ * error. (An expression may well read what is only sometimes there: it sees it as absent, not as an
+ * error.)
  */
 export function checkExpressionReferences(text: string, at: YamlPath, here: Definitions, ctx: ReferenceScope): void {
-  for (const reference of expressionReferences(text)) {
+  const references = expressionReferences(text);
+  const dashed = dashedHeaders(text, references);
+  for (const reference of references) {
     const span = { offset: reference.offset, length: reference.length };
     const where = () => ctx.entry.source.locate(at, { span });
+    // `headers.x-rate` is `headers.x - rate`: the header is reported once, not `rate` as a bare name too.
+    if (dashed.some((header) => reference.offset >= header.start && reference.offset < header.end)) continue;
+    if (reference.root === 'responses') {
+      checkResponseReference(reference, at, dashed, ctx);
+      continue;
+    }
     if (reference.root === 'bare') {
       const meant = ctx.allNames.includes(reference.name) ? reference.name : closestName(reference.name, ctx.allNames);
       ctx.report(
@@ -215,6 +234,93 @@ export function checkExpressionReferences(text: string, at: YamlPath, here: Defi
     const schema = ctx.variableSchema.get(reference.name) ?? null;
     checkFieldPath(itemPath(schema, reference.path), schema, { state: reference.name }, where, ctx.report);
   }
+}
+
+/** A header name written with a dash and no backticks, which JSONata reads as a subtraction: where the whole name is. */
+interface DashedHeader {
+  readonly start: number;
+  readonly end: number;
+  readonly name: string;
+}
+
+/** The `responses.<id>.headers.<name>-…` of an expression: a name followed at once by `-` and a letter. */
+function dashedHeaders(text: string, references: readonly ExpressionReference[]): DashedHeader[] {
+  const found: DashedHeader[] = [];
+  for (const reference of references) {
+    const span = reference.spans[1];
+    if (reference.root !== 'responses' || reference.path.length !== 2 || reference.path[0] !== 'headers' || !span)
+      continue;
+    const after = span.offset + span.length;
+    const rest = /^(?:-[A-Za-z0-9_]+)+/.exec(text.slice(after));
+    if (rest) found.push({ start: span.offset, end: after + rest[0].length, name: reference.path[1] + rest[0] });
+  }
+  return found;
+}
+
+/**
+ * `responses.<id>…`: a step that exists and calls an API, and a path into `{ status, headers }`, each
+ * problem at the name it is about.
+ */
+function checkResponseReference(
+  reference: ExpressionReference,
+  at: YamlPath,
+  dashed: readonly DashedHeader[],
+  ctx: ReferenceScope,
+): void {
+  const where = (span: { readonly offset: number; readonly length: number }) => ctx.entry.source.locate(at, { span });
+  const step = ctx.stepIds.get(reference.name);
+  if (!step) {
+    ctx.report(
+      diagnostic('UNKNOWN_STEP_REFERENCE', { step: reference.name }, where(reference), {
+        suggestion: closestName(reference.name, [...ctx.stepIds.keys()]),
+      }),
+    );
+    return;
+  }
+  if (!callsApi(step, ctx.env)) {
+    const calls = isCall(step.doc) ? `calls '${step.doc.tool}', not an API operation` : 'calls no tool';
+    ctx.report(diagnostic('RESPONSE_OF_NON_API_STEP', { step: reference.name, calls }, where(reference)));
+    return;
+  }
+  const { path, spans } = reference;
+  const [part, header] = path;
+  if (part === undefined) return;
+  if (!Object.hasOwn(RESPONSE_PARTS, part)) {
+    const parts = Object.keys(RESPONSE_PARTS);
+    ctx.report(
+      diagnostic('UNKNOWN_RESPONSE_FIELD', { field: part, step: reference.name }, where(spans[0]!), {
+        suggestion: closestName(part, parts),
+      }),
+    );
+    return;
+  }
+  if (header === undefined) return;
+  const owner = `responses.${reference.name}.${part}`;
+  if (part === 'status') {
+    ctx.report(noFields(owner, 'integer', header, where(spans[1]!)));
+    return;
+  }
+  const split = dashed.find((found) => found.start === spans[1]!.offset);
+  const name = split?.name ?? header;
+  const lower = name.toLowerCase();
+  if (split || lower !== name) {
+    const suggestion = /^[A-Za-z_][A-Za-z0-9_]*$/.test(lower) ? lower : `\`${lower}\``;
+    const span = split ? { offset: split.start, length: split.end - split.start } : spans[1]!;
+    ctx.report(
+      diagnostic(
+        split ? 'RESPONSE_HEADER_DASH' : 'RESPONSE_HEADER_CASE',
+        { written: name, step: reference.name, read: `${owner}.${suggestion}` },
+        where(span),
+        { suggestion },
+      ),
+    );
+    return;
+  }
+  if (path.length > 2) ctx.report(noFields(`${owner}.${formatPath([header])}`, 'string', path[2]!, where(spans[2]!)));
+}
+
+function noFields(what: string, types: string, field: string, at: Location): Diagnostic {
+  return diagnostic('NO_FIELDS_TO_READ', { what, types, field: segmentName(field) }, at);
 }
 
 /**

@@ -231,6 +231,12 @@ export const CATALOGUE = {
     message: "unknown field '{field}' in {where}",
     hint: "'{field}' is the original format's; in toolgen: {replacement}. npx toolgen migrate SRC DEST converts whole files",
   },
+  SUCCESS_WHEN_NOT_CALL: {
+    code: 'TG1102',
+    severity: 'error',
+    message: "'success_when' is only for a step that calls a tool, and {where} does not",
+    hint: 'a parallel block, loop, choice or wait step makes no call of its own to judge: put success_when on a step inside it that calls a tool',
+  },
   SCHEMA_OLD_FIELD_NO_EQUIVALENT: {
     code: 'TG1102',
     severity: 'error',
@@ -621,6 +627,30 @@ export const CATALOGUE = {
     message: '{what} is {types}, so it has no {field}',
     hint: 'read {what} itself, or a field its schema declares',
   },
+  UNKNOWN_RESPONSE_FIELD: {
+    code: 'TG4007',
+    severity: 'error',
+    message: "responses.{step} has no field '{field}'",
+    hint: 'a response has status (an integer) and headers (text, by lower-case name): responses.{step}.status, responses.{step}.headers.location',
+  },
+  RESPONSE_OF_NON_API_STEP: {
+    code: 'TG4011',
+    severity: 'error',
+    message: "responses.{step} is never set: step '{step}' {calls}",
+    hint: "only a step calling an API operation (tool: <api>/<operation>) has a response; another step's output is steps.{step}",
+  },
+  RESPONSE_HEADER_CASE: {
+    code: 'TG4012',
+    severity: 'error',
+    message: "'{written}' is never among the headers of responses.{step}: their names are lower case",
+    hint: 'read {read}',
+  },
+  RESPONSE_HEADER_DASH: {
+    code: 'TG4012',
+    severity: 'error',
+    message: "'{written}' is read as a subtraction: in JSONata a name with a dash is written in backticks",
+    hint: 'read {read}',
+  },
   API_OUTPUT_UNKNOWN: {
     code: 'TG4010',
     severity: 'warning',
@@ -655,7 +685,7 @@ export const CATALOGUE = {
   BARE_NAME_IN_EXPRESSION: {
     code: 'TG4009',
     severity: 'error',
-    message: "'{name}' reads nothing: an expression sees only state, steps and the built-ins",
+    message: "'{name}' reads nothing: an expression sees only state, steps, responses and the built-ins",
     hint: 'read a state variable as state.{name}; a bare name is always absent, so a condition on it never holds',
   },
   // Tool signatures

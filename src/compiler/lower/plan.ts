@@ -137,6 +137,10 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
     ...(call.cache
       ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? DEFAULTS.cacheShared } }
       : {}),
+    // One condition or a list in the YAML; always a list in the plan.
+    ...(call.success_when === undefined
+      ? {}
+      : { successWhen: typeof call.success_when === 'string' ? [call.success_when] : [...call.success_when] }),
   };
 }
 

@@ -169,6 +169,9 @@ function toDiagnostic(error: ErrorObject, source: SourceFile): Diagnostic {
       const allowed = Object.keys(
         ((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {},
       );
+      // A block, choice or wait step calls no tool of its own: nothing for its success_when to judge.
+      if (field === 'success_when' && typeof path[path.length - 1] === 'number')
+        return diagnostic('SUCCESS_WHEN_NOT_CALL', { where }, source.locate([...path, field], { key: true }));
       const old = oldField(path, field);
       if (old?.replacement)
         return diagnostic(

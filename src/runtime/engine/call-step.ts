@@ -14,6 +14,7 @@ import { isPending, type Settled } from '../settled.js';
 import type { Run, StepContext } from './context.js';
 import { followNextTools } from './next-tools.js';
 import type { StepExtras, StepRun } from './step-run.js';
+import { conditionThrew, successCheck } from './success-when.js';
 
 /**
  * Runs a call step. Synchronous when its first attempt is and nothing else has to happen. In a durable
@@ -85,6 +86,8 @@ function siteOf(step: CompiledCall, context: StepContext, turn: Turn, visit?: Vi
     cache: via === undefined ? step.plan.cache : undefined,
     via,
     trace: context.trace,
+    // The hops `_meta.nextTool` names are not the step's call: its output stays the one checked.
+    accept: via === 'next_tool' ? undefined : successCheck(step, context),
   };
   if (visit === undefined) return context.run.keys === undefined ? site : keyed(site, step, context, turn);
   // A fallback is another tool's call: its key says so, so it never collides with the step's own.
@@ -141,7 +144,9 @@ async function completeStep(
     last = isPending(next) ? await next : next;
   }
   if (!last.outcome.ok) {
-    if (signal.aborted || last.outcome.error.kind === 'unresolved_reference') return finished(last, attempts, null);
+    const { error } = last.outcome;
+    if (signal.aborted || error.kind === 'unresolved_reference' || conditionThrew(error))
+      return finished(last, attempts, null);
     const served = await tryFallbacks(step, context, visit);
     if (served === null) return finished(last, attempts, null);
     return followFrom(step, context, served, { attempts, extras: { served_by: served.tool } }, visit);

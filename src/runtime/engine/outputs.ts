@@ -2,7 +2,8 @@
  * A step's output into state: `map_outputs` first, then `transform`, all or nothing. A step that
  * fails here sets nothing, as the compiler's data flow assumes (a failure edge defines nothing) and
  * as a durable run replays it (a failed step's record has no state). Transforms read the step's own
- * output as `steps.<id>`, though it is recorded there only once the step succeeded.
+ * output as `steps.<id>` (and an API step's response as `responses.<id>`), though they are recorded
+ * there only once the step succeeded.
  */
 import { describeError, type ToolFailure } from '../errors.js';
 import { lookupPath, MISSING } from '../../language/path.js';
@@ -10,6 +11,7 @@ import { isPlainObject } from '../../language/json.js';
 import type { CompiledStep } from '../compiled-plan.js';
 import { evaluate, expressionFailure, type EvaluationLimits } from '../expressions.js';
 import type { TemplateScope } from '../references.js';
+import type { StepResponse } from '../remote-api.js';
 import type { Settled } from '../settled.js';
 import { limitsOf, type StepContext } from './context.js';
 import { newState } from './state.js';
@@ -20,15 +22,23 @@ import { newState } from './state.js';
  *
  * @example intoState(step, { a: { b: 1 } }, context) // null, and context.scope.state.one === 1 for `a.b: one`
  */
-export function intoState(step: CompiledStep, output: unknown, context: StepContext): Settled<ToolFailure | null> {
+export function intoState(
+  step: CompiledStep,
+  output: unknown,
+  context: StepContext,
+  response?: StepResponse,
+): Settled<ToolFailure | null> {
   const { scope } = context;
   if (step.transform.length === 0) return mapOutputs(step, output, scope.state);
   const limits = limitsOf(context);
+  const responses = new Map(scope.responses);
+  if (response === undefined) responses.delete(step.plan.id);
+  else responses.set(step.plan.id, response);
   // The transforms run on a copy, so that one failing leaves state as the step found it.
   const staged = {
     state: newState(scope.state),
     steps: new Map(scope.steps).set(step.plan.id, output),
-    responses: scope.responses,
+    responses,
     builtins: scope.builtins,
   };
   const mapped = mapOutputs(step, output, staged.state);

@@ -135,7 +135,7 @@ function atOnce(step: CompiledCall, context: StepContext, startedAt: number): Se
 /** Maps and transforms a step's output into state and records its success; or reports why it failed. */
 function afterRun(step: CompiledStep, run: StepRun, context: StepContext): Settled<StepRun> {
   if (run.status !== 'success') return run;
-  const error = intoState(step, run.output, context);
+  const error = intoState(step, run.output, context, run.response);
   if (error === null) return succeeded(step, run, context);
   if (!isPending(error)) return { status: 'failed', error, attempts: run.attempts, extras: run.extras };
   return error.then((failed) =>

@@ -1,0 +1,117 @@
+/**
+ * `success_when` and `responses.<id>` on API steps, in hand-written plans against the fixture API on
+ * 127.0.0.1: a condition on the status and a header of the step's own response, polling an endpoint
+ * until its body says so, and `responses` read by `when` and `transform` of later steps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallStep, FailurePolicy } from '../../src/runtime/index.js';
+import { startPetsApi, type PetsApi } from '../fixtures/http-api/server.js';
+import { chain, step, tool } from '../helpers/runtime.js';
+import { petsExecutor } from './pets.js';
+
+let api: PetsApi;
+beforeAll(async () => {
+  api = await startPetsApi();
+});
+afterAll(() => api.close());
+
+const note = tool('note', (input) => input);
+
+const retry = (maxRetries: number): FailurePolicy => ({
+  action: 'retry',
+  maxRetries,
+  backoff: { initialMs: 10, factor: 1, maxMs: 10, jitter: false },
+  afterRetries: { action: 'stop' },
+});
+
+const create = (successWhen: string[], next: string | null = null): CallStep => ({
+  ...step('made', 'pets/createPet', { inputs: { body: { name: 'Judged' } }, next }),
+  successWhen,
+});
+
+describe('success_when on an API step', () => {
+  it("holds on its own response's status and a header", async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const result = await executor.executeChain(
+      chain('c', [
+        create([
+          'responses.made.status = 201',
+          '$contains(responses.made.headers.location, "/pets/" & $string(steps.made.id))',
+          'responses.made.headers.`content-type` = "application/json"',
+        ]),
+      ]),
+    );
+    expect(result.success).toBe(true);
+    expect(result.results[0]).toMatchObject({ step: 'made', status: 'success', attempts: 1 });
+  });
+
+  it('fails the attempt (unmet) when the status is not the one asked for, and the call is made once', async () => {
+    const { executor, audit } = petsExecutor({ baseUrl: api.url });
+    const before = api.requests.length;
+    const result = await executor.executeChain(chain('c', [create(['responses.made.status = 200'])]));
+    expect(result).toMatchObject({
+      success: false,
+      failure: {
+        step: 'made',
+        kind: 'unmet',
+        message: "step 'made': success_when did not hold: responses.made.status = 200",
+      },
+    });
+    expect(api.requests.length - before).toBe(1);
+    expect(audit.trail.map((record) => [record.tool, record.status, record.error?.kind])).toEqual([
+      ['pets/createPet', 'failed', 'unmet'],
+    ]);
+  });
+
+  it('a header it does not have is absent: the condition does not hold', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const result = await executor.executeChain(chain('c', [create(['$exists(responses.made.headers.`x-nothing`)'])]));
+    expect(result).toMatchObject({ failure: { kind: 'unmet' } });
+  });
+
+  it('polls an endpoint with on_failure retry until its body says so', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const key = 'poll';
+    const poll: CallStep = {
+      ...step('poll', 'pets/flaky', { inputs: { key, status: 503, times: 0 }, failure: retry(5) }),
+      successWhen: ['responses.poll.status = 200', 'steps.poll.calls >= 3'],
+    };
+    const result = await executor.executeChain(chain('c', [poll]));
+    expect(result.success).toBe(true);
+    expect(result.results[0]).toMatchObject({ attempts: 3, output: { calls: 3 } });
+    expect(api.requests.filter((request) => request.path.startsWith(`/flaky/${key}`))).toHaveLength(3);
+  });
+});
+
+describe('responses.<id> in expressions', () => {
+  it('is read by a later when and transform, and is the last response of a step that ran', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url }, { tools: [note] });
+    const result = await executor.executeChain(
+      chain('c', [
+        step('made', 'pets/createPet', { inputs: { body: { name: 'Read' } }, next: 'check' }),
+        {
+          ...step('check', 'note', { inputs: { seen: true }, next: 'skipped' }),
+          when: 'responses.made.status = 201',
+          onSuccess: {
+            mapOutputs: [],
+            transform: [
+              { to: 'status', expression: 'responses.made.status' },
+              { to: 'location', expression: 'responses.made.headers.location' },
+              { to: 'own', expression: '$exists(responses.check)' },
+            ],
+            next: 'skipped',
+          },
+        },
+        { ...step('skipped', 'note', { inputs: {} }), when: 'responses.made.status != 201' },
+      ]),
+    );
+    expect(result.success).toBe(true);
+    const id = (result.results[0]!.output as { id: number }).id;
+    expect(result.final_state).toEqual({ status: 201, location: `/pets/${id}`, own: false });
+    expect(result.results.map((r) => [r.step, r.status])).toEqual([
+      ['made', 'success'],
+      ['check', 'success'],
+      ['skipped', 'skipped'],
+    ]);
+  });
+});
