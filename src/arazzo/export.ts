@@ -350,12 +350,12 @@ function failureActions(step: Json, steps: readonly Json[], index: number): Json
     const codes = Array.isArray(onFailure['retry_on'])
       ? onFailure['retry_on'].map(String).filter((code) => /^HTTP_\d{3}$/.test(code))
       : [];
+    // The published 1.0 schema wants retryAfter and a stepId on a retry: the step itself, after its first wait.
     actions.push({
       name: 'retry',
       type: 'retry',
-      ...(typeof onFailure['initial_delay_ms'] === 'number'
-        ? { retryAfter: onFailure['initial_delay_ms'] / 1000 }
-        : {}),
+      stepId: String(step['id']),
+      retryAfter: (typeof onFailure['initial_delay_ms'] === 'number' ? onFailure['initial_delay_ms'] : 1000) / 1000,
       retryLimit: typeof onFailure['max_retries'] === 'number' ? onFailure['max_retries'] : 3,
       ...(codes.length > 0
         ? { criteria: [{ condition: codes.map((code) => `$statusCode == ${code.slice(5)}`).join(' || ') }] }

@@ -28,6 +28,8 @@ export interface FoundOperation {
   readonly source: Source;
   readonly name: string;
   readonly pin: LockedOperation | null;
+  /** An operationPath that points at a path item, not an operation: its only operation was taken. */
+  readonly pathItem?: true;
 }
 
 /**
@@ -92,7 +94,13 @@ export function byOperationPath(sources: readonly Source[], operationPath: strin
   const candidates = Object.values(source.api.operations).filter(
     (pin) => pin.path === pathText && (method === undefined || pin.method === method.toLowerCase()),
   );
-  if (candidates.length === 1) return { source, name: candidates[0]!.operation, pin: candidates[0]! };
+  if (candidates.length === 1)
+    return {
+      source,
+      name: candidates[0]!.operation,
+      pin: candidates[0]!,
+      ...(method === undefined ? { pathItem: true } : {}),
+    };
   if (candidates.length === 0)
     return `'${source.name}' has no operation at ${method ? `${method.toUpperCase()} ` : ''}${pathText}`;
   return `${pathText} has ${candidates.length} operations (${candidates.map((pin) => pin.method.toUpperCase()).join(', ')}): end the pointer with the method`;

@@ -262,6 +262,12 @@ function stepTarget(step: Json, context: Context, where: (path: DocPath) => stri
       where([field]),
       `the source '${found.source.name}' could not be read (${found.source.problem ?? 'unknown'}): parameters are named as the step writes them, unchecked`,
     );
+  if (found.pathItem)
+    context.conversion.note(
+      'changed',
+      where([field]),
+      `it points at a path item, not an operation; the path's only operation, ${found.pin!.method.toUpperCase()} ${found.pin!.path}, is taken`,
+    );
   return { tool: `${found.source.name}/${found.name}`, operation: found, workflow: null };
 }
 
@@ -675,10 +681,16 @@ function failureActions(step: Json, workflow: Json, position: number, context: C
     if (action['type'] === 'retry' && result['action'] === undefined) {
       result['action'] = 'retry';
       result['max_retries'] = typeof action['retryLimit'] === 'number' ? action['retryLimit'] : 1;
-      if (typeof action['retryAfter'] === 'number') {
-        result['initial_delay_ms'] = Math.round(action['retryAfter'] * 1000);
-        result['backoff_factor'] = 1;
-      }
+      // Arazzo waits retryAfter seconds before each retry (toolgen's first wait, 1 s, when it says nothing).
+      result['initial_delay_ms'] =
+        typeof action['retryAfter'] === 'number' ? Math.round(action['retryAfter'] * 1000) : 1000;
+      result['backoff_factor'] = 1;
+      if (typeof action['stepId'] === 'string' && action['stepId'] !== String(step['stepId']))
+        context.conversion.note(
+          'warning',
+          context.document.where([...path, 'stepId']),
+          `${action['stepId']}: a retry runs its own step again; going elsewhere after it is a goto (left out)`,
+        );
       if (criteria.length > 0) {
         if (statuses.every((list) => list !== null))
           result['retry_on'] = [...new Set(statuses.flat().map((status) => `HTTP_${status}`))];

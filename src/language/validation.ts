@@ -10,8 +10,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { isPlainObject, type JsonSchema } from './json.js';
 import { linearRegExp } from './regex.js';
 
-// Patterns run on a linear-time engine: a schema from YAML cannot make a validation hang.
-const options = { allErrors: true, strict: false, code: { regExp: linearRegExp } };
+// Patterns run on a linear-time engine: a schema from YAML cannot make a validation hang. `format` is
+// not checked (no formats are loaded): without validateFormats: false, ajv would print a warning to
+// the console for each format of each schema it compiles (`int32`, `int64` in every OpenAPI document).
+const options = { allErrors: true, strict: false, validateFormats: false, code: { regExp: linearRegExp } };
 const ajv = new Ajv(options);
 let ajv2019: Ajv2019 | undefined;
 let ajv2020: Ajv2020 | undefined;
