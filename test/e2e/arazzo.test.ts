@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startPetsApi, type PetsApi } from '../fixtures/http-api/server.js';
 import { arazzoSchemaErrors } from '../helpers/arazzo-schema.js';
-import { hasPrism, startPrism, type PrismMock } from '../helpers/prism.js';
+import { hasPrism, startPrism } from '../helpers/prism.js';
 import { hasRedocly, redoclyLint, runRespect } from '../helpers/respect.js';
 import { ROOT, toolgenAsync } from '../helpers/toolgen-process.js';
 
