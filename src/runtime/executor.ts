@@ -570,8 +570,17 @@ export class ChainExecutor implements ToolCaller {
   #conclude(call: Call, outcome: CallOutcome, served?: 'cache'): Settled<Attempt> {
     const { accept } = call.site;
     if (accept === undefined || !outcome.ok) return this.#finish(call, outcome, served);
-    return mapSettled(accept(outcome.output, outcome.response), (failure) =>
-      this.#finish(call, failure === null ? outcome : { ok: false, error: failure }, served),
+    const { response } = outcome;
+    return mapSettled(accept(outcome.output, response), (failure) =>
+      this.#finish(
+        call,
+        failure === null
+          ? outcome
+          : response === undefined
+            ? { ok: false, error: failure }
+            : { ok: false, error: failure, response },
+        served,
+      ),
     );
   }
 

@@ -128,7 +128,11 @@ export interface AttemptRecord {
   readonly via?: 'cache' | 'fallback' | 'next_tool';
 }
 
-/** The outcome of one tool call: its output (an API operation's with its response's status and headers), or why it failed. */
+/**
+ * The outcome of one tool call: its output (an API operation's with its response's status and
+ * headers), or why it failed (with the response, when the API answered and its step's `success_when`
+ * did not hold on it).
+ */
 export type CallOutcome<R = unknown> =
   | { readonly ok: true; readonly output: R; readonly response?: StepResponse }
-  | { readonly ok: false; readonly error: ToolFailure };
+  | { readonly ok: false; readonly error: ToolFailure; readonly response?: StepResponse };

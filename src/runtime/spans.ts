@@ -145,7 +145,8 @@ function apiEnd(span: TraceSpan, attempt: Attempt, api: ApiTarget, registry: Too
     const described = registry.apis?.describe?.(api.api, api.pathOf(attempt.input));
     if (described !== undefined) for (const [key, value] of Object.entries(described)) span.setAttribute(key, value);
   }
-  const status = outcome.ok ? outcome.response?.status : Number(httpStatus(outcome.error.code) ?? NaN);
+  // A response the step's success_when did not accept is a failed attempt that still had its status.
+  const status = outcome.response?.status ?? (outcome.ok ? undefined : Number(httpStatus(outcome.error.code) ?? NaN));
   if (status !== undefined && !Number.isNaN(status)) span.setAttribute('http.response.status_code', status);
 }
 

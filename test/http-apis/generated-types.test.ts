@@ -14,6 +14,28 @@ import { FIXTURE_LOCK, REFERENCE_CONFIG } from '../helpers/mcp.js';
 import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
+const POLL = `name: poll
+description: Creates a pet, then reads it until the API has it
+implementation:
+  type: composite
+  composite:
+    steps:
+      - id: made
+        tool: pets/createPet
+        inputs: { body: { name: Rex } }
+        success_when: responses.made.status = 201
+      - id: find
+        tool: pets/getPet
+        when: $exists(responses.made.headers.location)
+        inputs: { petId: << steps.made.id >> }
+        success_when:
+          - responses.find.status = 200
+          - steps.find.name = "Rex"
+        on_failure: { action: retry, max_retries: 5 }
+        on_success:
+          transform:
+            found_with: $number(responses.find.status)
+`;
 let dir = '';
 let build = { code: -1, out: '', err: '' };
 
@@ -22,6 +44,8 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(repo, 'test/.tmp/http-api-'));
   cpSync(path.join(repo, 'test/http-apis/project'), dir, { recursive: true });
   cpSync(path.join(repo, 'test/fixtures/http-api/openapi.yaml'), path.join(dir, 'pets.yaml'));
+  // A composite with success conditions, and responses read by a when and a transform: its plan is typed too.
+  writeFileSync(path.join(dir, 'config/tools/poll.yaml'), POLL);
   const config = readFileSync(path.join(dir, 'toolgen.config.yaml'), 'utf8');
   writeFileSync(path.join(dir, 'toolgen.config.yaml'), `${config}${REFERENCE_CONFIG}`);
   writeFileSync(path.join(dir, 'toolgen.mcp-lock.json'), FIXTURE_LOCK);
@@ -81,6 +105,6 @@ describe('generated code over an HTTP API', () => {
       const failure = error as { stdout?: string; stderr?: string };
       output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
     }
-    expect(output).toMatch(/Test Files {2}1 passed \(1\)/);
+    expect(output).toMatch(/Test Files {2}2 passed \(2\)/);
   });
 });

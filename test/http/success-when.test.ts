@@ -84,6 +84,42 @@ describe('success_when on an API step', () => {
 });
 
 describe('responses.<id> in expressions', () => {
+  it('is scoped as steps.<id> is: a loop item judges its own response, and the loop keeps its items to itself', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url }, { tools: [note] });
+    const result = await executor.executeChain(
+      chain('c', [
+        {
+          kind: 'loop',
+          id: 'each',
+          over: '<< state.ids >>',
+          as: 'pet',
+          concurrency: 2,
+          maxFailures: 0,
+          body: {
+            entry: 'find',
+            steps: [
+              {
+                ...step('find', 'pets/getPet', { inputs: { petId: '<< pet >>' } }),
+                successWhen: ['responses.find.status = 200 and steps.find.id = state.pet'],
+              },
+            ],
+          },
+          onSuccess: { mapOutputs: [], next: 'after' },
+          onFailure: { action: 'stop' },
+        },
+        { ...step('after', 'note', { inputs: {} }), when: '$exists(responses.find)' },
+      ]),
+      { ids: [1, 2] },
+    );
+    expect(result.success).toBe(true);
+    expect(result.results.map((r) => [r.step, r.status])).toEqual([
+      ['find', 'success'],
+      ['find', 'success'],
+      ['each', 'success'],
+      ['after', 'skipped'],
+    ]);
+  });
+
   it('is read by a later when and transform, and is the last response of a step that ran', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url }, { tools: [note] });
     const result = await executor.executeChain(

@@ -45,6 +45,22 @@ it('makes an API call an HTTP client span', async () => {
   expect(span.status.code).toBe(SpanStatusCode.UNSET);
 });
 
+it('marks a response its step did not accept (success_when) with unmet, and keeps its status', async () => {
+  const { executor } = petsExecutor({ baseUrl: api.url }, { executor: { tracer: provider.getTracer('http-test') } });
+  const result = await executor.executeChain(
+    chain('c', [
+      { ...step('find', 'pets/getPet', { inputs: { petId: 1 } }), successWhen: ['responses.find.status = 201'] },
+    ]),
+  );
+  expect(result).toMatchObject({ success: false, failure: { kind: 'unmet' } });
+  const span = spanOf('pets/getPet');
+  expect(span.attributes).toMatchObject({ 'http.response.status_code': 200, 'error.type': 'unmet' });
+  expect(span.status).toEqual({
+    code: SpanStatusCode.ERROR,
+    message: "step 'find': success_when did not hold: responses.find.status = 201",
+  });
+});
+
 it('marks a response outside the success list with its status', async () => {
   const { executor } = petsExecutor({ baseUrl: api.url }, { executor: { tracer: provider.getTracer('http-test') } });
   await executor.call('pets/getPet', { petId: 77 });

@@ -58,6 +58,30 @@ describe('planProblems', () => {
     ],
     ['a bad timeout', plan([call('a', { timeoutMs: 0 })]), ["step 'a': timeoutMs must be positive"]],
     [
+      'an empty successWhen',
+      plan([call('a', { successWhen: [] })]),
+      ["step 'a': successWhen must be a non-empty list of expressions"],
+    ],
+    [
+      'a successWhen holding a blank condition',
+      plan([call('a', { successWhen: ['state.x = 1', ' '] })]),
+      ["step 'a': successWhen must be a non-empty list of expressions"],
+    ],
+    [
+      'a successWhen on a step that calls nothing',
+      plan([
+        {
+          kind: 'choice',
+          id: 'a',
+          choices: [{ when: 'true', next: null }],
+          onSuccess: { mapOutputs: [], next: null },
+          onFailure: { action: 'stop' },
+          successWhen: ['true'],
+        } as PlanStep,
+      ]),
+      ["step 'a': only a step that calls a tool has successWhen"],
+    ],
+    [
       'a dependency cycle, with its path',
       plan([call('a', { dependsOn: ['b'] }), call('b', { dependsOn: ['a'] })], { mode: 'dag' }),
       ['the steps depend on each other in a cycle: a → b → a'],

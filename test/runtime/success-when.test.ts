@@ -139,9 +139,18 @@ describe('success_when', () => {
 
   it('that spends its expression budget fails with limit', async () => {
     const { executor: run } = executor([counter()]);
-    const endless = "($f := function($x) { $f($x + 1) + 1 }; $f(steps.poll.n))";
+    const endless = '($f := function($x) { $f($x + 1) + 1 }; $f(steps.poll.n))';
     const result = await run.executeChain(chain('c', [judged('poll', 'count', [endless])]));
     expect(result).toMatchObject({ failure: { kind: 'limit' } });
+  });
+
+  it('refuses a plan whose condition does not parse, before anything runs', async () => {
+    const count = counter();
+    const { executor: run } = executor([count]);
+    await expect(run.executeChain(chain('c', [judged('poll', 'count', ['steps.poll.n >'])]))).rejects.toThrow(
+      /plan 'c', step 'poll', success_when 1: /,
+    );
+    expect(count.calls()).toBe(0);
   });
 
   it('is not evaluated for a step its when skips', async () => {

@@ -281,6 +281,31 @@ describe('tracing', () => {
     ]);
   });
 
+  it('a step polling until its success_when holds: the attempts that did not meet it are errors (unmet)', async () => {
+    let calls = 0;
+    const { executor, named } = traced([tool('poll', () => ({ n: ++calls }))]);
+    const retry = {
+      action: 'retry',
+      maxRetries: 3,
+      backoff: { initialMs: 100, factor: 1, maxMs: 10_000, jitter: false },
+      afterRetries: { action: 'stop' },
+    } as const;
+    const result = await executor.executeChain(
+      chain('c', [{ ...step('a', 'poll', { failure: retry }), successWhen: ['steps.a.n = 2'] }]),
+    );
+    expect(result.success).toBe(true);
+    expect(
+      named('execute_tool poll').map((span) => [
+        span.attributes['toolgen.attempt'],
+        span.status.code,
+        span.attributes['error.type'] ?? null,
+      ]),
+    ).toEqual([
+      [1, SpanStatusCode.ERROR, 'unmet'],
+      [2, SpanStatusCode.UNSET, null],
+    ]);
+  });
+
   it('a fallback, a cache hit, a nextTool hop, a choice and a skipped step say so', async () => {
     const down = tool('down', () => {
       throw new Error('down');

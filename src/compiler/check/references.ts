@@ -24,6 +24,13 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
   if (reference.root === 'builtin') return;
   if (reference.root === 'state') {
     const name = reference.name;
+    // A reserved name, so never a state variable: the author meant an expression's root.
+    if (name === 'responses') {
+      const [step] = reference.path;
+      const id = typeof step === 'string' ? step : '<id>';
+      scope.report(diagnostic('RESPONSES_IN_TEMPLATE', { text: reference.text, step: id }, at()));
+      return;
+    }
     if (!here.may.has(name)) {
       scope.report(undefinedVariable(name, scope.allNames, at()));
       return;

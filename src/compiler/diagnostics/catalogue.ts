@@ -639,6 +639,12 @@ export const CATALOGUE = {
     message: "responses.{step} is never set: step '{step}' {calls}",
     hint: "only a step calling an API operation (tool: <api>/<operation>) has a response; another step's output is steps.{step}",
   },
+  RESPONSES_IN_TEMPLATE: {
+    code: 'TG4011',
+    severity: 'error',
+    message: "'<< {text} >>' reads nothing: responses is a root of expressions, not of templates",
+    hint: "in a template, an API step's response is << steps.{step}.status >> and << steps.{step}.headers.<name> >>",
+  },
   RESPONSE_HEADER_CASE: {
     code: 'TG4012',
     severity: 'error',

@@ -75,7 +75,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   TG4008: 'a JSONata expression that does not parse, or nests more than 64 levels deep',
   TG4009: 'a bare name in an expression (`word_count` for `state.word_count`)',
   TG4010: 'a field read of the output of a remote tool whose server declares no `outputSchema` (its shape is unknown)',
-  TG4011: '`responses.<id>` in an expression where step `<id>` calls no API operation (it has no response)',
+  TG4011:
+    '`responses.<id>` in an expression where step `<id>` calls no API operation (it has no response), or `responses` in a template (a template reads `steps.<id>.status`)',
   TG4012:
     '`responses.<id>.headers.<name>` with upper-case letters (header names are lower case), or a name with a dash outside backticks (`x-rate` is `x` minus `rate`)',
   TG5001:

@@ -131,16 +131,16 @@ function lowerStep(node: StepNode, idAt: (index: number | null) => string | null
     tool: call.tool,
     inputs: call.inputs ?? {},
     ...when,
+    // One condition or a list in the YAML; always a list in the plan.
+    ...(call.success_when === undefined
+      ? {}
+      : { successWhen: typeof call.success_when === 'string' ? [call.success_when] : [...call.success_when] }),
     ...transitions,
     ...(call.timeout_ms === undefined ? {} : { timeoutMs: call.timeout_ms }),
     ...(call.fallbacks ? { fallbacks: call.fallbacks } : {}),
     ...(call.cache
       ? { cache: { ttlMs: call.cache.ttl_seconds * 1000, shared: call.cache.shared ?? DEFAULTS.cacheShared } }
       : {}),
-    // One condition or a list in the YAML; always a list in the plan.
-    ...(call.success_when === undefined
-      ? {}
-      : { successWhen: typeof call.success_when === 'string' ? [call.success_when] : [...call.success_when] }),
   };
 }
 
