@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { firstTooDeep, MAX_NESTING } from '../compiler/load/nesting.js';
 import { isPlainObject } from '../language/json.js';
 
 export class ArazzoUsageError extends Error {}
@@ -35,6 +36,12 @@ export async function readArazzo(file: string, shown: string): Promise<ArazzoDoc
     throw new ArazzoUsageError(`cannot read '${shown}': give the path of an Arazzo document (.arazzo.yaml)`);
   }
   const lines = new LineCounter();
+  const deep = firstTooDeep(text);
+  if (deep) {
+    const before = text.slice(0, deep[0]).split('\n');
+    const [line, col] = [before.length, before.at(-1)!.length + 1];
+    throw new ArazzoUsageError(`${shown}:${line}:${col}: nested more than ${MAX_NESTING} levels deep, deeper than toolgen reads`);
+  }
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const error = document.errors[0];
   if (error) {

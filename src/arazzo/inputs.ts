@@ -4,6 +4,7 @@
  * `properties`; `required` from the schema's list. What a parameter cannot say (`oneOf`, `format`, a
  * list of types) leaves the parameter untyped or is reported, never dropped in silence.
  */
+import { MAX_NESTING } from '../compiler/load/nesting.js';
 import { isPlainObject } from '../language/json.js';
 import type { NoteKind } from '../migrate/conversion.js';
 
@@ -78,6 +79,11 @@ function shapeProperties(schema: Json, at: readonly (string | number)[], report:
 }
 
 function toShape(value: unknown, at: readonly (string | number)[], report: InputsReport): Json {
+  // A `$ref` may lead back to where it is: past this depth the shape is any value.
+  if (at.length > 2 * MAX_NESTING) {
+    report.note('warning', report.where(at), 'nested deeper than a parameter can say (a $ref that leads back to itself?); any value');
+    return {};
+  }
   const schema = isPlainObject(value) && typeof value['$ref'] === 'string' ? report.resolve(value['$ref']) : value;
   if (!isPlainObject(schema)) {
     if (isPlainObject(value))

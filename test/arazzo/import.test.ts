@@ -102,6 +102,47 @@ describe('toolgen arazzo import', () => {
     expect(missing.err).toContain("cannot read 'nowhere.arazzo.yaml'");
   });
 
+  it('prints the report as one JSON document with --format json', async () => {
+    const run = await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml', '--format', 'json'], root);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.out.slice(0, run.out.lastIndexOf('}') + 1)) as Record<string, unknown>;
+    expect(report).toMatchObject({ added: ['pets'], needsPerson: false, refused: [] });
+    expect((report['files'] as { tools: { name: string }[] }[])[0]!.tools.map((tool) => tool.name)).toEqual([
+      'adopt-new-pet',
+      'find-or-make',
+      'until-ok',
+    ]);
+  });
+
+  it('refuses a document nested past 64 levels at where it starts, and survives an input that refers to itself', async () => {
+    writeFileSync(
+      path.join(root, 'deep.arazzo.yaml'),
+      `arazzo: 1.0.1\nworkflows: ${'['.repeat(80)}${']'.repeat(80)}\n`,
+    );
+    const deep = await runCli(['arazzo', 'import', 'deep.arazzo.yaml'], root);
+    expect(deep.code).toBe(2);
+    expect(deep.err).toBe('toolgen: deep.arazzo.yaml:2:75: nested more than 64 levels deep, deeper than toolgen reads');
+    writeFileSync(
+      path.join(root, 'loop.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: loop, version: "1" }',
+        'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+        'workflows:',
+        '  - workflowId: loop',
+        '    inputs: { $ref: "#/components/inputs/node" }',
+        '    steps: [{ stepId: list, operationId: listPets }]',
+        'components:',
+        '  inputs:',
+        '    node: { type: object, properties: { next: { $ref: "#/components/inputs/node" } } }',
+        '',
+      ].join('\n'),
+    );
+    const loop = await runCli(['arazzo', 'import', 'loop.arazzo.yaml'], root);
+    expect(loop.code).toBe(1);
+    expect(loop.out).toContain('nested deeper than a parameter can say (a $ref that leads back to itself?); any value');
+  });
+
   it('reports what it cannot convert where it is, and converts the rest (exit 1)', async () => {
     writeFileSync(
       path.join(root, 'odd.arazzo.yaml'),

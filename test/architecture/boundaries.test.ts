@@ -150,8 +150,22 @@ describe('boundaries', () => {
       to === 'compiler/resolve/parameters.ts';
     expect(violations((from, to) => area(from) === 'migrate' && !allowed(to))).toEqual([]);
     expect(
-      violations((from, to) => area(to) === 'migrate' && area(from) !== 'migrate' && area(from) !== 'cli'),
+      violations(
+        (from, to) => area(to) === 'migrate' && area(from) !== 'migrate' && !['cli', 'arazzo'].includes(area(from)),
+      ),
     ).toEqual([]);
+  });
+
+  it("arazzo reads documents with the API pull's reader and reports as migrate does; only the CLI imports it", () => {
+    const allowed = (to: string) =>
+      ['arazzo', 'language', 'migrate', 'remote/pull', 'remote/lock'].includes(area(to)) ||
+      to === 'compiler/load/nesting.ts' ||
+      to === 'compiler/load/find.ts' ||
+      to === 'compiler/session/config-file.ts';
+    expect(violations((from, to) => area(from) === 'arazzo' && !allowed(to))).toEqual([]);
+    expect(violations((from, to) => area(to) === 'arazzo' && area(from) !== 'arazzo' && area(from) !== 'cli')).toEqual(
+      [],
+    );
   });
 
   /**
@@ -163,7 +177,7 @@ describe('boundaries', () => {
     // What a server is: as written (the runtime's connections take it too), resolved, read from the config.
     'remote/declare': { uses: (to) => to === 'remote/lock/format.ts', usedBy: ['compiler', 'cli'] },
     // The lock: written by the pull, read by the compiler (and the language server, which watches it).
-    'remote/lock': { uses: () => false, usedBy: ['compiler', 'lsp', 'cli'] },
+    'remote/lock': { uses: () => false, usedBy: ['compiler', 'lsp', 'cli', 'arazzo'] },
     // The one connection layer: the pull and the app's connections both connect through it.
     'remote/connect': { uses: (to) => area(to) === 'remote/declare', usedBy: [] },
     // @toolgen/runtime/mcp-client: the app's connections, on the runtime's public entry only.
@@ -173,12 +187,12 @@ describe('boundaries', () => {
     },
     // @toolgen/runtime/http: the app's HTTP APIs, on the runtime's public entry only (fetch is Node's).
     'remote/http': { uses: (to) => to === 'runtime/index.ts', usedBy: [] },
-    // `toolgen mcp pull` and `diff`: the CLI's, printing as the CLI prints.
+    // `toolgen mcp pull` and `diff`: the CLI's, printing as the CLI prints (and Arazzo import reads its sources with it).
     'remote/pull': {
       uses: (to) =>
         ['remote/declare', 'remote/lock', 'remote/connect'].includes(area(to)) ||
         to === 'compiler/diagnostics/printable.ts',
-      usedBy: ['cli'],
+      usedBy: ['cli', 'arazzo'],
     },
   };
 

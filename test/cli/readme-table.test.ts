@@ -101,9 +101,11 @@ describe('the CLI tables of docs/cli.md', () => {
     const sentence = /each command's `--help` lists those it reads: (.*)\.$/m.exec(section)?.[1] ?? '';
     for (const { name, command } of commands.filter(({ name }) => name !== '' && name !== 'mcp')) {
       const help = command.helpInformation();
-      const reads = ['--config-dir', '--out-dir', '--templates-dir'].filter((flag) => help.includes(`  ${flag} <dir>`));
+      const reads = ['--config-dir', '--out-dir', '--templates-dir', '--format'].filter((flag) =>
+        new RegExp(`^  ${flag} <`, 'm').test(help),
+      );
       const clause = sentence.split('; ').find((part) => part.includes(`\`${name}\``));
-      if (reads.length === 3) expect(clause, name).toBeUndefined();
+      if (reads.length === 4) expect(clause, name).toBeUndefined();
       else if (reads.length === 0) expect(clause, name).toMatch(/ none$/);
       else expect(clause, name).toMatch(new RegExp(`only ${reads.map((flag) => `\`${flag}\``).join(', ')}$`));
     }

@@ -11,7 +11,7 @@ const importCommand = defineCommand<{ file: string }, { out?: string }>({
   exit: '0 when everything converted, 1 when something needs a person (what could be written was), 2 on bad usage, an existing file or an API of the same name',
   arguments: [{ name: '<file>', description: 'an Arazzo 1.0 document (YAML or JSON)' }],
   flags: [{ flags: '--out <dir>', description: 'where the composites go (default: the config dir, config/tools)' }],
-  programFlags: ['format'],
+  programFlags: ['--format'],
   run: async ({ args: { file }, flags, cwd, output }) => {
     const { arazzoImportCommand } = await import('../arazzo-command.js');
     return arazzoImportCommand(file, { cwd, out: flags.out }, output);
