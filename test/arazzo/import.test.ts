@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { arazzoSchemaErrors } from '../helpers/arazzo-schema.js';
 import { runCli } from '../helpers/cli.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
@@ -209,6 +210,18 @@ describe('toolgen arazzo export', () => {
       expect(read(`again/tools/${file}`).split('\n').slice(1), file).toEqual(
         read(`config/tools/${file}`).split('\n').slice(1),
       );
+  });
+
+  it('writes documents the official Arazzo 1.0 schema accepts: the pets workflows, and the login example imported', async () => {
+    cpSync(path.join(FIXTURES, 'arazzo'), path.join(root, 'examples'), { recursive: true });
+    expect((await runCli(['arazzo', 'import', 'arazzo-pets/pets.arazzo.yaml'], root)).code).toBe(0);
+    expect((await runCli(['arazzo', 'import', 'examples/LoginAndRetrievePets.local.arazzo.yaml'], root)).code).toBe(1);
+    expect((await runCli(['api', 'pull'], root)).code).toBe(0);
+    for (const tools of [['adopt-new-pet', 'find-or-make', 'until-ok'], ['loginUserRetrievePet']]) {
+      const run = await runCli(['arazzo', 'export', ...tools], root);
+      expect(run.code, run.err).toBe(0);
+      expect(arazzoSchemaErrors(parse(run.out))).toEqual([]);
+    }
   });
 
   it('prints the document on stdout, with the step and its criteria as Arazzo writes them', async () => {
