@@ -40,7 +40,9 @@ export async function readArazzo(file: string, shown: string): Promise<ArazzoDoc
   if (deep) {
     const before = text.slice(0, deep[0]).split('\n');
     const [line, col] = [before.length, before.at(-1)!.length + 1];
-    throw new ArazzoUsageError(`${shown}:${line}:${col}: nested more than ${MAX_NESTING} levels deep, deeper than toolgen reads`);
+    throw new ArazzoUsageError(
+      `${shown}:${line}:${col}: nested more than ${MAX_NESTING} levels deep, deeper than toolgen reads`,
+    );
   }
   const document = parseDocument(text, { lineCounter: lines, uniqueKeys: true });
   const error = document.errors[0];

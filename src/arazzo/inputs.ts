@@ -81,7 +81,11 @@ function shapeProperties(schema: Json, at: readonly (string | number)[], report:
 function toShape(value: unknown, at: readonly (string | number)[], report: InputsReport): Json {
   // A `$ref` may lead back to where it is: past this depth the shape is any value.
   if (at.length > 2 * MAX_NESTING) {
-    report.note('warning', report.where(at), 'nested deeper than a parameter can say (a $ref that leads back to itself?); any value');
+    report.note(
+      'warning',
+      report.where(at),
+      'nested deeper than a parameter can say (a $ref that leads back to itself?); any value',
+    );
     return {};
   }
   const schema = isPlainObject(value) && typeof value['$ref'] === 'string' ? report.resolve(value['$ref']) : value;
