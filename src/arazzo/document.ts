@@ -8,7 +8,15 @@ import { LineCounter, parseDocument, type Document } from 'yaml';
 import { firstTooDeep, MAX_NESTING } from '../compiler/load/nesting.js';
 import { isPlainObject } from '../language/json.js';
 
-export class ArazzoUsageError extends Error {}
+/** A document or project import cannot go on with; `problems` lists each at its `file:line:col`. */
+export class ArazzoUsageError extends Error {
+  constructor(
+    message: string,
+    readonly problems: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
 
 export type DocPath = readonly (string | number)[];
 
@@ -48,9 +56,18 @@ export async function readArazzo(file: string, shown: string): Promise<ArazzoDoc
   const error = document.errors[0];
   if (error) {
     const { line, col } = lines.linePos(error.pos[0]);
-    throw new ArazzoUsageError(`${shown}:${line}:${col}: ${error.message.split('\n')[0]}`);
+    const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw new ArazzoUsageError(`${shown}:${line}:${col}: ${message}`);
   }
-  const value: unknown = document.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (problem) {
+    // An alias expanding past the bound ("a billion laughs").
+    throw new ArazzoUsageError(
+      `${shown}: ${(problem as Error).message}: an alias is expanded more than 100 times; the document is refused`,
+    );
+  }
   if (!isPlainObject(value) || typeof value['arazzo'] !== 'string')
     throw new ArazzoUsageError(`${shown}: not an Arazzo document (it has no 'arazzo' version at its top)`);
   if (!Array.isArray(value['workflows']) || value['workflows'].length === 0)

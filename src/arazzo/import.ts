@@ -16,6 +16,7 @@ import type { Note } from '../migrate/conversion.js';
 import type { MigrationReport } from '../migrate/report.js';
 import { ArazzoUsageError, readArazzo } from './document.js';
 import { readSources, type Source } from './sources.js';
+import { arazzoProblems } from './validate.js';
 import { convertWorkflow } from './workflow.js';
 
 export interface ImportOptions {
@@ -43,6 +44,12 @@ export async function importArazzo(file: string, options: ImportOptions): Promis
   const absolute = path.resolve(options.cwd, file);
   const shown = (target: string) => path.relative(options.cwd, target).split(path.sep).join('/') || '.';
   const document = await readArazzo(absolute, shown(absolute));
+  const problems = arazzoProblems(document);
+  if (problems.length > 0)
+    throw new ArazzoUsageError(
+      `${document.shown} is not an Arazzo document import can read (above); it wrote nothing`,
+      problems,
+    );
   const sources = await readSources(document);
   const fileNotes: Note[] = [];
   const version = String(document.value['arazzo']);

@@ -33,7 +33,12 @@ interface Context {
   readonly ids: ReadonlyMap<string, string>;
   /** `<step>\u0000<output>` → the state variable that holds it. */
   readonly outputs: ReadonlyMap<string, string>;
+  /** Every step id the composite has so far, choice steps included: a choice step's id is not one of them. */
+  readonly stepIds: Set<string>;
 }
+
+/** How many steps a run takes before toolgen stops it as a loop, unless the composite says otherwise. */
+const DEFAULT_MAX_STEP_EXECUTIONS = 1000;
 
 /** Names the runtime gives a meaning of its own: no state variable takes them. */
 const RESERVED = new Set([
@@ -76,12 +81,29 @@ export function convertWorkflow(
   const taken = new Set([...RESERVED, ...parameters.map((parameter) => String(parameter['name']))]);
   const ids = stepIds(steps, document, at, conversion);
   const outputs = outputVariables(workflow, steps, taken);
-  const context: Context = { document, sources, workflows, conversion, at, ids, outputs };
+  const context: Context = {
+    document,
+    sources,
+    workflows,
+    conversion,
+    at,
+    ids,
+    outputs,
+    stepIds: new Set(ids.values()),
+  };
   const converted = [
     ...dependencies(workflow, context, parameters),
     ...steps.flatMap((step, position) => convertStep(step, position, steps, workflow, context)),
   ];
   const returns = workflowReturns(workflow, context);
+  // Every step may run twice (a goto back, a branch) before toolgen's bound stops a run that loops.
+  const bound = converted.length * 2;
+  if (bound > DEFAULT_MAX_STEP_EXECUTIONS)
+    conversion.note(
+      'changed',
+      document.where([...at, 'steps']),
+      `max_step_executions: ${bound}, twice its ${converted.length} steps (toolgen's default, ${DEFAULT_MAX_STEP_EXECUTIONS}, would stop it first)`,
+    );
   const text = (key: string) => (typeof workflow[key] === 'string' ? (workflow[key] as string).trim() : undefined);
   const description = text('description') ?? text('summary') ?? `The Arazzo workflow ${name}.`;
   const tool: Json = {
@@ -90,7 +112,10 @@ export function convertWorkflow(
     description,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(returns ? { returns } : {}),
-    implementation: { type: 'composite', composite: { steps: converted } },
+    implementation: {
+      type: 'composite',
+      composite: { steps: converted, ...(bound > DEFAULT_MAX_STEP_EXECUTIONS ? { max_step_executions: bound } : {}) },
+    },
   };
   return { name, tool, conversion };
 }
@@ -253,7 +278,11 @@ function stepTarget(step: Json, context: Context, where: (path: DocPath) => stri
         : 'a step names an operationId, an operationPath or a workflowId';
   const field = typeof step['operationId'] === 'string' ? 'operationId' : 'operationPath';
   if (typeof found === 'string') {
-    context.conversion.note('warning', where([field]), `${String(step[field] ?? '')}: ${found}`);
+    context.conversion.note(
+      'warning',
+      where([field]),
+      step[field] === undefined ? found : `${String(step[field])}: ${found}`,
+    );
     return { tool: String(step['operationId'] ?? step['operationPath'] ?? 'unknown'), operation: null, workflow: null };
   }
   if (found.pin === null)
@@ -488,12 +517,20 @@ function outputsOf({ step, target, at, stateOf }: StepParts, id: string, context
       );
       continue;
     }
-    const field =
-      (expression.kind === 'body' && !target.workflow) || (expression.kind === 'outputs' && target.workflow)
-        ? mapPath(expression.kind === 'outputs' ? [expression.name, ...expression.pointer] : expression.pointer)
-        : null;
-    if (field !== null) {
+    const segments =
+      expression.kind === 'body' && !target.workflow
+        ? expression.pointer
+        : expression.kind === 'outputs' && target.workflow
+          ? [expression.name, ...expression.pointer]
+          : null;
+    const field = segments === null ? null : mapPath(segments);
+    // A field another output maps already is read again by a transform: map_outputs has one entry per field.
+    if (field !== null && mapped[field] === undefined) {
       mapped[field] = variable;
+      continue;
+    }
+    if (field !== null) {
+      transform[variable] = jsonataPath(`steps.${jsonataName(id)}`, segments!);
       continue;
     }
     if (
@@ -626,8 +663,11 @@ function successNext(
     return routes[0]!.next === fallThrough ? {} : { next: routes[0]!.next };
   const last = routes.at(-1)!;
   const always = last.when === 'true';
+  let id = `${scope.step}_next`;
+  for (let n = 2; context.stepIds.has(id); n++) id = `${scope.step}_next_${n}`;
+  context.stepIds.add(id);
   const choice: Json = {
-    id: `${scope.step}_next`,
+    id,
     choose: (always ? routes.slice(0, -1) : routes).map((route) => ({ when: route.when, next: route.next })),
     default: always ? last.next : fallThrough,
   };

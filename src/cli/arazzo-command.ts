@@ -9,6 +9,7 @@ import { parse, stringify } from 'yaml';
 import { ArazzoUsageError } from '../arazzo/document.js';
 import { exportArazzo } from '../arazzo/export.js';
 import { importArazzo } from '../arazzo/import.js';
+import { printable } from '../compiler/diagnostics/printable.js';
 import { findToolFiles } from '../compiler/load/find.js';
 import { isPlainObject } from '../language/json.js';
 import { closestName, withSuggestion } from '../language/suggest.js';
@@ -42,8 +43,9 @@ export async function arazzoImportCommand(
       outDir,
     });
   } catch (error) {
-    if (error instanceof ArazzoUsageError) throw new UsageError(error.message);
-    throw error;
+    if (!(error instanceof ArazzoUsageError)) throw error;
+    for (const problem of error.problems) output.err(printable(problem));
+    throw new UsageError(error.message);
   }
   const { report, added } = imported;
   if (output.format === 'json')

@@ -144,6 +144,79 @@ describe('toolgen arazzo import', () => {
     expect(loop.out).toContain('nested deeper than a parameter can say (a $ref that leads back to itself?); any value');
   });
 
+  it('refuses a document the Arazzo schema or its ids refuse, every problem at its place, writing nothing (exit 2)', async () => {
+    writeFileSync(
+      path.join(root, 'bad.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: bad, version: "1" }',
+        'sourceDescriptions:',
+        '  - { name: a/b, url: ./http-api/openapi.yaml }',
+        'workflows:',
+        '  - workflowId: same',
+        '    steps:',
+        '      - stepId: one',
+        '        operationId: listPets',
+        '        sucessCriteria: [{ condition: $statusCode == 200 }]',
+        '        parameters: 5',
+        '      - stepId: one',
+        '        operationId: listPets',
+        '  - workflowId: same',
+        '    steps: [{ stepId: x, operationId: listPets }]',
+        '  - workflowId: ../evil',
+        '    steps: [{ stepId: x, operationId: listPets, successCriteria: [5] }]',
+        '  - null',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'bad.arazzo.yaml'], root);
+    expect(run.code).toBe(2);
+    expect(run.err.split('\n')).toEqual([
+      'bad.arazzo.yaml:4:13: sourceDescriptions[0].name must match ^[A-Za-z0-9_\\-]+$',
+      "bad.arazzo.yaml:10:25: unknown field sucessCriteria in workflows[0].steps[0]; did you mean 'successCriteria'?",
+      'bad.arazzo.yaml:11:21: workflows[0].steps[0].parameters must be an array',
+      'bad.arazzo.yaml:12:17: stepId one is taken by steps[0] of this workflow',
+      'bad.arazzo.yaml:14:17: workflowId same is taken by workflows[0] (ids that differ only in case would be one file)',
+      'bad.arazzo.yaml:16:17: workflowId "../evil" is not [A-Za-z0-9_.-]+, as Arazzo recommends: toolgen names the composite and its file by it',
+      'bad.arazzo.yaml:17:67: workflows[2].steps[0].successCriteria[0] must be an object',
+      'bad.arazzo.yaml:18:5: workflows[3] must be an object',
+      'toolgen: bad.arazzo.yaml is not an Arazzo document import can read (above); it wrote nothing',
+    ]);
+    expect(readdirSync(root).sort()).toEqual(['arazzo-pets', 'bad.arazzo.yaml', 'http-api']);
+    const aliases = ['a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]'];
+    writeFileSync(
+      path.join(root, 'bomb.arazzo.yaml'),
+      `arazzo: 1.0.1\n${aliases.join('\n')}\nc: [${'*b, '.repeat(20)}*b]\nworkflows: []\n`,
+    );
+    const bomb = await runCli(['arazzo', 'import', 'bomb.arazzo.yaml'], root);
+    expect(bomb.code).toBe(2);
+    expect(bomb.err).toContain('an alias is expanded more than 100 times; the document is refused');
+  });
+
+  it('maps a field two outputs read once, and reads it again by a transform for the second', async () => {
+    writeFileSync(
+      path.join(root, 'twice.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: twice, version: "1" }',
+        'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+        'workflows:',
+        '  - workflowId: twice',
+        '    steps:',
+        '      - stepId: get',
+        '        operationId: getPet',
+        '        parameters: [{ name: petId, in: path, value: 1 }]',
+        '        outputs: { nm: $response.body#/name, label: $response.body#/name }',
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['arazzo', 'import', 'twice.arazzo.yaml'], root)).code).toBe(0);
+    expect(parse(read('config/tools/twice.yaml')).implementation.composite.steps[0].on_success).toEqual({
+      map_outputs: { name: 'nm' },
+      transform: { label: 'steps.get.name' },
+    });
+  });
+
   it('reports what it cannot convert where it is, and converts the rest (exit 1)', async () => {
     writeFileSync(
       path.join(root, 'odd.arazzo.yaml'),
