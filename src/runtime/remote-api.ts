@@ -61,8 +61,11 @@ export interface ApiRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** Aborts on the step's timeout or the chain's cancellation: the request is abandoned. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborts on the step's timeout or the chain's cancellation: the request is abandoned. Absent when
+   * nothing can interrupt the call (no time limit, no caller's signal).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A response as the runtime reads it, whatever its status. */
