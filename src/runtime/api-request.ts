@@ -49,7 +49,8 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
   const inPath = spec.parameters.filter((parameter) => parameter.in === 'path');
   const elsewhere = spec.parameters.filter((parameter) => parameter.in !== 'path');
   const template = pathTemplate(spec.path, inPath);
-  const body = spec.body === null ? null : { contentType: spec.body.contentType, text: bodyWriter(spec.body.contentType) };
+  const body =
+    spec.body === null ? null : { contentType: spec.body.contentType, text: bodyWriter(spec.body.contentType) };
   const missing = (parameter: ApiParameter) =>
     new RemoteCallError(
       'HTTP_MISSING_PARAMETER',
@@ -71,10 +72,12 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
     for (const parameter of elsewhere) {
       const value = valueOf(values, parameter.key);
       if (value === undefined || value === null) continue;
-      if (parameter.in === 'query') for (const pair of queryPairs(parameter, value)) query += `${query === '' ? '?' : '&'}${pair}`;
+      if (parameter.in === 'query')
+        for (const pair of queryPairs(parameter, value)) query += `${query === '' ? '?' : '&'}${pair}`;
       else if (parameter.in === 'header')
         headers[parameter.name.toLowerCase()] = simple(value, parameter.explode ?? false, String);
-      else cookies += `${cookies === '' ? '' : '; '}${parameter.name}=${encodeURIComponent(simple(value, false, String))}`;
+      else
+        cookies += `${cookies === '' ? '' : '; '}${parameter.name}=${encodeURIComponent(simple(value, false, String))}`;
     }
     if (cookies !== '') headers['cookie'] = cookies;
     const sent = valueOf(values, 'body');

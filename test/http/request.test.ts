@@ -93,7 +93,10 @@ describe('headers and cookies', () => {
 
   it('takes each value by its key, which may differ from the name on the wire', () => {
     const build = requestBuilder(
-      shape('/pets', [param('trace', 'query', { key: 'query_trace' }), param('trace', 'header', { key: 'header_trace' })]),
+      shape('/pets', [
+        param('trace', 'query', { key: 'query_trace' }),
+        param('trace', 'header', { key: 'header_trace' }),
+      ]),
     );
     expect(build({ query_trace: 'q', header_trace: 'h' })).toEqual({ path: '/pets?trace=q', headers: { trace: 'h' } });
   });
