@@ -7,6 +7,7 @@
  * `ApiOutput`, for `steps.<id>.status` and `.headers`), any other fails the call with the code
  * `HTTP_<status>`. The generated `apis/<api>.ts` files call it.
  */
+import { isSuccessStatus } from '../language/http-status.js';
 import type { JsonSchema } from '../language/json.js';
 import { requestBuilder, type ApiParameter, type RequestBuilder } from './api-request.js';
 import { cannotAbort } from './signals.js';
@@ -67,6 +68,7 @@ export function defineApiOperation<P, R>(spec: ApiOperationSpec): ToolDefinition
     operation: spec.operation,
     method,
     pathOf: (input) => pathOf(spec, build, input),
+    success: spec.success,
   };
   const definition = defineTool<P, R>({
     name: `${spec.api}/${spec.operation}`,
@@ -118,7 +120,7 @@ async function callApi(
       throw new RemoteCallError(error.code, error.message, { retryable: false });
     throw error;
   }
-  if (isSuccess(response.status, spec.success))
+  if (isSuccessStatus(response.status, spec.success))
     // The headers read only when something reads them (`HttpApis` makes them on first reading too).
     return new ApiOutput(response.body, {
       status: response.status,
@@ -136,15 +138,6 @@ function pathOf(spec: ApiOperationSpec, build: RequestBuilder, input: unknown): 
   } catch {
     return spec.path;
   }
-}
-
-/** Whether a status is one of the operation's success responses (`200`, `2XX`; `default` when it is the only one). */
-export function isSuccess(status: number, success: readonly string[]): boolean {
-  const text = String(status);
-  return success.some(
-    (key) =>
-      key === text || (/^[1-5]XX$/i.test(key) && key[0] === text[0]) || (key === 'default' && success.length === 1),
-  );
 }
 
 /**

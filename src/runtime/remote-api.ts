@@ -14,6 +14,8 @@ export interface ApiTarget {
   readonly method: string;
   /** The request path (expanded, with its query) an input asks for: what a span's `url.full` shows. */
   readonly pathOf: (input: unknown) => string;
+  /** The pinned success response keys: `200`, `201`, `2XX`. */
+  readonly success: readonly string[];
 }
 
 /**
