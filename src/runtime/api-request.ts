@@ -3,8 +3,10 @@
  * (https://spec.openapis.org/oas/v3.1.0#style-values): path parameters substituted and
  * percent-encoded (style `simple`, `label`, `matrix`), query parameters by `form` with `explode`
  * unless the document says otherwise (`spaceDelimited`, `pipeDelimited`, `deepObject` too), header
- * parameters by `simple`, cookies as `name=value` pairs, and the body by its content type.
+ * parameters by `simple`, cookies as `name=value` pairs, and the body by its content type
+ * (`api-body.ts`).
  */
+import { bodyWriter } from './api-body.js';
 import { RemoteCallError } from './remote.js';
 
 /** A parameter of an operation, as its document declares it. */
@@ -50,7 +52,12 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
   const elsewhere = spec.parameters.filter((parameter) => parameter.in !== 'path');
   const template = pathTemplate(spec.path, inPath);
   const body =
-    spec.body === null ? null : { contentType: spec.body.contentType, text: bodyWriter(spec.body.contentType) };
+    spec.body === null
+      ? null
+      : {
+          contentType: spec.body.contentType,
+          text: bodyWriter(`${spec.api}/${spec.operation}`, spec.body.contentType),
+        };
   const missing = (parameter: ApiParameter) =>
     new RemoteCallError(
       'HTTP_MISSING_PARAMETER',
@@ -173,20 +180,6 @@ function queryPairs(parameter: ApiParameter, value: unknown): string[] {
       ? Object.entries(value).map(([key, item]) => `${encode(key)}=${encode(scalar(item))}`)
       : [`${name}=${simple(value, false, encode)}`];
   return [`${name}=${encode(scalar(value))}`];
-}
-
-/** How a body is written for its content type: JSON unless the type is a form or text. */
-function bodyWriter(contentType: string): (body: unknown) => string {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded')
-    return (body) =>
-      isObject(body)
-        ? new URLSearchParams(
-            Object.entries(body).map(([key, item]): [string, string] => [key, scalar(item)]),
-          ).toString()
-        : JSON.stringify(body);
-  if (type.startsWith('text/')) return (body) => (typeof body === 'string' ? body : JSON.stringify(body));
-  return (body) => JSON.stringify(body);
 }
 
 /** An item's text: a string as it is, anything else as JSON (a number, a boolean, a nested object). */

@@ -60,6 +60,42 @@ describe('requests and responses', () => {
     expect(last().headers['cookie']).toBe('session=abc%20d');
   });
 
+  it('sends a form body as application/x-www-form-urlencoded: each field, a list a field per item', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const outcome = await executor.call('pets/token', {
+      body: { grant_type: 'client_credentials', scope: ['pets:read', 'pets write'], remember: true, max_age: 60 },
+    });
+    // As the server parsed it (URLSearchParams, as Express and most frameworks read a form).
+    expect(outputOf(outcome)).toEqual({
+      contentType: 'application/x-www-form-urlencoded',
+      fields: {
+        grant_type: ['client_credentials'],
+        scope: ['pets:read', 'pets write'],
+        remember: ['true'],
+        max_age: ['60'],
+      },
+    });
+    expect(last().body).toBe(
+      'grant_type=client_credentials&scope=pets%3Aread&scope=pets+write&remember=true&max_age=60',
+    );
+  });
+
+  it('refuses a multipart body before sending anything, saying what toolgen sends', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const before = api.requests.length;
+    expect(await executor.call('pets/uploadPhoto', { body: { photo: 'bytes' } })).toEqual({
+      ok: false,
+      error: {
+        kind: 'execution',
+        code: 'HTTP_UNSUPPORTED_BODY',
+        retryable: false,
+        message:
+          "'pets/uploadPhoto': its request body is multipart/form-data, which toolgen does not send (it sends JSON, forms as application/x-www-form-urlencoded, text, and other types from a string): call this operation from a function tool of your own",
+      },
+    });
+    expect(api.requests.length).toBe(before);
+  });
+
   it('reads a 204 as null and a text body as its text', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     expect(outputOf(await executor.call('pets/deletePet', { petId: 3 }))).toEqual(null);

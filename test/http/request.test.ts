@@ -113,6 +113,55 @@ describe('the body', () => {
     expect(build({ body })).toEqual({ path: '/pets', headers: { 'content-type': contentType }, body: text });
   });
 
+  it.each([
+    [
+      'application/x-www-form-urlencoded',
+      { grant_type: 'client_credentials', scope: ['read', 'write'], remember: true, max_age: 60, left: null },
+      'grant_type=client_credentials&scope=read&scope=write&remember=true&max_age=60',
+    ],
+    ['application/x-www-form-urlencoded', { code: 'a b&c=d/é' }, 'code=a+b%26c%3Dd%2F%C3%A9'],
+    ['application/x-www-form-urlencoded', 'grant_type=password&username=ada', 'grant_type=password&username=ada'],
+    ['text/plain', { a: 1 }, '{"a":1}'],
+    ['application/xml', '<pet><name>Bo</name></pet>', '<pet><name>Bo</name></pet>'],
+  ])('%s: %j', (contentType, body, text) => {
+    const build = requestBuilder(shape('/pets', [], contentType));
+    expect(build({ body })).toEqual({ path: '/pets', headers: { 'content-type': contentType }, body: text });
+  });
+
+  it.each([
+    [
+      'application/x-www-form-urlencoded',
+      { client: { id: 'a' } },
+      "'pets/op': the form field 'client' holds an object, and a form (application/x-www-form-urlencoded) holds text, numbers, booleans and lists of them: pass it as a string (its JSON text, say)",
+    ],
+    [
+      'application/x-www-form-urlencoded',
+      { ids: [[1, 2]] },
+      "'pets/op': the form field 'ids' holds a list, and a form (application/x-www-form-urlencoded) holds text, numbers, booleans and lists of them: pass it as a string (its JSON text, say)",
+    ],
+    [
+      'application/x-www-form-urlencoded',
+      [1, 2],
+      "'pets/op': a form body (application/x-www-form-urlencoded) is an object of fields, and this body is a list",
+    ],
+    [
+      'application/xml',
+      { name: 'Bo' },
+      "'pets/op': its request body is application/xml, which toolgen sends only from a string (the body as it goes on the wire), and this body is an object",
+    ],
+    [
+      'multipart/form-data; boundary=x',
+      { file: 'a' },
+      "'pets/op': its request body is multipart/form-data, which toolgen does not send (it sends JSON, forms as application/x-www-form-urlencoded, text, and other types from a string): call this operation from a function tool of your own",
+    ],
+  ])('refuses what %s cannot hold: %j', (contentType, body, message) => {
+    const build = requestBuilder(shape('/pets', [], contentType));
+    expect(() => build({ body })).toThrow(message);
+    expect(() => build({ body })).toThrow(
+      expect.objectContaining({ code: 'HTTP_UNSUPPORTED_BODY', retryable: false }) as Error,
+    );
+  });
+
   it('sends no body and no content type when the input has none', () => {
     expect(requestBuilder(shape('/pets', [], 'application/json'))({})).toEqual({ path: '/pets', headers: {} });
   });
