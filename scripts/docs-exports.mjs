@@ -105,7 +105,7 @@ export const ENTRIES = [
           'ApiRequest',
           'ApiResponse',
         ],
-        text: "`defineApiOperation<P, R>({ api, operation, method, path, description, parameters, body, success, input, output, policies?, audit? })` (an `ApiOperationSpec`; each parameter an `ApiParameter`: `name`, `key`, `in`, `required`, `style?`, `explode?`): an operation of an HTTP API, named `<api>/<operation>`, called through the registry's `apis` (see docs/http-apis.md); what the generated `apis/<api>.ts` files hold. `ApiTarget` is its `api`: `{ api, operation, method, pathOf(input) }`. `RemoteApis` is what a registry sends requests through: `send(request)`, `close()`, and optionally `describe(api, path)` (a request's span attributes); `HttpApis` is one. An `ApiRequest` is `api`, `method`, `path` (with its query), `headers`, `body?`, `signal`; an `ApiResponse` is `status`, `headers` (lower-case names) and `body` (JSON parsed, text, or null).",
+        text: "`defineApiOperation<P, R>({ api, operation, method, path, description, parameters, body, success, input, output, policies?, audit? })` (an `ApiOperationSpec`; each parameter an `ApiParameter`: `name`, `key`, `in`, `required`, `style?`, `explode?`): an operation of an HTTP API, named `<api>/<operation>`, called through the registry's `apis` (see docs/http-apis.md); what the generated `apis/<api>.ts` files hold. `ApiTarget` is its `api`: `{ api, operation, method, pathOf(input), success }`. `RemoteApis` is what a registry sends requests through: `send(request)`, `close()`, and optionally `describe(api, path)` (a request's span attributes); `HttpApis` is one. An `ApiRequest` is `api`, `method`, `path` (with its query), `headers`, `body?`, `signal?` (absent when nothing can interrupt the call); an `ApiResponse` is `status`, `headers` (lower-case names) and `body` (JSON parsed, text, or null).",
       },
       {
         names: [
@@ -140,8 +140,8 @@ export const ENTRIES = [
         text: 'A `Clock` has `now()`, `sleep(ms, signal?)` (a backoff) and `deadline(ms, signal?)` (a bound); both end early when the signal aborts. `systemClock` uses real timers. `createTestClock(start?)` is virtual time, starting at 2026-01-01T00:00:00Z by default: a sleep returns at once and moves time on (`sleeps` lists them), `advance(ms)` lets pending work run and fires the deadlines it passes.',
       },
       {
-        names: ['createTestExecutor', 'TestExecutor', 'TestExecutorOptions', 'Stub', 'StubResponse', 'TestContext'],
-        text: '`createTestExecutor(registry, { context?, stubs?, callServers? })` returns a `TestExecutor`: `executor`, `clock` (a `TestClock`), `context`, `calls` (how often each stubbed tool was called). A `Stub` is a `StubResponse` (`{ output }` or `{ error }`) or `{ sequence: [...] }` (the last one repeats); a `TestContext` is `userId?`, `sessionId?`, `casefileId?`, `permissions?`.',
+        names: ['createTestExecutor', 'TestExecutor', 'TestExecutorOptions', 'Stub', 'StubResponse', 'StubHttpResponse', 'TestContext'],
+        text: '`createTestExecutor(registry, { context?, stubs?, callServers? })` returns a `TestExecutor`: `executor`, `clock` (a `TestClock`), `context`, `calls` (how often each stubbed tool was called). A `Stub` is a `StubResponse` (`{ output }`, with an API operation\'s `response?`, a `StubHttpResponse`: `{ status?, headers? }`; or `{ error }`) or `{ sequence: [...] }` (the last one repeats); a `TestContext` is `userId?`, `sessionId?`, `casefileId?`, `permissions?`.',
       },
       {
         names: ['unwaitedStep'],

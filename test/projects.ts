@@ -58,6 +58,7 @@ export const E2E = [
   'test/dbos/**/*.test.ts',
   'test/e2e/**/*.test.ts',
   'test/http-apis/generated-types.test.ts',
+  'test/http-apis/stub-response.test.ts',
   'test/http/durable-kill.test.ts',
   'test/lsp/branching-remote.test.ts',
   'test/lsp/document-index.test.ts',

@@ -1,18 +1,30 @@
 /**
- * `npm run bench`, HTTP APIs (BENCH_ONLY=http): one API step through toolgen (`executor.invoke` of a
- * `defineApiOperation`: the input validated against its schema, the request built, sent by
- * `HttpApis` with Node's fetch, the body read within its bound, the status checked, the output
- * checked against its schema, the audit record) against the same request by bare `fetch` and
- * `response.json()`, on the same pool (Node's global dispatcher) to the same server, a process of its
- * own answering a small JSON body, in alternating blocks. Target: at most 1.1x. The CPU time this
- * process spends per call, each side, is reported beside it (it holds still on a busy machine).
+ * `npm run bench`, HTTP APIs (BENCH_ONLY=http):
+ *
+ * 1. One API step through toolgen (`executor.invoke` of a `defineApiOperation`: the input validated
+ *    against its schema, the request built, sent by `HttpApis` with Node's fetch, the body read within
+ *    its bound, the status checked, the output checked against its schema, the audit record) against
+ *    the same request by bare `fetch` and `response.json()`, on the same pool (Node's global
+ *    dispatcher) to the same server, a process of its own answering a small JSON body, in alternating
+ *    blocks. Target: at most 1.1x. The CPU time this process spends per call, each side, is reported
+ *    beside it.
+ * 2. Builds as users run them (whole processes, interleaved): a project whose composites call 500
+ *    operations of an API, pinned by `toolgen api pull` from an OpenAPI document, against the same
+ *    project with 500 local function tools of the same signatures (`tool-projects.mjs`). No target:
+ *    the ratio is reported.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { HttpApis } from '../../dist/remote/http/index.js';
 import { AuditContext, ChainExecutor, ToolRegistry, defineApiOperation } from '../../dist/runtime/index.js';
-import { median, ratioRow, row, size, us } from './common.mjs';
+import { interleave } from './build.mjs';
+import { BIN, median, ms, ratioRow, row, size, us } from './common.mjs';
 import { API_CALL_TARGET } from './targets.mjs';
+import { toolName, writeComposites, writeLocalTools } from './tool-projects.mjs';
 
 /** A server that answers `GET /pets/<id>` with one pet, on 127.0.0.1; it prints its port. */
 const SERVER = `
@@ -91,11 +103,81 @@ export async function apiCallBench({ rounds, perBlock }) {
   }
 }
 
-export async function httpBench() {
-  return { call: await apiCallBench({ rounds: size(30, 2), perBlock: size(200, 5) }) };
+/**
+ * An OpenAPI 3.1 document of `tools` operations, one per tool of `tool-projects.mjs`:
+ * `GET /tools/tool_0007?text=…&n=…` (operationId `tool_0007`) answering `{ text, length }`.
+ */
+function openApiDocument(tools) {
+  const paths = {};
+  for (let n = 0; n < tools; n += 1)
+    paths[`/tools/${toolName(n)}`] = {
+      get: {
+        operationId: toolName(n),
+        summary: `Tool ${n}`,
+        parameters: [
+          { name: 'text', in: 'query', required: true, schema: { type: 'string' } },
+          { name: 'n', in: 'query', schema: { type: 'integer' } },
+        ],
+        responses: {
+          200: {
+            description: 'The text and its length',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Measured' } } },
+          },
+        },
+      },
+    };
+  const measured = {
+    type: 'object',
+    properties: { text: { type: 'string' }, length: { type: 'integer' } },
+    required: ['text', 'length'],
+  };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Tools', version: '1.0.0' },
+    paths,
+    components: { schemas: { Measured: measured } },
+  };
 }
 
-export function httpRows({ call }) {
+/**
+ * Cold builds (whole processes, no build cache, no generated/ from the run before) of a project whose
+ * composites call `tools` API operations, pinned once by `toolgen api pull`, against the same with
+ * local tools.
+ */
+export async function apiBuildBench({ tools, composites, runs }) {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'toolgen-bench-http-build-'));
+  try {
+    const api = path.join(root, 'api');
+    const local = path.join(root, 'local');
+    writeComposites(api, { tools, composites }, (n) => `svc/${toolName(n)}`);
+    writeComposites(local, { tools, composites }, toolName);
+    writeLocalTools(local, tools);
+    writeFileSync(path.join(api, 'svc.json'), JSON.stringify(openApiDocument(tools), null, 2));
+    writeFileSync(
+      path.join(api, 'toolgen.config.yaml'),
+      'apis:\n  svc: { openapi: svc.json, baseUrl: "http://127.0.0.1:9" }\n',
+    );
+    const pull = spawnSync(process.execPath, [BIN, 'api', 'pull'], { cwd: api, encoding: 'utf8' });
+    if (pull.status !== 0) throw new Error(`toolgen api pull exited ${pull.status}:\n${pull.stdout}${pull.stderr}`);
+    const side = (cwd) => ({
+      args: [BIN, '--no-cache'],
+      cwd,
+      before: () => rmSync(path.join(cwd, 'generated'), { recursive: true, force: true }),
+    });
+    const [apiBuild, localBuild] = interleave([side(api), side(local)], runs);
+    return { tools, composites, api: apiBuild, local: localBuild };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+export async function httpBench() {
+  const call = await apiCallBench({ rounds: size(30, 2), perBlock: size(200, 5) });
+  const build = await apiBuildBench({ tools: size(500, 10), composites: size(100, 4), runs: size(5, 1) });
+  return { call, build };
+}
+
+export function httpRows({ call, build }) {
   row(
     'API call through toolgen',
     us(call.toolgenUs),
@@ -108,4 +190,11 @@ export function httpRows({ call }) {
     us(call.toolgenCpuUs),
     `bare ${us(call.bareCpuUs)}, ratio ${(call.toolgenCpuUs / call.bareCpuUs).toFixed(2)} (this process only; reported)`,
   );
+  row(
+    `build, ${build.tools} API operations`,
+    ms(build.api.ms),
+    `(${build.composites} composites, pinned by api pull; whole process, median)`,
+  );
+  row(`  the same, ${build.tools} local tools`, ms(build.local.ms), '(YAML, handlers in a .js module)');
+  row('  ratio', (build.api.ms / build.local.ms).toFixed(2), 'no target: reported');
 }

@@ -10,7 +10,7 @@
  *    tools of the same signatures (handlers in JavaScript, which the build does not type-check). No
  *    target: the ratio is reported.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import { lockedTool, lockText } from '../../dist/remote/lock/lock.js';
 import { AuditContext, ChainExecutor, ToolRegistry, defineRemoteTool } from '../../dist/runtime/index.js';
 import { BIN, median, ms, ratioRow, row, size, us } from './common.mjs';
 import { interleave } from './build.mjs';
+import { toolName, writeComposites, writeLocalTools } from './tool-projects.mjs';
 
 const FIXTURE = new URL('../../test/fixtures/mcp/fixture-server.mjs', import.meta.url).pathname;
 const ECHO = {
@@ -85,71 +86,25 @@ const toolSchemas = {
 
 /**
  * Two projects under `root` with `tools` tools and `composites` composites calling them in 3-step
- * chains: `remote/` pins the tools in a lock (server `svc`), `local/` declares them in YAML with a
- * handler each, in one JavaScript module (not type-checked, so that both builds do the same work but
- * for where the signatures come from). Returns both folders.
+ * chains (`tool-projects.mjs`): `remote/` pins the tools in a lock (server `svc`), `local/` declares
+ * them in YAML with a handler each. Returns both folders.
  */
 export function remoteAndLocalProjects(root, { tools, composites }) {
   const remote = path.join(root, 'remote');
   const local = path.join(root, 'local');
-  const name = (n) => `tool_${String(n).padStart(4, '0')}`;
-  const composite = (n, callee) => `name: flow_${String(n).padStart(4, '0')}
-description: Calls three tools in a row
-parameters:
-  - { name: text, type: string, required: true }
-implementation:
-  type: composite
-  composite:
-    steps:
-${[0, 1, 2]
-  .map(
-    (k) => `      - id: s${k}
-        tool: ${callee((n * 3 + k) % tools)}
-        inputs: { text: "<< state.${k === 0 ? 'text' : `t${k - 1}`} >>", n: ${k} }
-        on_success: { map_outputs: { text: t${k} } }
-`,
-  )
-  .join('')}`;
-  for (const [dir, callee] of [
-    [remote, (n) => `svc/${name(n)}`],
-    [local, (n) => name(n)],
-  ]) {
-    mkdirSync(path.join(dir, 'config/tools'), { recursive: true });
-    for (let n = 0; n < composites; n += 1)
-      writeFileSync(path.join(dir, `config/tools/flow_${String(n).padStart(4, '0')}.yaml`), composite(n, callee));
-  }
+  writeComposites(remote, { tools, composites }, (n) => `svc/${toolName(n)}`);
+  writeComposites(local, { tools, composites }, toolName);
   // The remote project: the servers in the config, their tools in the lock, as `mcp pull` writes it.
   writeFileSync(path.join(remote, 'toolgen.config.yaml'), 'mcpServers:\n  svc: { command: node, args: [svc.mjs] }\n');
   const pinned = {};
   for (let n = 0; n < tools; n += 1)
-    pinned[name(n)] = lockedTool({ name: name(n), description: `Tool ${n}`, ...toolSchemas });
+    pinned[toolName(n)] = lockedTool({ name: toolName(n), description: `Tool ${n}`, ...toolSchemas });
   const lock = {
     lockfileVersion: 1,
     servers: { svc: { serverInfo: { name: 'svc', version: '1.0.0' }, tools: pinned } },
   };
   writeFileSync(path.join(remote, 'toolgen.mcp-lock.json'), lockText(lock));
-  // The local project: the same signatures as YAML function tools, one handler module.
-  const handlers = [];
-  for (let n = 0; n < tools; n += 1) {
-    writeFileSync(
-      path.join(local, `config/tools/${name(n)}.yaml`),
-      `name: ${name(n)}
-description: Tool ${n}
-parameters:
-  - { name: text, type: string, required: true }
-  - { name: n, type: integer }
-returns:
-  type: object
-  properties: { text: { type: string }, length: { type: integer } }
-  required: [text, length]
-implementation: { type: function, module: ./handlers.js, export: ${name(n).replace('_', '')} }
-`,
-    );
-    handlers.push(
-      `export const ${name(n).replace('_', '')} = (input) => ({ text: input.text, length: input.text.length });`,
-    );
-  }
-  writeFileSync(path.join(local, 'config/tools/handlers.js'), `${handlers.join('\n')}\n`);
+  writeLocalTools(local, tools);
   return { remote, local };
 }
 

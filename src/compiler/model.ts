@@ -123,8 +123,17 @@ export interface ContextDoc {
   readonly permissions?: readonly string[];
 }
 
-export type StubResponseDoc = { readonly output: JsonValue } | { readonly error: string };
-export type StubDoc = StubResponseDoc | { readonly sequence: readonly StubResponseDoc[] };
+/** An API operation's response in a stub: its status and headers, beside the output (its body). */
+export interface StubHttpDoc {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type StubResponseDoc =
+  | { readonly output: JsonValue; readonly response?: StubHttpDoc }
+  | { readonly error: string; readonly response?: StubHttpDoc };
+export type StubDoc =
+  StubResponseDoc | { readonly sequence: readonly StubResponseDoc[]; readonly response?: StubHttpDoc };
 
 export interface ExampleDoc {
   readonly description: string;

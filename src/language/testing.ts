@@ -3,8 +3,19 @@
  * generated tests.
  */
 
-/** One response of a stubbed tool: an output, or an error it throws. */
-export type StubResponse = { readonly output: unknown } | { readonly error: string };
+/**
+ * An API operation's response in a stub, beside its output (the body): the status (default the
+ * operation's first success status, `2XX` read as 200) and the headers (default none; names in any
+ * case, read in lower case), for `<< steps.<id>.status >>` and `<< steps.<id>.headers.<name> >>`.
+ */
+export interface StubHttpResponse {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** One response of a stubbed tool: an output (with an API operation's `response`), or an error it throws. */
+export type StubResponse =
+  { readonly output: unknown; readonly response?: StubHttpResponse } | { readonly error: string };
 
 /** A fixed response, or responses for successive calls (the last one repeats). */
 export type Stub = StubResponse | { readonly sequence: readonly StubResponse[] };

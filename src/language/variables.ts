@@ -28,6 +28,15 @@ export function badReference(text: string): BadReference | null {
   return open === -1 ? null : { offset: open, text: text.slice(open) };
 }
 
+/**
+ * The names the text's `${NAME}`s read, in order.
+ *
+ * @example variableNames('${SCHEME}://${HOST}') // ['SCHEME', 'HOST']
+ */
+export function variableNames(text: string): string[] {
+  return [...text.matchAll(REFERENCE)].map((match) => match[1]!);
+}
+
 /** A value `${NAME}` was read as: what toolgen must never record or print. */
 export interface ReadVariable {
   readonly name: string;
@@ -68,10 +77,26 @@ export const REDACT_MIN_LENGTH = 4;
  * @example redact('401: Bearer sk-123 refused', [{ name: 'TOKEN', value: 'sk-123' }]) // '401: Bearer [redacted ${TOKEN}] refused'
  */
 export function redact(text: string, read: readonly ReadVariable[]): string {
-  let redacted = text;
+  return redactor(read)(text);
+}
+
+/**
+ * `redact` with its values worked out once, for text after text redacted of the same values (each
+ * response of an API whose headers read `${TOKEN}`).
+ *
+ * @example redactor([{ name: 'TOKEN', value: 'sk-123' }])('Bearer sk-123') // 'Bearer [redacted ${TOKEN}]'
+ */
+export function redactor(read: readonly ReadVariable[]): (text: string) => string {
   const values = read.filter(({ value }) => value.length >= REDACT_MIN_LENGTH);
+  if (values.length === 0) return (text) => text;
+  const replacements: (readonly [string, string])[] = [];
   for (const { name, value } of [...values].sort((a, b) => b.value.length - a.value.length))
     for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]))
-      redacted = redacted.split(form).join(`[redacted \${${name}}]`);
-  return redacted;
+      replacements.push([form, `[redacted \${${name}}]`]);
+  return (text) => {
+    let redacted = text;
+    for (const [form, replacement] of replacements)
+      if (redacted.includes(form)) redacted = redacted.split(form).join(replacement);
+    return redacted;
+  };
 }

@@ -7,8 +7,10 @@
  * `ApiOutput`, for `steps.<id>.status` and `.headers`), any other fails the call with the code
  * `HTTP_<status>`. The generated `apis/<api>.ts` files call it.
  */
+import { isSuccessStatus } from '../language/http-status.js';
 import type { JsonSchema } from '../language/json.js';
-import { buildRequest, type ApiParameter } from './api-request.js';
+import { requestBuilder, type ApiParameter, type RequestBuilder } from './api-request.js';
+import { cannotAbort } from './signals.js';
 import { RemoteCallError } from './remote.js';
 import { ApiOutput, type ApiResponse, type ApiTarget } from './remote-api.js';
 import { defineTool, type AuditPolicy, type ToolCallContext, type ToolDefinition, type ToolPolicies } from './tool.js';
@@ -60,11 +62,13 @@ export const BODY_EXCERPT_CHARS = 200;
  */
 export function defineApiOperation<P, R>(spec: ApiOperationSpec): ToolDefinition<P, R> {
   const method = spec.method.toUpperCase();
+  const build = requestBuilder(spec);
   const target: ApiTarget = {
     api: spec.api,
     operation: spec.operation,
     method,
-    pathOf: (input) => pathOf(spec, input),
+    pathOf: (input) => pathOf(spec, build, input),
+    success: spec.success,
   };
   const definition = defineTool<P, R>({
     name: `${spec.api}/${spec.operation}`,
@@ -75,7 +79,7 @@ export function defineApiOperation<P, R>(spec: ApiOperationSpec): ToolDefinition
     ...(spec.audit ? { audit: spec.audit } : {}),
     implementation: {
       kind: 'function',
-      handler: (input, context) => callApi(spec, method, input, context) as Promise<R>,
+      handler: (input, context) => callApi(spec, method, build, input, context) as Promise<R>,
     },
   });
   return { ...definition, api: target };
@@ -84,6 +88,7 @@ export function defineApiOperation<P, R>(spec: ApiOperationSpec): ToolDefinition
 async function callApi(
   spec: ApiOperationSpec,
   method: string,
+  build: RequestBuilder,
   input: unknown,
   context: ToolCallContext,
 ): Promise<unknown> {
@@ -93,19 +98,21 @@ async function callApi(
       'HTTP_NO_APIS',
       `'${spec.api}/${spec.operation}' is an operation of the API '${spec.api}', and the registry has no connections to APIs: build it with createToolRegistry() from the generated index (or pass \`apis\` to new ToolRegistry)`,
     );
-  const built = buildRequest(spec, input);
-  const key = UNSAFE.has(method) ? context.idempotencyKey : null;
-  const headers = key === null ? built.headers : { ...built.headers, 'idempotency-key': key };
-  const onceOnly = UNSAFE.has(method) && key === null;
+  const built = build(input);
+  const unsafe = UNSAFE.has(method);
+  const key = unsafe ? context.idempotencyKey : null;
+  if (key !== null) built.headers['idempotency-key'] = key;
+  const onceOnly = unsafe && key === null;
   let response: ApiResponse;
   try {
     response = await apis.send({
       api: spec.api,
       method,
       path: built.path,
-      headers,
-      ...(built.body === undefined ? {} : { body: built.body }),
-      signal: context.signal,
+      headers: built.headers,
+      body: built.body,
+      // A call nothing can interrupt sends no signal: the request then needs no abort wiring at all.
+      signal: cannotAbort(context.signal) ? undefined : context.signal,
     });
   } catch (error) {
     // A connection lost mid-request may have left the effect done: an unsafe call without a key is not sent again.
@@ -113,27 +120,24 @@ async function callApi(
       throw new RemoteCallError(error.code, error.message, { retryable: false });
     throw error;
   }
-  if (isSuccess(response.status, spec.success))
-    return new ApiOutput(response.body, { status: response.status, headers: response.headers });
+  if (isSuccessStatus(response.status, spec.success))
+    // The headers read only when something reads them (`HttpApis` makes them on first reading too).
+    return new ApiOutput(response.body, {
+      status: response.status,
+      get headers() {
+        return response.headers;
+      },
+    });
   throw statusFailure(spec, method, response, onceOnly);
 }
 
 /** The path an input asks for, or the document's path when the input cannot make one. */
-function pathOf(spec: ApiOperationSpec, input: unknown): string {
+function pathOf(spec: ApiOperationSpec, build: RequestBuilder, input: unknown): string {
   try {
-    return buildRequest(spec, input).path;
+    return build(input).path;
   } catch {
     return spec.path;
   }
-}
-
-/** Whether a status is one of the operation's success responses (`200`, `2XX`; `default` when it is the only one). */
-export function isSuccess(status: number, success: readonly string[]): boolean {
-  const text = String(status);
-  return success.some(
-    (key) =>
-      key === text || (/^[1-5]XX$/i.test(key) && key[0] === text[0]) || (key === 'default' && success.length === 1),
-  );
 }
 
 /**

@@ -3,8 +3,10 @@
  * (https://spec.openapis.org/oas/v3.1.0#style-values): path parameters substituted and
  * percent-encoded (style `simple`, `label`, `matrix`), query parameters by `form` with `explode`
  * unless the document says otherwise (`spaceDelimited`, `pipeDelimited`, `deepObject` too), header
- * parameters by `simple`, cookies as `name=value` pairs, and the body by its content type.
+ * parameters by `simple`, cookies as `name=value` pairs, and the body by its content type
+ * (`api-body.ts`).
  */
+import { bodyWriter } from './api-body.js';
 import { RemoteCallError } from './remote.js';
 
 /** A parameter of an operation, as its document declares it. */
@@ -36,44 +38,91 @@ export interface BuiltRequest {
   readonly body?: string;
 }
 
+/** Makes an operation's request from a step's input. */
+export type RequestBuilder = (input: unknown) => BuiltRequest;
+
 /**
- * The request an input asks for.
+ * The request maker of an operation: what does not depend on the input (the path template's pieces,
+ * where each parameter goes, how the body is written) is worked out once, here, not at every call.
  *
- * @example buildRequest(getPet, { petId: 'a b', fields: ['name', 'tag'] }).path // '/pets/a%20b?fields=name&fields=tag'
+ * @example requestBuilder(getPet)({ petId: 'a b', fields: ['name', 'tag'] }).path // '/pets/a%20b?fields=name&fields=tag'
  */
-export function buildRequest(spec: RequestShape, input: unknown): BuiltRequest {
-  const values = (typeof input === 'object' && input !== null ? input : {}) as Readonly<Record<string, unknown>>;
-  let path = spec.path;
-  const query: string[] = [];
-  const headers: Record<string, string> = {};
-  const cookies: string[] = [];
-  for (const parameter of spec.parameters) {
-    const value = Object.hasOwn(values, parameter.key) ? values[parameter.key] : undefined;
-    if (value === undefined || value === null) {
-      if (parameter.in === 'path')
-        throw new RemoteCallError(
-          'HTTP_MISSING_PARAMETER',
-          `'${spec.api}/${spec.operation}': the path parameter '${parameter.name}' has no value`,
-        );
-      continue;
+export function requestBuilder(spec: RequestShape): RequestBuilder {
+  const inPath = spec.parameters.filter((parameter) => parameter.in === 'path');
+  const elsewhere = spec.parameters.filter((parameter) => parameter.in !== 'path');
+  const template = pathTemplate(spec.path, inPath);
+  const body =
+    spec.body === null
+      ? null
+      : {
+          contentType: spec.body.contentType,
+          text: bodyWriter(`${spec.api}/${spec.operation}`, spec.body.contentType),
+        };
+  const missing = (parameter: ApiParameter) =>
+    new RemoteCallError(
+      'HTTP_MISSING_PARAMETER',
+      `'${spec.api}/${spec.operation}': the path parameter '${parameter.name}' has no value`,
+    );
+  return (input) => {
+    const values = (typeof input === 'object' && input !== null ? input : {}) as Readonly<Record<string, unknown>>;
+    const texts: string[] = [];
+    for (const parameter of inPath) {
+      const value = valueOf(values, parameter.key);
+      if (value === undefined || value === null) throw missing(parameter);
+      texts.push(pathValue(parameter, value));
     }
-    if (parameter.in === 'path') path = path.split(`{${parameter.name}}`).join(pathValue(parameter, value));
-    else if (parameter.in === 'query') query.push(...queryPairs(parameter, value));
-    else if (parameter.in === 'header')
-      headers[parameter.name.toLowerCase()] = simple(value, parameter.explode ?? false, String);
-    else cookies.push(`${parameter.name}=${encodeURIComponent(simple(value, false, String))}`);
+    let path = '';
+    for (const piece of template) path += typeof piece === 'string' ? piece : texts[piece];
+    let query = '';
+    const headers: Record<string, string> = {};
+    let cookies = '';
+    for (const parameter of elsewhere) {
+      const value = valueOf(values, parameter.key);
+      if (value === undefined || value === null) continue;
+      if (parameter.in === 'query')
+        for (const pair of queryPairs(parameter, value)) query += `${query === '' ? '?' : '&'}${pair}`;
+      else if (parameter.in === 'header')
+        headers[parameter.name.toLowerCase()] = simple(value, parameter.explode ?? false, String);
+      else
+        cookies += `${cookies === '' ? '' : '; '}${parameter.name}=${encodeURIComponent(simple(value, false, String))}`;
+    }
+    if (cookies !== '') headers['cookie'] = cookies;
+    const sent = valueOf(values, 'body');
+    if (body === null || sent === undefined) return { path: path + query, headers };
+    headers['content-type'] = body.contentType;
+    return { path: path + query, headers, body: body.text(sent) };
+  };
+}
+
+/** The own field `key` of the input; an inherited one (`constructor`) is no value. */
+function valueOf(values: Readonly<Record<string, unknown>>, key: string): unknown {
+  return Object.hasOwn(values, key) ? values[key] : undefined;
+}
+
+/**
+ * A path template as its pieces: the text between templates, and for each `{name}` a path
+ * parameter declares, that parameter's index in `parameters`; a template no parameter names stays text.
+ */
+function pathTemplate(path: string, parameters: readonly ApiParameter[]): (string | number)[] {
+  const pieces: (string | number)[] = [];
+  let text = '';
+  for (const part of path.split(/(\{[^{}]*\})/)) {
+    const index = part.startsWith('{') ? parameters.findIndex((parameter) => `{${parameter.name}}` === part) : -1;
+    if (index === -1) text += part;
+    else {
+      if (text !== '') pieces.push(text);
+      pieces.push(index);
+      text = '';
+    }
   }
-  if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
-  const withQuery = query.length > 0 ? `${path}?${query.join('&')}` : path;
-  if (spec.body === null || values['body'] === undefined) return { path: withQuery, headers };
-  headers['content-type'] = spec.body.contentType;
-  return { path: withQuery, headers, body: bodyText(spec.body.contentType, values['body']) };
+  if (text !== '' || pieces.length === 0) pieces.push(text);
+  return pieces;
 }
 
 /** A path parameter's text in the path, percent-encoded. */
 function pathValue(parameter: ApiParameter, value: unknown): string {
   const explode = parameter.explode ?? false;
-  const encoded = (text: string) => encodeURIComponent(text);
+  const encoded = encodeURIComponent;
   switch (parameter.style) {
     case 'label': {
       const joined = simple(value, explode, encoded);
@@ -131,17 +180,6 @@ function queryPairs(parameter: ApiParameter, value: unknown): string[] {
       ? Object.entries(value).map(([key, item]) => `${encode(key)}=${encode(scalar(item))}`)
       : [`${name}=${simple(value, false, encode)}`];
   return [`${name}=${encode(scalar(value))}`];
-}
-
-/** The body's text for its content type: JSON unless the type is a form or text. */
-function bodyText(contentType: string, body: unknown): string {
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded' && isObject(body))
-    return new URLSearchParams(
-      Object.entries(body).map(([key, item]): [string, string] => [key, scalar(item)]),
-    ).toString();
-  if (type.startsWith('text/') && typeof body === 'string') return body;
-  return JSON.stringify(body);
 }
 
 /** An item's text: a string as it is, anything else as JSON (a number, a boolean, a nested object). */

@@ -108,7 +108,7 @@ export type {
 export type { TraceAttributes, TraceAttributeValue, TraceContext, Tracer, TraceSpan } from './tracing.js';
 export { createTestExecutor } from './testing.js';
 export type { TestExecutor, TestExecutorOptions } from './testing.js';
-export type { Stub, StubResponse, TestContext } from '../language/testing.js';
+export type { Stub, StubHttpResponse, StubResponse, TestContext } from '../language/testing.js';
 export { unwaitedStep } from './unwaited.js';
 export { callerView, failedText, suspendedText, waitText } from './caller-view.js';
 export type { CallerView } from './caller-view.js';

@@ -14,6 +14,8 @@ export interface ApiTarget {
   readonly method: string;
   /** The request path (expanded, with its query) an input asks for: what a span's `url.full` shows. */
   readonly pathOf: (input: unknown) => string;
+  /** The pinned success response keys: `200`, `201`, `2XX`. */
+  readonly success: readonly string[];
 }
 
 /**
@@ -61,8 +63,11 @@ export interface ApiRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** Aborts on the step's timeout or the chain's cancellation: the request is abandoned. */
-  readonly signal: AbortSignal;
+  /**
+   * Aborts on the step's timeout or the chain's cancellation: the request is abandoned. Absent when
+   * nothing can interrupt the call (no time limit, no caller's signal).
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A response as the runtime reads it, whatever its status. */

@@ -10,6 +10,19 @@ import type { ToolFailure } from './errors.js';
 /** Passed to handlers when nothing can cancel their call. */
 export const NEVER: AbortSignal = new AbortController().signal;
 
+/** Marks NEVER for every copy of the runtime in a process (`toolgen run` runs the app's tools with the CLI's executor). */
+const NEVER_MARK = Symbol.for('toolgen.neverAborts');
+Object.defineProperty(NEVER, NEVER_MARK, { value: true });
+
+/**
+ * Whether `signal` is NEVER, of this copy of the runtime or another: a handler then need not listen to it.
+ *
+ * @example cannotAbort(NEVER) // true
+ */
+export function cannotAbort(signal: AbortSignal): boolean {
+  return signal === NEVER || (signal as { [NEVER_MARK]?: unknown })[NEVER_MARK] === true;
+}
+
 /** Why the executor aborted something: the reason it gives the signal. */
 export class AbortReason extends Error {
   constructor(

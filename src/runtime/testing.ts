@@ -7,9 +7,17 @@ import { AuditContext } from './context.js';
 import { ChainExecutor } from './executor.js';
 import { RuntimeUsageError } from './errors.js';
 import type { ToolRegistry } from './registry.js';
+import { ApiOutput, type ApiTarget, type StepResponse } from './remote-api.js';
 import type { ToolHandler } from './tool.js';
+import { firstSuccessStatus, isSuccessStatus } from '../language/http-status.js';
 import { closestName, withSuggestion } from '../language/suggest.js';
-import { TEST_RANDOM, type Stub, type TestContext } from '../language/testing.js';
+import {
+  TEST_RANDOM,
+  type Stub,
+  type StubHttpResponse,
+  type StubResponse,
+  type TestContext,
+} from '../language/testing.js';
 
 export interface TestExecutor {
   readonly executor: ChainExecutor;
@@ -42,12 +50,15 @@ export function createTestExecutor(registry: ToolRegistry, options: TestExecutor
   if (options.callServers !== true) for (const name of registry.names()) unstubbedRemote(registry, name, handlers);
   for (const [name, stub] of Object.entries(options.stubs ?? {})) {
     const responses = 'sequence' in stub ? stub.sequence : [stub];
+    const api = registry.get(name)?.api;
+    for (const response of responses) checkStubbedResponse(name, api, response);
     handlers[name] = () => {
       const count = calls.get(name) ?? 0;
       calls.set(name, count + 1);
       const response = responses[Math.min(count, responses.length - 1)]!;
       if ('error' in response) throw new Error(response.error);
-      return structuredClone(response.output);
+      const output = structuredClone(response.output);
+      return api === undefined ? output : new ApiOutput(output, stubbedResponse(api, response.response));
     };
   }
   const spec = options.context ?? {};
@@ -66,6 +77,31 @@ export function createTestExecutor(registry: ToolRegistry, options: TestExecutor
     random: () => TEST_RANDOM,
   });
   return { executor, clock, context, calls };
+}
+
+/**
+ * What a stubbed API operation answers beside its body: the stub's status, or the operation's first
+ * success status (`2XX` as 200); the stub's headers, names in lower case, or none.
+ */
+function stubbedResponse(api: ApiTarget, given: StubHttpResponse | undefined): StepResponse {
+  const status = given?.status ?? firstSuccessStatus(api.success);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given?.headers ?? {})) headers[name.toLowerCase()] = value;
+  return { status, headers };
+}
+
+/** A stub's `response` belongs to an API operation's output, with one of its success statuses. */
+function checkStubbedResponse(name: string, api: ApiTarget | undefined, response: StubResponse): void {
+  if (!('response' in response) || response.response === undefined) return;
+  if (api === undefined || 'error' in response)
+    throw new RuntimeUsageError(
+      `createTestExecutor: the stub of '${name}' gives a response (status, headers), which only the output of an API operation's stub has`,
+    );
+  const { status } = response.response;
+  if (status !== undefined && !isSuccessStatus(status, api.success))
+    throw new RuntimeUsageError(
+      `createTestExecutor: the stub of '${name}' answers status ${status}, which is not one of its success statuses (${api.success.join(', ')}): stub a failure with { error }`,
+    );
 }
 
 /** A tool of another MCP server or an API operation, when it is one: a handler that fails the call, naming the stub it needs. */

@@ -36,7 +36,7 @@ describe('a project over an HTTP API', () => {
     const first = await runCli(['api', 'pull'], root);
     expect(first).toEqual({
       code: 0,
-      out: '  pets: 12 operations (new)\ntoolgen: wrote toolgen.api-lock.json (1 API, 12 operations)',
+      out: '  pets: 14 operations (new)\ntoolgen: wrote toolgen.api-lock.json (1 API, 14 operations)',
       err: '',
     });
     const lock = readFileSync(path.join(root, 'toolgen.api-lock.json'), 'utf8');
@@ -53,11 +53,13 @@ describe('a project over an HTTP API', () => {
       'motd',
       'redirect',
       'slow',
+      'token',
       'updatePet',
+      'uploadPhoto',
     ]);
     const second = await runCli(['api', 'pull'], root);
     expect(second.out).toBe(
-      '  pets: 12 operations, unchanged\ntoolgen: toolgen.api-lock.json unchanged (1 API, 12 operations)',
+      '  pets: 14 operations, unchanged\ntoolgen: toolgen.api-lock.json unchanged (1 API, 14 operations)',
     );
     expect(readFileSync(path.join(root, 'toolgen.api-lock.json'), 'utf8')).toBe(lock);
   });
@@ -104,7 +106,7 @@ describe('a project over an HTTP API', () => {
   it('finds no drift while the document is as pinned, and exit 1 when an operation the composite uses changed', async () => {
     expect(await runCli(['api', 'diff'], root)).toMatchObject({
       code: 0,
-      out: 'pets (Pets 1.0.0): no drift (12 operations)\ntoolgen: no drift: 1 API describes what toolgen.api-lock.json pins',
+      out: 'pets (Pets 1.0.0): no drift (14 operations)\ntoolgen: no drift: 1 API describes what toolgen.api-lock.json pins',
     });
     const json = await runCli(['api', 'diff', '--json'], root);
     expect(JSON.parse(json.out)).toEqual({

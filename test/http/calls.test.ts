@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPetsApi, type PetsApi } from '../fixtures/http-api/server.js';
-import { createTestExecutor, defineApiOperation } from '../../src/runtime/index.js';
+import { createTestExecutor, defineApiOperation, defineTool, ToolRegistry } from '../../src/runtime/index.js';
 import { OPERATIONS, outputOf, petsExecutor } from './pets.js';
 
 let api: PetsApi;
@@ -58,6 +58,42 @@ describe('requests and responses', () => {
     const outcome = await executor.call('pets/echo', { session: 'abc d' });
     expect(outcome.ok).toBe(true);
     expect(last().headers['cookie']).toBe('session=abc%20d');
+  });
+
+  it('sends a form body as application/x-www-form-urlencoded: each field, a list a field per item', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const outcome = await executor.call('pets/token', {
+      body: { grant_type: 'client_credentials', scope: ['pets:read', 'pets write'], remember: true, max_age: 60 },
+    });
+    // As the server parsed it (URLSearchParams, as Express and most frameworks read a form).
+    expect(outputOf(outcome)).toEqual({
+      contentType: 'application/x-www-form-urlencoded',
+      fields: {
+        grant_type: ['client_credentials'],
+        scope: ['pets:read', 'pets write'],
+        remember: ['true'],
+        max_age: ['60'],
+      },
+    });
+    expect(last().body).toBe(
+      'grant_type=client_credentials&scope=pets%3Aread&scope=pets+write&remember=true&max_age=60',
+    );
+  });
+
+  it('refuses a multipart body before sending anything, saying what toolgen sends', async () => {
+    const { executor } = petsExecutor({ baseUrl: api.url });
+    const before = api.requests.length;
+    expect(await executor.call('pets/uploadPhoto', { body: { photo: 'bytes' } })).toEqual({
+      ok: false,
+      error: {
+        kind: 'execution',
+        code: 'HTTP_UNSUPPORTED_BODY',
+        retryable: false,
+        message:
+          "'pets/uploadPhoto': its request body is multipart/form-data, which toolgen does not send (it sends JSON, forms as application/x-www-form-urlencoded, text, and other types from a string): call this operation from a function tool of your own",
+      },
+    });
+    expect(api.requests.length).toBe(before);
   });
 
   it('reads a 204 as null and a text body as its text', async () => {
@@ -115,5 +151,51 @@ describe('test executors', () => {
         "'pets/motd' is an operation of the API 'pets', which a test executor does not call: stub it (stubs: { 'pets/motd': { output: … } }), or pass callServers: true",
     });
     expect(api.requests.length).toBe(before);
+  });
+
+  it("answer a stub's status and headers beside its output; without them, the first success status and none", async () => {
+    const { registry } = petsExecutor({ baseUrl: api.url });
+    const { executor } = createTestExecutor(registry, {
+      stubs: {
+        'pets/createPet': {
+          sequence: [
+            { output: { id: 5, name: 'Bo' }, response: { status: 201, headers: { Location: '/pets/5' } } },
+            { output: { id: 6, name: 'Cy' } },
+          ],
+        },
+      },
+    });
+    expect(await executor.call('pets/createPet', { body: { name: 'Bo' } })).toEqual({
+      ok: true,
+      output: { id: 5, name: 'Bo' },
+      response: { status: 201, headers: { location: '/pets/5' } },
+    });
+    expect(await executor.call('pets/createPet', { body: { name: 'Cy' } })).toEqual({
+      ok: true,
+      output: { id: 6, name: 'Cy' },
+      response: { status: 201, headers: {} },
+    });
+  });
+
+  it("refuse a stub's response an operation cannot give, or on a tool that is not one", () => {
+    const { registry } = petsExecutor({ baseUrl: api.url });
+    expect(() =>
+      createTestExecutor(registry, {
+        stubs: { 'pets/createPet': { output: { id: 5, name: 'Bo' }, response: { status: 404 } } },
+      }),
+    ).toThrow(
+      "createTestExecutor: the stub of 'pets/createPet' answers status 404, which is not one of its success statuses (201): stub a failure with { error }",
+    );
+    const note = defineTool({
+      name: 'note',
+      description: 'Keeps a note',
+      parameters: { type: 'object' },
+      implementation: { kind: 'function', handler: () => ({}) },
+    });
+    expect(() =>
+      createTestExecutor(new ToolRegistry([note]), { stubs: { note: { output: {}, response: { status: 200 } } } }),
+    ).toThrow(
+      "createTestExecutor: the stub of 'note' gives a response (status, headers), which only the output of an API operation's stub has",
+    );
   });
 });

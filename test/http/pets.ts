@@ -176,6 +176,40 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     input: object({ session: { type: 'string' } }),
     output: null,
   },
+  token: {
+    operation: 'token',
+    method: 'post',
+    path: '/token',
+    parameters: [],
+    body: { contentType: 'application/x-www-form-urlencoded', required: true },
+    success: ['200'],
+    input: object(
+      {
+        body: {
+          type: 'object',
+          required: ['grant_type'],
+          properties: {
+            grant_type: { type: 'string' },
+            scope: { type: 'array', items: { type: 'string' } },
+            remember: { type: 'boolean' },
+            max_age: { type: 'integer' },
+          },
+        },
+      },
+      ['body'],
+    ),
+    output: null,
+  },
+  uploadPhoto: {
+    operation: 'uploadPhoto',
+    method: 'post',
+    path: '/photos',
+    parameters: [],
+    body: { contentType: 'multipart/form-data', required: true },
+    success: ['204'],
+    input: object({ body: { type: 'object', properties: { photo: { type: 'string' } } } }, ['body']),
+    output: null,
+  },
   motd: {
     operation: 'motd',
     method: 'get',

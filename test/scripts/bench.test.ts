@@ -38,6 +38,7 @@ describe('npm run bench', () => {
       'tracer, SDK + memory exporter',
       'durable step, file store',
       'API call through toolgen',
+      'build, 10 API operations',
       'toolgen --version',
       'toolgen, 20 composites',
       're-run, nothing changed',

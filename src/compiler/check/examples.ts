@@ -6,6 +6,7 @@
  * must grant what the tools it calls require.
  */
 import type { JsonSchema, JsonValue } from '../../language/json.js';
+import { isSuccessStatus } from '../../language/http-status.js';
 import { isPlainObject } from '../../language/json.js';
 import { closestName } from '../../language/suggest.js';
 import { literalErrors, literalIssues } from './literals.js';
@@ -120,6 +121,7 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
         diagnostics.push(missing);
         continue;
       }
+      diagnostics.push(...stubResponseProblems(name, stub, at, catalogue, source));
       const returns = scope.returnsOf(name);
       if (!returns) continue;
       for (const { output, path } of stubOutputs(stub, at)) {
@@ -138,6 +140,46 @@ export function checkExamples(entry: CatalogueEntry, catalogue: Catalogue, scope
   examples.forEach((example, index) => checkStubs('examples', index, example.stubs));
   scenarios.forEach((scenario, index) => checkStubs('error_scenarios', index, scenario.stubs));
   return diagnostics;
+}
+
+/**
+ * What is wrong with the `response`s a stub gives (an API operation's status and headers): one on a
+ * tool that is not an operation, beside an `error` or a `sequence`, or with a status the operation
+ * does not list as a success. The schema checked the rest (an integer status, text headers).
+ */
+function stubResponseProblems(
+  name: string,
+  stub: StubDoc,
+  at: YamlPath,
+  catalogue: Catalogue,
+  source: CatalogueEntry['source'],
+): Diagnostic[] {
+  const responses =
+    'sequence' in stub
+      ? stub.sequence.map((item, index) => ({ item, path: [...at, 'sequence', index] }))
+      : [{ item: stub, path: at }];
+  // A tool whose YAML or pin is broken is reported already: what it is cannot be told.
+  if (catalogue.isBroken(name)) return [];
+  const remote = catalogue.remote(name);
+  const success = remote?.via === 'api' ? Object.keys(remote.pin.responses) : null;
+  const problems: Diagnostic[] = [];
+  if ('sequence' in stub && stub.response !== undefined)
+    problems.push(diagnostic('STUB_RESPONSE_BESIDE_SEQUENCE', {}, source.locate([...at, 'response'], { key: true })));
+  for (const { item, path } of responses) {
+    if (item.response === undefined) continue;
+    const where = source.locate([...path, 'response'], { key: true });
+    if ('error' in item) problems.push(diagnostic('STUB_RESPONSE_WITH_ERROR', {}, where));
+    else if (success === null) problems.push(diagnostic('STUB_RESPONSE_NOT_API', { tool: name }, where));
+    else if (item.response.status !== undefined && !isSuccessStatus(item.response.status, success))
+      problems.push(
+        diagnostic(
+          'STUB_RESPONSE_STATUS',
+          { status: String(item.response.status), tool: name, statuses: success.join(', ') },
+          source.locate([...path, 'response', 'status']),
+        ),
+      );
+  }
+  return problems;
 }
 
 /** The outputs a stub gives, with where each is written. */

@@ -867,6 +867,30 @@ export const CATALOGUE = {
     message: "the build's checks of '{tool}' skip {features} in its pinned schemas ({parts})",
     hint: 'a part the checks skip is taken as any value, never an error; the server, and the runtime for structured output, still check it when the tool is called',
   },
+  STUB_RESPONSE_NOT_API: {
+    code: 'TG5025',
+    severity: 'error',
+    message: "this stub gives a response (status, headers), and '{tool}' is not an API operation",
+    hint: "only an API operation's step has a status and headers: give this stub its output alone",
+  },
+  STUB_RESPONSE_WITH_ERROR: {
+    code: 'TG5025',
+    severity: 'error',
+    message: 'this stub fails with an error, so it gives no response (status, headers)',
+    hint: "a response goes beside an output: a stub's error is a failure, whatever its status",
+  },
+  STUB_RESPONSE_BESIDE_SEQUENCE: {
+    code: 'TG5025',
+    severity: 'error',
+    message: 'this stub answers with its sequence, so a response beside it answers nothing',
+    hint: 'give each item of the sequence its own response, beside its output',
+  },
+  STUB_RESPONSE_STATUS: {
+    code: 'TG5025',
+    severity: 'error',
+    message: "status {status} is not one of the success statuses of '{tool}' ({statuses})",
+    hint: "a stub's output is the body of a success response; stub a failure with error",
+  },
   DUPLICATE_PARAMETER: {
     code: 'TG5016',
     severity: 'error',

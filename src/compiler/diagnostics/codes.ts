@@ -107,4 +107,6 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
     "a composite's declared `returns` its final state cannot keep (a field never or only sometimes set, another type, more fields than a closed `returns` allows, not an object)",
   TG5024:
     "parts of a remote tool's pinned schemas the checks skip (`anyOf`, `$ref`, a list of types in an input, …), taken as any value; once per tool a composite uses, at the lock",
+  TG5025:
+    "a stub's `response` (status, headers) on a tool that is not an API operation, beside an `error` or a `sequence`, or with a status the operation does not list as a success",
 };

@@ -131,17 +131,23 @@ function withFailureKinds(schema: SchemaFile): SchemaFile {
 function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const kept = errors.filter((error) => error.keyword !== 'if' && !/\/oneOf\/\d+\//.test(error.schemaPath));
   const misspelt = new Set<string>();
+  const misspeltIn = new Set<string>();
   for (const error of kept) {
     if (error.keyword !== 'additionalProperties') continue;
     const allowed = Object.keys(
       ((error.parentSchema as Record<string, unknown> | undefined)?.['properties'] as object | undefined) ?? {},
     );
     const meant = closestName(String(error.params['additionalProperty']), allowed);
-    if (meant) misspelt.add(`${error.instancePath}/${meant}`);
+    if (meant) {
+      misspelt.add(`${error.instancePath}/${meant}`);
+      misspeltIn.add(error.instancePath);
+    }
   }
-  return kept.filter(
-    (error) =>
-      error.keyword !== 'required' || !misspelt.has(`${error.instancePath}/${String(error.params['missingProperty'])}`),
+  return kept.filter((error) =>
+    error.keyword === 'required'
+      ? !misspelt.has(`${error.instancePath}/${String(error.params['missingProperty'])}`)
+      : // A stub's `ouput`: the unknown key says it all; "exactly one of output, error or sequence" says it again.
+        error.keyword !== 'oneOf' || !misspeltIn.has(error.instancePath),
   );
 }
 

@@ -56,39 +56,57 @@ export class HttpApis implements RemoteApis {
   }
 
   /** Sends one request, following redirects within the API's origin; answers whatever the status, rejects with a `RemoteCallError`. */
-  async send(request: ApiRequest): Promise<ApiResponse> {
-    // fetch leaves a listener on its signal until the response is collected: on a signal of this request
-    // alone, not on the caller's, which may be long-lived (the executor's never-aborting one is shared).
-    const controller = new AbortController();
+  send(request: ApiRequest): Promise<ApiResponse> {
     const { signal } = request;
+    return signal === undefined ? this.#send(request, undefined) : this.#abortable(request, signal);
+  }
+
+  async #abortable(request: ApiRequest, signal: AbortSignal): Promise<ApiResponse> {
+    // fetch leaves a listener on its signal until the response is collected: on a signal of this request
+    // alone, not on the caller's, which may be long-lived.
     if (signal.aborted) throw signal.reason;
+    const controller = new AbortController();
     const abort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', abort, { once: true });
     try {
-      return await this.#send({ ...request, signal: controller.signal });
+      return await this.#send(request, controller.signal);
     } finally {
       signal.removeEventListener('abort', abort);
     }
   }
 
-  async #send(request: ApiRequest): Promise<ApiResponse> {
+  async #send(request: ApiRequest, signal: AbortSignal | undefined): Promise<ApiResponse> {
     if (this.#closed)
       throw new RemoteCallError('HTTP_CLOSED', `the connections to APIs were closed (registry.close())`);
     const declared = this.#apis.get(request.api);
     if (declared === undefined) throw this.#unknown(request.api);
     const api = expandApi(declared, this.#env);
     let url = api.base + request.path;
-    let method = request.method;
-    let body = request.body;
-    const headers: Record<string, string> = { ...api.headers, ...request.headers };
     const what = `${request.method} ${request.path.split('?')[0]}`;
+    // The API's headers as they are when the request brings none of its own: read, never changed.
+    const init: FetchInit = {
+      method: request.method,
+      headers: isEmpty(request.headers) ? api.headers : { ...api.headers, ...request.headers },
+      body: request.body,
+      signal,
+      redirect: 'manual',
+    };
     for (let redirects = 0; ; redirects += 1) {
-      const response = await this.#fetchOnce(url, { method, headers, body, signal: request.signal }, api, what);
-      const location = response.headers.get('location');
-      if (!isRedirect(response.status) || location === null) {
-        const source = { api: request.api, what, method, maxBytes: this.#maxBytes, secrets: api.secrets };
-        const read = await readBody(response, source);
-        return { status: response.status, headers: headersOf(response.headers, api.secrets), body: read };
+      let response: Response;
+      try {
+        response = await this.#fetch(url, init);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        throw new RemoteCallError(
+          'HTTP_CONNECTION_FAILED',
+          redact(`cannot reach the API at ${api.origin} for ${what}: ${reasonOf(error)}`, api.secrets),
+        );
+      }
+      const location = isRedirect(response.status) ? response.headers.get('location') : null;
+      if (location === null) {
+        const source = { api: request.api, what, method: init.method, maxBytes: this.#maxBytes, redact: api.redact };
+        const body = await readBody(response, source);
+        return responseOf(response, body, api.redact);
       }
       await response.body?.cancel();
       const next = new URL(location, url);
@@ -108,10 +126,11 @@ export class HttpApis implements RemoteApis {
           { retryable: false },
         );
       // 303, and 301/302 after a POST, become a GET without the body (as browsers and fetch do).
-      if (response.status === 303 ? method !== 'HEAD' : response.status <= 302 && method === 'POST') {
-        method = 'GET';
-        body = undefined;
-        delete headers['content-type'];
+      if (response.status === 303 ? init.method !== 'HEAD' : response.status <= 302 && init.method === 'POST') {
+        const { 'content-type': _dropped, ...headers } = init.headers;
+        init.method = 'GET';
+        init.body = undefined;
+        init.headers = headers;
       }
       url = next.href;
     }
@@ -144,23 +163,6 @@ export class HttpApis implements RemoteApis {
     this.#closed = true;
   }
 
-  async #fetchOnce(
-    url: string,
-    init: { method: string; headers: Record<string, string>; body: string | undefined; signal: AbortSignal },
-    api: { readonly origin: string; readonly secrets: readonly ReadVariable[] },
-    what: string,
-  ): Promise<Response> {
-    try {
-      return await this.#fetch(url, { ...init, redirect: 'manual' });
-    } catch (error) {
-      if (init.signal.aborted) throw init.signal.reason;
-      throw new RemoteCallError(
-        'HTTP_CONNECTION_FAILED',
-        redact(`cannot reach the API at ${api.origin} for ${what}: ${reasonOf(error)}`, api.secrets),
-      );
-    }
-  }
-
   #unknown(name: string): RemoteCallError {
     const names = this.names();
     const suggestion = closestName(name, names);
@@ -173,15 +175,46 @@ export class HttpApis implements RemoteApis {
   }
 }
 
+/** One request as fetch is asked for it; a redirect turned into a GET changes it. */
+interface FetchInit {
+  method: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly redirect: 'manual';
+}
+
+function isEmpty(record: Readonly<Record<string, string>>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
 function isRedirect(status: number): boolean {
   return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 }
 
+/**
+ * The response as the runtime reads it, its headers made a record when something first reads them
+ * (most steps never do): an own enumerable property still, so that JSON, `structuredClone` and
+ * spreads see it.
+ */
+function responseOf(response: Response, body: unknown, hide: (text: string) => string): ApiResponse {
+  const { headers } = response;
+  let record: Record<string, string> | undefined;
+  return {
+    status: response.status,
+    get headers() {
+      return (record ??= headersOf(headers, hide));
+    },
+    body,
+  };
+}
+
 /** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted; `set-cookie`'s several joined too. */
-function headersOf(headers: Headers, secrets: readonly ReadVariable[]): Record<string, string> {
+function headersOf(headers: Headers, hide: (text: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
-    const shown = secrets.length === 0 ? value : redact(value, secrets);
+    const shown = hide(value);
     out[name] = out[name] === undefined ? shown : `${out[name]}, ${shown}`;
   });
   return out;

@@ -5,7 +5,6 @@
  * is none (204, 205, 304, a HEAD request, an empty body).
  */
 import { RemoteCallError } from '../../runtime/index.js';
-import { redact, type ReadVariable } from '../../language/variables.js';
 
 /** The bound when the app sets none: 8 MiB, as for an MCP server's answers. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -16,39 +15,46 @@ export interface BodySource {
   readonly what: string;
   readonly method: string;
   readonly maxBytes: number;
-  readonly secrets: readonly ReadVariable[];
+  /** Replaces the values `${NAME}` was read as (`ExpandedApi.redact`). */
+  readonly redact: (text: string) => string;
 }
 
-/** The body of `response`, parsed; `secrets`' values redacted from its text before anything reads it. */
-export async function readBody(response: Response, source: BodySource): Promise<unknown> {
+/**
+ * The body of `response`, parsed; the values of `${NAME}` redacted from its text before anything reads it.
+ * Not an async function: a body of a declared length (the usual case) is one `text()` and one parse.
+ */
+export function readBody(response: Response, source: BodySource): Promise<unknown> {
   const { status } = response;
-  if (status === 204 || status === 205 || status === 304 || source.method === 'HEAD') {
-    await response.body?.cancel();
-    return null;
-  }
-  const raw = await boundedText(response, source);
+  if (status === 204 || status === 205 || status === 304 || source.method === 'HEAD')
+    return cancel(response).then(() => null);
+  const length = response.headers.get('content-length');
+  const declared = length === null ? NaN : Number(length);
+  if (declared > source.maxBytes) return cancel(response).then(() => Promise.reject(tooLarge(source, status)));
+  // A declared length within the bound is the length (fetch fails a body that runs past it): read it whole.
+  const text = declared >= 0 ? response.text() : streamedText(response, source);
+  return text.then((raw) => parsed(raw, response, source));
+}
+
+function parsed(raw: string, response: Response, source: BodySource): unknown {
   if (raw === '') return null;
-  const text = source.secrets.length === 0 ? raw : redact(raw, source.secrets);
+  const text = source.redact(raw);
   if (!isJson(response.headers.get('content-type'))) return text;
   try {
     return JSON.parse(text) as unknown;
   } catch {
     throw new RemoteCallError(
       'HTTP_INVALID_JSON',
-      `API '${source.api}' answered ${source.what} with HTTP ${status} and a body that says it is JSON and is not`,
+      `API '${source.api}' answered ${source.what} with HTTP ${response.status} and a body that says it is JSON and is not`,
     );
   }
 }
 
-async function boundedText(response: Response, source: BodySource): Promise<string> {
-  const length = response.headers.get('content-length');
-  const declared = length === null ? NaN : Number(length);
-  if (declared > source.maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge(source, response.status);
-  }
-  // A declared length within the bound is the length (fetch fails a body that runs past it): read it whole.
-  if (declared >= 0) return response.text();
+async function cancel(response: Response): Promise<void> {
+  await response.body?.cancel();
+}
+
+/** A body of no declared length, read as it streams, and stopped past the bound. */
+async function streamedText(response: Response, source: BodySource): Promise<string> {
   if (response.body === null) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -76,8 +82,11 @@ function tooLarge(source: BodySource, status: number): RemoteCallError {
   );
 }
 
+/** `application/json` or `…+json`, parameters (`; charset=utf-8`) aside. */
 function isJson(contentType: string | null): boolean {
   if (contentType === null) return false;
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (contentType === 'application/json') return true;
+  const semicolon = contentType.indexOf(';');
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   return type === 'application/json' || type.endsWith('+json');
 }

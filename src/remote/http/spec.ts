@@ -1,10 +1,11 @@
 /**
  * What an API is, as the config declares it (`apis.<name>` less its document, which only the build
  * reads) and as the app may override it at run time: a base URL and headers, each `${NAME}` in them
- * read from the environment at every call, never stored expanded (`language/variables.ts`).
+ * read from the environment at every call, never written anywhere expanded (`language/variables.ts`);
+ * the expansion is kept in memory and used again while the variables hold the same values.
  */
 import { RemoteCallError, RuntimeUsageError } from '../../runtime/index.js';
-import { expand, redact, type ReadVariable } from '../../language/variables.js';
+import { expand, redact, redactor, variableNames, type ReadVariable } from '../../language/variables.js';
 
 /** An API as generated/apis.ts holds it: `${NAME}` kept as written. */
 export interface ApiSpec {
@@ -19,6 +20,10 @@ export interface DeclaredApi {
   readonly headers: Readonly<Record<string, string>>;
   /** The API as it is at every call when it names no `${NAME}`: read once. */
   readonly plain: ExpandedApi | null;
+  /** The names `${NAME}` reads in the base URL and headers, each once. */
+  readonly variables: readonly string[];
+  /** The last expansion and the values it read: the next call's too while the environment holds them. */
+  last: { readonly values: readonly (string | undefined)[]; readonly api: ExpandedApi } | null;
 }
 
 /** An API with `${NAME}` read for one call: the values read, so that nothing carries them on. */
@@ -27,6 +32,8 @@ export interface ExpandedApi {
   readonly origin: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly secrets: readonly ReadVariable[];
+  /** Replaces the values of `secrets` in a text read back (`redactor`). */
+  readonly redact: (text: string) => string;
 }
 
 /**
@@ -48,9 +55,10 @@ export function declareApi(
   const headers: Record<string, string> = {};
   for (const [key, value] of Object.entries({ ...spec?.headers })) headers[key.toLowerCase()] = value;
   for (const [key, value] of Object.entries({ ...override?.headers })) headers[key.toLowerCase()] = value;
-  const declared = { name, baseUrl: baseUrl.replace(/\/+$/, ''), headers, plain: null };
-  const constant = !declared.baseUrl.includes('${') && Object.values(headers).every((value) => !value.includes('${'));
-  if (!constant) return declared;
+  const texts = [baseUrl, ...Object.values(headers)];
+  const variables = [...new Set(texts.flatMap(variableNames))];
+  const declared = { name, baseUrl: baseUrl.replace(/\/+$/, ''), headers, plain: null, variables, last: null };
+  if (texts.some((text) => text.includes('${'))) return declared;
   try {
     return { ...declared, plain: expandApi(declared, {}) };
   } catch {
@@ -61,6 +69,15 @@ export function declareApi(
 /** The API with `${NAME}` read from `env`; rejects (`HTTP_MISSING_VARIABLE`, `HTTP_BAD_URL`) naming the variable, never its value. */
 export function expandApi(api: DeclaredApi, env: Readonly<Record<string, string | undefined>>): ExpandedApi {
   if (api.plain !== null) return api.plain;
+  const values = api.variables.map((name) => env[name]);
+  const { last } = api;
+  if (last !== null && values.every((value, index) => value === last.values[index])) return last.api;
+  const expanded = expandNow(api, env);
+  api.last = { values, api: expanded };
+  return expanded;
+}
+
+function expandNow(api: DeclaredApi, env: Readonly<Record<string, string | undefined>>): ExpandedApi {
   const secrets: ReadVariable[] = [];
   const read = (text: string, field: string): string => {
     if (!text.includes('${')) return text;
@@ -92,5 +109,5 @@ export function expandApi(api: DeclaredApi, env: Readonly<Record<string, string 
       { retryable: false },
     );
   }
-  return { base, origin, headers, secrets };
+  return { base, origin, headers, secrets, redact: redactor(secrets) };
 }

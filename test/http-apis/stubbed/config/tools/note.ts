@@ -1,0 +1,3 @@
+export function note(input: { text: string }): { text: string } {
+  return { text: input.text };
+}
