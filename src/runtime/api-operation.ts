@@ -153,7 +153,8 @@ function statusFailure(
 ): RemoteCallError {
   const { status } = response;
   const retryable = !unsafeWithoutKey && (status === 408 || status === 429 || status >= 500);
-  const after = retryable ? retryAfterMs(response.headers['retry-after']) : undefined;
+  // Kept whatever the call: a retry_on that names the code retries it all the same, and waits as asked.
+  const after = retryAfterMs(response.headers['retry-after']);
   const excerpt = bodyExcerpt(response.body);
   return new RemoteCallError(
     `HTTP_${status}`,

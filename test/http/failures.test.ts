@@ -122,6 +122,28 @@ describe('statuses and retries', () => {
     ]);
   });
 
+  it('an unsafe call a retry_on names is retried after what Retry-After asks, key or not', async () => {
+    const flakyPost = defineApiOperation({
+      ...OPERATIONS.flaky!,
+      api: 'pets',
+      operation: 'flakyPost',
+      method: 'post',
+      description: 'flaky, by POST',
+      input: { type: 'object' },
+    });
+    const { executor, clock } = petsExecutor({ baseUrl: api.url }, { tools: [flakyPost] });
+    const plan = chain('c', [
+      step('call', 'pets/flakyPost', {
+        inputs: { key: 'h-post', status: 503, times: 1, retryAfter: '2' },
+        failure: retry({ retryOn: ['HTTP_503'] }),
+      }),
+    ]);
+    const result = await executor.executeChain(plan);
+    expect(result.success).toBe(true);
+    expect(clock.sleeps).toEqual([2000]);
+    expect(seen('/flaky/h-post')).toHaveLength(2);
+  });
+
   it('a safe method sends no Idempotency-Key', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     const plan = chain('c', [step('call', 'pets/flaky', { inputs: { key: 'g', status: 500, times: 0 } })]);
