@@ -140,8 +140,16 @@ export const ENTRIES = [
         text: 'A `Clock` has `now()`, `sleep(ms, signal?)` (a backoff) and `deadline(ms, signal?)` (a bound); both end early when the signal aborts. `systemClock` uses real timers. `createTestClock(start?)` is virtual time, starting at 2026-01-01T00:00:00Z by default: a sleep returns at once and moves time on (`sleeps` lists them), `advance(ms)` lets pending work run and fires the deadlines it passes.',
       },
       {
-        names: ['createTestExecutor', 'TestExecutor', 'TestExecutorOptions', 'Stub', 'StubResponse', 'StubHttpResponse', 'TestContext'],
-        text: '`createTestExecutor(registry, { context?, stubs?, callServers? })` returns a `TestExecutor`: `executor`, `clock` (a `TestClock`), `context`, `calls` (how often each stubbed tool was called). A `Stub` is a `StubResponse` (`{ output }`, with an API operation\'s `response?`, a `StubHttpResponse`: `{ status?, headers? }`; or `{ error }`) or `{ sequence: [...] }` (the last one repeats); a `TestContext` is `userId?`, `sessionId?`, `casefileId?`, `permissions?`.',
+        names: [
+          'createTestExecutor',
+          'TestExecutor',
+          'TestExecutorOptions',
+          'Stub',
+          'StubResponse',
+          'StubHttpResponse',
+          'TestContext',
+        ],
+        text: "`createTestExecutor(registry, { context?, stubs?, callServers? })` returns a `TestExecutor`: `executor`, `clock` (a `TestClock`), `context`, `calls` (how often each stubbed tool was called). A `Stub` is a `StubResponse` (`{ output }`, with an API operation's `response?`, a `StubHttpResponse`: `{ status?, headers? }`; or `{ error }`) or `{ sequence: [...] }` (the last one repeats); a `TestContext` is `userId?`, `sessionId?`, `casefileId?`, `permissions?`.",
       },
       {
         names: ['unwaitedStep'],
