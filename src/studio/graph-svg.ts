@@ -1,267 +1,89 @@
 /**
- * A composite's graph as SVG, laid out here from its plan: the same plan gives the same picture, byte
- * for byte, and no browser library is fetched to draw it. Steps stand in plan order, one a row; the
- * steps of a block (a parallel block's branches, a loop's body) follow it, indented, inside a frame.
- * A move to the row after a step (or after its block) is a line down, any other move (a jump, a
- * failure's `next`, a choice, a DAG dependency) an elbow through a lane of its own on the right. A
- * choice the run decided draws the branch it took bold and the others dashed, "not taken". Each step
- * shows its status in words and in colour, and links to its page.
+ * A run's graph: its plan's picture (`graph-layout.ts`), drawn once per plan, with each step in the
+ * state the run left it in, in words and in colour, linking to its page, and a choice the run
+ * decided drawing the branch it took bold and the others dashed, "not taken". A plan does not change
+ * while its registry lives, so a run's page of a thousand steps lays nothing out and encodes
+ * nothing: it copies the picture's bytes with each step's drawing in its state between them.
  */
-import type { ChainPlan, PlanStep, StepSequence } from '../runtime/index.js';
-import { escapeHtml, html, Html } from './html.js';
-
-/** What the run did at a step, as the graph draws it. */
-export type StepState =
-  'success' | 'failed' | 'skipped' | 'waiting' | 'cancelled' | 'running' | 'not taken' | 'not reached';
+import type { ChainPlan, ChoiceStep } from '../runtime/index.js';
+import { drawPlan, type Part, type StepState } from './graph-layout.js';
+import { escapeHtml, Html } from './html.js';
 
 export interface GraphOptions {
   readonly states: ReadonlyMap<string, StepState>;
   /** For each choice the run decided: the step it went to (null: the end). */
   readonly branches?: ReadonlyMap<string, string | null>;
-  /** The page of a step. */
-  readonly href: (stepId: string) => string;
-  /** A step's line in its YAML, when the build said. */
-  readonly line?: (stepId: string) => number | undefined;
+  /** Where the steps' pages are: a step's is this followed by its id, URL-encoded (`/runs/r1/steps/`). */
+  readonly stepsUrl: string;
+  /** Each step's line in its YAML, when the build said (its `ToolSource`'s `steps`). */
+  readonly lines?: Readonly<Record<string, number>>;
 }
-
-/** One row of the picture: a step, or the heading of a parallel block's branch. */
-interface Row {
-  readonly step: PlanStep | null;
-  readonly branch?: string;
-  readonly depth: number;
-  /** The last row of the block it heads (itself for a plain step). */
-  last: number;
-}
-
-interface Edge {
-  readonly from: number;
-  /** A row, or the end (`rows.length`). */
-  readonly to: number;
-  readonly label: string;
-  /** For a choice's edges once the run decided it: whether this is the branch it took. */
-  readonly taken?: boolean;
-}
-
-const ROW = 64;
-const BOX = { x: 16, width: 300, height: 44 };
-const INDENT = 22;
-const LANE = 22;
-/** The height of a label's line of text (`.graph text.label` is 12px). */
-const LABEL_LINE = 12;
-/** Each state's class, and the colour of a step's box in it. */
-const STATES: Readonly<Record<StepState, { readonly name: string; readonly fill: string }>> = {
-  success: { name: 'success', fill: '#d8f3dc' },
-  failed: { name: 'failed', fill: '#ffd6d6' },
-  skipped: { name: 'skipped', fill: '#eeeeee' },
-  waiting: { name: 'waiting', fill: '#ffe8a3' },
-  cancelled: { name: 'cancelled', fill: '#eeeeee' },
-  running: { name: 'running', fill: '#d0ebff' },
-  'not taken': { name: 'not-taken', fill: '#f4f4f4' },
-  'not reached': { name: 'not-reached', fill: '#ffffff' },
-};
 
 /**
- * The steps' part of the page's style: each step's box is drawn by it (its size, corners and colour
- * by state), so that a graph of a thousand steps does not repeat them a thousand times.
+ * @example planSvg(plan, { states: new Map([['prepare', 'success']]), stepsUrl: '/runs/r1/steps/' })
  */
-export const GRAPH_STYLE = [
-  `.graph .step rect{width:${BOX.width}px;height:${BOX.height}px;rx:6px;stroke:#444}`,
-  '.graph text.line{font:12px system-ui;fill:#333;text-anchor:end}.graph .not-taken rect{stroke-dasharray:4 3}',
-  ...Object.values(STATES).map(({ name, fill }) => `.graph .${name} rect{fill:${fill}}`),
-].join('');
-
-/** @example planSvg(plan, { states: new Map([['prepare', 'success']]), href: (id) => `steps/${id}` }) */
 export function planSvg(plan: ChainPlan, options: GraphOptions): Html {
-  const rows: Row[] = [];
-  const rowOf = new Map<string, number>();
-  const edges: Edge[] = [];
-  const place = (sequence: StepSequence, depth: number) => {
-    for (const step of sequence.steps) {
-      const index = rows.push({ step, depth, last: 0 }) - 1;
-      rowOf.set(step.id, index);
-      if (step.kind === 'parallel') {
-        for (const branch of step.branches) {
-          // A branch of one step of its own name needs no heading.
-          const plain = branch.steps.length === 1 && branch.steps[0]!.id === branch.id;
-          if (!plain) rows.push({ step: null, branch: branch.id, depth: depth + 1, last: rows.length });
-          place(branch, plain ? depth + 1 : depth + 2);
-        }
-      } else if (step.kind === 'loop') place(step.body, depth + 1);
-      rows[index]!.last = rows.length - 1;
-    }
-  };
-  place(plan, 0);
-  const end = rows.length;
-  const edgesOf = (sequence: StepSequence, outer: boolean) => {
-    const at = (target: string | null) => (target === null ? (outer ? end : null) : (rowOf.get(target) ?? null));
-    for (const step of sequence.steps) {
-      if (plan.mode !== 'dag' || !outer) edges.push(...stepEdges(step, rowOf.get(step.id)!, at, options.branches));
-      for (const inner of step.kind === 'parallel' ? step.branches : step.kind === 'loop' ? [step.body] : [])
-        edgesOf(inner, false);
-    }
-  };
-  edgesOf(plan, true);
-  if (plan.mode === 'dag') edges.push(...dagEdges(plan.steps, rowOf));
-
-  const after = (from: number) => rows[from]!.last + 1;
-  const lanes = edges.filter(
-    (edge) => !(edge.to === after(edge.from) && depthAt(rows, edge.to) === rows[edge.from]!.depth),
-  );
-  const right = BOX.x + BOX.width;
-  const width = right + Math.max(24 + lanes.length * LANE + 150, 240);
-  const height = (rows.length + 1) * ROW + 8;
-  const top = (index: number) => 12 + index * ROW;
-  const middle = (index: number) => top(index) + BOX.height / 2;
-  const left = (depth: number) => BOX.x + depth * INDENT;
-  const centre = (depth: number) => (left(depth) + right) / 2;
-  const bottom = (index: number) => top(rows[index]!.last) + BOX.height + (rows[index]!.last > index ? 6 : 0);
-
-  const frames = rows.flatMap((row, index) =>
-    row.last > index
-      ? [
-          html`<rect
-            x="${left(row.depth) - 6}"
-            y="${top(index) - 6}"
-            width="${right - left(row.depth) + 12}"
-            height="${bottom(index) - top(index) + 6}"
-            rx="8"
-            class="frame"
-          />`,
-        ]
-      : [],
-  );
-  // A long run's graph has a thousand steps: each step and each line is one string, written plainly
-  // with only its words escaped, its shape in the page's style (colours by state, arrows on lines).
-  const laneOf = new Map(lanes.map((edge, lane) => [edge, lane]));
-  // The edges that leave one step through lanes (a choice's branches) leave its side one above the
-  // other, each with its label over its own line.
-  const leaving = new Map<number, Edge[]>();
-  for (const edge of lanes) leaving.set(edge.from, [...(leaving.get(edge.from) ?? []), edge]);
-  const lines = edges.map((edge) => {
-    const style = edge.taken === undefined ? 'edge' : edge.taken ? 'edge taken' : 'edge not-taken';
-    const text = edge.taken === undefined ? edge.label : `${edge.label}${edge.taken ? ' (taken)' : ' (not taken)'}`;
-    const lane = laneOf.get(edge);
-    if (lane === undefined) {
-      const x = centre(rows[edge.from]!.depth);
-      return new Html(
-        `<path d="M${x},${bottom(edge.from)} V${top(edge.to) - 2}" class="${style}"/>${label(text, x + 6, bottom(edge.from) + 14)}\n`,
-      );
-    }
-    const x = right + 30 + lane * LANE;
-    const siblings = leaving.get(edge.from)!;
-    // A line of text (12px) apart at least: past three, the lowest leave below the box.
-    const spacing = Math.max(LABEL_LINE, BOX.height / (siblings.length + 1));
-    const startY = Math.round(top(edge.from) + (siblings.indexOf(edge) + 1) * spacing);
-    // The end is a narrower pill than a step: the arrow stops at its edge.
-    const stop = edge.to === end ? centre(0) + 32 : right + 2;
-    const endY = edge.to === end ? top(end) + 13 : middle(edge.to);
-    return new Html(
-      `<path d="M${right},${startY} H${x} V${endY} H${stop}" class="${style}"/>${label(text, right + 4, startY - 3)}\n`,
-    );
-  });
-  const nodes = rows.map((row, index) => (row.step ? node(row.step, row.depth, index) : branchHeading(row, index)));
-
-  function node(step: PlanStep, depth: number, index: number): Html {
-    const state = options.states.get(step.id) ?? 'not reached';
-    const what = step.kind === 'call' ? `→ ${step.tool}` : step.kind === 'loop' ? `loop over ${step.over}` : step.kind;
-    const branch = step.kind === 'choice' ? options.branches?.get(step.id) : undefined;
-    const took = branch === undefined ? '' : `, took ${branch ?? 'the end'}`;
-    const line = options.line?.(step.id);
-    // The page's style gives a box its height, corners and the width of one at the top level.
-    const width = right - left(depth);
-    const box = depth === 0 ? '<rect/>' : `<rect width="${width}"/>`;
-    const at = line === undefined ? '' : `<text x="${width - 8}" y="35" class="line">line ${line}</text>`;
-    const said = escapeHtml(`${state}${took}`);
-    return new Html(
-      `<a href="${escapeHtml(options.href(step.id))}" aria-label="step ${escapeHtml(step.id)}: ${said}"><g class="step ${STATES[state].name}" transform="translate(${left(depth)},${top(index)})">${box}<text x="10" y="18" class="id">${escapeHtml(shorten(`${step.id} ${what}`, 40))}</text><text x="10" y="35" class="state">${said}</text>${at}</g></a>\n`,
-    );
+  let drawn = drawings.get(plan);
+  if (drawn === undefined || drawn.lines !== options.lines) {
+    const parts = drawPlan(plan, options.lines);
+    const steps = parts.filter((part) => !(part instanceof Uint8Array) && part.kind === 'step').length;
+    drawn = { lines: options.lines, parts, pieces: parts.length + steps };
+    drawings.set(plan, drawn);
   }
-  function branchHeading(row: Row, index: number): Html {
-    return html`<text x="${left(row.depth)}" y="${top(index) + 26}" class="label">branch ${row.branch ?? ''}</text>`;
+  const { states, branches } = options;
+  // Each step's link opens with it: its drawing follows.
+  const link = Buffer.from(`<a href="${escapeHtml(options.stepsUrl)}`);
+  // Sized once: a graph of a thousand steps is two thousand pieces, copied into one buffer.
+  const pieces = new Array<Uint8Array>(drawn.pieces);
+  let at = 0;
+  let length = 0;
+  for (const part of drawn.parts) {
+    let piece: Uint8Array;
+    if (part instanceof Uint8Array) piece = part;
+    else if (part.kind === 'choice') {
+      const taken = takenOf(part.choice, part.index, branches);
+      piece = taken === undefined ? part.undecided : taken ? part.taken : part.notTaken;
+    } else {
+      const state = states.get(part.step.id) ?? 'not reached';
+      const branch = part.step.kind === 'choice' ? branches?.get(part.step.id) : undefined;
+      let look = branch === undefined ? part.looks.get(state) : undefined;
+      if (look === undefined) {
+        // A state is a word of its own (`not taken`), nothing to escape; a choice's names its branch.
+        look = Buffer.from(
+          part.look(branch === undefined ? state : escapeHtml(`${state}, took ${branch ?? 'the end'}`), state),
+        );
+        if (branch === undefined) part.looks.set(state, look);
+      }
+      pieces[at++] = link;
+      length += link.length;
+      piece = look;
+    }
+    pieces[at++] = piece;
+    length += piece.length;
   }
-
-  return html`<svg
-    xmlns="http://www.w3.org/2000/svg"
-    role="img"
-    aria-label="graph of ${plan.name}"
-    width="${width}"
-    height="${height}"
-    viewBox="0 0 ${width} ${height}"
-    class="graph"
-  >
-    <defs>
-      <marker
-        id="arrow"
-        viewBox="0 0 8 8"
-        refX="7"
-        refY="4"
-        markerWidth="7"
-        markerHeight="7"
-        markerUnits="userSpaceOnUse"
-        orient="auto"
-      >
-        <path d="M0,0 L8,4 L0,8 z" fill="#444" />
-      </marker>
-    </defs>
-    ${frames}${lines}${nodes}
-    <rect x="${centre(0) - 30}" y="${top(end)}" width="60" height="26" rx="13" fill="#ffffff" stroke="#444" />
-    <text x="${centre(0)}" y="${top(end) + 17}" text-anchor="middle" class="id">end</text>
-  </svg>`;
+  return new Html([Buffer.concat(pieces, length)]);
 }
 
-/** The depth of a row; the end stands at the top level. */
-function depthAt(rows: readonly Row[], index: number): number {
-  return rows[index]?.depth ?? 0;
+/** Each plan's picture, drawn once (again only if drawn with other lines). */
+const drawings = new WeakMap<ChainPlan, Drawing>();
+
+interface Drawing {
+  /** The lines it was drawn with. */
+  readonly lines: GraphOptions['lines'];
+  readonly parts: readonly Part[];
+  /** How many pieces a run's graph copies: each part, and each step's link. */
+  readonly pieces: number;
 }
 
-function label(text: string, x: number, y: number): string {
-  return text === '' ? '' : `<text x="${x}" y="${y}" class="label">${escapeHtml(text)}</text>`;
-}
-
-/** Where a step may go next, in sequence mode; a target of null (the end of a branch or body) draws nothing. */
-function stepEdges(
-  step: PlanStep,
-  from: number,
-  at: (target: string | null) => number | null,
+/** Whether a run took a choice's line (its `index`th choice, -1 its default); undefined while undecided. */
+function takenOf(
+  choice: ChoiceStep,
+  index: number,
   branches: ReadonlyMap<string, string | null> | undefined,
-): Edge[] {
-  const edges: Edge[] = [];
-  const add = (target: string | null, label: string, taken?: boolean) => {
-    const to = at(target);
-    if (to !== null) edges.push({ from, to, label, ...(taken === undefined ? {} : { taken }) });
-  };
-  if (step.kind === 'choice') {
-    const decided = branches?.has(step.id);
-    const chosen = branches?.get(step.id);
-    // The first choice naming the target taken is the one that held (a later one never ran).
-    const takenAt = decided ? step.choices.findIndex((choice) => choice.next === chosen) : -1;
-    step.choices.forEach((choice, index) =>
-      add(choice.next, shorten(choice.when, 28), decided ? index === takenAt : undefined),
-    );
-    add(step.onSuccess.next, 'default', decided ? takenAt < 0 && chosen === step.onSuccess.next : undefined);
-  } else {
-    add(step.onSuccess.next, '');
-  }
-  const failure = step.onFailure;
-  const next =
-    failure.action === 'continue'
-      ? failure.next
-      : failure.action === 'retry' && failure.afterRetries.action === 'continue'
-        ? failure.afterRetries.next
-        : undefined;
-  if (next !== undefined) add(next, 'on failure');
-  return edges;
-}
-
-function dagEdges(steps: readonly PlanStep[], row: ReadonlyMap<string, number>): Edge[] {
-  return steps.flatMap((step) =>
-    (step.dependsOn ?? []).flatMap((dependency) => {
-      const from = row.get(dependency);
-      return from === undefined ? [] : [{ from, to: row.get(step.id)!, label: '' }];
-    }),
-  );
-}
-
-function shorten(text: string, most: number): string {
-  return text.length > most ? `${text.slice(0, most - 1)}…` : text;
+): boolean | undefined {
+  if (!branches?.has(choice.id)) return undefined;
+  const chosen = branches.get(choice.id);
+  // The first choice naming the target taken is the one that held (a later one never ran).
+  const takenAt = choice.choices.findIndex((each) => each.next === chosen);
+  return index >= 0 ? index === takenAt : takenAt < 0 && chosen === choice.onSuccess.next;
 }

@@ -4,7 +4,7 @@
  * paused, or a form in it is being filled in). The script and the style carry the request's nonce,
  * the only ones the Content-Security-Policy lets run.
  */
-import { GRAPH_STYLE } from './graph-svg.js';
+import { GRAPH_STYLE } from './graph-layout.js';
 import { html, Html } from './html.js';
 
 export interface PageFrame {

@@ -64,7 +64,7 @@ export async function htmlPage(
     readOnly: studio.readOnly,
   };
   // Bytes, not a string: a string body is scanned again for lone surrogates (a run's page may be megabytes).
-  return new Response(Buffer.from(page(frame, body).text), {
+  return new Response(page(frame, body).bytes(), {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',

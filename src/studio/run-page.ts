@@ -50,8 +50,8 @@ export function runBody({ base, view, summary, registry, notice, from = 0 }: Run
     ? planSvg(composite, {
         states: outcome.states,
         branches: outcome.branches,
-        line: (stepId) => registry.get(start.tool)?.source?.steps[stepId],
-        href: (stepId) => `${runUrl}/steps/${encodeURIComponent(stepId)}`,
+        ...(registry.get(start.tool)?.source ? { lines: registry.get(start.tool)!.source!.steps } : {}),
+        stepsUrl: `${runUrl}/steps/`,
       })
     : '';
   const where = sourceOf(registry.get(start.tool));

@@ -13,7 +13,7 @@ import type {
   StartRecord,
   StepRecord,
 } from '../runtime/index.js';
-import type { StepState } from './graph-svg.js';
+import type { StepState } from './graph-layout.js';
 
 export interface StepVisit {
   /** The journal's key: `approval#1`, `fetch.weather/get_weather#1`. */
@@ -54,15 +54,16 @@ export function runView(records: readonly JournalRecord[]): RunView | null {
   let end: ChainResult | null = null;
   for (const record of records) {
     switch (record.type) {
+      // A visit's attempts are its record's own unless a retry made some durable before it.
       case 'attempts': {
         const found = visit(record.key);
-        found.attempts = [...found.attempts, ...record.attempts];
+        found.attempts = found.attempts.length === 0 ? record.attempts : [...found.attempts, ...record.attempts];
         break;
       }
       case 'step': {
         const found = visit(record.key);
         found.record = record;
-        found.attempts = [...found.attempts, ...record.tries];
+        found.attempts = found.attempts.length === 0 ? record.tries : [...found.attempts, ...record.tries];
         found.waiting = null;
         break;
       }

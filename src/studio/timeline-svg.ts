@@ -48,13 +48,12 @@ export function timelineSvg(
     const { outcome } = attempt;
     const result = outcome.ok ? 'success' : outcome.error.kind === 'timeout' ? 'timeout' : 'failed';
     const remote = remoteOf(attempt.tool);
-    const tags = [
-      ...(attempt.attempt > 1 ? ['retry'] : []),
-      ...(attempt.via === 'fallback' ? ['fallback'] : []),
-      ...(attempt.via === 'cache' ? ['cached'] : []),
-      ...(attempt.via === 'next_tool' ? ['next tool'] : []),
-      ...(remote ? [`remote MCP call to ${remote.server}`] : []),
-    ];
+    const tags: string[] = [];
+    if (attempt.attempt > 1) tags.push('retry');
+    if (attempt.via === 'fallback') tags.push('fallback');
+    if (attempt.via === 'cache') tags.push('cached');
+    if (attempt.via === 'next_tool') tags.push('next tool');
+    if (remote) tags.push(`remote MCP call to ${remote.server}`);
     const took = attempt.endedAt - attempt.startedAt;
     const said = outcome.ok ? 'success' : `${result === 'timeout' ? 'timed out' : 'failed'} (${outcome.error.kind})`;
     const what = `${key} attempt ${attempt.attempt}${tags.length > 0 ? ` (${tags.join(', ')})` : ''}: ${attempt.tool}, ${said}, ${took} ms`;

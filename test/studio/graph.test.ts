@@ -50,7 +50,7 @@ describe('planSvg', () => {
       ['b', 'failed'],
       ['last', 'not taken'],
     ] as const);
-    const svg = planSvg(plan, { states, branches: new Map([['route', 'both']]), href: (id) => id }).text;
+    const svg = planSvg(plan, { states, branches: new Map([['route', 'both']]), stepsUrl: '' }).text;
     const document = new JSDOM(svg).window.document;
     expect([...document.querySelectorAll('a')].map((link) => link.getAttribute('aria-label'))).toEqual([
       'step route: success, took both',
@@ -65,7 +65,49 @@ describe('planSvg', () => {
     expect(labels).toContain('default (not taken)');
     expect(labels).toContain('branch left');
     expect(document.querySelectorAll('rect.frame')).toHaveLength(1);
-    expect(planSvg(plan, { states, branches: new Map([['route', 'both']]), href: (id) => id }).text).toBe(svg);
+    expect(planSvg(plan, { states, branches: new Map([['route', 'both']]), stepsUrl: '' }).text).toBe(svg);
+  });
+
+  it('draws each run of one plan in its own states, addresses and branches', () => {
+    const decided = new Map([
+      ['route', 'success'],
+      ['both', 'failed'],
+    ] as const);
+    const labelsOf = (svg: string) =>
+      [...new JSDOM(svg).window.document.querySelectorAll('a')].map((link) => [
+        link.getAttribute('href'),
+        link.getAttribute('aria-label'),
+      ]);
+    const first = planSvg(plan, {
+      states: decided,
+      branches: new Map([['route', 'both']]),
+      stepsUrl: '/runs/r1/steps/',
+    });
+    const second = planSvg(plan, { states: new Map([['route', 'running']]), stepsUrl: '/runs/r%202/steps/' }).text;
+    expect(labelsOf(second)).toEqual([
+      ['/runs/r%202/steps/route', 'step route: running'],
+      ['/runs/r%202/steps/both', 'step both: not reached'],
+      ['/runs/r%202/steps/a', 'step a: not reached'],
+      ['/runs/r%202/steps/b', 'step b: not reached'],
+      ['/runs/r%202/steps/c', 'step c: not reached'],
+      ['/runs/r%202/steps/last', 'step last: not reached'],
+    ]);
+    const labels = [...new JSDOM(second).window.document.querySelectorAll('text.label')].map(
+      (text) => text.textContent,
+    );
+    expect(labels).toContain('state.big');
+    expect(labels).not.toContain('state.big (taken)');
+    expect(
+      planSvg(plan, { states: decided, branches: new Map([['route', 'both']]), stepsUrl: '/runs/r1/steps/' }).text,
+    ).toBe(first.text);
+    expect(labelsOf(first.text)[0]).toEqual(['/runs/r1/steps/route', 'step route: success, took both']);
+    const lines = (svg: string) =>
+      [...new JSDOM(svg).window.document.querySelectorAll('text.line')].map((text) => text.textContent);
+    expect(lines(planSvg(plan, { states: decided, stepsUrl: '', lines: { a: 7, last: 12 } }).text)).toEqual([
+      'line 7',
+      'line 12',
+    ]);
+    expect(lines(planSvg(plan, { states: decided, stepsUrl: '' }).text)).toEqual([]);
   });
 
   it('stands the labels of the lines leaving one choice one above the other, a line of text apart', () => {
@@ -90,7 +132,7 @@ describe('planSvg', () => {
         call('other', null),
       ],
     };
-    const svg = planSvg(choose, { states: new Map(), href: (id) => id }).text;
+    const svg = planSvg(choose, { states: new Map(), stepsUrl: '' }).text;
     const labels = [...new JSDOM(svg).window.document.querySelectorAll('text.label')];
     const ys = ['state.small', 'state.big', 'default'].map((text) =>
       Number(labels.find((label) => label.textContent === text)!.getAttribute('y')),

@@ -218,8 +218,8 @@ describe('planSvg', () => {
       ['prepare', 'success'],
       ['approval', 'waiting'],
     ] as const);
-    const first = planSvg(plan, { states, href: (id) => `/runs/r/steps/${id}` }).text;
-    expect(planSvg(plan, { states, href: (id) => `/runs/r/steps/${id}` }).text).toBe(first);
+    const first = planSvg(plan, { states, stepsUrl: '/runs/r/steps/' }).text;
+    expect(planSvg(plan, { states, stepsUrl: '/runs/r/steps/' }).text).toBe(first);
     expect(first).toContain('aria-label="step prepare: success"');
     expect(first).toContain('aria-label="step approval: waiting"');
     expect(first).toContain('aria-label="step execute: not reached"');
