@@ -176,7 +176,7 @@ async function main() {
     } else row('studio on DBOS', 'skipped', `no PostgreSQL at ${pgUrl} (TOOLGEN_PG_URL)`);
     const run = await runPageBench({ steps: size(1000, 50), rounds: size(9, 1) });
     row(
-      `studio: page of a run of ${run.steps} steps`,
+      `studio: run of ${run.steps} steps`,
       ms(run.pageMs),
       `floor (the store's reading) ${ms(run.floorMs)}; ${run.pageKiB.toFixed(0)} KiB`,
     );
