@@ -484,13 +484,13 @@ function successConditions(
   return conditions;
 }
 
-/** A criterion that accepts a status the operation does not list as a success: toolgen fails such a response first. */
+/** A criterion that accepts only statuses, one of which the operation does not list as a success: toolgen fails such a response first. */
 function reportStatuses(condition: string, target: Target, context: Context, where: string): void {
   const pin = target.operation?.pin;
   if (!pin) return;
   const success = Object.keys(pin.responses);
-  for (const match of condition.matchAll(/\$statusCode\s*==\s*(\d{3})/g)) {
-    const status = match[1]!;
+  // Only a condition that accepts a list of statuses (`$statusCode == 200 || $statusCode == 302`) says which it accepts.
+  for (const status of statusList(condition) ?? []) {
     if (!success.some((key) => key === status || (key.endsWith('XX') && key[0] === status[0])))
       context.conversion.note(
         'changed',

@@ -193,6 +193,31 @@ describe('toolgen arazzo import', () => {
     expect(bomb.err).toContain('an alias is expanded more than 100 times; the document is refused');
   });
 
+  it('says when a criterion accepts only a status toolgen fails first, and not when it refuses one', async () => {
+    const criteria = ['$statusCode == 404 || $statusCode == 200', '!($statusCode == 404)'];
+    writeFileSync(
+      path.join(root, 'status.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: status, version: "1" }',
+        'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+        'workflows:',
+        '  - workflowId: status',
+        '    steps:',
+        ...criteria.map(
+          (condition, index) =>
+            `      - { stepId: s${index}, operationId: getPet, parameters: [{ name: petId, in: path, value: 1 }], successCriteria: [{ condition: "${condition}" }] }`,
+        ),
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'status.arazzo.yaml'], root);
+    expect(run.code).toBe(0);
+    expect(run.out.split('\n').filter((line) => line.includes('changed'))).toEqual([
+      '    changed    status.arazzo.yaml:7:113: $statusCode == 404: toolgen fails a response whose status the operation does not list as a success (200) before its success_when',
+    ]);
+  });
+
   it('maps a field two outputs read once, and reads it again by a transform for the second', async () => {
     writeFileSync(
       path.join(root, 'twice.arazzo.yaml'),
