@@ -105,13 +105,16 @@ export function templatePath(head: string, segments: readonly string[]): string 
       .map((segment) =>
         /^(0|[1-9]\d*)$/.test(segment)
           ? `[${segment}]`
-          : IDENTIFIER.test(segment)
+          : PATH_NAME.test(segment)
             ? `.${segment}`
             : `[${JSON.stringify(segment)}]`,
       )
       .join('')
   );
 }
+
+/** A name a path (`language/path.ts`) reads after a dot, or first. */
+export const PATH_NAME = /^[A-Za-z_$][\w$-]*$/;
 
 /**
  * A JSONata path below `head`: `.name`, `` .`odd-key` ``, and `[0]` for an index (an index into a

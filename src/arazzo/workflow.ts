@@ -9,7 +9,7 @@ import { isPlainObject } from '../language/json.js';
 import { Conversion } from '../migrate/conversion.js';
 import { criterionToJsonata, expressionJsonata, type CriteriaScope, type Criterion } from './criteria.js';
 import type { ArazzoDocument, DocPath } from './document.js';
-import { jsonataName, jsonataPath, readExpression } from './expressions.js';
+import { jsonataName, jsonataPath, PATH_NAME, readExpression, templatePath } from './expressions.js';
 import { inputsToParameters } from './inputs.js';
 import { byOperationId, byOperationPath, type FoundOperation, type Source } from './sources.js';
 import { templateValue } from './values.js';
@@ -563,19 +563,7 @@ function outputsOf({ step, target, at, stateOf }: StepParts, id: string, context
 /** A `map_outputs` source for a pointer into the output (`items[0].id`); null when a path cannot say it (it starts with an index, or is empty). */
 function mapPath(segments: readonly string[]): string | null {
   const [first, ...rest] = segments;
-  if (first === undefined || !/^[A-Za-z_$][\w$-]*$/.test(first)) return null;
-  return (
-    first +
-    rest
-      .map((segment) =>
-        /^(0|[1-9]\d*)$/.test(segment)
-          ? `[${segment}]`
-          : /^[A-Za-z_$][\w$-]*$/.test(segment)
-            ? `.${segment}`
-            : `[${JSON.stringify(segment)}]`,
-      )
-      .join('')
-  );
+  return first === undefined || !PATH_NAME.test(first) ? null : templatePath(first, rest);
 }
 
 /** An action, with a `reference` to `$components.successActions.<name>` (or failureActions) followed. */

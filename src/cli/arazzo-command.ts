@@ -16,21 +16,25 @@ import { closestName, withSuggestion } from '../language/suggest.js';
 import { API_LOCK_FILE } from '../remote/lock/api-format.js';
 import { parseApiLock } from '../remote/lock/api-lock.js';
 import { readLockFile } from '../remote/lock/file.js';
-import { findConfig, optionsOf } from '../compiler/session/config-file.js';
+import { findConfig, optionsOf, type FoundConfig } from '../compiler/session/config-file.js';
 import { countNotes, countWritten, needsPerson, renderReport } from '../migrate/report.js';
 import { EXIT, UsageError } from './exit.js';
 import { printDiagnostics, type Output } from './output.js';
+
+/** The project's config, or a usage error after its problems. */
+async function projectConfig(cwd: string, output: Output, verb: 'import' | 'export'): Promise<FoundConfig> {
+  const found = await findConfig(cwd);
+  if (found.diagnostics.length === 0) return found;
+  printDiagnostics(output, found.diagnostics, found.sources);
+  throw new UsageError(`${found.file} has problems (above); fix it, then ${verb} again`);
+}
 
 export async function arazzoImportCommand(
   file: string,
   options: { readonly cwd: string; readonly out?: string },
   output: Output,
 ): Promise<number> {
-  const found = await findConfig(options.cwd);
-  if (found.diagnostics.length > 0) {
-    printDiagnostics(output, found.diagnostics, found.sources);
-    throw new UsageError(`${found.file} has problems (above); fix it, then import again`);
-  }
+  const found = await projectConfig(options.cwd, output, 'import');
   const outDir = options.out
     ? path.resolve(options.cwd, options.out)
     : optionsOf(found, { root: options.cwd }).configDir;
@@ -77,11 +81,7 @@ export async function arazzoExportCommand(
   options: { readonly cwd: string; readonly out?: string },
   output: Output,
 ): Promise<number> {
-  const found = await findConfig(options.cwd);
-  if (found.diagnostics.length > 0) {
-    printDiagnostics(output, found.diagnostics, found.sources);
-    throw new UsageError(`${found.file} has problems (above); fix it, then export again`);
-  }
+  const found = await projectConfig(options.cwd, output, 'export');
   const settings = optionsOf(found, { root: options.cwd });
   const tools = new Map<string, { value: Record<string, unknown>; file: string }>();
   for (const file of await findToolFiles(settings.configDir, settings)) {
