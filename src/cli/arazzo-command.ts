@@ -124,8 +124,9 @@ export async function arazzoExportCommand(
   if (outFile) {
     await mkdir(path.dirname(outFile), { recursive: true });
     await writeFile(outFile, text);
+    const workflows = (document['workflows'] as unknown[]).length;
     output.out(
-      `toolgen arazzo export: ${(document['workflows'] as unknown[]).length} workflows written to ${path.relative(options.cwd, outFile).split(path.sep).join('/')}`,
+      `toolgen arazzo export: ${workflows} workflow${workflows === 1 ? '' : 's'} written to ${path.relative(options.cwd, outFile).split(path.sep).join('/')}`,
     );
   } else (output.data ?? output.out)(text.trimEnd());
   return EXIT.ok;

@@ -327,6 +327,12 @@ describe('toolgen arazzo export', () => {
     await runCli(['api', 'pull'], root);
     const run = await runCli(['arazzo', 'export', 'find-or-make'], root);
     expect(run.code).toBe(0);
+    expect(await runCli(['arazzo', 'export', 'find-or-make', '--out', 'one.arazzo.yaml'], root)).toEqual({
+      code: 0,
+      out: 'toolgen arazzo export: 1 workflow written to one.arazzo.yaml',
+      err: '',
+    });
+    expect(read('one.arazzo.yaml')).toBe(`${run.out}\n`);
     const document = parse(run.out);
     expect(document.arazzo).toBe('1.0.1');
     expect(document.workflows[0].steps[0]).toEqual({
