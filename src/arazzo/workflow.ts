@@ -776,7 +776,7 @@ function workflowReturns(workflow: Json, context: Context): Json | null {
         where,
         holds === undefined
           ? `${String(value)}: ${expression?.kind === 'unsupported' ? expression.why : 'a workflow output is a step output ($steps.<stepId>.outputs.<name>) or an input'}; left out`
-          : `${String(value)}: returned as '${holds}', the state variable that holds it (the name '${name}' was taken)`,
+          : `${String(value)}: returned as '${holds}', the state variable that holds it (${isIdentifier(name) ? `the name '${name}' was taken` : `a state variable's name is an identifier, and '${name}' is not one`})`,
       );
   }
   if (Object.keys(properties).length === 0) return null;

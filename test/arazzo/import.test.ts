@@ -242,6 +242,38 @@ describe('toolgen arazzo import', () => {
     });
   });
 
+  it('says why a workflow output is returned under another name: taken, or no identifier', async () => {
+    writeFileSync(
+      path.join(root, 'names.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: names, version: "1" }',
+        'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+        'workflows:',
+        '  - workflowId: names',
+        '    inputs: { type: object, properties: { name: { type: string } } }',
+        '    steps:',
+        '      - stepId: get',
+        '        operationId: getPet',
+        '        parameters: [{ name: petId, in: path, value: 1 }]',
+        '        outputs: { nm: $response.body#/name, pet-tag: $response.body#/tag }',
+        '    outputs:',
+        '      name: $steps.get.outputs.nm',
+        '      pet-tag: $steps.get.outputs.pet-tag',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'names.arazzo.yaml'], root);
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n').filter((line) => line.includes('returned as'))).toEqual([
+      "    warning    names.arazzo.yaml:13:13: $steps.get.outputs.nm: returned as 'nm', the state variable that holds it (the name 'name' was taken)",
+      "    warning    names.arazzo.yaml:14:16: $steps.get.outputs.pet-tag: returned as 'pet_tag', the state variable that holds it (a state variable's name is an identifier, and 'pet-tag' is not one)",
+    ]);
+    expect(parse(read('config/tools/names.yaml')).implementation.composite.steps[0].on_success).toEqual({
+      map_outputs: { name: 'nm', tag: 'pet_tag' },
+    });
+  });
+
   it('reports what it cannot convert where it is, and converts the rest (exit 1)', async () => {
     writeFileSync(
       path.join(root, 'odd.arazzo.yaml'),
