@@ -4,7 +4,7 @@
  * until its body says so, and `responses` read by `when` and `transform` of later steps.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallStep, FailurePolicy } from '../../src/runtime/index.js';
+import { createTestExecutor, type CallStep, type FailurePolicy } from '../../src/runtime/index.js';
 import { startPetsApi, type PetsApi } from '../fixtures/http-api/server.js';
 import { chain, step, tool } from '../helpers/runtime.js';
 import { petsExecutor } from './pets.js';
@@ -80,6 +80,28 @@ describe('success_when on an API step', () => {
     expect(result.success).toBe(true);
     expect(result.results[0]).toMatchObject({ attempts: 3, output: { calls: 3 } });
     expect(api.requests.filter((request) => request.path.startsWith(`/flaky/${key}`))).toHaveLength(3);
+  });
+});
+
+describe('success_when on a stubbed API step', () => {
+  it("judges the stub's response, or the operation's first success status when the stub gives none", async () => {
+    const { registry } = petsExecutor({ baseUrl: api.url });
+    const before = api.requests.length;
+    const stubbed = (response?: { status: number; headers?: Record<string, string> }) =>
+      createTestExecutor(registry, {
+        stubs: { 'pets/createPet': { output: { id: 5, name: 'Judged' }, ...(response ? { response } : {}) } },
+      }).executor;
+    const judged = create(['responses.made.status = 201', '$exists(responses.made.headers.location) = false']);
+    expect(await stubbed().executeChain(chain('c', [judged]))).toMatchObject({ success: true });
+    expect(await stubbed({ status: 201 }).executeChain(chain('c', [judged]))).toMatchObject({ success: true });
+    const located = await stubbed({ status: 201, headers: { Location: '/pets/5' } }).executeChain(chain('c', [judged]));
+    expect(located).toMatchObject({
+      failure: {
+        kind: 'unmet',
+        message: "step 'made': success_when did not hold: $exists(responses.made.headers.location) = false",
+      },
+    });
+    expect(api.requests.length).toBe(before);
   });
 });
 
