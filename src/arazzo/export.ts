@@ -172,8 +172,11 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
       });
       if (listed.length > 0) arazzoStep['parameters'] = listed;
       for (const key of Object.keys(inputs))
-        if (key !== 'body' && !pin.parameters.some((parameter) => parameter.key === key))
-          problem(`${where}.inputs.${key}`, `${step['tool']} has no parameter '${key}'`);
+        if (!pin.parameters.some((parameter) => parameter.key === key) && (key !== 'body' || !pin.requestBody))
+          problem(
+            `${where}.inputs.${key}`,
+            key === 'body' ? `${step['tool']} takes no request body` : `${step['tool']} has no parameter '${key}'`,
+          );
       if (inputs['body'] !== undefined && pin.requestBody)
         arazzoStep['requestBody'] = {
           contentType: pin.requestBody.contentType,
@@ -211,7 +214,7 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
     if (Object.keys(outputs).length > 0) arazzoStep['outputs'] = outputs;
     const onSuccess = successActions(step, steps, index, scope, (text) => problem(`${where}.on_success`, text));
     if (onSuccess.length > 0) arazzoStep['onSuccess'] = onSuccess;
-    const onFailure = failureActions(step, steps, index);
+    const onFailure = failureActions(step, steps, index, (text) => problem(`${where}.on_failure`, text));
     if (onFailure.length > 0) arazzoStep['onFailure'] = onFailure;
     out.push(arazzoStep);
   });
@@ -342,10 +345,17 @@ function successActions(
 }
 
 /** `on_failure` as `onFailure` actions: a retry, then where to go. */
-function failureActions(step: Json, steps: readonly Json[], index: number): Json[] {
+function failureActions(step: Json, steps: readonly Json[], index: number, problem: (text: string) => void): Json[] {
   const onFailure = isPlainObject(step['on_failure']) ? step['on_failure'] : null;
   if (!onFailure) return [];
   const actions: Json[] = [];
+  // A retry's criteria read the response: a kind (unmet, timeout) or a code of no status cannot be one.
+  for (const field of ['retry_on', 'no_retry_on'])
+    for (const code of Array.isArray(onFailure[field]) ? onFailure[field].map(String) : [])
+      if (field === 'no_retry_on' || !/^HTTP_\d{3}$/.test(code))
+        problem(
+          `${field}: ${code}: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)`,
+        );
   if (onFailure['action'] === 'retry') {
     const codes = Array.isArray(onFailure['retry_on'])
       ? onFailure['retry_on'].map(String).filter((code) => /^HTTP_\d{3}$/.test(code))

@@ -405,6 +405,10 @@ describe('toolgen arazzo export', () => {
         '    steps:',
         '      - { id: pets, tool: pets/listPets, when: "true" }',
         '      - { id: mine, tool: local }',
+        '      - id: get',
+        '        tool: pets/getPet',
+        '        inputs: { petId: 1, body: { name: Bo } }',
+        '        on_failure: { action: retry, retry_on: [HTTP_503, unmet], no_retry_on: [HTTP_500] }',
         '',
       ].join('\n'),
     );
@@ -413,7 +417,10 @@ describe('toolgen arazzo export', () => {
     expect(run.err.split('\n')).toEqual([
       'config/tools/mixed.yaml steps[0].when: when: Arazzo has no equivalent',
       'config/tools/mixed.yaml steps[1].tool: local: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent',
-      'toolgen arazzo export: 2 problems (above): nothing was written',
+      'config/tools/mixed.yaml steps[2].inputs.body: pets/getPet takes no request body',
+      'config/tools/mixed.yaml steps[2].on_failure: retry_on: unmet: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
+      'config/tools/mixed.yaml steps[2].on_failure: no_retry_on: HTTP_500: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
+      'toolgen arazzo export: 5 problems (above): nothing was written',
     ]);
     expect(existsSync(path.join(root, 'mixed.arazzo.yaml'))).toBe(false);
     expect((await runCli(['arazzo', 'export', 'mixd'], root)).err).toContain(
