@@ -9,6 +9,7 @@
  */
 import { isSuccessStatus } from '../language/http-status.js';
 import type { JsonSchema } from '../language/json.js';
+import { withLazyField } from '../language/lazy-field.js';
 import { requestBuilder, type ApiParameter, type RequestBuilder } from './api-request.js';
 import { cannotAbort } from './signals.js';
 import { RemoteCallError } from './remote.js';
@@ -122,12 +123,10 @@ async function callApi(
   }
   if (isSuccessStatus(response.status, spec.success))
     // The headers read only when something reads them (`HttpApis` makes them on first reading too).
-    return new ApiOutput(response.body, {
-      status: response.status,
-      get headers() {
-        return response.headers;
-      },
-    });
+    return new ApiOutput(
+      response.body,
+      withLazyField({ status: response.status }, 'headers', () => response.headers),
+    );
   throw statusFailure(spec, method, response, onceOnly);
 }
 

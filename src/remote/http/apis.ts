@@ -8,6 +8,7 @@
  * call (`spec.ts`), and its value is redacted from every message, body and header read back.
  */
 import { closestName } from '../../language/suggest.js';
+import { withLazyField } from '../../language/lazy-field.js';
 import { redact, type ReadVariable } from '../../language/variables.js';
 import { RemoteCallError, type ApiRequest, type ApiResponse, type RemoteApis } from '../../runtime/index.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readBody } from './body.js';
@@ -195,19 +196,15 @@ function isRedirect(status: number): boolean {
 
 /**
  * The response as the runtime reads it, its headers made a record when something first reads them
- * (most steps never do): an own enumerable property still, so that JSON, `structuredClone` and
- * spreads see it.
+ * (most steps never do): an own enumerable property still (`withLazyField`), so that JSON,
+ * `structuredClone` and spreads see it.
  */
 function responseOf(response: Response, body: unknown, hide: (text: string) => string): ApiResponse {
   const { headers } = response;
-  let record: Record<string, string> | undefined;
-  return {
-    status: response.status,
-    get headers() {
-      return (record ??= headersOf(headers, hide));
-    },
-    body,
-  };
+  // The body after the headers, as the fields have always been ordered (JSON shows them in that order).
+  const made = withLazyField({ status: response.status }, 'headers', () => headersOf(headers, hide));
+  (made as { body?: unknown }).body = body;
+  return made as ApiResponse;
 }
 
 /** Lower-case names (as `Headers` gives them), values with any `${NAME}` value redacted; `set-cookie`'s several joined too. */
