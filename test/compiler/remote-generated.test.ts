@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
+import { runtimePaths, runGeneratedTests, vitestConfigText } from '../helpers/runtime-modules.js';
 import { runCli } from '../helpers/cli.js';
 import { FIXTURE_LOCK, pinnedLock, REFERENCE_CONFIG, REMEMBER, type ListedTool } from '../helpers/mcp.js';
 import { BASE_FILES, RELAY } from '../helpers/project.js';
@@ -108,17 +108,7 @@ describe('generated code over tools of other MCP servers', () => {
   });
 
   it('passes its generated tests, the remote tools stubbed', () => {
-    let output: string;
-    try {
-      output = execFileSync(
-        path.join(repo, 'node_modules/.bin/vitest'),
-        ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir],
-        { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
-      );
-    } catch (error) {
-      const failure = error as { stdout?: string; stderr?: string };
-      output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
-    }
+    const output = runGeneratedTests(dir);
     expect(output).toMatch(/Test Files {2}4 passed \(4\)/);
   });
 });

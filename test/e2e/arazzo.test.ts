@@ -21,6 +21,7 @@ import { startPetsApi, type PetsApi } from '../fixtures/http-api/server.js';
 import { arazzoSchemaErrors } from '../helpers/arazzo-schema.js';
 import { hasPrism, startPrism } from '../helpers/prism.js';
 import { hasRedocly, redoclyLint, runRespect } from '../helpers/respect.js';
+import { runtimePaths } from '../helpers/runtime-modules.js';
 import { ROOT, toolgenAsync } from '../helpers/toolgen-process.js';
 
 /** An app folder: ES modules, the runtime resolved to this checkout's sources (as tsx reads tsconfig paths). */
@@ -35,10 +36,7 @@ function makeApp(prefix: string): string {
         moduleResolution: 'NodeNext',
         target: 'ES2022',
         strict: true,
-        paths: {
-          '@toolgen/runtime': [path.join(ROOT, 'src/runtime/index.ts')],
-          '@toolgen/runtime/http': [path.join(ROOT, 'src/remote/http/index.ts')],
-        },
+        paths: runtimePaths(),
       },
     }),
   );

@@ -2,6 +2,7 @@
  * How a temporary project's generated code finds the runtime inside this repository: the modules
  * generated code imports, mapped to their sources, as tsconfig paths and as a vitest config.
  */
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -25,4 +26,21 @@ export function vitestConfigText(include: readonly string[]): string {
     .sort(([a], [b]) => b.length - a.length)
     .map(([find, replacement]) => ({ find, replacement }));
   return `export default { resolve: { alias: ${JSON.stringify(alias)} }, test: { include: ${JSON.stringify(include)} } };\n`;
+}
+
+/**
+ * Runs a temporary project's generated tests (its `vitest.config.mjs`) with this repository's vitest,
+ * and returns what vitest printed, whether they passed or not.
+ */
+export function runGeneratedTests(dir: string): string {
+  try {
+    return execFileSync(
+      path.join(repo, 'node_modules/.bin/vitest'),
+      ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir],
+      { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
+    );
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    return `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
+  }
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { FIXTURE_LOCK, REFERENCE_CONFIG } from '../helpers/mcp.js';
-import { runtimePaths, vitestConfigText } from '../helpers/runtime-modules.js';
+import { runtimePaths, runGeneratedTests, vitestConfigText } from '../helpers/runtime-modules.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const POLL = `name: poll
@@ -94,17 +94,7 @@ describe('generated code over an HTTP API', () => {
   });
 
   it('passes its generated tests, the operations stubbed', () => {
-    let output: string;
-    try {
-      output = execFileSync(
-        path.join(repo, 'node_modules/.bin/vitest'),
-        ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir],
-        { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
-      );
-    } catch (error) {
-      const failure = error as { stdout?: string; stderr?: string };
-      output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
-    }
+    const output = runGeneratedTests(dir);
     expect(output).toMatch(/Test Files {2}2 passed \(2\)/);
   });
 });

@@ -4,12 +4,11 @@
  * `<< steps.create.status >>` and `<< steps.create.headers.location >>`, and its generated tests,
  * run by vitest, pass with the stubs' `response` (and the defaults without one).
  */
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { vitestConfigText } from '../helpers/runtime-modules.js';
+import { runGeneratedTests, vitestConfigText } from '../helpers/runtime-modules.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 let dir = '';
@@ -31,17 +30,7 @@ it("builds a composite that reads an API step's status and headers, and its gene
   expect(await runCli(['--no-cache'], dir)).toMatchObject({ code: 0, err: '' });
   const test = readFileSync(path.join(dir, 'generated/tests/register_pet.test.ts'), 'utf8');
   expect(test).toContain("response: { status: 201, headers: { Location: '/pets/7' } },");
-  let output: string;
-  try {
-    output = execFileSync(
-      path.join(repo, 'node_modules/.bin/vitest'),
-      ['run', '--config', path.join(dir, 'vitest.config.mjs'), '--root', dir],
-      { encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NO_COLOR: '1' } },
-    );
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string };
-    output = `${failure.stdout ?? ''}${failure.stderr ?? ''}` || String(error);
-  }
+  const output = runGeneratedTests(dir);
   expect(output).toMatch(/Test Files {2}2 passed \(2\)/);
   expect(output).toMatch(/Tests {2}5 passed \(5\)/);
 });

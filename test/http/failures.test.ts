@@ -94,15 +94,17 @@ describe('statuses and retries', () => {
     expect(result.execution_history[0]!.error).toMatchObject({ code: 'HTTP_429', retryAfterMs: 1000 });
   });
 
+  /** The flaky endpoint by POST: an unsafe method. */
+  const flakyPost = defineApiOperation({
+    ...OPERATIONS.flaky!,
+    api: 'pets',
+    operation: 'flakyPost',
+    method: 'post',
+    description: 'flaky, by POST',
+    input: { type: 'object' },
+  });
+
   it('an unsafe method is retried only with an idempotency key, which goes out as Idempotency-Key', async () => {
-    const flakyPost = defineApiOperation({
-      ...OPERATIONS.flaky!,
-      api: 'pets',
-      operation: 'flakyPost',
-      method: 'post',
-      description: 'flaky, by POST',
-      input: { type: 'object' },
-    });
     const { executor } = petsExecutor({ baseUrl: api.url }, { tools: [flakyPost] });
     const plan = (key: string) =>
       chain('c', [step('call', 'pets/flakyPost', { inputs: { key, status: 503, times: 2 }, failure: retry() })]);
@@ -123,14 +125,6 @@ describe('statuses and retries', () => {
   });
 
   it('an unsafe call a retry_on names is retried after what Retry-After asks, key or not', async () => {
-    const flakyPost = defineApiOperation({
-      ...OPERATIONS.flaky!,
-      api: 'pets',
-      operation: 'flakyPost',
-      method: 'post',
-      description: 'flaky, by POST',
-      input: { type: 'object' },
-    });
     const { executor, clock } = petsExecutor({ baseUrl: api.url }, { tools: [flakyPost] });
     const plan = chain('c', [
       step('call', 'pets/flakyPost', {
