@@ -218,6 +218,50 @@ describe('toolgen arazzo import', () => {
     ]);
   });
 
+  it("runs a dependsOn workflow first, and gives every operation step the workflow's parameters and failureActions", async () => {
+    writeFileSync(
+      path.join(root, 'shared.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: shared, version: "1" }',
+        'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+        'workflows:',
+        '  - workflowId: warm',
+        '    inputs: { type: object, properties: { tag: { type: string } } }',
+        '    steps: [{ stepId: list, operationId: listPets }]',
+        '  - workflowId: main',
+        '    dependsOn: [warm]',
+        '    inputs: { type: object, properties: { tag: { type: string }, id: { type: integer } } }',
+        '    parameters: [{ name: X-Request-Id, in: header, value: wf-1 }]',
+        '    failureActions: [{ name: again, type: retry, retryLimit: 2 }]',
+        '    steps:',
+        '      - { stepId: get, operationId: getPet, parameters: [{ name: petId, in: path, value: $inputs.id }] }',
+        '      - stepId: list',
+        '        operationId: listPets',
+        '        parameters: [{ name: X-Request-Id, in: header, value: own }]',
+        '        onFailure: [{ name: stop, type: end }]',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'shared.arazzo.yaml'], root);
+    // getPet has no X-Request-Id header: the workflow's parameter is kept there, for the build to refuse.
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n').filter((line) => line.startsWith('    '))).toEqual([
+      "    changed    shared.arazzo.yaml:9:17: dependsOn warm: runs first, as step 'warm' of this composite, given the inputs of the same name",
+      '    warning    shared.arazzo.yaml:11:26: header parameter X-Request-Id: the operation has none; kept (the build will say so)',
+    ]);
+    expect(parse(read('config/tools/main.yaml')).implementation.composite.steps).toEqual([
+      { id: 'warm', tool: 'warm', inputs: { tag: '<< state.tag >>' } },
+      {
+        id: 'get',
+        tool: 'pets/getPet',
+        inputs: { 'X-Request-Id': 'wf-1', petId: '<< state.id >>' },
+        on_failure: { action: 'retry', max_retries: 2, initial_delay_ms: 1000, backoff_factor: 1 },
+      },
+      { id: 'list', tool: 'pets/listPets', inputs: { 'X-Request-Id': 'own' } },
+    ]);
+  });
+
   it('maps a field two outputs read once, and reads it again by a transform for the second', async () => {
     writeFileSync(
       path.join(root, 'twice.arazzo.yaml'),
