@@ -41,10 +41,10 @@
  *    against the same project with 500 local tools (no target: reported).
  *
  * 7b. HTTP APIs (BENCH_ONLY=http, scripts/bench/http.mjs): one API step through toolgen against the same
- *    request by bare `fetch` on the same pool (Node's global dispatcher) to a server of its own
- *    (target: at most 1.1x), and the cold build (whole process) of a project whose composites call 500
- *    operations pinned by `toolgen api pull` against the same project with 500 local tools (no
- *    target: reported).
+ *    request by bare `fetch` on the same pool (Node's global dispatcher) to a server of its own,
+ *    interleaved call by call (target: at most 1.1x), and the cold build (whole process) of a project
+ *    whose composites call 500 operations pinned by `toolgen api pull` against the same project with
+ *    500 local tools (no target: reported).
  *
  * 8. The language server (BENCH_ONLY=lsp, scripts/bench/lsp.mjs): `toolgen lsp` over stdio in a project
  *    of 1,000 tools, the time from a change of an open document to its diagnostics (target: under
