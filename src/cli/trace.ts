@@ -6,6 +6,7 @@
 import {
   callerView,
   failedText,
+  kindText,
   suspendedText,
   type AuditRecord,
   type CallOutcome,
@@ -26,7 +27,14 @@ export interface TraceAttempt {
   readonly cached?: true;
   readonly input: unknown;
   readonly output?: unknown;
-  readonly error?: { readonly kind: string; readonly message: string };
+  readonly error?: TraceError;
+}
+
+/** What a failure said: its kind, its message, and the code of the error behind it when it had one (`HTTP_409`). */
+export interface TraceError {
+  readonly kind: string;
+  readonly message: string;
+  readonly code?: string;
 }
 
 export interface TraceStep {
@@ -38,7 +46,7 @@ export interface TraceStep {
   readonly decisions: readonly string[];
   readonly attempts: readonly TraceAttempt[];
   /** Why a failed step failed: what its last attempt said, or, for a step with no attempt of its own (a wait, a mapping after a success), the step's own failure. */
-  readonly error?: { readonly kind: string; readonly message: string };
+  readonly error?: TraceError;
 }
 
 export interface Trace {
@@ -48,7 +56,7 @@ export interface Trace {
   readonly steps: readonly TraceStep[];
   /** A composite's final state, or an atomic tool's output, redacted. */
   readonly output?: unknown;
-  readonly failure?: { readonly kind: string; readonly message: string; readonly step?: string | null };
+  readonly failure?: TraceError & { readonly step?: string | null };
   /** A durable run suspended at a wait step: its id, and what it waits for. */
   readonly waiting?: ChainWaiting & { readonly run_id: string };
 }
@@ -79,9 +87,7 @@ export function chainTrace(
       status: step.status,
       decisions: decisions(step),
       attempts: mine.map(attempt),
-      ...(step.status === 'failed' && step.error
-        ? { error: { kind: step.error.kind, message: step.error.message } }
-        : {}),
+      ...(step.status === 'failed' && step.error ? { error: traceError(step.error) } : {}),
     };
   });
   return {
@@ -93,7 +99,7 @@ export function chainTrace(
       ? { output: redact(result.final_state) }
       : result.status === 'suspended'
         ? { waiting: { run_id: result.run_id, ...result.waiting } }
-        : { failure: { kind: result.failure.kind, message: result.failure.message, step: result.failure.step } }),
+        : { failure: { ...traceError(result.failure), step: result.failure.step } }),
   };
 }
 
@@ -159,8 +165,14 @@ export function callTrace(tool: string, outcome: CallOutcome, trail: readonly Au
         success: false,
         status: 'failed',
         steps,
-        failure: { kind: outcome.error.kind, message: outcome.error.message },
+        failure: traceError(outcome.error),
       };
+}
+
+/** A failure as the trace shows it: the code only when there is one. */
+function traceError(failure: TraceError): TraceError {
+  const { kind, message, code } = failure;
+  return code === undefined ? { kind, message } : { kind, message, code };
 }
 
 function attempt(record: AuditRecord): TraceAttempt {
@@ -225,14 +237,14 @@ function traceLines(trace: Trace): string[] {
       lines.push(`       input:  ${json(tried.input)}`);
       lines.push(
         tried.error
-          ? `       error:  ${tried.error.kind}: ${tried.error.message}`
+          ? `       error:  ${kindText(tried.error)}: ${tried.error.message}`
           : `       output: ${json(tried.output)}`,
       );
     }
     // A failure no attempt shows: a wait with no signal in time, a mapping that found nothing.
     const last = step.attempts.at(-1)?.error;
     if (step.error && (last?.kind !== step.error.kind || last.message !== step.error.message))
-      lines.push(`     error: ${step.error.kind}: ${step.error.message}`);
+      lines.push(`     error: ${kindText(step.error)}: ${step.error.message}`);
   });
   if (trace.success) lines.push(`result (${trace.status}): ${json(trace.output)}`);
   else if (trace.waiting) lines.push(suspendedText(trace.waiting.run_id, trace.waiting));

@@ -111,7 +111,10 @@ export function auditRecord(attempt: Attempt, tool: ToolDefinition, context: Aud
         durationMs: attempt.endedAt - attempt.startedAt,
         waitedMs: attempt.waitedMs,
         input: redact(attempt.input, fields),
-        error: { kind: outcome.error.kind, message: outcome.error.message },
+        error:
+          outcome.error.code === undefined
+            ? { kind: outcome.error.kind, message: outcome.error.message }
+            : { kind: outcome.error.kind, message: outcome.error.message, code: outcome.error.code },
       };
   return attempt.via === 'cache' ? { ...record, cached: true } : record;
 }

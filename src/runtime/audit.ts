@@ -21,7 +21,8 @@ export interface AuditRecord {
   /** The input with redacted fields replaced by `[REDACTED]`. */
   readonly input: unknown;
   readonly output?: unknown;
-  readonly error?: { readonly kind: FailureKind; readonly message: string };
+  /** `code`: the code of the error the tool threw, when it had one (`HTTP_409`, `ECONNRESET`): what `retry_on` matches. */
+  readonly error?: { readonly kind: FailureKind; readonly message: string; readonly code?: string };
 }
 
 export const REDACTED = '[REDACTED]';

@@ -63,6 +63,16 @@ export function failedText(failure: {
   readonly kind: string;
   readonly step?: string | null;
   readonly message: string;
+  readonly code?: string;
 }): string {
-  return `failed (${failure.kind}${failure.step ? ` at step '${failure.step}'` : ''}): ${failure.message}`;
+  return `failed (${kindText(failure)}${failure.step ? ` at step '${failure.step}'` : ''}): ${failure.message}`;
+}
+
+/**
+ * A failure's kind, and the code of the error behind it when it had one: what `retry_on` can name.
+ *
+ * @example kindText({ kind: 'execution', code: 'HTTP_409' }) // 'execution HTTP_409'
+ */
+export function kindText(failure: { readonly kind: string; readonly code?: string }): string {
+  return failure.code === undefined ? failure.kind : `${failure.kind} ${failure.code}`;
 }

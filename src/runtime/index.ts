@@ -110,5 +110,5 @@ export { createTestExecutor } from './testing.js';
 export type { TestExecutor, TestExecutorOptions } from './testing.js';
 export type { Stub, StubHttpResponse, StubResponse, TestContext } from '../language/testing.js';
 export { unwaitedStep } from './unwaited.js';
-export { callerView, failedText, suspendedText, waitText } from './caller-view.js';
+export { callerView, failedText, kindText, suspendedText, waitText } from './caller-view.js';
 export type { CallerView } from './caller-view.js';

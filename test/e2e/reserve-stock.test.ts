@@ -47,9 +47,11 @@ describe('toolgen run reserve_stock against the inventory API', () => {
       failure: {
         step: 'reserve',
         kind: 'execution',
+        code: 'HTTP_409',
         message:
           '\'inventory/reserveItem\' (POST /items/{sku}/reservations) answered HTTP 409: {"error":"only 3 of CHAIR-02 available"}',
       },
+      steps: [{ step: 'item' }, { step: 'reserve', attempts: [{ error: { kind: 'execution', code: 'HTTP_409' } }] }],
     });
     expect(api.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
       'GET /items/CHAIR-02',
@@ -58,10 +60,26 @@ describe('toolgen run reserve_stock against the inventory API', () => {
     expect(api.available('CHAIR-02')).toBe(3);
   });
 
+  it('prints the code of a failure, which retry_on names, in the text trace too', async () => {
+    const run = await toolgenAsync(
+      ['run', 'reserve_stock', '--input', JSON.stringify({ sku: 'CHAIR-02', quantity: 5, order_id: 'ord-1004' })],
+      { env: { INVENTORY_URL: api.url } },
+    );
+    expect(run.status).toBe(1);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toContain(
+      '       error:  execution HTTP_409: \'inventory/reserveItem\' (POST /items/{sku}/reservations) answered HTTP 409: {"error":"only 3 of CHAIR-02 available"}',
+    );
+    expect(lines.at(-1)).toBe(
+      'failed (execution HTTP_409 at step \'reserve\'): \'inventory/reserveItem\' (POST /items/{sku}/reservations) answered HTTP 409: {"error":"only 3 of CHAIR-02 available"}',
+    );
+  });
+
   it('fails at the first step, naming the variable, when INVENTORY_URL is not set', async () => {
     const run = await reserve({ sku: 'LAMP-01', quantity: 1, order_id: 'ord-1003' }, { INVENTORY_URL: undefined });
     expect(run.status).toBe(1);
-    const result = JSON.parse(run.stdout) as { failure: { step: string; message: string } };
+    const result = JSON.parse(run.stdout) as { failure: { step: string; code: string; message: string } };
+    expect(result.failure.code).toBe('HTTP_MISSING_VARIABLE');
     expect(result.failure.step).toBe('item');
     expect(result.failure.message).toContain('INVENTORY_URL');
     expect(api.requests).toEqual([]);

@@ -80,7 +80,7 @@ describe('call step: one attempt', () => {
       },
     ]);
     expect(audit.trail.map((r) => [r.event, r.status, r.error])).toEqual([
-      ['t.failed', 'failed', { kind: 'execution', message: 'boom' }],
+      ['t.failed', 'failed', { kind: 'execution', message: 'boom', code: 'E_BOOM' }],
     ]);
   });
 
