@@ -57,9 +57,8 @@ export function checkReference(found: FoundReference, here: Definitions, scope: 
     return;
   }
   if (!here.must.has(key)) scope.report(diagnostic('STEP_MAYBE_SUCCEEDED', { step: reference.step }, at()));
-  const response = isCall(step.doc) ? responsePart(step.doc.tool, reference.path, scope.env) : null;
-  if (response) {
-    checkFieldPath(reference.path.slice(1), response, { tool: (step.doc as CallStepDoc).tool }, at, scope.report);
+  if (isCall(step.doc) && responsePart(step.doc.tool, reference.path, scope.env)) {
+    checkStepResponsePath(reference.step, reference.path, at, scope.report);
     return;
   }
   const unknownShape = isCall(step.doc) && outputShapeUnknown(step.doc.tool, scope.env);
@@ -118,6 +117,38 @@ export function responsePart(
 ): JsonSchema | null {
   if (env.catalogue.remote(tool)?.via !== 'api' || typeof path[0] !== 'string') return null;
   return Object.hasOwn(RESPONSE_PARTS, path[0]) ? RESPONSE_PARTS[path[0]]! : null;
+}
+
+/**
+ * A template's path into an API step's response (`status` or `headers` first): the status and each
+ * header have no fields, and a header name with an upper-case letter is never there (the runtime
+ * keeps the names as Node's Headers gives them, in lower case).
+ */
+function checkStepResponsePath(
+  step: string,
+  path: readonly (string | number)[],
+  at: () => Location,
+  report: (d: Diagnostic) => void,
+): void {
+  const [part, name, field] = path;
+  const noFields = (what: string, type: string, segment: string | number) =>
+    report(diagnostic('STEP_RESPONSE_NO_FIELDS', { what, step, type, field: segmentName(segment) }, at()));
+  if (part === 'status') {
+    if (name !== undefined) noFields('the status', 'an integer', name);
+    return;
+  }
+  if (name === undefined) return;
+  if (typeof name === 'number') {
+    noFields('the headers record', 'read by header name', name);
+    return;
+  }
+  const lower = name.toLowerCase();
+  if (lower !== name) {
+    const read = formatPath(['headers', lower]);
+    report(diagnostic('STEP_HEADER_CASE', { written: name, step, read }, at(), { suggestion: lower }));
+    return;
+  }
+  if (field !== undefined) noFields(`the header '${name}'`, 'a string', field);
 }
 
 function unknownOutput(path: string, tool: string, env: CheckEnvironment, where: Location): Diagnostic {

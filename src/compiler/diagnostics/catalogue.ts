@@ -651,6 +651,18 @@ export const CATALOGUE = {
     message: "'{written}' is never among the headers of responses.{step}: their names are lower case",
     hint: 'read {read}',
   },
+  STEP_HEADER_CASE: {
+    code: 'TG4012',
+    severity: 'error',
+    message: "'{written}' is never among the headers of step '{step}': their names are lower case",
+    hint: 'header names are read in lower case: write `steps.{step}.{read}`',
+  },
+  STEP_RESPONSE_NO_FIELDS: {
+    code: 'TG4007',
+    severity: 'error',
+    message: "{what} of step '{step}' is {type}, so it has no {field}",
+    hint: "an API step's response is its status (an integer) and its headers (a string each, by lower-case name): << steps.{step}.status >>, << steps.{step}.headers.location >>",
+  },
   RESPONSE_HEADER_DASH: {
     code: 'TG4012',
     severity: 'error',

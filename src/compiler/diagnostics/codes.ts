@@ -71,14 +71,14 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
     'a reserved name (`chain_id`, `state`, `steps`, `responses`, …), or `__proto__`, `constructor` or `prototype` naming a parameter, state variable, loop variable, step or branch',
   TG4006: '`steps.x` (or `responses.x`) where no step has id `x`',
   TG4007:
-    "a field the tool's `returns` (or the state variable's type) does not declare, a field of `responses.<id>` other than `status` and `headers`, or a path into a value that has no fields (a string)",
+    "a field the tool's `returns` (or the state variable's type) does not declare, a field of `responses.<id>` other than `status` and `headers`, or a path into a value that has no fields (a string, an API step's status or header)",
   TG4008: 'a JSONata expression that does not parse, or nests more than 64 levels deep',
   TG4009: 'a bare name in an expression (`word_count` for `state.word_count`)',
   TG4010: 'a field read of the output of a remote tool whose server declares no `outputSchema` (its shape is unknown)',
   TG4011:
     '`responses.<id>` in an expression where step `<id>` calls no API operation (it has no response), or `responses` in a template (a template reads `steps.<id>.status`)',
   TG4012:
-    '`responses.<id>.headers.<name>` with upper-case letters (header names are lower case), or a name with a dash outside backticks (`x-rate` is `x` minus `rate`)',
+    '`responses.<id>.headers.<name>` or `<< steps.<id>.headers.<name> >>` with upper-case letters (header names are lower case), or a name with a dash outside backticks in an expression (`x-rate` is `x` minus `rate`)',
   TG5001:
     'an input the called tool does not take; a field inside one its schema does not declare, a misspelling of one it does (at the key, with the field meant: `entity_type` for `entityType`)',
   TG5002: 'a missing required input',
