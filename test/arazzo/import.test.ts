@@ -193,6 +193,45 @@ describe('toolgen arazzo import', () => {
     expect(bomb.err).toContain('an alias is expanded more than 100 times; the document is refused');
   });
 
+  it('refuses another Arazzo version with one sentence at its version, writing nothing (exit 2)', async () => {
+    for (const version of ['2.0.0', '1.1.0']) {
+      writeFileSync(
+        path.join(root, 'other.arazzo.yaml'),
+        [
+          `arazzo: ${version}`,
+          'info: { title: other, version: "1" }',
+          'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+          'workflows:',
+          '  - workflowId: other',
+          '    steps: [{ stepId: list, operationId: listPets, newIn2: true }]',
+          '',
+        ].join('\n'),
+      );
+      const run = await runCli(['arazzo', 'import', 'other.arazzo.yaml'], root);
+      expect(run).toEqual({
+        code: 2,
+        out: '',
+        err: [
+          `other.arazzo.yaml:1:9: this is Arazzo ${version}; toolgen reads Arazzo 1.0 (1.0.0, 1.0.1)`,
+          'toolgen: other.arazzo.yaml is not an Arazzo document import can read (above); it wrote nothing',
+        ].join('\n'),
+      });
+      expect(readdirSync(root).sort()).toEqual(['arazzo-pets', 'http-api', 'other.arazzo.yaml']);
+    }
+    for (const [version, problem] of [
+      ['1.0', 'arazzo is the version as text, such as 1.0.1 (unquoted, YAML reads it as the number 1)'],
+      ['"1.0"', 'arazzo 1.0 lacks its patch number: write 1.0.1 (or 1.0.0)'],
+    ]) {
+      writeFileSync(
+        path.join(root, 'short.arazzo.yaml'),
+        `arazzo: ${version}\nworkflows: [{ workflowId: a, steps: [{ stepId: b, operationId: c }] }]\n`,
+      );
+      const run = await runCli(['arazzo', 'import', 'short.arazzo.yaml'], root);
+      expect(run.code).toBe(2);
+      expect(run.err.split('\n')[0]).toBe(`short.arazzo.yaml:1:9: ${problem}`);
+    }
+  });
+
   it('says when a criterion accepts only a status toolgen fails first, and not when it refuses one', async () => {
     const criteria = ['$statusCode == 404 || $statusCode == 200', '!($statusCode == 404)'];
     writeFileSync(
