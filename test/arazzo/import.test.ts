@@ -466,7 +466,7 @@ describe('toolgen arazzo export', () => {
     });
   });
 
-  it('refuses a composite with a step Arazzo cannot say, at the step, and writes nothing (exit 1)', async () => {
+  it('refuses a composite with a step Arazzo cannot say, at its file:line:col, and writes nothing (exit 1)', async () => {
     writeFileSync(
       path.join(root, 'toolgen.config.yaml'),
       'apis:\n  pets: { openapi: http-api/openapi.yaml, baseUrl: "${PETS_URL}" }\n',
@@ -492,20 +492,52 @@ describe('toolgen arazzo export', () => {
         '        tool: pets/getPet',
         '        inputs: { petId: 1, body: { name: Bo } }',
         '        on_failure: { action: retry, retry_on: [HTTP_503, unmet], no_retry_on: [HTTP_500] }',
+        'returns: { type: object, properties: { ghost: { type: string } } }',
         '',
       ].join('\n'),
     );
     const run = await runCli(['arazzo', 'export', 'mixed', '--out', 'mixed.arazzo.yaml'], root);
     expect(run.code).toBe(1);
     expect(run.err.split('\n')).toEqual([
-      'config/tools/mixed.yaml steps[0].when: when: Arazzo has no equivalent',
-      'config/tools/mixed.yaml steps[1].tool: local: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent',
-      'config/tools/mixed.yaml steps[2].inputs.body: pets/getPet takes no request body',
-      'config/tools/mixed.yaml steps[2].on_failure: retry_on: unmet: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
-      'config/tools/mixed.yaml steps[2].on_failure: no_retry_on: HTTP_500: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
-      'toolgen arazzo export: 5 problems (above): nothing was written',
+      'config/tools/mixed.yaml:7:42: when: Arazzo has no equivalent',
+      'config/tools/mixed.yaml:8:27: local: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent',
+      'config/tools/mixed.yaml:11:29: pets/getPet takes no request body',
+      'config/tools/mixed.yaml:12:59: retry_on: unmet: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
+      'config/tools/mixed.yaml:12:81: no_retry_on: HTTP_500: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
+      'config/tools/mixed.yaml:13:40: ghost: no step sets it, and no parameter has its name',
+      'toolgen arazzo export: 6 problems (above): nothing was written',
     ]);
     expect(existsSync(path.join(root, 'mixed.arazzo.yaml'))).toBe(false);
+    writeFileSync(
+      path.join(root, 'config/tools/routes.yaml'),
+      [
+        'name: routes',
+        'description: A criterion, a transform and a route Arazzo cannot say',
+        'implementation:',
+        '  type: composite',
+        '  composite:',
+        '    steps:',
+        '      - id: list',
+        '        tool: pets/listPets',
+        '        success_when: "$sum(steps.list.id) > 2"',
+        '        on_success:',
+        '          transform:',
+        '            total: "$count(steps.list)"',
+        '      - id: pick',
+        '        choose:',
+        '          - when: "$sum(steps.list.id) > 2"',
+        '            next: end',
+        '        default: end',
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['arazzo', 'export', 'routes'], root)).err.split('\n')).toEqual([
+      "config/tools/routes.yaml:9:23: $sum(steps.list.id) > 2: $sum() has no equivalent in Arazzo's conditions",
+      "config/tools/routes.yaml:12:20: transform total: $count(steps.list) is not a path into the step's response",
+      "config/tools/routes.yaml:15:19: $sum(steps.list.id) > 2: $sum() has no equivalent in Arazzo's conditions",
+      'toolgen arazzo export: 3 problems (above): nothing was written',
+    ]);
+
     expect((await runCli(['arazzo', 'export', 'mixd'], root)).err).toContain(
       "no tool is named 'mixd'; did you mean 'mixed'?",
     );

@@ -24,7 +24,7 @@ const exportCommand = defineCommand<{ tools: string[] }, { out?: string }>({
   description:
     'write an Arazzo 1.0.1 document of the named composites (and the composites they run), whose steps call API operations; on stdout, or in FILE',
   details:
-    'Each composite is a workflow, each API step a step with its operationId, parameters, requestBody, successCriteria, outputs, onSuccess and onFailure (see docs/arazzo.md). A step Arazzo cannot say (a local or MCP tool, a loop, a wait, a `when`) is reported at its file and step, and then nothing is written.',
+    'Each composite is a workflow, each API step a step with its operationId, parameters, requestBody, successCriteria, outputs, onSuccess and onFailure (see docs/arazzo.md). A step Arazzo cannot say (a local or MCP tool, a loop, a wait, a `when`) is reported at its file:line:col, and then nothing is written.',
   exit: '0, 1 when a composite has a step Arazzo cannot say (nothing is written), 2 on bad usage (an unknown tool, a tool that is not a composite)',
   arguments: [{ name: '<tools...>', description: 'composites to export, by name' }],
   flags: [{ flags: '--out <file>', description: 'write the document to FILE (default: stdout)' }],
