@@ -232,6 +232,60 @@ describe('toolgen arazzo import', () => {
     }
   });
 
+  it('adds no API whose document cannot be read, says what to do, and converts the rest (exit 1)', async () => {
+    writeFileSync(path.join(root, 'swagger.yaml'), 'swagger: "2.0"\ninfo: { title: old, version: "1" }\npaths: {}\n');
+    writeFileSync(
+      path.join(root, 'x.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: x, version: "1" }',
+        'sourceDescriptions:',
+        '  - { name: old, url: ./swagger.yaml }',
+        '  - { name: pets, url: ./http-api/openapi.yaml }',
+        '  - { name: gone, url: ./gone.yaml }',
+        'workflows:',
+        '  - workflowId: x',
+        '    steps:',
+        '      - { stepId: list, operationId: listPets }',
+        '      - { stepId: legacy, operationId: $sourceDescriptions.old.getThing }',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'x.arazzo.yaml', '--out', 'elsewhere'], root);
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n')).toEqual([
+      'x.arazzo.yaml',
+      '  warning    x.arazzo.yaml:4:23: old: ./swagger.yaml could not be read: it is Swagger 2.0, which toolgen does not read: convert it to OpenAPI 3 (for example npx swagger2openapi swagger.yaml -o openapi.yaml) and point openapi at that; so it is not added to apis (the steps that call it do not build until it is): once it can be read, add old: { openapi: <its OpenAPI document>, baseUrl: ${OLD_URL} } under apis in toolgen.config.yaml, then npx toolgen api pull old',
+      '  rewritten  toolgen.config.yaml: apis.pets: http-api/openapi.yaml, its base URL read from ${PETS_URL} when a step calls it',
+      '  warning    x.arazzo.yaml:6:24: gone: ./gone.yaml could not be read: gone.yaml does not exist; so it is not added to apis (the steps that call it do not build until it is): once it can be read, add gone: { openapi: <its OpenAPI document>, baseUrl: ${GONE_URL} } under apis in toolgen.config.yaml, then npx toolgen api pull gone',
+      '  x → elsewhere/x.yaml',
+      "    warning    x.arazzo.yaml:11:40: the source 'old' could not be read (it is Swagger 2.0, which toolgen does not read: convert it to OpenAPI 3 (for example npx swagger2openapi swagger.yaml -o openapi.yaml) and point openapi at that): parameters are named as the step writes them, unchecked",
+      'toolgen arazzo import: 1 workflow written to elsewhere, 1 API added to apis; 1 rewritten, 0 behaviour changes, 3 warnings; needs a person: see the warnings above',
+      'next: npx toolgen api pull pets, then npx toolgen',
+    ]);
+    expect(parse(read('toolgen.config.yaml'))).toEqual({
+      apis: { pets: { openapi: 'http-api/openapi.yaml', baseUrl: '${PETS_URL}' } },
+    });
+    expect(tools('elsewhere')).toEqual(['x.yaml']);
+    // The project still pulls and builds as far as the step over the source it could not add.
+    expect((await runCli(['api', 'pull'], root)).code).toBe(0);
+    const built = await runCli(['--config-dir', 'elsewhere'], root);
+    expect(built.err).not.toContain('TG1010');
+    expect(built.err).toContain("TG2010 no MCP server or API named 'old' (in 'old/getThing')");
+    // Once the person has declared it (over the document converted), import leaves that entry as it is.
+    writeFileSync(
+      path.join(root, 'toolgen.config.yaml'),
+      `${read('toolgen.config.yaml')}  old: { openapi: converted.yaml, baseUrl: "\${OLD_URL}" }\n`,
+    );
+    const config = read('toolgen.config.yaml');
+    const again = await runCli(['arazzo', 'import', 'x.arazzo.yaml', '--out', 'again'], root);
+    expect(again.code).toBe(1);
+    expect(again.out).toContain(
+      '  warning    x.arazzo.yaml:4:23: old: ./swagger.yaml could not be read: it is Swagger 2.0, which toolgen does not read: convert it to OpenAPI 3 (for example npx swagger2openapi swagger.yaml -o openapi.yaml) and point openapi at that; toolgen.config.yaml declares apis.old over converted.yaml, which its steps call\n',
+    );
+    expect(read('toolgen.config.yaml')).toBe(config);
+  });
+
   it('says when a criterion accepts only a status toolgen fails first, and not when it refuses one', async () => {
     const criteria = ['$statusCode == 404 || $statusCode == 200', '!($statusCode == 404)'];
     writeFileSync(
