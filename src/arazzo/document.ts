@@ -1,7 +1,7 @@
 /**
  * An Arazzo document as read for import: its value, where each part of it is (`file:line:col`, for
- * the report), and `$ref`s to its own `components` followed. Arazzo 1.0.x is read; another version is
- * read too, with a warning, since 1.1 keeps 1.0's shape for what import converts.
+ * the report), and `$ref`s to its own `components` followed. Arazzo 1.0.x is read; `validate.ts`
+ * refuses another version.
  */
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, type Document } from 'yaml';
@@ -68,7 +68,7 @@ export async function readArazzo(file: string, shown: string): Promise<ArazzoDoc
       `${shown}: ${(problem as Error).message}: an alias is expanded more than 100 times; the document is refused`,
     );
   }
-  if (!isPlainObject(value) || typeof value['arazzo'] !== 'string')
+  if (!isPlainObject(value) || value['arazzo'] === undefined || value['arazzo'] === null)
     throw new ArazzoUsageError(`${shown}: not an Arazzo document (it has no 'arazzo' version at its top)`);
   if (!Array.isArray(value['workflows']) || value['workflows'].length === 0)
     throw new ArazzoUsageError(`${shown}:${locate(document, lines, ['workflows'])}: it has no workflows to import`);

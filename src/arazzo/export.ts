@@ -11,6 +11,7 @@ import { isPlainObject } from '../language/json.js';
 import { parseTemplate, type Reference } from '../language/template.js';
 import type { LockedOperation } from '../remote/lock/api-format.js';
 import { exportCondition, exportPath, type ExportScope } from './conditions.js';
+import type { DocPath } from './document.js';
 import { encodePointer } from './expressions.js';
 import { parametersToInputs } from './inputs.js';
 
@@ -30,11 +31,16 @@ export interface ExportInput {
   readonly outDir: string;
 }
 
+/** What kept a composite out: where in its file (a path into its YAML, at the key with `key`), and why. */
 export interface ExportProblem {
   readonly tool: string;
-  readonly where: string;
+  readonly file: string;
+  readonly path: DocPath;
+  readonly key?: true;
   readonly text: string;
 }
+
+type Problem = (path: DocPath, text: string, key?: 'key') => void;
 
 /**
  * The document, and what kept a composite out of it.
@@ -49,8 +55,8 @@ export function exportArazzo(input: ExportInput): { document: Json; problems: Ex
   for (const name of names) {
     const tool = input.tools.get(name)!;
     const before = problems.length;
-    const problem = (where: string, text: string) =>
-      problems.push({ tool: name, where: `${tool.file} ${where}`, text });
+    const problem: Problem = (at, text, key) =>
+      problems.push({ tool: name, file: tool.file, path: at, ...(key ? { key: true } : {}), text });
     const workflow = exportWorkflow(name, tool.value, { input, exported: names, sources, problem });
     if (problems.length === before) workflows.push(workflow);
   }
@@ -82,10 +88,18 @@ function withCalled(input: ExportInput): string[] {
   return names;
 }
 
+/** Where a composite's steps are in its YAML. */
+const STEPS: DocPath = ['implementation', 'composite', 'steps'];
+
 function stepsOf(tool: Json): Json[] {
+  return listedSteps(tool).filter(isPlainObject);
+}
+
+/** The composite's `steps` as its YAML lists them, so that a step's place there is its index. */
+function listedSteps(tool: Json): unknown[] {
   const implementation = tool['implementation'];
   const composite = isPlainObject(implementation) ? implementation['composite'] : undefined;
-  return isPlainObject(composite) && Array.isArray(composite['steps']) ? composite['steps'].filter(isPlainObject) : [];
+  return isPlainObject(composite) && Array.isArray(composite['steps']) ? composite['steps'] : [];
 }
 
 function sourceUrl(input: ExportInput, api: string): string {
@@ -100,11 +114,14 @@ interface WorkflowExport {
   readonly input: ExportInput;
   readonly exported: readonly string[];
   readonly sources: Set<string>;
-  readonly problem: (where: string, text: string) => void;
+  readonly problem: Problem;
 }
 
 function exportWorkflow(name: string, tool: Json, { input, exported, sources, problem }: WorkflowExport): Json {
   const steps = stepsOf(tool);
+  const listed = listedSteps(tool);
+  /** The path of a step's field in the file. */
+  const stepPath = (step: Json | undefined, ...rest: DocPath): DocPath => [...STEPS, listed.indexOf(step), ...rest];
   const parameters = Array.isArray(tool['parameters']) ? tool['parameters'].filter(isPlainObject) : [];
   const parameterNames = new Set(parameters.map((parameter) => String(parameter['name'])));
   const callSteps = steps.filter((step) => step['choose'] === undefined);
@@ -126,7 +143,7 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
         : null;
   const out: Json[] = [];
   steps.forEach((step, index) => {
-    const where = `steps[${index}]`;
+    const where = (...rest: DocPath) => stepPath(step, ...rest);
     if (step['choose'] !== undefined) {
       const previous = steps[index - 1];
       const reached = steps.some(
@@ -135,13 +152,13 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
       );
       if (!previous || previous['choose'] !== undefined || reached)
         problem(
-          where,
+          where(),
           `choice step '${String(step['id'])}': Arazzo decides where to go in the actions of the step before it; only a choice right after the step whose result it reads can be written so`,
         );
       return;
     }
     for (const field of ['parallel', 'loop', 'wait', 'when', 'fallbacks', 'cache']) {
-      if (step[field] !== undefined) problem(`${where}.${field}`, `${field}: Arazzo has no equivalent`);
+      if (step[field] !== undefined) problem(where(field), `${field}: Arazzo has no equivalent`, 'key');
     }
     if (typeof step['tool'] !== 'string') return;
     const id = String(step['id'] ?? step['tool']);
@@ -151,7 +168,7 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
     const slash = step['tool'].indexOf('/');
     const inputs = isPlainObject(step['inputs']) ? step['inputs'] : {};
     const value = (raw: unknown, at: string) =>
-      exportValue(raw, stateExpression, (text) => problem(`${where}.inputs.${at}`, text));
+      exportValue(raw, stateExpression, (text) => problem(where('inputs', at), text));
     if (exported.includes(step['tool'])) {
       arazzoStep['workflowId'] = step['tool'];
       const listed = Object.entries(inputs).map(([key, raw]) => ({ name: key, value: value(raw, key) }));
@@ -161,7 +178,7 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
       const operation = step['tool'].slice(slash + 1);
       const pin = input.operations(api, operation);
       if (!pin) {
-        problem(`${where}.tool`, `${step['tool']}: the API lock pins no such operation (run npx toolgen api pull)`);
+        problem(where('tool'), `${step['tool']}: the API lock pins no such operation (run npx toolgen api pull)`);
         return;
       }
       sources.add(api);
@@ -174,8 +191,9 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
       for (const key of Object.keys(inputs))
         if (!pin.parameters.some((parameter) => parameter.key === key) && (key !== 'body' || !pin.requestBody))
           problem(
-            `${where}.inputs.${key}`,
+            where('inputs', key),
             key === 'body' ? `${step['tool']} takes no request body` : `${step['tool']} has no parameter '${key}'`,
+            'key',
           );
       if (inputs['body'] !== undefined && pin.requestBody)
         arazzoStep['requestBody'] = {
@@ -184,7 +202,7 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
         };
     } else {
       problem(
-        `${where}.tool`,
+        where('tool'),
         `${step['tool']}: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent`,
       );
       return;
@@ -199,7 +217,7 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
       exportCondition(String(condition), scope, false).flatMap((criterion) => {
         if ('problem' in criterion) {
           problem(
-            `${where}.success_when${Array.isArray(step['success_when']) ? `[${position}]` : ''}`,
+            where('success_when', ...(Array.isArray(step['success_when']) ? [position] : [])),
             `${String(condition)}: ${criterion.problem}`,
           );
           return [];
@@ -208,13 +226,15 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
       }),
     );
     if (criteria.length > 0) arazzoStep['successCriteria'] = criteria;
-    const outputs = stepOutputs(step, scope, exported.includes(step['tool']), (text) =>
-      problem(`${where}.on_success`, text),
+    const outputs = stepOutputs(step, scope, exported.includes(step['tool']), (text, at) =>
+      problem(where('on_success', ...at), text),
     );
     if (Object.keys(outputs).length > 0) arazzoStep['outputs'] = outputs;
-    const onSuccess = successActions(step, steps, index, scope, (text) => problem(`${where}.on_success`, text));
+    const onSuccess = successActions(step, steps, index, scope, (text, at) =>
+      problem(stepPath(steps[index + 1], ...at), text),
+    );
     if (onSuccess.length > 0) arazzoStep['onSuccess'] = onSuccess;
-    const onFailure = failureActions(step, steps, index, (text) => problem(`${where}.on_failure`, text));
+    const onFailure = failureActions(step, steps, index, (text, at) => problem(where('on_failure', ...at), text));
     if (onFailure.length > 0) arazzoStep['onFailure'] = onFailure;
     out.push(arazzoStep);
   });
@@ -230,7 +250,12 @@ function exportWorkflow(name: string, tool: Json, { input, exported, sources, pr
   const outputs: Json = {};
   for (const variable of returns) {
     const expression = stateExpression(variable);
-    if (expression === null) problem('returns', `${variable}: no step sets it, and no parameter has its name`);
+    if (expression === null)
+      problem(
+        ['returns', 'properties', variable],
+        `${variable}: no step sets it, and no parameter has its name`,
+        'key',
+      );
     else outputs[variable] = expression;
   }
   if (returns.length > 0) workflow['outputs'] = outputs;
@@ -272,7 +297,12 @@ function exportValue(
 }
 
 /** `map_outputs` and the transforms import writes, as the step's `outputs`. */
-function stepOutputs(step: Json, scope: ExportScope, runsWorkflow: boolean, problem: (text: string) => void): Json {
+function stepOutputs(
+  step: Json,
+  scope: ExportScope,
+  runsWorkflow: boolean,
+  problem: (text: string, at: DocPath) => void,
+): Json {
   const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
   const outputs: Json = {};
   for (const [source, variable] of Object.entries(
@@ -290,7 +320,10 @@ function stepOutputs(step: Json, scope: ExportScope, runsWorkflow: boolean, prob
   )) {
     const exported = exportPath(String(expression), scope);
     if (exported === null)
-      problem(`transform ${variable}: ${String(expression)} is not a path into the step's response`);
+      problem(`transform ${variable}: ${String(expression)} is not a path into the step's response`, [
+        'transform',
+        variable,
+      ]);
     else outputs[variable] = exported;
   }
   return outputs;
@@ -302,7 +335,7 @@ function successActions(
   steps: readonly Json[],
   index: number,
   scope: ExportScope,
-  problem: (text: string) => void,
+  problem: (text: string, at: DocPath) => void,
 ): Json[] {
   const following = steps[index + 1];
   const onSuccess = isPlainObject(step['on_success']) ? step['on_success'] : {};
@@ -322,14 +355,15 @@ function successActions(
     ...(criteria ? { criteria } : {}),
   });
   if (choice) {
-    const routes = Array.isArray(choice['choose']) ? choice['choose'].filter(isPlainObject) : [];
-    const actions = routes.map((route, position) => {
+    const routes = Array.isArray(choice['choose']) ? choice['choose'] : [];
+    const actions = routes.filter(isPlainObject).map((route) => {
+      const position = routes.indexOf(route);
       const criteria =
         String(route['when']) === 'true'
           ? null
           : exportCondition(String(route['when']), scope, true).flatMap((criterion) => {
               if ('problem' in criterion) {
-                problem(`${String(route['when'])}: ${criterion.problem}`);
+                problem(`${String(route['when'])}: ${criterion.problem}`, ['choose', position, 'when']);
                 return [];
               }
               return [criterion as Json];
@@ -345,17 +379,24 @@ function successActions(
 }
 
 /** `on_failure` as `onFailure` actions: a retry, then where to go. */
-function failureActions(step: Json, steps: readonly Json[], index: number, problem: (text: string) => void): Json[] {
+function failureActions(
+  step: Json,
+  steps: readonly Json[],
+  index: number,
+  problem: (text: string, at: DocPath) => void,
+): Json[] {
   const onFailure = isPlainObject(step['on_failure']) ? step['on_failure'] : null;
   if (!onFailure) return [];
   const actions: Json[] = [];
   // A retry's criteria read the response: a kind (unmet, timeout) or a code of no status cannot be one.
   for (const field of ['retry_on', 'no_retry_on'])
-    for (const code of Array.isArray(onFailure[field]) ? onFailure[field].map(String) : [])
+    (Array.isArray(onFailure[field]) ? onFailure[field].map(String) : []).forEach((code, position) => {
       if (field === 'no_retry_on' || !/^HTTP_\d{3}$/.test(code))
         problem(
           `${field}: ${code}: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)`,
+          [field, position],
         );
+    });
   if (onFailure['action'] === 'retry') {
     const codes = Array.isArray(onFailure['retry_on'])
       ? onFailure['retry_on'].map(String).filter((code) => /^HTTP_\d{3}$/.test(code))

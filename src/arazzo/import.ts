@@ -1,7 +1,7 @@
 /**
  * `toolgen arazzo import FILE [--out DIR]`: every workflow of an Arazzo document as a composite
- * (`DIR/<workflowId>.yaml`), and each OpenAPI source as an entry of `apis` in toolgen.config.yaml
- * (its `baseUrl` read from `${<SOURCE>_URL}`). It never overwrites a tool file, and never changes an
+ * (`DIR/<workflowId>.yaml`), and each OpenAPI source it can read as an entry of `apis` in
+ * toolgen.config.yaml (its `baseUrl` read from `${<SOURCE>_URL}`). It never overwrites a tool file, and never changes an
  * API the config already declares otherwise: then it writes nothing. The report has the shape of
  * `toolgen migrate`'s, one file and a tool per workflow.
  */
@@ -14,7 +14,7 @@ import { CONFIG_FILES } from '../compiler/session/config-file.js';
 import { renderTool } from '../migrate/document.js';
 import type { Note } from '../migrate/conversion.js';
 import type { MigrationReport } from '../migrate/report.js';
-import { ArazzoUsageError, readArazzo } from './document.js';
+import { ArazzoUsageError, readArazzo, type ArazzoDocument } from './document.js';
 import { readSources, type Source } from './sources.js';
 import { arazzoProblems } from './validate.js';
 import { convertWorkflow } from './workflow.js';
@@ -69,13 +69,6 @@ export async function importArazzo(file: string, options: ImportOptions): Promis
         });
     },
   );
-  for (const source of sources)
-    if (source.api === null)
-      fileNotes.push({
-        kind: 'warning',
-        where: document.where(['sourceDescriptions']),
-        text: `${source.name}: ${source.url} could not be read: ${source.problem ?? ''}`,
-      });
   const workflows = (document.value['workflows'] as unknown[]).map((_, index) =>
     convertWorkflow(document, sources, index),
   );
@@ -89,7 +82,7 @@ export async function importArazzo(file: string, options: ImportOptions): Promis
     return { workflow, target, yaml };
   });
   const refused = planned.filter((entry) => existsSync(entry.target)).map((entry) => shown(entry.target));
-  const config = await nextConfig(sources, options);
+  const config = await nextConfig(sources, document, options);
   const report: MigrationReport = {
     files: [
       {
@@ -138,16 +131,19 @@ export function baseUrlVariable(source: string): string {
 
 /**
  * toolgen.config.yaml with an `apis` entry for each source it lacks (comments and order kept); an
- * entry of the same name over another document is an error, since steps would call the wrong API.
+ * entry of the same name over another document is an error, since steps would call the wrong API. A
+ * source whose document could not be read is not added (`api pull` could not pin it, and the build
+ * refuses an API the lock does not pin): a warning says so, and what to add once it can be read.
  */
 async function nextConfig(
   sources: readonly Source[],
+  document: ArazzoDocument,
   options: ImportOptions,
 ): Promise<{ file: string; text: string | null; added: string[]; notes: Note[] }> {
   const file = options.configFile ?? path.join(options.root, CONFIG_FILES[0]);
   const text = options.configFile ? await readFile(options.configFile, 'utf8') : '';
-  const document = parseDocument(text);
-  const existing = isPlainObject(document.toJS()) ? ((document.toJS() as Record<string, unknown>)['apis'] ?? {}) : {};
+  const config = parseDocument(text);
+  const existing = isPlainObject(config.toJS()) ? ((config.toJS() as Record<string, unknown>)['apis'] ?? {}) : {};
   const added: string[] = [];
   const notes: Note[] = [];
   const shownConfig = path.relative(options.cwd, file).split(path.sep).join('/');
@@ -156,6 +152,17 @@ async function nextConfig(
       ? source.location
       : path.relative(options.root, source.location).split(path.sep).join('/');
     const declared = isPlainObject(existing) ? existing[source.name] : undefined;
+    if (source.api === null) {
+      const unread = `${source.name}: ${source.url} could not be read: ${source.problem ?? 'unknown'}`;
+      notes.push({
+        kind: 'warning',
+        where: document.where(['sourceDescriptions', source.index, 'url']),
+        text: isPlainObject(declared)
+          ? `${unread}; ${shownConfig} declares apis.${source.name} over ${String(declared['openapi'])}, which its steps call`
+          : `${unread}; so it is not added to apis (the steps that call it do not build until it is): once it can be read, add ${source.name}: { openapi: <its OpenAPI document>, baseUrl: \${${baseUrlVariable(source.name)}} } under apis in ${shownConfig}, then npx toolgen api pull ${source.name}`,
+      });
+      continue;
+    }
     if (isPlainObject(declared)) {
       const same =
         declared['openapi'] === openapi || path.resolve(options.root, String(declared['openapi'])) === source.location;
@@ -166,8 +173,8 @@ async function nextConfig(
       continue;
     }
     const entry = { openapi, baseUrl: `\${${baseUrlVariable(source.name)}}` };
-    if (!isPlainObject(document.toJS()?.['apis'])) document.set('apis', document.createNode({ [source.name]: entry }));
-    else document.setIn(['apis', source.name], document.createNode(entry));
+    if (!isPlainObject(config.toJS()?.['apis'])) config.set('apis', config.createNode({ [source.name]: entry }));
+    else config.setIn(['apis', source.name], config.createNode(entry));
     added.push(source.name);
     notes.push({
       kind: 'rewritten',
@@ -175,5 +182,5 @@ async function nextConfig(
       text: `apis.${source.name}: ${openapi}, its base URL read from \${${baseUrlVariable(source.name)}} when a step calls it`,
     });
   }
-  return { file, text: added.length > 0 ? document.toString() : null, added, notes };
+  return { file, text: added.length > 0 ? config.toString() : null, added, notes };
 }

@@ -2,7 +2,7 @@
  * An Arazzo document's `sourceDescriptions` of type `openapi`, read as `toolgen api pull` reads an
  * API (`pullApi`): every operation as it would be pinned, so a step's `operationId` or
  * `operationPath` finds its operation and each parameter its key in the step's input. Each source
- * becomes an entry of `apis` named as the source is.
+ * read becomes an entry of `apis` named as the source is.
  */
 import path from 'node:path';
 import { isPlainObject } from '../language/json.js';
@@ -14,6 +14,8 @@ import type { ArazzoDocument } from './document.js';
 export interface Source {
   /** The source's name: the API's name under `apis`. */
   readonly name: string;
+  /** Its place in `sourceDescriptions`. */
+  readonly index: number;
   /** As the document gives it: a path relative to the Arazzo file, or a URL. */
   readonly url: string;
   /** The document's location: an absolute path, or the URL. */
@@ -41,10 +43,11 @@ export async function readSources(document: ArazzoDocument): Promise<Source[]> {
   const folder = path.dirname(document.file);
   return Promise.all(
     listed
-      .filter((entry): entry is Record<string, unknown> => isPlainObject(entry))
-      .filter((entry) => (entry['type'] ?? 'openapi') === 'openapi')
-      .filter((entry) => typeof entry['name'] === 'string' && typeof entry['url'] === 'string')
-      .map(async (entry) => {
+      .map((entry: unknown, index) => ({ entry, index }))
+      .filter((listing): listing is { entry: Record<string, unknown>; index: number } => isPlainObject(listing.entry))
+      .filter(({ entry }) => (entry['type'] ?? 'openapi') === 'openapi')
+      .filter(({ entry }) => typeof entry['name'] === 'string' && typeof entry['url'] === 'string')
+      .map(async ({ entry, index }) => {
         const name = entry['name'] as string;
         const url = entry['url'] as string;
         const location = /^https?:\/\//i.test(url) ? url : path.resolve(folder, url);
@@ -53,8 +56,8 @@ export async function readSources(document: ArazzoDocument): Promise<Source[]> {
           { timeoutSeconds: 30 },
         );
         return pulled.ok
-          ? { name, url, location, api: pulled.locked }
-          : { name, url, location, api: null, problem: pulled.problem };
+          ? { name, index, url, location, api: pulled.locked }
+          : { name, index, url, location, api: null, problem: pulled.problem };
       }),
   );
 }

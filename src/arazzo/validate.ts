@@ -1,5 +1,6 @@
 /**
- * What makes an Arazzo document one import refuses, each problem at its `file:line:col`: what the
+ * What makes an Arazzo document one import refuses, each problem at its `file:line:col`: a version
+ * other than 1.0 (that alone, said plainly, not the schema's pattern), what the
  * Arazzo 1.0 schema says (`schema.ts`: a misspelt field, a value of the wrong shape, a source name
  * that is not `[A-Za-z0-9_-]+`), and what toolgen names by the document's ids (a workflowId or stepId
  * that is not `[A-Za-z0-9_.-]+`, as Arazzo recommends, or that two workflows or steps share).
@@ -12,6 +13,9 @@ import { ARAZZO_SCHEMA } from './schema.js';
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
+/** The versions the schema takes: 1.0.x, a pre-release of it too (`1.0.0-rc1`, read with a warning). */
+const READ_VERSION = /^1\.0\.\d+(-.+)?$/;
+
 /** At most this many problems are listed: past them, the rest are counted. */
 const SHOWN = 20;
 
@@ -21,6 +25,16 @@ const SHOWN = 20;
  * @example arazzoProblems(document) // ['pets.arazzo.yaml:12:9: unknown field sucessCriteria in the step; did you mean successCriteria?']
  */
 export function arazzoProblems(document: ArazzoDocument): string[] {
+  // Another version is one cause: what its fields break of 1.0's schema would only follow from it.
+  const version = document.value['arazzo'];
+  const where = document.where(['arazzo']);
+  if (typeof version !== 'string')
+    return [
+      `${where}: arazzo is the version as text, such as 1.0.1${typeof version === 'number' ? ` (unquoted, YAML reads it as the number ${version})` : ''}`,
+    ];
+  if (/^1\.0$/.test(version)) return [`${where}: arazzo ${version} lacks its patch number: write 1.0.1 (or 1.0.0)`];
+  if (!READ_VERSION.test(version))
+    return [`${where}: this is Arazzo ${version}; toolgen reads Arazzo 1.0 (1.0.0, 1.0.1)`];
   validate ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false, verbose: true }).compile(
     ARAZZO_SCHEMA,
   );

@@ -5,12 +5,14 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { ArazzoUsageError } from '../arazzo/document.js';
 import { exportArazzo } from '../arazzo/export.js';
 import { importArazzo } from '../arazzo/import.js';
 import { printable } from '../compiler/diagnostics/printable.js';
 import { findToolFiles } from '../compiler/load/find.js';
+import { parseSource } from '../compiler/load/load.js';
+import type { SourceFile } from '../compiler/load/source.js';
 import { isPlainObject } from '../language/json.js';
 import { closestName, withSuggestion } from '../language/suggest.js';
 import { API_LOCK_FILE } from '../remote/lock/api-format.js';
@@ -73,8 +75,8 @@ export async function arazzoImportCommand(
 
 /**
  * `toolgen arazzo export TOOL… [--out FILE]`: the composites (and those they run) as one Arazzo
- * document, on stdout or in FILE. A composite Arazzo cannot say is reported at its step, and then
- * nothing is written: exit 1.
+ * document, on stdout or in FILE. What Arazzo cannot say of a composite is reported at its
+ * `file:line:col` (located as the build locates a problem), and then nothing is written: exit 1.
  */
 export async function arazzoExportCommand(
   names: readonly string[],
@@ -84,15 +86,21 @@ export async function arazzoExportCommand(
   const found = await projectConfig(options.cwd, output, 'export');
   const settings = optionsOf(found, { root: options.cwd });
   const tools = new Map<string, { value: Record<string, unknown>; file: string }>();
+  // Each file as the build reads it, so that a problem is shown at its line and column as the build's are.
+  const sources = new Map<string, SourceFile>();
   for (const file of await findToolFiles(settings.configDir, settings)) {
-    let value: unknown;
+    let text: string;
     try {
-      value = parse(await readFile(file, 'utf8'));
+      text = await readFile(file, 'utf8');
     } catch {
       continue;
     }
-    if (isPlainObject(value) && typeof value['name'] === 'string')
-      tools.set(value['name'], { value, file: path.relative(options.cwd, file).split(path.sep).join('/') });
+    const shown = path.relative(options.cwd, file).split(path.sep).join('/');
+    const { value, source } = parseSource(text, file, shown);
+    if (isPlainObject(value) && typeof value['name'] === 'string') {
+      tools.set(value['name'], { value, file: shown });
+      sources.set(shown, source);
+    }
   }
   for (const name of names) {
     const tool = tools.get(name);
@@ -114,7 +122,10 @@ export async function arazzoExportCommand(
     outDir: outFile ? path.dirname(outFile) : options.cwd,
   });
   if (problems.length > 0) {
-    for (const problem of problems) output.err(`${problem.where}: ${problem.text}`);
+    for (const problem of problems) {
+      const at = sources.get(problem.file)!.locate(problem.path, problem.key ? { key: true } : {});
+      output.err(printable(`${at.file}:${at.line}:${at.column}: ${problem.text}`));
+    }
     output.err(
       `toolgen arazzo export: ${problems.length} problem${problems.length === 1 ? '' : 's'} (above): nothing was written`,
     );

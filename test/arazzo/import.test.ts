@@ -193,6 +193,99 @@ describe('toolgen arazzo import', () => {
     expect(bomb.err).toContain('an alias is expanded more than 100 times; the document is refused');
   });
 
+  it('refuses another Arazzo version with one sentence at its version, writing nothing (exit 2)', async () => {
+    for (const version of ['2.0.0', '1.1.0']) {
+      writeFileSync(
+        path.join(root, 'other.arazzo.yaml'),
+        [
+          `arazzo: ${version}`,
+          'info: { title: other, version: "1" }',
+          'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+          'workflows:',
+          '  - workflowId: other',
+          '    steps: [{ stepId: list, operationId: listPets, newIn2: true }]',
+          '',
+        ].join('\n'),
+      );
+      const run = await runCli(['arazzo', 'import', 'other.arazzo.yaml'], root);
+      expect(run).toEqual({
+        code: 2,
+        out: '',
+        err: [
+          `other.arazzo.yaml:1:9: this is Arazzo ${version}; toolgen reads Arazzo 1.0 (1.0.0, 1.0.1)`,
+          'toolgen: other.arazzo.yaml is not an Arazzo document import can read (above); it wrote nothing',
+        ].join('\n'),
+      });
+      expect(readdirSync(root).sort()).toEqual(['arazzo-pets', 'http-api', 'other.arazzo.yaml']);
+    }
+    for (const [version, problem] of [
+      ['1.0', 'arazzo is the version as text, such as 1.0.1 (unquoted, YAML reads it as the number 1)'],
+      ['"1.0"', 'arazzo 1.0 lacks its patch number: write 1.0.1 (or 1.0.0)'],
+    ]) {
+      writeFileSync(
+        path.join(root, 'short.arazzo.yaml'),
+        `arazzo: ${version}\nworkflows: [{ workflowId: a, steps: [{ stepId: b, operationId: c }] }]\n`,
+      );
+      const run = await runCli(['arazzo', 'import', 'short.arazzo.yaml'], root);
+      expect(run.code).toBe(2);
+      expect(run.err.split('\n')[0]).toBe(`short.arazzo.yaml:1:9: ${problem}`);
+    }
+  });
+
+  it('adds no API whose document cannot be read, says what to do, and converts the rest (exit 1)', async () => {
+    writeFileSync(path.join(root, 'swagger.yaml'), 'swagger: "2.0"\ninfo: { title: old, version: "1" }\npaths: {}\n');
+    writeFileSync(
+      path.join(root, 'x.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: x, version: "1" }',
+        'sourceDescriptions:',
+        '  - { name: old, url: ./swagger.yaml }',
+        '  - { name: pets, url: ./http-api/openapi.yaml }',
+        '  - { name: gone, url: ./gone.yaml }',
+        'workflows:',
+        '  - workflowId: x',
+        '    steps:',
+        '      - { stepId: list, operationId: listPets }',
+        '      - { stepId: legacy, operationId: $sourceDescriptions.old.getThing }',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['arazzo', 'import', 'x.arazzo.yaml', '--out', 'elsewhere'], root);
+    expect(run.code).toBe(1);
+    expect(run.out.split('\n')).toEqual([
+      'x.arazzo.yaml',
+      '  warning    x.arazzo.yaml:4:23: old: ./swagger.yaml could not be read: it is Swagger 2.0, which toolgen does not read: convert it to OpenAPI 3 (for example npx swagger2openapi swagger.yaml -o openapi.yaml) and point openapi at that; so it is not added to apis (the steps that call it do not build until it is): once it can be read, add old: { openapi: <its OpenAPI document>, baseUrl: ${OLD_URL} } under apis in toolgen.config.yaml, then npx toolgen api pull old',
+      '  rewritten  toolgen.config.yaml: apis.pets: http-api/openapi.yaml, its base URL read from ${PETS_URL} when a step calls it',
+      '  warning    x.arazzo.yaml:6:24: gone: ./gone.yaml could not be read: gone.yaml does not exist; so it is not added to apis (the steps that call it do not build until it is): once it can be read, add gone: { openapi: <its OpenAPI document>, baseUrl: ${GONE_URL} } under apis in toolgen.config.yaml, then npx toolgen api pull gone',
+      '  x → elsewhere/x.yaml',
+      "    warning    x.arazzo.yaml:11:40: the source 'old' could not be read (it is Swagger 2.0, which toolgen does not read: convert it to OpenAPI 3 (for example npx swagger2openapi swagger.yaml -o openapi.yaml) and point openapi at that): parameters are named as the step writes them, unchecked",
+      'toolgen arazzo import: 1 workflow written to elsewhere, 1 API added to apis; 1 rewritten, 0 behaviour changes, 3 warnings; needs a person: see the warnings above',
+      'next: npx toolgen api pull pets, then npx toolgen',
+    ]);
+    expect(parse(read('toolgen.config.yaml'))).toEqual({
+      apis: { pets: { openapi: 'http-api/openapi.yaml', baseUrl: '${PETS_URL}' } },
+    });
+    expect(tools('elsewhere')).toEqual(['x.yaml']);
+    // The project still pulls and builds as far as the step over the source it could not add.
+    expect((await runCli(['api', 'pull'], root)).code).toBe(0);
+    const built = await runCli(['--config-dir', 'elsewhere'], root);
+    expect(built.err).not.toContain('TG1010');
+    expect(built.err).toContain("TG2010 no MCP server or API named 'old' (in 'old/getThing')");
+    // Once the person has declared it (over the document converted), import leaves that entry as it is.
+    writeFileSync(
+      path.join(root, 'toolgen.config.yaml'),
+      `${read('toolgen.config.yaml')}  old: { openapi: converted.yaml, baseUrl: "\${OLD_URL}" }\n`,
+    );
+    const config = read('toolgen.config.yaml');
+    const again = await runCli(['arazzo', 'import', 'x.arazzo.yaml', '--out', 'again'], root);
+    expect(again.code).toBe(1);
+    expect(again.out).toContain(
+      '  warning    x.arazzo.yaml:4:23: old: ./swagger.yaml could not be read: it is Swagger 2.0, which toolgen does not read: convert it to OpenAPI 3 (for example npx swagger2openapi swagger.yaml -o openapi.yaml) and point openapi at that; toolgen.config.yaml declares apis.old over converted.yaml, which its steps call\n',
+    );
+    expect(read('toolgen.config.yaml')).toBe(config);
+  });
+
   it('says when a criterion accepts only a status toolgen fails first, and not when it refuses one', async () => {
     const criteria = ['$statusCode == 404 || $statusCode == 200', '!($statusCode == 404)'];
     writeFileSync(
@@ -427,7 +520,7 @@ describe('toolgen arazzo export', () => {
     });
   });
 
-  it('refuses a composite with a step Arazzo cannot say, at the step, and writes nothing (exit 1)', async () => {
+  it('refuses a composite with a step Arazzo cannot say, at its file:line:col, and writes nothing (exit 1)', async () => {
     writeFileSync(
       path.join(root, 'toolgen.config.yaml'),
       'apis:\n  pets: { openapi: http-api/openapi.yaml, baseUrl: "${PETS_URL}" }\n',
@@ -453,20 +546,52 @@ describe('toolgen arazzo export', () => {
         '        tool: pets/getPet',
         '        inputs: { petId: 1, body: { name: Bo } }',
         '        on_failure: { action: retry, retry_on: [HTTP_503, unmet], no_retry_on: [HTTP_500] }',
+        'returns: { type: object, properties: { ghost: { type: string } } }',
         '',
       ].join('\n'),
     );
     const run = await runCli(['arazzo', 'export', 'mixed', '--out', 'mixed.arazzo.yaml'], root);
     expect(run.code).toBe(1);
     expect(run.err.split('\n')).toEqual([
-      'config/tools/mixed.yaml steps[0].when: when: Arazzo has no equivalent',
-      'config/tools/mixed.yaml steps[1].tool: local: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent',
-      'config/tools/mixed.yaml steps[2].inputs.body: pets/getPet takes no request body',
-      'config/tools/mixed.yaml steps[2].on_failure: retry_on: unmet: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
-      'config/tools/mixed.yaml steps[2].on_failure: no_retry_on: HTTP_500: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
-      'toolgen arazzo export: 5 problems (above): nothing was written',
+      'config/tools/mixed.yaml:7:42: when: Arazzo has no equivalent',
+      'config/tools/mixed.yaml:8:27: local: Arazzo steps call API operations or workflows; a local or MCP tool has no equivalent',
+      'config/tools/mixed.yaml:11:29: pets/getPet takes no request body',
+      'config/tools/mixed.yaml:12:59: retry_on: unmet: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
+      'config/tools/mixed.yaml:12:81: no_retry_on: HTTP_500: an Arazzo retry chooses what it retries by criteria on $statusCode (retry_on: HTTP_<status>)',
+      'config/tools/mixed.yaml:13:40: ghost: no step sets it, and no parameter has its name',
+      'toolgen arazzo export: 6 problems (above): nothing was written',
     ]);
     expect(existsSync(path.join(root, 'mixed.arazzo.yaml'))).toBe(false);
+    writeFileSync(
+      path.join(root, 'config/tools/routes.yaml'),
+      [
+        'name: routes',
+        'description: A criterion, a transform and a route Arazzo cannot say',
+        'implementation:',
+        '  type: composite',
+        '  composite:',
+        '    steps:',
+        '      - id: list',
+        '        tool: pets/listPets',
+        '        success_when: "$sum(steps.list.id) > 2"',
+        '        on_success:',
+        '          transform:',
+        '            total: "$count(steps.list)"',
+        '      - id: pick',
+        '        choose:',
+        '          - when: "$sum(steps.list.id) > 2"',
+        '            next: end',
+        '        default: end',
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['arazzo', 'export', 'routes'], root)).err.split('\n')).toEqual([
+      "config/tools/routes.yaml:9:23: $sum(steps.list.id) > 2: $sum() has no equivalent in Arazzo's conditions",
+      "config/tools/routes.yaml:12:20: transform total: $count(steps.list) is not a path into the step's response",
+      "config/tools/routes.yaml:15:19: $sum(steps.list.id) > 2: $sum() has no equivalent in Arazzo's conditions",
+      'toolgen arazzo export: 3 problems (above): nothing was written',
+    ]);
+
     expect((await runCli(['arazzo', 'export', 'mixd'], root)).err).toContain(
       "no tool is named 'mixd'; did you mean 'mixed'?",
     );
