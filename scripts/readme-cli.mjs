@@ -82,7 +82,7 @@ function programFlagsLine() {
     reading.set(key, [...(reading.get(key) ?? []), `\`${path}\``]);
   }
   const parts = [...reading].map(([flags, names]) => `${listed(names)} ${flags ? `only \`${flags}\`` : 'none'}`);
-  return `The program's flags (\`toolgen\` above) are read by every command that builds; each command's \`--help\` lists those it reads: ${parts.join('; ')}.`;
+  return `The program's flags (\`toolgen\` above) are read by every command that builds; each command's \`--help\` lists those it reads: ${parts.join('; ')}. A program flag given to a command that does not read it is refused (exit 2), not ignored.`;
 }
 
 function listed(names) {

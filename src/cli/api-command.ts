@@ -198,8 +198,15 @@ function chooseApis(apis: readonly DeclaredApi[], names: readonly string[]): rea
   return apis.filter((api) => names.includes(api.name));
 }
 
-/** `pets: 5 operations (new)`, `… unchanged`, or what was added, changed and removed. */
+/** `pets: 5 operations (new)`, `… unchanged`, or what was added, changed and removed; a document of none says so. */
 function changeLine(name: string, old: Readonly<Record<string, LockedApi>>, locked: LockedApi): string {
+  const line = countedChanges(name, old, locked);
+  return Object.keys(locked.operations).length > 0
+    ? line
+    : `${line}: its document declares no operation under paths, so no step can call it`;
+}
+
+function countedChanges(name: string, old: Readonly<Record<string, LockedApi>>, locked: LockedApi): string {
   const count = plural(Object.keys(locked.operations).length, 'operation');
   if (!Object.hasOwn(old, name)) return `${printable(name)}: ${count} (new)`;
   const drift = pinDrift<OperationField>(old[name]!.operations, locked.operations, FIELDS);

@@ -7,6 +7,7 @@ import { Command, Option } from 'commander';
 import type { CommandDefinition, FlagDefinition, Invocation } from './command.js';
 import type { CommandOptions } from './commands.js';
 import type { Output } from './output.js';
+import { UsageError } from './exit.js';
 import { VERSION } from './version.js';
 
 type AnyDefinition = CommandDefinition<never, never>;
@@ -55,6 +56,7 @@ export function programOf(root: AnyDefinition, commands: readonly AnyDefinition[
     const run = definition.run;
     if (run)
       command.action(async (...values: unknown[]) => {
+        if (command !== program) refuseUnread(program, command, definition);
         context.exit(await run(invocationOf(definition, command, values)));
       });
     for (const sub of definition.commands ?? []) define(sub, command.command(sub.name));
@@ -71,6 +73,33 @@ export function programOf(root: AnyDefinition, commands: readonly AnyDefinition[
   define(root, program);
   for (const definition of commands) define(definition, program.command(definition.name));
   return program;
+}
+
+/**
+ * A program flag given to a command that does not read it is refused, not ignored: `toolgen run X
+ * --format json` would otherwise print text as if it had been heard.
+ */
+function refuseUnread(program: Command, command: Command, definition: AnyDefinition): void {
+  const reads = definition.programFlags;
+  if (reads === undefined) return;
+  const given = program.options.filter(
+    (option) => option.long !== undefined && program.getOptionValueSource(option.attributeName()) === 'cli',
+  );
+  const unread = given.map((option) => option.long!).filter((flag) => !reads.includes(flag));
+  if (unread.length === 0) return;
+  const name = commandPath(command);
+  const json = unread.includes('--format') && definition.flags?.some((flag) => flag.flags.includes('--json'));
+  const reading = `${reads.length === 0 ? 'none' : `only ${reads.join(', ')}`} of the program's flags`;
+  throw new UsageError(
+    `${name} does not read ${unread.join(' or ')} (it reads ${reading}): ${json ? 'for JSON, pass --json' : `leave ${unread.length === 1 ? 'it' : 'them'} out`}`,
+  );
+}
+
+/** `toolgen mcp pull`: the names from the program down. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 function optionOf(flag: FlagDefinition): Option {

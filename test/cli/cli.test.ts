@@ -310,6 +310,20 @@ describe('toolgen (build)', () => {
     expect(code).toBe(2);
     expect(err).toContain("unknown option '--outdir'");
   });
+
+  it('refuses a program flag given to a command that does not read it, rather than ignore it', async () => {
+    project = createProject();
+    expect(await run(['run', 'echo_chain', '--format', 'json'])).toEqual({
+      code: 2,
+      out: '',
+      err: "toolgen: toolgen run does not read --format (it reads only --out-dir of the program's flags): for JSON, pass --json",
+    });
+    expect(await run(['--config-dir', 'tools', 'mcp', 'list'])).toEqual({
+      code: 2,
+      out: '',
+      err: "toolgen: toolgen mcp list does not read --config-dir (it reads none of the program's flags): leave it out",
+    });
+  });
 });
 
 describe('toolgen validate', () => {

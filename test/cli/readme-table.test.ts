@@ -98,7 +98,7 @@ describe('the CLI tables of docs/cli.md', () => {
   });
 
   it('say which program flags each command that builds nothing reads, as its --help lists them', () => {
-    const sentence = /each command's `--help` lists those it reads: (.*)\.$/m.exec(section)?.[1] ?? '';
+    const sentence = /each command's `--help` lists those it reads: (.*?)\.(?: |$)/m.exec(section)?.[1] ?? '';
     for (const { name, command } of commands.filter(({ name }) => name !== '' && name !== 'mcp')) {
       const help = command.helpInformation();
       const reads = ['--config-dir', '--out-dir', '--templates-dir', '--format'].filter((flag) =>

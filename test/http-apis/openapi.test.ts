@@ -86,6 +86,11 @@ describe('an OpenAPI document pulled', () => {
       /^it is Swagger 2\.0, which toolgen does not read: convert it to OpenAPI 3 \(for example npx swagger2openapi/,
     ],
     ['missing.yaml', /^missing\.yaml does not exist$/],
+    // Files are named as the config reaches them, from the folder of the document it names.
+    ['api/missing.yaml', /^api\/missing\.yaml does not exist$/],
+    ['broken/dangling.yaml', /^broken\/parts\/pets\.yaml does not exist$/],
+    // Where a document stops being YAML: line and column.
+    ['broken/flow.yaml', /^broken\/flow\.yaml:6:5 is neither YAML nor JSON: /],
     ['split/schemas.yaml', /^it is not an OpenAPI document: it has no 'openapi' field$/],
   ])('refuses %s, saying why', async (file, problem) => {
     const pulled = await pullApi(api(file), { timeoutSeconds: 5 });

@@ -174,3 +174,26 @@ describe('a project over an HTTP API', () => {
     }
   });
 });
+
+describe('an API whose document declares no operation', () => {
+  it('is pinned with none, and api pull says that no step can call it', async () => {
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'toolgen-api-empty-'));
+    try {
+      writeFileSync(
+        path.join(empty, 'toolgen.config.yaml'),
+        'apis:\n  hooks: { openapi: hooks.yaml, baseUrl: "http://127.0.0.1:9" }\n',
+      );
+      writeFileSync(
+        path.join(empty, 'hooks.yaml'),
+        'openapi: 3.0.3\ninfo: { title: Hooks, version: "1" }\npaths: {}\n',
+      );
+      expect(await runCli(['api', 'pull'], empty)).toEqual({
+        code: 0,
+        out: '  hooks: 0 operations (new): its document declares no operation under paths, so no step can call it\ntoolgen: wrote toolgen.api-lock.json (1 API, 0 operations)',
+        err: '',
+      });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

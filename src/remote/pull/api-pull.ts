@@ -21,7 +21,10 @@ export type ApiPullResult =
  */
 export async function pullApi(api: DeclaredApi, options: { readonly timeoutSeconds: number }): Promise<ApiPullResult> {
   try {
-    const documents = await readDocuments(documentLocation(api), { timeoutMs: options.timeoutSeconds * 1000 });
+    const documents = await readDocuments(documentLocation(api), {
+      timeoutMs: options.timeoutSeconds * 1000,
+      shownAs: api.spec.openapi,
+    });
     const locked = pinnedOperations(documents);
     for (const [name, pin] of Object.entries(locked.operations)) {
       const deep = pinTooDeep(pin as unknown as Record<string, unknown>, OPERATION_NESTED_FIELDS);
@@ -42,7 +45,7 @@ export async function pullApi(api: DeclaredApi, options: { readonly timeoutSecon
 /**
  * The line that reports an API that could not be pulled.
  *
- * @example describeApiFailure(api, 'pets.yaml does not exist') // "toolgen: cannot pull 'pets' (pets.yaml): pets.yaml does not exist"
+ * @example describeApiFailure(api, 'api/pets.yaml does not exist') // "toolgen: cannot pull 'pets' (api/pets.yaml): api/pets.yaml does not exist"
  */
 export function describeApiFailure(api: DeclaredApi, problem: string): string {
   return `toolgen: cannot pull '${printable(api.name)}' (${printable(api.spec.openapi)}): ${printable(problem)}`;

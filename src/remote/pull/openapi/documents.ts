@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parse } from 'yaml';
+import { parse, YAMLError } from 'yaml';
 import { isPlainObject } from '../../../language/json.js';
 
 /** A problem with a document: a sentence to show after `cannot pull '<api>' (<document>): `. */
@@ -19,6 +19,8 @@ const MAX_DOCUMENTS = 200;
 export interface Documents {
   /** The URL of the document the API names (`file:` for a path). */
   readonly root: string;
+  /** The document the API names as the config writes it (`api/pets.yaml`): messages show files from its folder. */
+  readonly shownAs?: string;
   /** Every document read, by URL without its fragment. */
   readonly byUrl: ReadonlyMap<string, unknown>;
   /** `3.0` or `3.1`: 3.0's schemas differ (`nullable`, boolean `exclusiveMinimum`). */
@@ -27,6 +29,8 @@ export interface Documents {
 
 export interface ReadOptions {
   readonly timeoutMs: number;
+  /** The document as the config writes it (`api/pets.yaml`), for messages; default: files relative to its folder. */
+  readonly shownAs?: string;
 }
 
 /**
@@ -37,7 +41,7 @@ export interface ReadOptions {
 export async function readDocuments(location: string, options: ReadOptions): Promise<Documents> {
   const root = /^https?:\/\//i.test(location) ? new URL(location).href : pathToFileURL(location).href;
   const byUrl = new Map<string, unknown>();
-  const rootDocument = await readOne(root, root, options);
+  const rootDocument = await readOne(root, { root, shownAs: options.shownAs }, options);
   const version = versionOf(rootDocument);
   byUrl.set(root, rootDocument);
   const pending = [root];
@@ -48,11 +52,11 @@ export async function readDocuments(location: string, options: ReadOptions): Pro
       if (byUrl.has(target)) continue;
       if (byUrl.size >= MAX_DOCUMENTS)
         throw new DocumentProblem(`its $refs reach more than ${MAX_DOCUMENTS} documents`);
-      byUrl.set(target, await readOne(target, root, options));
+      byUrl.set(target, await readOne(target, { root, shownAs: options.shownAs }, options));
       pending.push(target);
     }
   }
-  return { root, byUrl, version };
+  return { root, byUrl, version, ...(options.shownAs === undefined ? {} : { shownAs: options.shownAs }) };
 }
 
 /** The value a `$ref` in the document at `base` points at, and the URL of the document it is in. */
@@ -81,15 +85,29 @@ export function resolveRef(
   return { value, url, key: `${url}#${fragment}` };
 }
 
-/** A document's URL as a message shows it: a file relative to the root document's folder, else the URL. */
-export function shown(documents: Pick<Documents, 'root'>, url: string): string {
+/**
+ * A document's URL as a message shows it: a file as the config reaches it (from the folder of the
+ * document it names, as it writes that), else the URL.
+ *
+ * @example shown({ root: 'file:///app/api/pets.yaml', shownAs: 'api/pets.yaml' }, 'file:///app/api/common.yaml') // 'api/common.yaml'
+ */
+export function shown(documents: Pick<Documents, 'root' | 'shownAs'>, url: string): string {
   if (!url.startsWith('file:') || !documents.root.startsWith('file:')) return url;
-  const relative = path.relative(path.dirname(fileURLToPath(documents.root)), fileURLToPath(url));
-  return relative.split(path.sep).join('/');
+  const relative = path
+    .relative(path.dirname(fileURLToPath(documents.root)), fileURLToPath(url))
+    .split(path.sep)
+    .join('/');
+  const { shownAs } = documents;
+  if (shownAs === undefined || /^[a-z][a-z0-9+.-]*:/i.test(shownAs)) return relative;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(shownAs.split(path.sep).join('/')), relative));
 }
 
-async function readOne(url: string, root: string, options: ReadOptions): Promise<unknown> {
-  const where = shown({ root }, url);
+async function readOne(
+  url: string,
+  documents: Pick<Documents, 'root' | 'shownAs'>,
+  options: ReadOptions,
+): Promise<unknown> {
+  const where = shown(documents, url);
   let text: string;
   if (url.startsWith('file:')) {
     try {
@@ -105,8 +123,18 @@ async function readOne(url: string, root: string, options: ReadOptions): Promise
     return parse(text, { prettyErrors: false, maxAliasCount: 1000 }) as unknown;
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    throw new DocumentProblem(`${where} is neither YAML nor JSON: ${message}`);
+    const offset = error instanceof YAMLError ? error.pos[0] : undefined;
+    throw new DocumentProblem(
+      `${where}${offset === undefined ? '' : at(text, offset)} is neither YAML nor JSON: ${message}`,
+    );
   }
+}
+
+/** `:line:col` (1-based) of an offset in a text. */
+function at(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `:${line}:${offset - before.lastIndexOf('\n')}`;
 }
 
 async function fetchText(url: string, timeoutMs: number): Promise<string> {
