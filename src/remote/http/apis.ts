@@ -106,11 +106,32 @@ export class HttpApis implements RemoteApis {
       const location = isRedirect(response.status) ? response.headers.get('location') : null;
       if (location === null) {
         const source = { api: request.api, what, method: init.method, maxBytes: this.#maxBytes, redact: api.redact };
-        const body = await readBody(response, source);
+        let body: unknown;
+        try {
+          body = await readBody(response, source);
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          if (error instanceof RemoteCallError) throw error;
+          // The request was sent and answered: a body cut off is a connection lost, which the caller
+          // does not send again when the request is unsafe and has no idempotency key.
+          throw new RemoteCallError(
+            'HTTP_CONNECTION_FAILED',
+            redact(
+              `the connection to the API at ${api.origin} broke while reading the answer to ${what} (HTTP ${response.status}): ${reasonOf(error)}`,
+              api.secrets,
+            ),
+          );
+        }
         return responseOf(response, body, api.redact);
       }
       await response.body?.cancel();
-      const next = new URL(location, url);
+      const next = urlOf(location, url);
+      if (next === null)
+        throw new RemoteCallError(
+          'HTTP_BAD_REDIRECT',
+          `API '${request.api}' answered ${what} with a redirect (HTTP ${response.status}) to a Location that is not a URL`,
+          { retryable: false },
+        );
       if (next.origin !== api.origin)
         throw new RemoteCallError(
           'HTTP_REDIRECT_ELSEWHERE',
@@ -226,6 +247,15 @@ function fullUrl(url: URL): string {
   if (names.length === 0) return shown.href;
   shown.search = names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&');
   return shown.href;
+}
+
+/** A Location read against the URL it answers; null when it is not a URL (`URL.parse` is not in Node 20.12). */
+function urlOf(location: string, base: string): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
+  }
 }
 
 /** Why fetch failed: the system's code (`ECONNREFUSED`) and its message, from the error's cause. */
