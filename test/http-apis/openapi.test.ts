@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullApi } from '../../src/remote/pull/api-pull.js';
 import { derivedName } from '../../src/remote/pull/openapi/operations.js';
@@ -20,6 +21,14 @@ let base = '';
 beforeAll(async () => {
   // The split document, served: its relative $refs are URLs relative to the document's.
   server = createServer((request, response) => {
+    if (request.url === '/local-ref.json') {
+      // A document on the network that points at a file of the machine pulling it.
+      const ref = `${pathToFileURL(path.join(FIXTURES, 'split', 'schemas.yaml')).href}#/Item`;
+      const ok = { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } };
+      const paths = { '/items': { get: { operationId: 'items', responses: { '200': ok } } } };
+      response.end(JSON.stringify({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths }));
+      return;
+    }
     const file = path.join(FIXTURES, 'split', path.basename(request.url ?? ''));
     try {
       response.end(readFileSync(file));
@@ -91,6 +100,14 @@ describe('an OpenAPI document pulled', () => {
     const pulled = await pullApi(api(file), { timeoutSeconds: 5 });
     expect(pulled.ok).toBe(false);
     expect(!pulled.ok && pulled.problem).toMatch(problem);
+  });
+
+  it('refuses a $ref from a document read from a URL to a local file', async () => {
+    const pulled = await pullApi(api(`${base}/local-ref.json`), { timeoutSeconds: 5 });
+    expect(pulled.ok).toBe(false);
+    expect(!pulled.ok && pulled.problem).toMatch(
+      /^a \$ref in http:\/\/127\.0\.0\.1:\d+\/local-ref\.json reaches file:\/\/.*schemas\.yaml: a document read from a URL refers only to URLs$/,
+    );
   });
 
   it('says what a URL answered when it is not the document', async () => {

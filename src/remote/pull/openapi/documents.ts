@@ -46,6 +46,9 @@ export async function readDocuments(location: string, options: ReadOptions): Pro
     for (const ref of refsIn(byUrl.get(url))) {
       const target = withoutFragment(new URL(ref, url).href);
       if (byUrl.has(target)) continue;
+      // A document from the network names no file of the machine reading it (its secrets would be pinned).
+      if (!url.startsWith('file:') && !/^https?:/i.test(target))
+        throw new DocumentProblem(`a $ref in ${url} reaches ${target}: a document read from a URL refers only to URLs`);
       if (byUrl.size >= MAX_DOCUMENTS)
         throw new DocumentProblem(`its $refs reach more than ${MAX_DOCUMENTS} documents`);
       byUrl.set(target, await readOne(target, root, options));
