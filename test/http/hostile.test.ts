@@ -60,6 +60,8 @@ function answer(request: IncomingMessage, response: ServerResponse): void {
       response.writeHead(201, { 'content-type': 'application/json', 'content-length': '1000' });
       response.write('{"id":');
       return void setTimeout(() => response.socket?.destroy(), 20);
+    case '/drifted': // made, and answered in a shape the pin does not know
+      return json(response, '{"id":"not a number"}', 201);
     case '/nowhere':
       response.writeHead(302, { location: 'http://[' });
       return void response.end();
@@ -86,7 +88,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const ID: ApiParameter = { name: 'id', key: 'id', in: 'path', required: true };
 
-function operation(name: string, method: 'get' | 'post' | 'delete', path: string, parameters: ApiParameter[] = []) {
+function operation(
+  name: string,
+  method: 'get' | 'post' | 'delete',
+  path: string,
+  parameters: ApiParameter[] = [],
+  output: Record<string, unknown> | null = null,
+) {
   return defineApiOperation({
     api: 'h',
     operation: name,
@@ -97,7 +105,7 @@ function operation(name: string, method: 'get' | 'post' | 'delete', path: string
     body: method === 'post' ? { contentType: 'application/json', required: false } : null,
     success: ['200', '201', '204'],
     input: { type: 'object' },
-    output: null,
+    output,
   });
 }
 
@@ -110,6 +118,7 @@ function hostile(options: { token?: string; token2?: string; maxResponseBytes?: 
     operation('bomb', 'get', '/bomb'),
     operation('cut', 'post', '/cut'),
     operation('nowhere', 'post', '/nowhere'),
+    operation('drifted', 'post', '/drifted', [], { type: 'object', properties: { id: { type: 'integer' } } }),
     operation('tokenHost', 'get', '/token-host'),
     operation('item', 'get', '/items/{id}', [ID]),
     operation('keep', 'delete', '/items/{id}/keep', [ID]),
@@ -170,6 +179,7 @@ describe('an unsafe request without an idempotency key', () => {
   it.each([
     ['cut', 'HTTP_CONNECTION_FAILED'],
     ['nowhere', 'HTTP_BAD_REDIRECT'],
+    ['drifted', undefined],
   ])('is sent once when its answer fails after it was sent (%s)', async (name, code) => {
     const { executor } = hostile();
     const before = seen.length;
