@@ -3,9 +3,10 @@
  * kept as `$defs`, 3.0's schemas in JSON Schema's terms, parameters merged by name and `in`, the
  * derived names of operations without an operationId, and the documents toolgen refuses.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +110,27 @@ describe('an OpenAPI document pulled', () => {
       /^a \$ref in http:\/\/127\.0\.0\.1:\d+\/local-ref\.json reaches file:\/\/.*schemas\.yaml: a document read from a URL refers only to URLs$/,
     );
   });
+
+  it('refuses schemas that refer to one schema twice over, level after level (2^30 values), in a moment', async () => {
+    const schemas: Record<string, unknown> = { S30: { type: 'string' } };
+    for (let level = 0; level < 30; level += 1) {
+      const next = { $ref: `#/components/schemas/S${level + 1}` };
+      schemas[`S${level}`] = { type: 'object', properties: { a: next, b: next } };
+    }
+    const ok = { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } };
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1' },
+      paths: { '/p': { get: { operationId: 'p', responses: { '200': ok } } } },
+      components: { schemas },
+    };
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-doubling-'));
+    writeFileSync(path.join(dir, 'api.json'), JSON.stringify(document));
+    const pulled = await pullApi({ ...api('api.json'), root: dir }, { timeoutSeconds: 5 });
+    expect(!pulled.ok && pulled.problem).toBe(
+      'its schemas, with every $ref followed, make more than 250000 values for one path (schemas that refer to the same schema many times over): toolgen cannot pin them',
+    );
+  }, 20_000);
 
   it('says what a URL answered when it is not the document', async () => {
     const pulled = await pullApi(api(`${base}/nothing.yaml`), { timeoutSeconds: 5 });
