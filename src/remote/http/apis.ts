@@ -171,7 +171,7 @@ export class HttpApis implements RemoteApis {
     }
     try {
       const url = new URL(base + path);
-      const attributes: Record<string, string | number> = { 'url.full': redact(fullUrl(url), secrets) };
+      const attributes: Record<string, string | number> = { 'url.full': shownUrl(fullUrl(url), secrets) };
       attributes['server.address'] = url.hostname;
       attributes['server.port'] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
       return attributes;
@@ -247,6 +247,24 @@ function fullUrl(url: URL): string {
   if (names.length === 0) return shown.href;
   shown.search = names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&');
   return shown.href;
+}
+
+/**
+ * A URL's text with the `${NAME}` values in it redacted. A URL encodes a value its own way (a space as
+ * `%20` beside a `+` kept as it is), which neither the value nor its `encodeURIComponent` form matches:
+ * a URL that holds one once decoded is shown decoded, the value redacted.
+ */
+function shownUrl(text: string, secrets: readonly ReadVariable[]): string {
+  // Each run of escapes decoded alone, so that a '%' the URL kept as it is (`%zz`) is no error.
+  const decoded = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+  const hidden = redact(decoded, secrets);
+  return hidden === decoded ? redact(text, secrets) : hidden;
 }
 
 /** A Location read against the URL it answers; null when it is not a URL (`URL.parse` is not in Node 20.12). */
