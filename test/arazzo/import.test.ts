@@ -144,6 +144,32 @@ describe('toolgen arazzo import', () => {
     expect(loop.out).toContain('nested deeper than a parameter can say (a $ref that leads back to itself?); any value');
   });
 
+  it('prints what the document says escaped: an escape sequence or a carriage return cannot rewrite the report', async () => {
+    writeFileSync(
+      path.join(root, 'ansi.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: ansi, version: "1" }',
+        'sourceDescriptions:',
+        '  - { name: pets, url: ./http-api/openapi.yaml }',
+        '  - { name: gone, url: "./gone\\e[2K\\r.yaml" }',
+        'workflows:',
+        '  - workflowId: ansi',
+        '    steps:',
+        '      - { stepId: list, operationId: listPets, successCriteria: [{ condition: "$statusCode == 200 \\e[8m" }] }',
+        '',
+      ].join('\n'),
+    );
+    for (const format of [[], ['--format', 'json']]) {
+      const run = await runCli(['arazzo', 'import', 'ansi.arazzo.yaml', ...format], root);
+      // eslint-disable-next-line no-control-regex -- what must never be printed
+      expect(run.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(run.out).toContain('\\u001b[2K\\r.yaml');
+      rmSync(path.join(root, 'config'), { recursive: true, force: true });
+      rmSync(path.join(root, 'toolgen.config.yaml'), { force: true });
+    }
+  });
+
   it('stops an input that refers to itself twice (2^128 shapes) at 1000, in a moment', async () => {
     writeFileSync(
       path.join(root, 'twice.arazzo.yaml'),
