@@ -22,6 +22,14 @@ let base = '';
 beforeAll(async () => {
   // The split document, served: its relative $refs are URLs relative to the document's.
   server = createServer((request, response) => {
+    if (request.url === '/endless.yaml') {
+      // Sends until the client goes away.
+      const chunk = Buffer.alloc(1 << 20, 'a');
+      const pump = () => {
+        while (!response.destroyed) if (!response.write(chunk)) return void response.once('drain', pump);
+      };
+      return void pump();
+    }
     if (request.url === '/local-ref.json') {
       // A document on the network that points at a file of the machine pulling it.
       const ref = `${pathToFileURL(path.join(FIXTURES, 'split', 'schemas.yaml')).href}#/Item`;
@@ -131,6 +139,15 @@ describe('an OpenAPI document pulled', () => {
       'its schemas, with every $ref followed, make more than 250000 values for one path (schemas that refer to the same schema many times over): toolgen cannot pin them',
     );
   }, 20_000);
+
+  it('stops reading a document past 64 MiB, and refuses a path that is no file (a device read without end)', async () => {
+    const endless = await pullApi(api(`${base}/endless.yaml`), { timeoutSeconds: 20 });
+    expect(!endless.ok && endless.problem).toBe(
+      `${base}/endless.yaml is larger than 64 MiB, larger than toolgen reads`,
+    );
+    const device = await pullApi(api('/dev/zero'), { timeoutSeconds: 5 });
+    expect(!device.ok && device.problem).toBe('zero is not a file');
+  }, 30_000);
 
   it('says what a URL answered when it is not the document', async () => {
     const pulled = await pullApi(api(`${base}/nothing.yaml`), { timeoutSeconds: 5 });
