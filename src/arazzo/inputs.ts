@@ -58,10 +58,10 @@ export function inputsToParameters(inputs: unknown, report: InputsReport): Json[
     );
     return [];
   }
-  return shapeProperties(inputs, [], report);
+  return shapeProperties(inputs, [], report, { left: MAX_SHAPES, told: false });
 }
 
-function shapeProperties(schema: Json, at: readonly (string | number)[], report: InputsReport): Json[] {
+function shapeProperties(schema: Json, at: readonly (string | number)[], report: InputsReport, shapes: Budget): Json[] {
   const required = new Set(Array.isArray(schema['required']) ? schema['required'].map(String) : []);
   return Object.entries(schema['properties'] as Json).flatMap(([name, property]) => {
     const path = [...at, 'properties', name];
@@ -73,12 +73,36 @@ function shapeProperties(schema: Json, at: readonly (string | number)[], report:
       );
       return [];
     }
-    const shape = toShape(property, path, report);
+    const shape = toShape(property, path, report, shapes);
     return [{ name, ...shape, ...(required.has(name) ? { required: true } : {}) }];
   });
 }
 
-function toShape(value: unknown, at: readonly (string | number)[], report: InputsReport): Json {
+/**
+ * The most parameters and nested shapes one workflow's inputs make: a schema whose properties refer
+ * twice to one schema, which refers twice to another, … doubles at each level (and one that refers
+ * twice to itself, at each of its 128 levels).
+ */
+export const MAX_SHAPES = 1000;
+
+/** What is left of `MAX_SHAPES` for the inputs being converted, and whether the note was made. */
+interface Budget {
+  left: number;
+  told: boolean;
+}
+
+function toShape(value: unknown, at: readonly (string | number)[], report: InputsReport, shapes: Budget): Json {
+  shapes.left -= 1;
+  if (shapes.left < 0) {
+    if (!shapes.told)
+      report.note(
+        'warning',
+        report.where(at),
+        `past ${MAX_SHAPES} parameters and nested shapes (schemas that refer to the same schema many times over?); this one and the rest take any value`,
+      );
+    shapes.told = true;
+    return {};
+  }
   // A `$ref` may lead back to where it is: past this depth the shape is any value.
   if (at.length > 2 * MAX_NESTING) {
     report.note(
@@ -107,8 +131,8 @@ function toShape(value: unknown, at: readonly (string | number)[], report: Input
       `type ${JSON.stringify(schema['type'])}: a parameter has one type; it takes any value`,
     );
   for (const [keyword, field] of FIELDS) if (schema[keyword] !== undefined) shape[field] = schema[keyword];
-  if (isPlainObject(schema['items'])) shape['items'] = toShape(schema['items'], [...at, 'items'], report);
-  if (isPlainObject(schema['properties'])) shape['properties'] = shapeProperties(schema, at, report);
+  if (isPlainObject(schema['items'])) shape['items'] = toShape(schema['items'], [...at, 'items'], report, shapes);
+  if (isPlainObject(schema['properties'])) shape['properties'] = shapeProperties(schema, at, report, shapes);
   for (const keyword of Object.keys(schema)) {
     if (
       ['type', 'items', 'properties', 'required', 'additionalProperties', ...FIELDS.map(([name]) => name)].includes(

@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { ArazzoUsageError } from '../arazzo/document.js';
 import { exportArazzo } from '../arazzo/export.js';
 import { importArazzo } from '../arazzo/import.js';
-import { printable } from '../compiler/diagnostics/printable.js';
+import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import { findToolFiles } from '../compiler/load/find.js';
 import { parseSource } from '../compiler/load/load.js';
 import type { SourceFile } from '../compiler/load/source.js';
@@ -55,12 +55,14 @@ export async function arazzoImportCommand(
   }
   const { report, added } = imported;
   if (output.format === 'json')
-    (output.data ?? output.out)(JSON.stringify({ ...report, added, needsPerson: needsPerson(report) }, null, 2));
+    (output.data ?? output.out)(
+      printableJson(JSON.stringify({ ...report, added, needsPerson: needsPerson(report) }, null, 2)),
+    );
   if (report.refused.length > 0)
     throw new UsageError(
       `arazzo import never overwrites, so it wrote nothing; these files exist: ${report.refused.join(', ')} (pass --out DIR, or move them away)`,
     );
-  if (output.format !== 'json') for (const line of renderReport(report)) output.out(line);
+  if (output.format !== 'json') for (const line of renderReport(report)) output.out(printable(line));
   const counts = countNotes(report);
   const { tools } = countWritten(report);
   const person = needsPerson(report);

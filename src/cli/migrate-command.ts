@@ -3,6 +3,7 @@
  * Exit 0 when everything converted, 1 when something needs a person (what could be written was),
  * 2 on bad usage, or when a file it would write already exists (then nothing is written).
  */
+import { printable, printableJson } from '../compiler/diagnostics/printable.js';
 import { migrate, MigrateUsageError } from '../migrate/migrate.js';
 import { countNotes, countWritten, needsPerson, renderReport } from '../migrate/report.js';
 import { EXIT, UsageError } from './exit.js';
@@ -17,14 +18,16 @@ export async function migrateCommand(src: string, dest: string, cwd: string, out
     throw error;
   }
   if (output.format === 'json') {
-    (output.data ?? output.out)(JSON.stringify({ ...report, needsPerson: needsPerson(report) }, null, 2));
+    (output.data ?? output.out)(
+      printableJson(JSON.stringify({ ...report, needsPerson: needsPerson(report) }, null, 2)),
+    );
   }
   if (report.refused.length > 0) {
     throw new UsageError(
       `migrate never overwrites, so it wrote nothing; these files exist: ${report.refused.join(', ')} (choose another DEST, or move them away)`,
     );
   }
-  if (output.format !== 'json') for (const line of renderReport(report)) output.out(line);
+  if (output.format !== 'json') for (const line of renderReport(report)) output.out(printable(line));
   const counts = countNotes(report);
   const { tools, stubs } = countWritten(report);
   const person = needsPerson(report);

@@ -71,14 +71,18 @@ export const REDACT_MIN_LENGTH = 4;
 
 /**
  * The text with every value a `${NAME}` was read as replaced by `[redacted ${NAME}]`: as it is, and as
- * a URL or JSON would have escaped it (a token in a URL's query, in a server's JSON error).
- * Longer values first, so that a value holding another is hidden whole.
+ * a URL or JSON would have escaped it (a token in a URL's query, in a server's JSON error), and in
+ * lower case as a URL's host and some encoders write it (`%2f`). Longer values first, so that a value
+ * holding another is hidden whole.
  *
  * @example redact('401: Bearer sk-123 refused', [{ name: 'TOKEN', value: 'sk-123' }]) // '401: Bearer [redacted ${TOKEN}] refused'
  */
 export function redact(text: string, read: readonly ReadVariable[]): string {
   return redactor(read)(text);
 }
+
+/** The redactor of no values: it gives back the text it is given. */
+export const NO_REDACTION = (text: string): string => text;
 
 /**
  * `redact` with its values worked out once, for text after text redacted of the same values (each
@@ -88,11 +92,13 @@ export function redact(text: string, read: readonly ReadVariable[]): string {
  */
 export function redactor(read: readonly ReadVariable[]): (text: string) => string {
   const values = read.filter(({ value }) => value.length >= REDACT_MIN_LENGTH);
-  if (values.length === 0) return (text) => text;
+  if (values.length === 0) return NO_REDACTION;
   const replacements: (readonly [string, string])[] = [];
-  for (const { name, value } of [...values].sort((a, b) => b.value.length - a.value.length))
-    for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]))
-      replacements.push([form, `[redacted \${${name}}]`]);
+  for (const { name, value } of [...values].sort((a, b) => b.value.length - a.value.length)) {
+    const encoded = encodeURIComponent(value);
+    const forms = [value, encoded, JSON.stringify(value).slice(1, -1), value.toLowerCase(), encoded.toLowerCase()];
+    for (const form of new Set(forms)) replacements.push([form, `[redacted \${${name}}]`]);
+  }
   return (text) => {
     let redacted = text;
     for (const [form, replacement] of replacements)

@@ -73,6 +73,11 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
     }
     let path = '';
     for (const piece of template) path += typeof piece === 'string' ? piece : texts[piece];
+    // `.` and `..` are not encoded, and a URL reads such a segment as a step up the path: refused.
+    if (texts.some((text) => text.includes('.')) && /(^|\/)\.{1,2}(\/|$)/.test(path))
+      throw badParameter(
+        `'${spec.api}/${spec.operation}': its path would be ${path}, and a URL reads a segment '.' or '..' as a step up the path: the request would reach another resource`,
+      );
     let query = '';
     const headers: Record<string, string> = {};
     let cookies = '';
@@ -81,9 +86,15 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
       if (value === undefined || value === null) continue;
       if (parameter.in === 'query')
         for (const pair of queryPairs(parameter, value)) query += `${query === '' ? '?' : '&'}${pair}`;
-      else if (parameter.in === 'header')
-        headers[parameter.name.toLowerCase()] = simple(value, parameter.explode ?? false, String);
-      else
+      else if (parameter.in === 'header') {
+        const text = simple(value, parameter.explode ?? false, String);
+        // A line break would end the header (fetch refuses it, as it does what is not Latin-1).
+        if (!HEADER_VALUE.test(text))
+          throw badParameter(
+            `'${spec.api}/${spec.operation}': the header parameter '${parameter.name}' holds a line break, a control character or a character outside Latin-1, which no header can carry`,
+          );
+        headers[parameter.name.toLowerCase()] = text;
+      } else
         cookies += `${cookies === '' ? '' : '; '}${parameter.name}=${encodeURIComponent(simple(value, false, String))}`;
     }
     if (cookies !== '') headers['cookie'] = cookies;
@@ -92,6 +103,14 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
     headers['content-type'] = body.contentType;
     return { path: path + query, headers, body: body.text(sent) };
   };
+}
+
+/** What a header's value may hold: tabs and Latin-1 text, no other control character (RFC 9110's field-value). */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** An input the request cannot be made from: nothing is sent, and sending it again cannot help. */
+function badParameter(message: string): RemoteCallError {
+  return new RemoteCallError('HTTP_BAD_PARAMETER', message, { retryable: false });
 }
 
 /** The own field `key` of the input; an inherited one (`constructor`) is no value. */

@@ -499,10 +499,10 @@ export class ChainExecutor implements ToolCaller {
     } catch (error) {
       return unreadable(definition, error);
     }
-    if (!later) return checkOutput(definition, produced);
+    if (!later) return checkOutput(definition, produced, call);
     // Settled either way, so that an abandoned promise never becomes an unhandled rejection.
     return Promise.resolve(produced).then(
-      (output): CallOutcome => checkOutput(definition, output),
+      (output): CallOutcome => checkOutput(definition, output, call),
       (error: unknown): CallOutcome => ({ ok: false, error: executionFailure(error) }),
     );
   }
@@ -656,10 +656,12 @@ function unreadable(tool: ToolDefinition, error: unknown): CallOutcome {
   };
 }
 
-function checkOutput(tool: ToolDefinition, output: unknown): CallOutcome {
+function checkOutput(tool: ToolDefinition, output: unknown, call: Call): CallOutcome {
   if (ApiOutput.is(output)) {
-    const checked = checkOutput(tool, output.body);
-    return checked.ok ? { ok: true, output: checked.output, response: output.response } : checked;
+    const checked = checkOutput(tool, output.body, call);
+    if (checked.ok) return { ok: true, output: checked.output, response: output.response };
+    // The request was made and answered: an unsafe one without a key is not sent again for its answer's shape.
+    return sentOnceOnly(call) ? { ok: false, error: { ...checked.error, retryable: false } } : checked;
   }
   if (!tool.returns) return { ok: true, output };
   try {

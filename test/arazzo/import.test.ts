@@ -144,6 +144,58 @@ describe('toolgen arazzo import', () => {
     expect(loop.out).toContain('nested deeper than a parameter can say (a $ref that leads back to itself?); any value');
   });
 
+  it('prints what the document says escaped: an escape sequence or a carriage return cannot rewrite the report', async () => {
+    writeFileSync(
+      path.join(root, 'ansi.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: ansi, version: "1" }',
+        'sourceDescriptions:',
+        '  - { name: pets, url: ./http-api/openapi.yaml }',
+        '  - { name: gone, url: "./gone\\e[2K\\r.yaml" }',
+        'workflows:',
+        '  - workflowId: ansi',
+        '    steps:',
+        '      - { stepId: list, operationId: listPets, successCriteria: [{ condition: "$statusCode == 200 \\e[8m" }] }',
+        '',
+      ].join('\n'),
+    );
+    for (const format of [[], ['--format', 'json']]) {
+      const run = await runCli(['arazzo', 'import', 'ansi.arazzo.yaml', ...format], root);
+      // eslint-disable-next-line no-control-regex -- what must never be printed
+      expect(run.out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(run.out).toContain('\\u001b[2K\\r.yaml');
+      rmSync(path.join(root, 'config'), { recursive: true, force: true });
+      rmSync(path.join(root, 'toolgen.config.yaml'), { force: true });
+    }
+  });
+
+  it('stops an input that refers to itself twice (2^128 shapes) at 1000, in a moment', async () => {
+    writeFileSync(
+      path.join(root, 'twice.arazzo.yaml'),
+      [
+        'arazzo: 1.0.1',
+        'info: { title: twice, version: "1" }',
+        'sourceDescriptions: [{ name: pets, url: ./http-api/openapi.yaml }]',
+        'workflows:',
+        '  - workflowId: twice',
+        '    inputs: { $ref: "#/components/inputs/node" }',
+        '    steps: [{ stepId: list, operationId: listPets }]',
+        'components:',
+        '  inputs:',
+        '    node:',
+        '      type: object',
+        '      properties: { left: { $ref: "#/components/inputs/node" }, right: { $ref: "#/components/inputs/node" } }',
+        '',
+      ].join('\n'),
+    );
+    const twice = await runCli(['arazzo', 'import', 'twice.arazzo.yaml'], root);
+    expect(twice.code).toBe(1);
+    expect(twice.out).toContain(
+      'past 1000 parameters and nested shapes (schemas that refer to the same schema many times over?); this one and the rest take any value',
+    );
+  }, 20_000);
+
   it('refuses a document the Arazzo schema or its ids refuse, every problem at its place, writing nothing (exit 2)', async () => {
     writeFileSync(
       path.join(root, 'bad.arazzo.yaml'),

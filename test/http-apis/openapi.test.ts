@@ -3,10 +3,12 @@
  * kept as `$defs`, 3.0's schemas in JSON Schema's terms, parameters merged by name and `in`, the
  * derived names of operations without an operationId, and the documents toolgen refuses.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullApi } from '../../src/remote/pull/api-pull.js';
 import { derivedName } from '../../src/remote/pull/openapi/operations.js';
@@ -20,6 +22,22 @@ let base = '';
 beforeAll(async () => {
   // The split document, served: its relative $refs are URLs relative to the document's.
   server = createServer((request, response) => {
+    if (request.url === '/endless.yaml') {
+      // Sends until the client goes away.
+      const chunk = Buffer.alloc(1 << 20, 'a');
+      const pump = () => {
+        while (!response.destroyed) if (!response.write(chunk)) return void response.once('drain', pump);
+      };
+      return void pump();
+    }
+    if (request.url === '/local-ref.json') {
+      // A document on the network that points at a file of the machine pulling it.
+      const ref = `${pathToFileURL(path.join(FIXTURES, 'split', 'schemas.yaml')).href}#/Item`;
+      const ok = { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } };
+      const paths = { '/items': { get: { operationId: 'items', responses: { '200': ok } } } };
+      response.end(JSON.stringify({ openapi: '3.1.0', info: { title: 'x', version: '1' }, paths }));
+      return;
+    }
     const file = path.join(FIXTURES, 'split', path.basename(request.url ?? ''));
     try {
       response.end(readFileSync(file));
@@ -97,6 +115,44 @@ describe('an OpenAPI document pulled', () => {
     expect(pulled.ok).toBe(false);
     expect(!pulled.ok && pulled.problem).toMatch(problem);
   });
+
+  it('refuses a $ref from a document read from a URL to a local file', async () => {
+    const pulled = await pullApi(api(`${base}/local-ref.json`), { timeoutSeconds: 5 });
+    expect(pulled.ok).toBe(false);
+    expect(!pulled.ok && pulled.problem).toMatch(
+      /^a \$ref in http:\/\/127\.0\.0\.1:\d+\/local-ref\.json reaches file:\/\/.*schemas\.yaml: a document read from a URL refers only to URLs$/,
+    );
+  });
+
+  it('refuses schemas that refer to one schema twice over, level after level (2^30 values), in a moment', async () => {
+    const schemas: Record<string, unknown> = { S30: { type: 'string' } };
+    for (let level = 0; level < 30; level += 1) {
+      const next = { $ref: `#/components/schemas/S${level + 1}` };
+      schemas[`S${level}`] = { type: 'object', properties: { a: next, b: next } };
+    }
+    const ok = { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } } };
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 'x', version: '1' },
+      paths: { '/p': { get: { operationId: 'p', responses: { '200': ok } } } },
+      components: { schemas },
+    };
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolgen-doubling-'));
+    writeFileSync(path.join(dir, 'api.json'), JSON.stringify(document));
+    const pulled = await pullApi({ ...api('api.json'), root: dir }, { timeoutSeconds: 5 });
+    expect(!pulled.ok && pulled.problem).toBe(
+      'its schemas, with every $ref followed, make more than 250000 values for one path (schemas that refer to the same schema many times over): toolgen cannot pin them',
+    );
+  }, 20_000);
+
+  it('stops reading a document past 64 MiB, and refuses a path that is no file (a device read without end)', async () => {
+    const endless = await pullApi(api(`${base}/endless.yaml`), { timeoutSeconds: 20 });
+    expect(!endless.ok && endless.problem).toBe(
+      `${base}/endless.yaml is larger than 64 MiB, larger than toolgen reads`,
+    );
+    const device = await pullApi(api('/dev/zero'), { timeoutSeconds: 5 });
+    expect(!device.ok && device.problem).toBe('zero is not a file');
+  }, 30_000);
 
   it('says what a URL answered when it is not the document', async () => {
     const pulled = await pullApi(api(`${base}/nothing.yaml`), { timeoutSeconds: 5 });

@@ -122,3 +122,10 @@ it('keeps a token read from ${NAME} out of spans, audit records, outputs and mes
   expect(everything).not.toContain(TOKEN);
   expect(everything).not.toContain(encodeURIComponent(TOKEN));
 });
+
+it('keeps a token out of url.full where the URL encodes it its own way (a space as %20, a + kept)', async () => {
+  const token = 'sk live+01%zz{x}';
+  const { apis } = petsExecutor({ baseUrl: `${api.url}/hooks/\${HOOK}` }, { apis: { env: { HOOK: token } } });
+  const shown = apis.describe('pets', '/pets/1')['url.full'];
+  expect(shown).toBe(`${api.url}/hooks/[redacted \${HOOK}]/pets/1`);
+});

@@ -38,15 +38,18 @@ describe('expand', () => {
 describe('redact', () => {
   const read = [
     { name: 'TOKEN', value: 'sk-live 42/x' },
-    { name: 'KEY', value: 'k3y"quoted' },
+    { name: 'KEY', value: 'K3y"quoted' },
     { name: 'SHORT', value: 'on' },
   ];
   it.each([
     ['Authorization: Bearer sk-live 42/x', 'Authorization: Bearer [redacted ${TOKEN}]'],
     ['GET /mcp?token=sk-live%2042%2Fx', 'GET /mcp?token=[redacted ${TOKEN}]'],
-    ['{"error":"bad key k3y\\"quoted"}', '{"error":"bad key [redacted ${KEY}]"}'],
-    ['API_KEY=k3y"quoted twice: k3y"quoted', 'API_KEY=[redacted ${KEY}] twice: [redacted ${KEY}]'],
+    ['{"error":"bad key K3y\\"quoted"}', '{"error":"bad key [redacted ${KEY}]"}'],
+    ['API_KEY=K3y"quoted twice: K3y"quoted', 'API_KEY=[redacted ${KEY}] twice: [redacted ${KEY}]'],
     ['a value too short to hide: on', 'a value too short to hide: on'],
+    // A URL's host is lower-cased, and some encoders write %2f for %2F.
+    ['redirect to http://k3y"quoted.example', 'redirect to http://[redacted ${KEY}].example'],
+    ['GET /mcp?token=sk-live%2042%2fx', 'GET /mcp?token=[redacted ${TOKEN}]'],
   ])('%s', (text, expected) => {
     expect(redact(text, read)).toBe(expected);
   });

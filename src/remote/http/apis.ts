@@ -106,11 +106,32 @@ export class HttpApis implements RemoteApis {
       const location = isRedirect(response.status) ? response.headers.get('location') : null;
       if (location === null) {
         const source = { api: request.api, what, method: init.method, maxBytes: this.#maxBytes, redact: api.redact };
-        const body = await readBody(response, source);
+        let body: unknown;
+        try {
+          body = await readBody(response, source);
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          if (error instanceof RemoteCallError) throw error;
+          // The request was sent and answered: a body cut off is a connection lost, which the caller
+          // does not send again when the request is unsafe and has no idempotency key.
+          throw new RemoteCallError(
+            'HTTP_CONNECTION_FAILED',
+            redact(
+              `the connection to the API at ${api.origin} broke while reading the answer to ${what} (HTTP ${response.status}): ${reasonOf(error)}`,
+              api.secrets,
+            ),
+          );
+        }
         return responseOf(response, body, api.redact);
       }
       await response.body?.cancel();
-      const next = new URL(location, url);
+      const next = urlOf(location, url);
+      if (next === null)
+        throw new RemoteCallError(
+          'HTTP_BAD_REDIRECT',
+          `API '${request.api}' answered ${what} with a redirect (HTTP ${response.status}) to a Location that is not a URL`,
+          { retryable: false },
+        );
       if (next.origin !== api.origin)
         throw new RemoteCallError(
           'HTTP_REDIRECT_ELSEWHERE',
@@ -150,7 +171,7 @@ export class HttpApis implements RemoteApis {
     }
     try {
       const url = new URL(base + path);
-      const attributes: Record<string, string | number> = { 'url.full': redact(fullUrl(url), secrets) };
+      const attributes: Record<string, string | number> = { 'url.full': shownUrl(fullUrl(url), secrets) };
       attributes['server.address'] = url.hostname;
       attributes['server.port'] = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
       return attributes;
@@ -226,6 +247,33 @@ function fullUrl(url: URL): string {
   if (names.length === 0) return shown.href;
   shown.search = names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&');
   return shown.href;
+}
+
+/**
+ * A URL's text with the `${NAME}` values in it redacted. A URL encodes a value its own way (a space as
+ * `%20` beside a `+` kept as it is), which neither the value nor its `encodeURIComponent` form matches:
+ * a URL that holds one once decoded is shown decoded, the value redacted.
+ */
+function shownUrl(text: string, secrets: readonly ReadVariable[]): string {
+  // Each run of escapes decoded alone, so that a '%' the URL kept as it is (`%zz`) is no error.
+  const decoded = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+  const hidden = redact(decoded, secrets);
+  return hidden === decoded ? redact(text, secrets) : hidden;
+}
+
+/** A Location read against the URL it answers; null when it is not a URL (`URL.parse` is not in Node 20.12). */
+function urlOf(location: string, base: string): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
+  }
 }
 
 /** Why fetch failed: the system's code (`ECONNREFUSED`) and its message, from the error's cause. */

@@ -4,6 +4,7 @@
  * JSON when the response says it is JSON (`application/json`, `…+json`), else text; null when there
  * is none (204, 205, 304, a HEAD request, an empty body).
  */
+import { NO_REDACTION } from '../../language/variables.js';
 import { RemoteCallError } from '../../runtime/index.js';
 
 /** The bound when the app sets none: 8 MiB, as for an MCP server's answers. */
@@ -30,8 +31,9 @@ export function readBody(response: Response, source: BodySource): Promise<unknow
   const length = response.headers.get('content-length');
   const declared = length === null ? NaN : Number(length);
   if (declared > source.maxBytes) return cancel(response).then(() => Promise.reject(tooLarge(source, status)));
-  // A declared length within the bound is the length (fetch fails a body that runs past it): read it whole.
-  const text = declared >= 0 ? response.text() : streamedText(response, source);
+  // A declared length within the bound is the length (fetch fails a body that runs past it): read it
+  // whole. Not for a compressed body: fetch decodes it, and its length says nothing of the decoded size.
+  const text = declared >= 0 && !isEncoded(response) ? response.text() : streamedText(response, source);
   return text.then((raw) => parsed(raw, response, source));
 }
 
@@ -39,14 +41,66 @@ function parsed(raw: string, response: Response, source: BodySource): unknown {
   if (raw === '') return null;
   const text = source.redact(raw);
   if (!isJson(response.headers.get('content-type'))) return text;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new RemoteCallError(
       'HTTP_INVALID_JSON',
       `API '${source.api}' answered ${source.what} with HTTP ${response.status} and a body that says it is JSON and is not`,
     );
   }
+  // An escape JSON allows (`\/`, `\u003c`) may have written a value otherwise than the text redacted
+  // above has it: its strings, parsed, are redacted again.
+  return source.redact !== NO_REDACTION && text.includes('\\') ? redactedStrings(value, source.redact) : value;
+}
+
+/**
+ * The value with each string in it (keys too) redacted, in place (JSON.parse made it, nothing else
+ * holds it), walked with a stack of its own: a body nests as deep as JSON.parse reads.
+ */
+function redactedStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index += 1) {
+        const entry: unknown = item[index];
+        if (typeof entry === 'string') item[index] = redact(entry);
+        else if (typeof entry === 'object' && entry !== null) pending.push(entry);
+      }
+      continue;
+    }
+    const record = item as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (keys.some((key) => redact(key) !== key)) {
+      // Each key again, in its order, so that the redacted one keeps its place.
+      const entries = keys.map((key) => [redact(key), record[key]] as const);
+      for (const key of keys) delete record[key];
+      for (const [key, entry] of entries) define(record, key, entry);
+    }
+    for (const key of Object.keys(record)) {
+      const entry = record[key];
+      if (typeof entry === 'object' && entry !== null) pending.push(entry);
+      else if (typeof entry === 'string') {
+        const redacted = redact(entry);
+        if (redacted !== entry) define(record, key, redacted);
+      }
+    }
+  }
+  return value;
+}
+
+/** An own field as JSON.parse makes one: `__proto__` too, which an assignment would not make. */
+function define(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Whether fetch decodes the body (`gzip`, `br`, `deflate`): what it reads is then longer than the length declared. */
+function isEncoded(response: Response): boolean {
+  const encoding = response.headers.get('content-encoding');
+  return encoding !== null && encoding.trim().toLowerCase() !== 'identity' && encoding.trim() !== '';
 }
 
 async function cancel(response: Response): Promise<void> {

@@ -9,6 +9,13 @@
 import { isPlainObject } from '../../../language/json.js';
 import { DocumentProblem, resolveRef, type Documents } from './documents.js';
 
+/**
+ * The most objects and lists one path's operations make, dereferenced: a schema that refers to another
+ * twice, which refers to another twice, … doubles at each step (30 lines of a document would make
+ * 2^30 values), and no pin that large could be read.
+ */
+export const MAX_DEREFERENCED = 250_000;
+
 /** Keywords that say only what a `$ref` beside them is about: kept over the target's. */
 const NOTES = new Set(['summary', 'description']);
 
@@ -16,6 +23,7 @@ export class Dereferencer {
   /** The schemas met inside themselves, by `<url>#<pointer>`: their name and, once known, their schema. */
   readonly #cyclic = new Map<string, { name: string; schema?: unknown }>();
   readonly #taken = new Set<string>();
+  #made = 0;
 
   constructor(readonly documents: Documents) {}
 
@@ -34,6 +42,12 @@ export class Dereferencer {
   }
 
   #walk(value: unknown, base: string, stack: string[]): unknown {
+    if (typeof value !== 'object' || value === null) return value;
+    this.#made += 1;
+    if (this.#made > MAX_DEREFERENCED)
+      throw new DocumentProblem(
+        `its schemas, with every $ref followed, make more than ${MAX_DEREFERENCED} values for one path (schemas that refer to the same schema many times over): toolgen cannot pin them`,
+      );
     if (Array.isArray(value)) return value.map((item) => this.#walk(item, base, stack));
     if (!isPlainObject(value)) return value;
     const ref = value['$ref'];

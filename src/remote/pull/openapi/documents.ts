@@ -4,7 +4,7 @@
  * the `yaml` package (JSON is YAML). Swagger 2.0 is refused with what to do about it. Then `$ref`s are
  * followed synchronously (`resolveRef`): the reading that may wait is all done here, first.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse, YAMLError } from 'yaml';
@@ -15,6 +15,9 @@ export class DocumentProblem extends Error {}
 
 /** More documents than any API spreads over: a chain of references that keeps going is refused. */
 const MAX_DOCUMENTS = 200;
+
+/** The largest document read, in bytes: the largest published APIs' documents are a few MiB. */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
 export interface Documents {
   /** The URL of the document the API names (`file:` for a path). */
@@ -50,6 +53,9 @@ export async function readDocuments(location: string, options: ReadOptions): Pro
     for (const ref of refsIn(byUrl.get(url))) {
       const target = withoutFragment(new URL(ref, url).href);
       if (byUrl.has(target)) continue;
+      // A document from the network names no file of the machine reading it (its secrets would be pinned).
+      if (!url.startsWith('file:') && !/^https?:/i.test(target))
+        throw new DocumentProblem(`a $ref in ${url} reaches ${target}: a document read from a URL refers only to URLs`);
       if (byUrl.size >= MAX_DOCUMENTS)
         throw new DocumentProblem(`its $refs reach more than ${MAX_DOCUMENTS} documents`);
       byUrl.set(target, await readOne(target, { root, shownAs: options.shownAs }, options));
@@ -111,8 +117,14 @@ async function readOne(
   let text: string;
   if (url.startsWith('file:')) {
     try {
-      text = await readFile(fileURLToPath(url), 'utf8');
+      const file = fileURLToPath(url);
+      const info = await stat(file);
+      // A device (/dev/zero) or a FIFO would be read without end.
+      if (!info.isFile()) throw new DocumentProblem(`${where} is not a file`);
+      if (info.size > MAX_DOCUMENT_BYTES) throw tooLarge(where);
+      text = await readFile(file, 'utf8');
     } catch (error) {
+      if (error instanceof DocumentProblem) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       throw new DocumentProblem(code === 'ENOENT' ? `${where} does not exist` : `${where} cannot be read (${code})`);
     }
@@ -148,7 +160,43 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
     throw new DocumentProblem(`${url} cannot be reached: ${cause?.code ?? cause?.message ?? String(error)}`);
   }
   if (!response.ok) throw new DocumentProblem(`${url} answered HTTP ${response.status}`);
-  return response.text();
+  try {
+    return await boundedText(response, url);
+  } catch (error) {
+    if (error instanceof DocumentProblem) throw error;
+    if (error instanceof Error && error.name === 'TimeoutError')
+      throw new DocumentProblem(`${url} did not answer within ${timeoutMs / 1000} s (--timeout SECONDS allows longer)`);
+    throw new DocumentProblem(`${url} broke off: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The body, read as it streams, and refused past `MAX_DOCUMENT_BYTES`: a server may send without end. */
+async function boundedText(response: Response, url: string): Promise<string> {
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge(url);
+  }
+  if (response.body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_DOCUMENT_BYTES) {
+      await reader.cancel();
+      throw tooLarge(url);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(where: string): DocumentProblem {
+  return new DocumentProblem(
+    `${where} is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, larger than toolgen reads`,
+  );
 }
 
 /** `3.0` or `3.1`, or what the document is instead. */
