@@ -51,8 +51,9 @@ export async function readSources(document: ArazzoDocument): Promise<Source[]> {
         const name = entry['name'] as string;
         const url = entry['url'] as string;
         const location = /^https?:\/\//i.test(url) ? url : path.resolve(folder, url);
+        // The document as the Arazzo file names it, from its folder: messages name it so.
         const pulled = await pullApi(
-          { name, spec: { openapi: location, baseUrl: '' }, root: folder },
+          { name, spec: { openapi: url, baseUrl: '' }, root: folder },
           { timeoutSeconds: 30 },
         );
         return pulled.ok

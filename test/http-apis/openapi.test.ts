@@ -151,7 +151,7 @@ describe('an OpenAPI document pulled', () => {
       `${base}/endless.yaml is larger than 64 MiB, larger than toolgen reads`,
     );
     const device = await pullApi(api('/dev/zero'), { timeoutSeconds: 5 });
-    expect(!device.ok && device.problem).toBe('zero is not a file');
+    expect(!device.ok && device.problem).toBe('/dev/zero is not a file');
   }, 30_000);
 
   it('says what a URL answered when it is not the document', async () => {
