@@ -93,7 +93,7 @@ export const ENTRIES = [
       },
       {
         names: ['ToolFailure', 'FailureKind', 'ToolCallError', 'RuntimeUsageError'],
-        text: "`ToolFailure` is a failure as results carry it: `kind` (a `FailureKind`, listed above), `message`, `code?`, `details?`, `retryable?` (false: retried only when `retry_on` names its code) and `retryAfterMs?` (the wait it asks for, at most the backoff's maximum), the last two from the thrown error's own `retryable` and `retryAfterMs` (as an API operation's failures set them, docs/http-apis.md). `invoke` (and an adapter's tool) throws `ToolCallError` (`tool`, `kind`, `details`); `RuntimeUsageError` is thrown for programmer errors only (a plan never validated, a tool registered twice).",
+        text: "`ToolFailure` is a failure as results carry it: `kind` (a `FailureKind`, listed above), `message`, `code?`, `details?`, `retryable?` (false: retried only when `retry_on` names its code, or `unmet` for an `unmet` failure, which has none) and `retryAfterMs?` (the wait it asks for, at most the backoff's maximum), the last two from the thrown error's own `retryable` and `retryAfterMs` (as an API operation's failures set them, docs/http-apis.md). `invoke` (and an adapter's tool) throws `ToolCallError` (`tool`, `kind`, `details`); `RuntimeUsageError` is thrown for programmer errors only (a plan never validated, a tool registered twice).",
       },
       {
         names: [

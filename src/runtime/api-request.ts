@@ -62,6 +62,8 @@ export function requestBuilder(spec: RequestShape): RequestBuilder {
     new RemoteCallError(
       'HTTP_MISSING_PARAMETER',
       `'${spec.api}/${spec.operation}': the path parameter '${parameter.name}' has no value`,
+      // The same input makes the same request: another attempt cannot help, and nothing was sent.
+      { retryable: false },
     );
   return (input) => {
     const values = (typeof input === 'object' && input !== null ? input : {}) as Readonly<Record<string, unknown>>;

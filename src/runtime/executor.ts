@@ -572,8 +572,10 @@ export class ChainExecutor implements ToolCaller {
     const { accept } = call.site;
     if (accept === undefined || !outcome.ok) return this.#finish(call, outcome, served);
     const { response } = outcome;
-    return mapSettled(accept(outcome.output, response), (failure) =>
-      this.#finish(
+    return mapSettled(accept(outcome.output, response), (unmet) => {
+      // The request was made and answered: an unsafe one without a key is not sent again to poll, unless retry_on names unmet.
+      const failure = unmet !== null && sentOnceOnly(call) ? { ...unmet, retryable: false } : unmet;
+      return this.#finish(
         call,
         failure === null
           ? outcome
@@ -581,8 +583,8 @@ export class ChainExecutor implements ToolCaller {
             ? { ok: false, error: failure }
             : { ok: false, error: failure, response },
         served,
-      ),
-    );
+      );
+    });
   }
 
   /** Makes the attempt value and records it in the audit trail. */

@@ -27,8 +27,9 @@ export function backoffDelay(backoff: Backoff, retry: number, random: () => numb
 
 /**
  * Whether a failure is worth another attempt. `noRetryOn` wins over everything; a failure that says it
- * is not retryable is retried only when `retryOn` names its code; otherwise `retryOn`, when given,
- * replaces the default list. Each matches a failure kind or the code the tool's error carried.
+ * is not retryable is retried only when `retryOn` names its code (or, for `unmet`, which has none, its
+ * kind); otherwise `retryOn`, when given, replaces the default list. Each matches a failure kind or the
+ * code the tool's error carried.
  *
  * @example shouldRetry({ kind: 'execution', code: 'RATE_LIMITED', message: '' }, { retryOn: ['RATE_LIMITED'] }) // true
  */
@@ -40,8 +41,10 @@ export function shouldRetry(
   const matches = (names: readonly string[]) =>
     names.includes(failure.kind) || (failure.code !== undefined && names.includes(failure.code));
   if (policy.noRetryOn && matches(policy.noRetryOn)) return false;
-  if (failure.retryable === false)
-    return failure.code !== undefined && (policy.retryOn?.includes(failure.code) ?? false);
+  if (failure.retryable === false) {
+    const named = failure.code ?? (failure.kind === 'unmet' ? 'unmet' : undefined);
+    return named !== undefined && (policy.retryOn?.includes(named) ?? false);
+  }
   if (policy.retryOn) return matches(policy.retryOn);
   return RETRIED_BY_DEFAULT.has(failure.kind);
 }

@@ -44,10 +44,13 @@ describe('the path', () => {
     expect(build({ id: 7 }).path).toBe('/a/7/b/7/{other}');
   });
 
-  it('refuses a path parameter with no value, naming it', () => {
+  it('refuses a path parameter with no value, naming it, as a failure no retry can help', () => {
     const build = requestBuilder(shape('/pets/{id}', [param('id', 'path')]));
     expect(() => build({})).toThrow(RemoteCallError);
     expect(() => build({ id: null })).toThrow("'pets/op': the path parameter 'id' has no value");
+    expect(() => build({ id: null })).toThrow(
+      expect.objectContaining({ code: 'HTTP_MISSING_PARAMETER', retryable: false }) as Error,
+    );
   });
 });
 

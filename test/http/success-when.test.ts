@@ -63,6 +63,20 @@ describe('success_when on an API step', () => {
     ]);
   });
 
+  it('does not send an unsafe call without an idempotency key again to poll, unless retry_on names unmet', async () => {
+    const posts = async (failure: FailurePolicy, idempotencyKey?: string) => {
+      const { executor } = petsExecutor({ baseUrl: api.url });
+      const before = api.requests.filter((request) => request.method === 'POST').length;
+      const made: CallStep = { ...create(['responses.made.status = 200']), onFailure: failure };
+      const result = await executor.executeChain(chain('c', [made]), {}, idempotencyKey ? { idempotencyKey } : {});
+      expect(result).toMatchObject({ success: false, failure: { kind: 'unmet' } });
+      return api.requests.filter((request) => request.method === 'POST').length - before;
+    };
+    expect(await posts(retry(2))).toBe(1);
+    expect(await posts({ ...retry(2), retryOn: ['unmet'] })).toBe(3);
+    expect(await posts(retry(2), 'order-7')).toBe(3);
+  });
+
   it('a header it does not have is absent: the condition does not hold', async () => {
     const { executor } = petsExecutor({ baseUrl: api.url });
     const result = await executor.executeChain(chain('c', [create(['$exists(responses.made.headers.`x-nothing`)'])]));
