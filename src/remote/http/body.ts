@@ -5,6 +5,7 @@
  * is none (204, 205, 304, a HEAD request, an empty body).
  */
 import { NO_REDACTION } from '../../language/variables.js';
+import { boundedText } from '../../language/bounded-read.js';
 import { RemoteCallError } from '../../runtime/index.js';
 
 /** The bound when the app sets none: 8 MiB, as for an MCP server's answers. */
@@ -107,25 +108,11 @@ async function cancel(response: Response): Promise<void> {
   await response.body?.cancel();
 }
 
-/** A body of no declared length, read as it streams, and stopped past the bound. */
+/** A body of no declared length (or one fetch decodes), read as it streams, and stopped past the bound. */
 async function streamedText(response: Response, source: BodySource): Promise<string> {
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > source.maxBytes) {
-      await reader.cancel();
-      throw tooLarge(source, response.status);
-    }
-    chunks.push(value);
-  }
-  return chunks.length === 1
-    ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength).toString('utf8')
-    : Buffer.concat(chunks).toString('utf8');
+  const text = await boundedText(response.body, source.maxBytes);
+  if (text === null) throw tooLarge(source, response.status);
+  return text;
 }
 
 function tooLarge(source: BodySource, status: number): RemoteCallError {

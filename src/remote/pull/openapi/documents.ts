@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parse, YAMLError } from 'yaml';
+import { boundedText } from '../../../language/bounded-read.js';
 import { isPlainObject } from '../../../language/json.js';
 
 /** A problem with a document: a sentence to show after `cannot pull '<api>' (<document>): `. */
@@ -161,7 +162,7 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
   }
   if (!response.ok) throw new DocumentProblem(`${url} answered HTTP ${response.status}`);
   try {
-    return await boundedText(response, url);
+    return await documentText(response, url);
   } catch (error) {
     if (error instanceof DocumentProblem) throw error;
     if (error instanceof Error && error.name === 'TimeoutError')
@@ -171,26 +172,14 @@ async function fetchText(url: string, timeoutMs: number): Promise<string> {
 }
 
 /** The body, read as it streams, and refused past `MAX_DOCUMENT_BYTES`: a server may send without end. */
-async function boundedText(response: Response, url: string): Promise<string> {
+async function documentText(response: Response, url: string): Promise<string> {
   if (Number(response.headers.get('content-length') ?? 0) > MAX_DOCUMENT_BYTES) {
     await response.body?.cancel();
     throw tooLarge(url);
   }
-  if (response.body === null) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_DOCUMENT_BYTES) {
-      await reader.cancel();
-      throw tooLarge(url);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await boundedText(response.body, MAX_DOCUMENT_BYTES);
+  if (text === null) throw tooLarge(url);
+  return text;
 }
 
 function tooLarge(where: string): DocumentProblem {
