@@ -17,11 +17,12 @@ afterAll(() => api.close());
 
 const note = tool('note', (input) => input);
 
-const retry = (maxRetries: number): FailurePolicy => ({
+const retry = (maxRetries: number, retryOn?: string[]): FailurePolicy => ({
   action: 'retry',
   maxRetries,
   backoff: { initialMs: 10, factor: 1, maxMs: 10, jitter: false },
   afterRetries: { action: 'stop' },
+  ...(retryOn ? { retryOn } : {}),
 });
 
 const create = (successWhen: string[], next: string | null = null): CallStep => ({
@@ -73,7 +74,7 @@ describe('success_when on an API step', () => {
       return api.requests.filter((request) => request.method === 'POST').length - before;
     };
     expect(await posts(retry(2))).toBe(1);
-    expect(await posts({ ...retry(2), retryOn: ['unmet'] })).toBe(3);
+    expect(await posts(retry(2, ['unmet']))).toBe(3);
     expect(await posts(retry(2), 'order-7')).toBe(3);
   });
 
