@@ -20,7 +20,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   TG1008:
     'a `toolgen.mcp-lock.json` that cannot be read: not JSON, from a newer toolgen, or not what `mcp pull` writes',
   TG1009: 'a pin in the lock whose `hash` does not match it (edited by hand)',
-  TG1010: 'a server under `mcpServers` the lock does not pin (never pulled), at its entry in `toolgen.config.yaml`',
+  TG1010:
+    'a server under `mcpServers` or an API under `apis` its lock does not pin (never pulled), at its entry in `toolgen.config.yaml`',
   TG1011: 'a server the lock pins that `mcpServers` no longer declares (its tools cannot be called)',
   TG1012: 'a pin in the lock whose `inputSchema`, `outputSchema` or `annotations` nests more than 64 levels deep',
   TG1013:
@@ -47,8 +48,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   TG2007: 'an unknown name on the command line',
   TG2009:
     "a handler whose TypeScript parameter or return type does not match the YAML (at `export`, naming the handler's `file:line:col`)",
-  TG2010: '`<server>/<tool>` naming a server not under `mcpServers`',
-  TG2011: '`<server>/<tool>` naming a tool the lock does not pin for that server',
+  TG2010: '`<server>/<tool>` naming neither a server under `mcpServers` nor an API under `apis`',
+  TG2011: '`<server>/<tool>` naming a tool (or `<api>/<operation>` an operation) the lock does not pin for it',
   TG3001: 'duplicate step id',
   TG3002: "unknown `next` (or choice target, or `default`: `default 's' names no step`, at the default)",
   TG3003: 'ambiguous `next`',
