@@ -223,15 +223,6 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
   if (form instanceof Response) return form;
   const summary = await studio.listing.summary(runId);
   const signal = form.get('_signal') ?? '';
-  if (!summary?.waiting)
-    return inbox(
-      studio,
-      session,
-      { runId, messages: [`run '${runId}' is not waiting for a signal`], payload: undefined },
-      409,
-    );
-  const { value, problems } = payloadFromForm(summary.waiting.schema, form, PAYLOAD_PREFIX);
-  if (problems.length > 0) return inbox(studio, session, { runId, messages: problems, payload: undefined }, 422);
   const heard = (outcome: string) =>
     studio.options.onAnswer?.({
       runId,
@@ -240,6 +231,21 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
       at: new Date().toISOString(),
       outcome,
     });
+  // Refused before the executor (the run answered already, a field that is not a number): heard all the same.
+  if (!summary?.waiting) {
+    heard('not_suspended');
+    return inbox(
+      studio,
+      session,
+      { runId, messages: [`run '${runId}' is not waiting for a signal`], payload: undefined },
+      409,
+    );
+  }
+  const { value, problems } = payloadFromForm(summary.waiting.schema, form, PAYLOAD_PREFIX);
+  if (problems.length > 0) {
+    heard('invalid_payload');
+    return inbox(studio, session, { runId, messages: problems, payload: undefined }, 422);
+  }
   try {
     await studio.executor.signal(runId, signal, value);
     heard('delivered');
@@ -248,7 +254,7 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
     heard(error.code);
     studio.listing.invalidate();
     const messages = error.code === 'invalid_payload' && error.details.length > 0 ? error.details : [error.message];
-    return inbox(studio, session, { runId, messages, payload: value }, 422);
+    return inbox(studio, session, { runId, messages, payload: value }, error.code === 'not_suspended' ? 409 : 422);
   }
   studio.listing.invalidate();
   return redirect(`${studio.base}/runs/${encodeURIComponent(runId)}?answered=${encodeURIComponent(signal)}`);
