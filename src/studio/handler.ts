@@ -192,16 +192,19 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   for (const runId of runs) {
     const waiting = (await studio.listing.summary(runId))?.waiting;
     const read = waiting ? payloadFromForm(waiting.schema, form, BULK_PREFIX) : null;
+    // What the page says, and the code `onAnswer` hears (`delivered` or the refusal's code).
     let outcome: string;
-    if (!read) outcome = 'not waiting';
-    else if (read.problems.length > 0) outcome = `refused: ${read.problems.join('; ')}`;
+    let code: string;
+    if (!read) [outcome, code] = ['not waiting', 'not_suspended'];
+    else if (read.problems.length > 0) [outcome, code] = [`refused: ${read.problems.join('; ')}`, 'invalid_payload'];
     else {
       try {
         await studio.executor.signal(runId, signal, read.value);
-        outcome = 'delivered';
+        outcome = code = 'delivered';
       } catch (error) {
         if (!(error instanceof DurableRunError)) throw error;
         outcome = `refused (${error.code}): ${error.details.length > 0 ? error.details.join('; ') : error.message}`;
+        code = error.code;
       }
     }
     studio.options.onAnswer?.({
@@ -209,7 +212,7 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
       signal,
       userId: studio.options.context.userId,
       at: new Date().toISOString(),
-      outcome: outcome === 'delivered' ? outcome : outcome.replace(/^refused \((\w+)\).*$/s, '$1'),
+      outcome: code,
     });
     outcomes.push({ runId, outcome });
   }
