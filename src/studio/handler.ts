@@ -190,12 +190,13 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   }
   const outcomes: { runId: string; outcome: string }[] = [];
   for (const runId of runs) {
-    const waiting = (await studio.listing.summary(runId))?.waiting;
+    const summary = await studio.listing.summary(runId);
+    const waiting = summary?.waiting;
     const read = waiting ? payloadFromForm(waiting.schema, form, BULK_PREFIX) : null;
     // What the page says, and the code `onAnswer` hears (`delivered` or the refusal's code).
     let outcome: string;
     let code: string;
-    if (!read) [outcome, code] = ['not waiting', 'not_suspended'];
+    if (!read) [outcome, code] = ['not waiting', summary ? 'not_suspended' : 'unknown_run'];
     else if (read.problems.length > 0) [outcome, code] = [`refused: ${read.problems.join('; ')}`, 'invalid_payload'];
     else {
       try {
@@ -236,7 +237,8 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
     });
   // Refused before the executor (the run answered already, a field that is not a number): heard all the same.
   if (!summary?.waiting) {
-    heard('not_suspended');
+    // The codes the executor refuses with: no such run, or one not waiting (answered already).
+    heard(summary ? 'not_suspended' : 'unknown_run');
     return inbox(
       studio,
       session,

@@ -171,7 +171,7 @@ describe('createStudioHandler', () => {
     expect(new JSDOM(await sent.text()).window.document.body.textContent).toContain('not waiting');
     expect(answers.map(({ runId, outcome }) => [runId, outcome])).toEqual([
       ['big', 'delivered'],
-      ['gone', 'not_suspended'],
+      ['gone', 'unknown_run'],
     ]);
   });
 
