@@ -57,9 +57,8 @@ export async function studioCommand(
     throw error;
   }
   const loginToken = options.token ?? secret();
-  const host = options.host.includes(':') && !options.host.startsWith('[') ? `[${options.host}]` : options.host;
-  // The address it binds is a name requests may be addressed to; a wildcard names none (--allowed-hosts does).
-  const allowedHosts = loopback || WILDCARD.test(options.host) ? options.allowedHosts : [...options.allowedHosts, host];
+  const host = urlHost(options.host);
+  const allowedHosts = studioAllowedHosts(options.host, options.allowedHosts);
   const auditLog = auditLogWriter(options.root, options.auditLog);
   const append = (line: unknown) => auditLog?.(line);
   // A long-lived process: its records go to the log, not into a trail that grows with every attempt.
@@ -101,4 +100,18 @@ export async function studioCommand(
     await opened.close();
     await registry.close();
   }
+}
+
+/** A host as a URL names it: an IPv6 address in brackets. */
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * The `Host` names the studio answers besides the handler's own loopback names: `--allowed-hosts`, and
+ * the address it binds (loopback ones too: `127.0.0.2` is loopback, but not a name the handler knows),
+ * since the printed URL names it. A wildcard names none (`--allowed-hosts` does).
+ */
+export function studioAllowedHosts(host: string, allowedHosts: readonly string[]): readonly string[] {
+  return WILDCARD.test(host) ? allowedHosts : [...allowedHosts, urlHost(host)];
 }

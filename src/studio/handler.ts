@@ -190,18 +190,22 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
   }
   const outcomes: { runId: string; outcome: string }[] = [];
   for (const runId of runs) {
-    const waiting = (await studio.listing.summary(runId))?.waiting;
+    const summary = await studio.listing.summary(runId);
+    const waiting = summary?.waiting;
     const read = waiting ? payloadFromForm(waiting.schema, form, BULK_PREFIX) : null;
+    // What the page says, and the code `onAnswer` hears (`delivered` or the refusal's code).
     let outcome: string;
-    if (!read) outcome = 'not waiting';
-    else if (read.problems.length > 0) outcome = `refused: ${read.problems.join('; ')}`;
+    let code: string;
+    if (!read) [outcome, code] = ['not waiting', summary ? 'not_suspended' : 'unknown_run'];
+    else if (read.problems.length > 0) [outcome, code] = [`refused: ${read.problems.join('; ')}`, 'invalid_payload'];
     else {
       try {
         await studio.executor.signal(runId, signal, read.value);
-        outcome = 'delivered';
+        outcome = code = 'delivered';
       } catch (error) {
         if (!(error instanceof DurableRunError)) throw error;
         outcome = `refused (${error.code}): ${error.details.length > 0 ? error.details.join('; ') : error.message}`;
+        code = error.code;
       }
     }
     studio.options.onAnswer?.({
@@ -209,7 +213,7 @@ async function answerMany(studio: Studio, request: Request, session: Session): P
       signal,
       userId: studio.options.context.userId,
       at: new Date().toISOString(),
-      outcome: outcome === 'delivered' ? outcome : outcome.replace(/^refused \((\w+)\).*$/s, '$1'),
+      outcome: code,
     });
     outcomes.push({ runId, outcome });
   }
@@ -223,15 +227,6 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
   if (form instanceof Response) return form;
   const summary = await studio.listing.summary(runId);
   const signal = form.get('_signal') ?? '';
-  if (!summary?.waiting)
-    return inbox(
-      studio,
-      session,
-      { runId, messages: [`run '${runId}' is not waiting for a signal`], payload: undefined },
-      409,
-    );
-  const { value, problems } = payloadFromForm(summary.waiting.schema, form, PAYLOAD_PREFIX);
-  if (problems.length > 0) return inbox(studio, session, { runId, messages: problems, payload: undefined }, 422);
   const heard = (outcome: string) =>
     studio.options.onAnswer?.({
       runId,
@@ -240,6 +235,22 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
       at: new Date().toISOString(),
       outcome,
     });
+  // Refused before the executor (the run answered already, a field that is not a number): heard all the same.
+  if (!summary?.waiting) {
+    // The codes the executor refuses with: no such run, or one not waiting (answered already).
+    heard(summary ? 'not_suspended' : 'unknown_run');
+    return inbox(
+      studio,
+      session,
+      { runId, messages: [`run '${runId}' is not waiting for a signal`], payload: undefined },
+      409,
+    );
+  }
+  const { value, problems } = payloadFromForm(summary.waiting.schema, form, PAYLOAD_PREFIX);
+  if (problems.length > 0) {
+    heard('invalid_payload');
+    return inbox(studio, session, { runId, messages: problems, payload: undefined }, 422);
+  }
   try {
     await studio.executor.signal(runId, signal, value);
     heard('delivered');
@@ -248,7 +259,7 @@ async function answer(studio: Studio, request: Request, runId: string, session: 
     heard(error.code);
     studio.listing.invalidate();
     const messages = error.code === 'invalid_payload' && error.details.length > 0 ? error.details : [error.message];
-    return inbox(studio, session, { runId, messages, payload: value }, 422);
+    return inbox(studio, session, { runId, messages, payload: value }, error.code === 'not_suspended' ? 409 : 422);
   }
   studio.listing.invalidate();
   return redirect(`${studio.base}/runs/${encodeURIComponent(runId)}?answered=${encodeURIComponent(signal)}`);

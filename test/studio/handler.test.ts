@@ -140,6 +140,41 @@ describe('createStudioHandler', () => {
     ]);
   });
 
+  it('takes exactly one of two answers at once, and hears the other refused', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    const csrf = await csrfOf(handler, cookie);
+    const body = `_csrf=${csrf}&_signal=approval&payload%2Fapproved=true&payload%2Fapprover=dana`;
+    const both = await Promise.all([handler(post(cookie, body)), handler(post(cookie, body))]);
+    expect(both.map((response) => response.status).sort()).toEqual([303, 409]);
+    const late = await handler(post(cookie, body));
+    expect(late.status).toBe(409);
+    expect((await store.read('big'))?.filter((record) => record.type === 'signal')).toHaveLength(1);
+    // Every answer, taken or refused, is heard (the audit log's line per answer).
+    expect(answers.map((answer) => answer.outcome).sort()).toEqual(['delivered', 'not_suspended', 'not_suspended']);
+  });
+
+  it('hears each run of a bulk answer by its outcome’s code', async () => {
+    const handler = studio({ loginToken: 't' });
+    const cookie = await signIn(handler, 't');
+    const csrf = await csrfOf(handler, cookie);
+    const body = `_csrf=${csrf}&_signal=approval&_confirm=yes&run=big&run=gone&payload%2Fapproved=true&payload%2Fapprover=dana`;
+    const sent = await handler(
+      at('/inbox/bulk', {
+        method: 'POST',
+        cookie,
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+    expect(sent.status).toBe(200);
+    expect(new JSDOM(await sent.text()).window.document.body.textContent).toContain('not waiting');
+    expect(answers.map(({ runId, outcome }) => [runId, outcome])).toEqual([
+      ['big', 'delivered'],
+      ['gone', 'unknown_run'],
+    ]);
+  });
+
   it('says a resume was refused when another process took the run after the studio looked', async () => {
     // A run a crash left (its start, no end, no process): the studio's checks pass, and another process
     // claims it in the moment before the studio's executor does, so the runtime refuses the resume.
