@@ -1,5 +1,6 @@
 /** `toolgen check`. */
 import { defineCommand } from '../command.js';
+import { READS_BUILD_FLAGS } from './shared-flags.js';
 
 export const check = defineCommand({
   name: 'check',
@@ -7,6 +8,7 @@ export const check = defineCommand({
   details:
     'For CI: lists the files in `generated/` that are `stale` (different from what the YAML produces), `missing`, or `orphaned` (generated, and no tool produces them any more); when they are up to date and the lock pins servers, type-checks the modules generated for them under `--strict` (TG1016).',
   exit: '0, or 1 when out of date or a module does not type-check',
+  programFlags: READS_BUILD_FLAGS,
   run: async ({ project, output }) => {
     const { checkCommand } = await import('../commands.js');
     return checkCommand(project(), output);

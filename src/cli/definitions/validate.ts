@@ -1,5 +1,6 @@
 /** `toolgen validate [names…]`. */
 import { defineCommand } from '../command.js';
+import { READS_BUILD_FLAGS } from './shared-flags.js';
 
 export const validate = defineCommand<{ names: string[] }>({
   name: 'validate',
@@ -7,6 +8,7 @@ export const validate = defineCommand<{ names: string[] }>({
   description: 'check the YAML without writing anything',
   details: 'Every check of a build, the same diagnostics.',
   exit: '0 or 1',
+  programFlags: READS_BUILD_FLAGS,
   arguments: [{ name: '[names...]', description: 'tools to validate; all when none are given' }],
   run: async ({ args: { names }, project, output }) => {
     const { validateCommand } = await import('../commands.js');
