@@ -81,8 +81,15 @@ function programFlagsLine() {
     const key = definition.programFlags.join(', ');
     reading.set(key, [...(reading.get(key) ?? []), `\`${path}\``]);
   }
-  const parts = [...reading].map(([flags, names]) => `${listed(names)} ${flags ? `only \`${flags}\`` : 'none'}`);
-  return `The program's flags (\`toolgen\` above) are read by every command that builds; each command's \`--help\` lists those it reads: ${parts.join('; ')}. A program flag given to a command that does not read it is refused (exit 2), not ignored.`;
+  const all = PROGRAM.flags.map(({ flags }) => flags.match(/--[\w-]+/)[0]);
+  const parts = [...reading].map(([key, names]) => {
+    const flags = key === '' ? [] : key.split(', ');
+    const unread = all.filter((flag) => !flags.includes(flag));
+    if (flags.length === 0) return `${listed(names)} none`;
+    if (unread.length === 1) return `${listed(names)} all but \`${unread[0]}\``;
+    return `${listed(names)} only ${listed(flags.map((flag) => `\`${flag}\``))}`;
+  });
+  return `The program's flags (\`toolgen\` above) are all read by \`toolgen\` itself; each command's \`--help\` lists those it reads: ${parts.join('; ')}. A program flag given to a command that does not read it is refused (exit 2), not ignored.`;
 }
 
 function listed(names) {

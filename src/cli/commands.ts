@@ -166,6 +166,17 @@ export async function watchCommand(
   }
 }
 
+/**
+ * The files a build read, from what a cache hit's fingerprint read: that holds the app's package.json
+ * whenever servers are pinned, and the build counts it only when a diagnostic (TG1015) points at it.
+ */
+function validatedFiles(texts: ReadonlyMap<string, string>, diagnostics: readonly Diagnostic[]): number {
+  const manifest = 'package.json';
+  return texts.has(manifest) && !diagnostics.some((diagnostic) => diagnostic.location?.file === manifest)
+    ? texts.size - 1
+    : texts.size;
+}
+
 /** `toolgen validate [names…]`: every check, nothing written. */
 export async function validateCommand(
   names: readonly string[],
@@ -185,7 +196,8 @@ export async function validateCommand(
     ({ diagnostics, sources } = result);
   }
   printDiagnostics(output, diagnostics, sources);
-  output.out(`toolgen: validated ${sources.size} file${sources.size === 1 ? '' : 's'}; ${summary(diagnostics)}`);
+  const files = cache?.hit ? validatedFiles(sources, diagnostics) : sources.size;
+  output.out(`toolgen: validated ${files} file${files === 1 ? '' : 's'}; ${summary(diagnostics)}`);
   return hasErrors(diagnostics) ? EXIT.problems : EXIT.ok;
 }
 

@@ -89,7 +89,15 @@ function refuseUnread(program: Command, command: Command, definition: AnyDefinit
   if (unread.length === 0) return;
   const name = commandPath(command);
   const json = unread.includes('--format') && definition.flags?.some((flag) => flag.flags.includes('--json'));
-  const reading = `${reads.length === 0 ? 'none' : `only ${reads.join(', ')}`} of the program's flags`;
+  const ignored = program.options
+    .map((option) => option.long ?? '')
+    .filter((flag) => flag !== '' && flag !== '--version' && !reads.includes(flag));
+  const reading =
+    reads.length === 0
+      ? "none of the program's flags"
+      : ignored.length === 1
+        ? `all the program's flags but ${ignored[0]}`
+        : `only ${reads.join(', ')} of the program's flags`;
   throw new UsageError(
     `${name} does not read ${unread.join(' or ')} (it reads ${reading}): ${json ? 'for JSON, pass --json' : `leave ${unread.length === 1 ? 'it' : 'them'} out`}`,
   );

@@ -15,6 +15,7 @@ import {
 } from '../../src/compiler/cache/build-cache.js';
 import { defaultOptions } from '../../src/compiler/options.js';
 import { runCli } from '../helpers/cli.js';
+import { FIXTURE_LOCK, REFERENCE_CONFIG } from '../helpers/mcp.js';
 import { createProject, RELAY, type TestProject } from '../helpers/project.js';
 
 let project: TestProject;
@@ -58,6 +59,20 @@ describe('the build cache', () => {
     const validated = await build('validate');
     expect(validated.code).toBe(1);
     expect(validated.err).toBe(first.err);
+  });
+
+  it('replays validate with the count of files the build read, though it hashed the package.json it did not', async () => {
+    const manifest = JSON.stringify({ type: 'module', dependencies: { '@modelcontextprotocol/client': '*' } });
+    project = createProject({
+      'config/tools/relay.yaml': RELAY,
+      'toolgen.config.yaml': REFERENCE_CONFIG,
+      'toolgen.mcp-lock.json': FIXTURE_LOCK,
+      'package.json': manifest,
+    });
+    const first = await build('validate');
+    expect(first.code, first.err).toBe(0);
+    expect(project.exists(CACHE)).toBe(true);
+    expect(await build('validate')).toEqual(first);
   });
 
   it('replays a build with errors after a clean one too: the files the clean build left do not matter', async () => {

@@ -324,6 +324,29 @@ describe('toolgen (build)', () => {
       err: "toolgen: toolgen mcp list does not read --config-dir (it reads none of the program's flags): leave it out",
     });
   });
+
+  it('refuses the program flags validate, check, graph, init and migrate do not read', async () => {
+    project = createProject({ 'config/tools/relay.yaml': CHAIN });
+    for (const command of ['validate', 'check']) {
+      expect(await run([command, '--watch'])).toEqual({
+        code: 2,
+        out: '',
+        err: `toolgen: toolgen ${command} does not read --watch (it reads all the program's flags but --watch): leave it out`,
+      });
+    }
+    expect(await run(['graph', 'relay', '-w'])).toMatchObject({ code: 2, out: '' });
+    expect(await run(['init', '--config-dir', 'tools'])).toEqual({
+      code: 2,
+      out: '',
+      err: "toolgen: toolgen init does not read --config-dir (it reads none of the program's flags): leave it out",
+    });
+    expect(await run(['migrate', 'a', 'b', '--no-cache'])).toEqual({
+      code: 2,
+      out: '',
+      err: "toolgen: toolgen migrate does not read --no-cache (it reads only --format of the program's flags): leave it out",
+    });
+    expect(project.exists('toolgen.config.yaml')).toBe(false);
+  });
 });
 
 describe('toolgen validate', () => {

@@ -102,6 +102,9 @@ describe('help and command words', () => {
     ['signal', ['--out-dir']],
     ['resume', ['--out-dir']],
     ['runs', []],
+    ['init', []],
+    ['migrate', ['--format']],
+    ['validate', ['--config-dir', '--out-dir', '--templates-dir', '--format', '--quiet', '--no-cache']],
   ])("%s --help lists, of the program's options, only those it reads", async (command, read) => {
     project = createProject();
     const { code, out } = await run([command, '--help']);

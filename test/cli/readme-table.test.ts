@@ -101,13 +101,20 @@ describe('the CLI tables of docs/cli.md', () => {
     const sentence = /each command's `--help` lists those it reads: (.*?)\.(?: |$)/m.exec(section)?.[1] ?? '';
     for (const { name, command } of commands.filter(({ name }) => name !== '' && name !== 'mcp')) {
       const help = command.helpInformation();
-      const reads = ['--config-dir', '--out-dir', '--templates-dir', '--format'].filter((flag) =>
-        new RegExp(`^  ${flag} <`, 'm').test(help),
-      );
+      const all = ['--config-dir', '--out-dir', '--templates-dir', '--watch', '--format', '--quiet', '--no-cache'];
+      const reads = all.filter((flag) => new RegExp(`^  (-\\w, )?${flag}\\b`, 'm').test(help));
+      const unread = all.filter((flag) => !reads.includes(flag));
       const clause = sentence.split('; ').find((part) => part.includes(`\`${name}\``));
-      if (reads.length === 4) expect(clause, name).toBeUndefined();
+      const quoted = reads.map((flag) => `\`${flag}\``);
+      if (unread.length === 0) expect(clause, name).toBeUndefined();
       else if (reads.length === 0) expect(clause, name).toMatch(/ none$/);
-      else expect(clause, name).toMatch(new RegExp(`only ${reads.map((flag) => `\`${flag}\``).join(', ')}$`));
+      else if (unread.length === 1) expect(clause, name).toMatch(new RegExp(` all but \`${unread[0]}\`$`));
+      else
+        expect(clause, name).toMatch(
+          new RegExp(
+            ` only ${quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`}$`,
+          ),
+        );
     }
   });
 });

@@ -58,6 +58,16 @@ export const ALLOW_PLAN_CHANGE: FlagDefinition = {
 /** The program flags a command that calls the app's tools reads: where the generated index is. */
 export const READS_OUT_DIR = ['--out-dir'] as const;
 
+/** The program flags a command that builds without writing or watching reads: all but `--watch`. */
+export const READS_BUILD_FLAGS = [
+  '--config-dir',
+  '--out-dir',
+  '--templates-dir',
+  '--format',
+  '--quiet',
+  '--no-cache',
+] as const;
+
 /**
  * Who calls, and the generated index to load: by default the out dir's (from the flags, the config
  * file or the default).

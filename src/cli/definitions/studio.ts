@@ -22,7 +22,7 @@ export const studio = defineCommand<Record<string, never>, StudioFlags>({
     'serve a page of the runs in a store, each with its graph and steps, and an inbox that answers waiting runs',
   details:
     'Or `--dbos URL` in place of `--store`: the runs of a `DbosRunStore`. Prints one URL to open, its one-time token signing a browser in (see The studio).',
-  exit: '0 when stopped, 2 on bad usage (both or neither of `--store` and `--dbos`, a `--host` beyond loopback without a token of your own, a store that holds no runs, a database it cannot reach)',
+  exit: '0 when stopped, 2 on bad usage (both or neither of `--store` and `--dbos`, a `--host` beyond loopback without a token of your own, a folder that is no store (no `runs/` in it; an empty store is served), a database it cannot reach or that has no toolgen runs table)',
   flags: [
     {
       flags: '--store <dir>',
