@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { CallerOptions } from '../caller.js';
 import type { FlagDefinition, Invocation } from '../command.js';
 import { count, list } from '../flag-values.js';
+import { toolgen } from './toolgen.js';
 
 export interface CallerFlags {
   readonly registry?: string;
@@ -59,14 +60,9 @@ export const ALLOW_PLAN_CHANGE: FlagDefinition = {
 export const READS_OUT_DIR = ['--out-dir'] as const;
 
 /** The program flags a command that builds without writing or watching reads: all but `--watch`. */
-export const READS_BUILD_FLAGS = [
-  '--config-dir',
-  '--out-dir',
-  '--templates-dir',
-  '--format',
-  '--quiet',
-  '--no-cache',
-] as const;
+export const READS_BUILD_FLAGS: readonly string[] = (toolgen.flags ?? [])
+  .map((flag) => /--[\w-]+/.exec(flag.flags)![0])
+  .filter((flag) => flag !== '--watch');
 
 /**
  * Who calls, and the generated index to load: by default the out dir's (from the flags, the config
